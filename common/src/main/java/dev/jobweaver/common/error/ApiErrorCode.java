@@ -1,0 +1,43 @@
+package dev.jobweaver.common.error;
+
+/** Errors the API answers with; each maps to exactly one HTTP status. */
+public enum ApiErrorCode implements ErrorCode {
+    /** The request body parsed but breaks a rule (the message names the field). */
+    INVALID_JOB_REQUEST(400),
+    /** The body is not JSON, or a value has the wrong type. */
+    MALFORMED_JSON(400),
+    /** A path or query parameter is not valid (a job id that is not a UUID, a negative page, ...). */
+    INVALID_PARAMETER(400),
+    /** No job has this id. */
+    JOB_NOT_FOUND(404),
+    /** No such endpoint. */
+    NOT_FOUND(404),
+    /** The endpoint exists, the HTTP method does not. */
+    METHOD_NOT_ALLOWED(405),
+    /** The Accept header asks for something other than JSON. */
+    NOT_ACCEPTABLE(406),
+    /** The body is larger than the configured limit. */
+    PAYLOAD_TOO_LARGE(413),
+    /** The body is not {@code application/json}. */
+    UNSUPPORTED_MEDIA_TYPE(415),
+    /** Kafka did not take the job's event in time; nothing was accepted, retry after the given delay. */
+    SERVICE_UNAVAILABLE(503),
+    /** A fault on our side; the message never carries a stack trace. */
+    INTERNAL_ERROR(500);
+
+    private final int httpStatus;
+
+    ApiErrorCode(int httpStatus) {
+        this.httpStatus = httpStatus;
+    }
+
+    /** The HTTP status this error is answered with. */
+    public int httpStatus() {
+        return httpStatus;
+    }
+
+    @Override
+    public String namespace() {
+        return "API";
+    }
+}

@@ -1,0 +1,20 @@
+package dev.jobweaver.common.error;
+
+/** Errors the worker logs, counts and reports in failed outcomes. */
+public enum WorkerErrorCode implements ErrorCode {
+    /** A FAIL step, or a step that threw. */
+    SIMULATION_FAILED,
+    /** The worker stopped while the run was in progress. */
+    WORKER_STOPPED,
+    /** A record on {@code run-job} could not be read; it was skipped. */
+    MALFORMED_RECORD,
+    /** Publishing an outcome failed. */
+    EVENT_PUBLISH_FAILED,
+    /** Committing offsets failed. */
+    OFFSET_COMMIT_FAILED;
+
+    @Override
+    public String namespace() {
+        return "WORKER";
+    }
+}

@@ -1,0 +1,20 @@
+package dev.jobweaver.common.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.common.messaging.Topics.TopicSpec;
+import org.junit.jupiter.api.Test;
+
+class TopicsTest {
+
+    @Test
+    void declaresTheSpecPartitionCounts() {
+        assertThat(Topics.ALL).containsExactly(
+                new TopicSpec("job-created", 1, false),
+                new TopicSpec("run-job", 3, false),
+                new TopicSpec("job-completed", 3, false),
+                new TopicSpec("job-failed", 3, false),
+                new TopicSpec("job-dead-letter", 1, false),
+                new TopicSpec("job-status", 3, true));
+    }
+}

@@ -1,0 +1,249 @@
+package dev.jobweaver.local;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.jboss.logging.Logger;
+
+/**
+ * A real Apache Kafka broker in KRaft combined mode, run as its own JVM.
+ *
+ * <p>Why a separate JVM: Quarkus pins kafka-clients 4.1.1 while the broker is 4.3.1, and the two cannot share a
+ * classpath. The broker's classpath is resolved by Maven in the {@code jobweaver-kafka-broker} module and read
+ * here from the resource {@code jobweaver/kafka-broker.classpath}; none of those jars is loaded in this JVM.
+ *
+ * <p>Automatic topic creation is off: topics are created by {@link TopicProvisioner} with their partition
+ * counts before any service subscribes. The data directory survives {@link #stop()}, so {@link #start()} after a
+ * stop brings back the same topics, offsets and records on the same port, which is what the "Kafka down"
+ * tests rely on.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(KafkaBroker.class);
+    private static final String CLASSPATH_RESOURCE = "jobweaver/kafka-broker.classpath";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Path home;
+    private final int port;
+    private final int controllerPort;
+    private final String heap;
+    private Process process;
+
+    /**
+     * @param home folder for the broker's data, configuration and log; kept across restarts
+     * @param port the PLAINTEXT listener clients use
+     * @param controllerPort the KRaft controller listener
+     * @param heap maximum heap, e.g. {@code 512m}
+     */
+    public KafkaBroker(Path home, int port, int controllerPort, String heap) {
+        this.home = home;
+        this.port = port;
+        this.controllerPort = controllerPort;
+        this.heap = heap;
+    }
+
+    /** {@code 127.0.0.1:port}. */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    /** The broker's console log, for diagnosing a failed start. */
+    public Path logFile() {
+        return home.resolve("broker.log");
+    }
+
+    /** Whether the broker process is alive. */
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** Formats the storage on first use, starts the broker and waits until it answers an admin request. */
+    public synchronized void start() {
+        if (isRunning()) {
+            return;
+        }
+        try {
+            Files.createDirectories(home);
+            Path config = writeConfig();
+            Path data = home.resolve("data");
+            if (!Files.exists(data.resolve("meta.properties"))) {
+                format(config);
+            }
+            List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xms" + heap, "-Xmx" + heap,
+                    "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-Djava.awt.headless=true",
+                    "-Dlog4j2.configurationFile=" + home.resolve("log4j2.properties"),
+                    "-cp", brokerClasspath(), "kafka.Kafka", config.toString()));
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+            LOG.debugf("starting Kafka: %s", command);
+            process = builder.start();
+            awaitReady();
+            LOG.infof("Kafka broker ready on %s (pid %d)", bootstrapServers(), process.pid());
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the Kafka broker in " + home, e);
+        }
+    }
+
+    /** Stops the broker (SIGTERM, so it shuts down cleanly), waiting up to 30 s before killing it. */
+    public synchronized void stop() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                LOG.warn("Kafka did not stop within 30 s; killing it");
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+        process = null;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private Path writeConfig() throws IOException {
+        Properties p = new Properties();
+        p.setProperty("process.roles", "broker,controller");
+        p.setProperty("node.id", "1");
+        p.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+        p.setProperty("controller.listener.names", "CONTROLLER");
+        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.setProperty("log.dirs", home.resolve("data").toString());
+        // A consumer that starts before the topics exist must never create a one-partition topic.
+        p.setProperty("auto.create.topics.enable", "false");
+        p.setProperty("num.partitions", "1");
+        // One broker: every internal topic has one replica, and a small offsets topic starts faster.
+        p.setProperty("offsets.topic.replication.factor", "1");
+        p.setProperty("offsets.topic.num.partitions", "10");
+        p.setProperty("transaction.state.log.replication.factor", "1");
+        p.setProperty("transaction.state.log.min.isr", "1");
+        p.setProperty("share.coordinator.state.topic.replication.factor", "1");
+        p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        p.setProperty("min.insync.replicas", "1");
+        p.setProperty("group.initial.rebalance.delay.ms", "0");
+        // Tests restart the broker; a short session lets a killed consumer's partitions move on sooner.
+        p.setProperty("group.consumer.session.timeout.ms", "10000");
+        p.setProperty("group.consumer.min.session.timeout.ms", "5000");
+        p.setProperty("log.cleaner.backoff.ms", "5000");
+        Path config = home.resolve("server.properties");
+        try (var out = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
+            p.store(out, "written by JobWeaver deploy/local; regenerated at every start");
+        }
+        Files.writeString(home.resolve("log4j2.properties"), """
+                status = warn
+                appender.console.type = Console
+                appender.console.name = STDOUT
+                appender.console.layout.type = PatternLayout
+                appender.console.layout.pattern = [%d] %p %m (%c)%n
+                rootLogger.level = WARN
+                rootLogger.appenderRef.stdout.ref = STDOUT
+                logger.server.name = kafka.server.KafkaRaftServer
+                logger.server.level = INFO
+                logger.broker.name = kafka.server.BrokerServer
+                logger.broker.level = INFO
+                """);
+        return config;
+    }
+
+    private void format(Path config) throws IOException {
+        String clusterId = Uuid.randomUuid().toString();
+        Process formatter = new ProcessBuilder(javaExecutable(), "-Xmx256m", "-cp", brokerClasspath(),
+                "-Dlog4j2.configurationFile=" + home.resolve("log4j2.properties"),
+                "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", config.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
+                .start();
+        try {
+            if (!formatter.waitFor(60, TimeUnit.SECONDS) || formatter.exitValue() != 0) {
+                formatter.destroyForcibly();
+                throw new IllegalStateException("formatting Kafka storage failed; see " + logFile());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while formatting Kafka storage", e);
+        }
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        Map<String, Object> config = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);
+        try (Admin admin = Admin.create(config)) {
+            while (System.nanoTime() < deadline) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("the Kafka broker exited with code " + process.exitValue()
+                            + " during start-up; see " + logFile());
+                }
+                try {
+                    admin.describeCluster().nodes().get(3, TimeUnit.SECONDS);
+                    return;
+                } catch (ExecutionException | TimeoutException e) {
+                    sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for Kafka", e);
+                }
+            }
+        }
+        throw new IllegalStateException("Kafka did not become ready within " + READY_TIMEOUT + "; see " + logFile());
+    }
+
+    /** The broker's classpath, as resolved by Maven for the jobweaver-kafka-broker module. */
+    static String brokerClasspath() {
+        try (InputStream in = KafkaBroker.class.getClassLoader().getResourceAsStream(CLASSPATH_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(CLASSPATH_RESOURCE + " is not on the classpath: build"
+                        + " deploy/local/kafka-broker first (./mvnw install -pl deploy/local -am)");
+            }
+            String classpath = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+            String first = classpath.split(java.io.File.pathSeparator)[0];
+            if (!Files.exists(Path.of(first))) {
+                throw new IllegalStateException("the Kafka broker's jars are missing from the local Maven repository ("
+                        + first + "): rebuild deploy/local/kafka-broker");
+            }
+            return classpath;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The java of this JVM: the broker runs on the same JDK as whatever starts it. */
+    static String javaExecutable() {
+        return ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package dev.jobweaver.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
+
+/**
+ * The platform's infrastructure on one machine: a Kafka broker (its own JVM), a PostgreSQL server with the three
+ * databases, and the topics with their partition counts.
+ *
+ * <p>One entry point, used three ways: `./jobweaver up` ({@link JobWeaverLocal}), the services' integration tests
+ * ({@link dev.jobweaver.local.testing.LocalStackResource}, through {@link #shared()}) and the end-to-end tests.
+ */
+public final class LocalStack implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(LocalStack.class);
+    private static LocalStack shared;
+
+    private final Settings settings;
+    private final KafkaBroker kafka;
+    private final Postgres postgres;
+
+    /**
+     * Where and how the stack runs.
+     *
+     * @param home folder holding kafka/ and postgres/; kept across restarts unless {@code deleteOnClose}
+     * @param kafkaPort the broker's client port
+     * @param kafkaControllerPort the KRaft controller port
+     * @param postgresPort PostgreSQL's port
+     * @param kafkaHeap the broker's heap, e.g. {@code 512m}
+     * @param partitionOverrides topic name to partition count, for topics that should differ from the defaults
+     * @param deleteOnClose remove {@code home} when the stack closes (tests)
+     */
+    public record Settings(Path home, int kafkaPort, int kafkaControllerPort, int postgresPort, String kafkaHeap,
+                           Map<String, Integer> partitionOverrides, boolean deleteOnClose) {
+
+        /** Free ports in a fresh temporary folder, removed on close: what tests use. */
+        public static Settings ephemeral() {
+            try {
+                return new Settings(Files.createTempDirectory("jobweaver-stack-"), Ports.free(), Ports.free(),
+                        Ports.free(), "512m", Map.of(), true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    public LocalStack(Settings settings) {
+        this.settings = settings;
+        this.kafka = new KafkaBroker(settings.home().resolve("kafka"), settings.kafkaPort(),
+                settings.kafkaControllerPort(), settings.kafkaHeap());
+        this.postgres = new Postgres(settings.home().resolve("postgres").resolve("data"), settings.postgresPort());
+    }
+
+    /**
+     * The stack of this JVM, started on first use and stopped when the JVM exits: every test class of a test run
+     * shares it, so the infrastructure starts once per run, not once per class.
+     */
+    public static synchronized LocalStack shared() {
+        if (shared == null) {
+            LocalStack stack = new LocalStack(Settings.ephemeral());
+            Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "jobweaver-local-stack-stop"));
+            stack.start();
+            shared = stack;
+        }
+        return shared;
+    }
+
+    /** Starts PostgreSQL and Kafka side by side, then creates the topics. */
+    public void start() {
+        long started = System.nanoTime();
+        Thread pg = Thread.ofVirtual().name("postgres-start").start(postgres::start);
+        kafka.start();
+        TopicProvisioner.ensureTopics(kafka.bootstrapServers(), settings.partitionOverrides());
+        try {
+            pg.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        postgres.port(); // started by now, or the thread logged why not
+        LOG.infof("local stack up in %d ms: Kafka %s, PostgreSQL 127.0.0.1:%d",
+                (System.nanoTime() - started) / 1_000_000, kafka.bootstrapServers(), postgres.port());
+    }
+
+    /** The broker, to stop and restart it in tests of Kafka outages. */
+    public KafkaBroker kafka() {
+        return kafka;
+    }
+
+    /** The database server. */
+    public Postgres postgres() {
+        return postgres;
+    }
+
+    /** {@code 127.0.0.1:port} of the broker. */
+    public String kafkaBootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    /** The settings this stack was started with. */
+    public Settings settings() {
+        return settings;
+    }
+
+    /**
+     * The configuration a Quarkus service needs to use this stack with database {@code database}: the same keys
+     * whether it is passed to a test (test resource) or to a packaged service (system properties).
+     */
+    public Map<String, String> serviceConfig(String database) {
+        return Map.of(
+                "kafka.bootstrap.servers", kafka.bootstrapServers(),
+                "quarkus.datasource.reactive.url", postgres.reactiveUrl(database),
+                "quarkus.datasource.jdbc.url", postgres.jdbcUrl(database),
+                "quarkus.datasource.username", Postgres.USER,
+                "quarkus.datasource.password", Postgres.PASSWORD);
+    }
+
+    /** Stops Kafka, then PostgreSQL; removes the folder if the settings say so. */
+    @Override
+    public void close() {
+        try {
+            kafka.stop();
+        } finally {
+            postgres.close();
+        }
+        if (settings.deleteOnClose()) {
+            deleteRecursively(settings.home());
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.debugf("could not remove %s: %s", root, e.getMessage());
+        }
+    }
+}

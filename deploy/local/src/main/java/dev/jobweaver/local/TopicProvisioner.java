@@ -1,0 +1,95 @@
+package dev.jobweaver.local;
+
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.messaging.Topics.TopicSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.jboss.logging.Logger;
+
+/**
+ * Creates the platform's topics with their partition counts, before any service subscribes.
+ *
+ * <p>Idempotent: existing topics are kept; one with fewer partitions than asked is grown (Kafka cannot shrink).
+ * The partition count of each topic can be overridden, e.g. {@code job-created} for throughput runs.
+ */
+public final class TopicProvisioner {
+
+    private static final Logger LOG = Logger.getLogger(TopicProvisioner.class);
+
+    private TopicProvisioner() {
+    }
+
+    /** Ensures every topic of {@link Topics#ALL} exists; {@code partitionOverrides} maps topic name to count. */
+    public static void ensureTopics(String bootstrapServers, Map<String, Integer> partitionOverrides) {
+        List<TopicSpec> specs = Topics.ALL.stream()
+                .map(t -> new TopicSpec(t.name(), partitionOverrides.getOrDefault(t.name(), t.partitions()), t.compacted()))
+                .toList();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            for (TopicSpec spec : specs) {
+                NewTopic topic = new NewTopic(spec.name(), spec.partitions(), (short) 1);
+                if (spec.compacted()) {
+                    topic.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+                }
+                try {
+                    admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                    growIfNeeded(admin, spec);
+                }
+            }
+            awaitVisible(admin, specs);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not create the JobWeaver topics on " + bootstrapServers, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+
+    private static void growIfNeeded(Admin admin, TopicSpec spec)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        TopicDescription existing = admin.describeTopics(Set.of(spec.name())).allTopicNames()
+                .get(30, TimeUnit.SECONDS).get(spec.name());
+        int have = existing.partitions().size();
+        if (have < spec.partitions()) {
+            LOG.infof("growing %s from %d to %d partitions", spec.name(), have, spec.partitions());
+            admin.createPartitions(Map.of(spec.name(), NewPartitions.increaseTo(spec.partitions())))
+                    .all().get(30, TimeUnit.SECONDS);
+        } else if (have > spec.partitions()) {
+            LOG.warnf("%s has %d partitions, more than the %d asked for; Kafka cannot shrink a topic",
+                    spec.name(), have, spec.partitions());
+        }
+    }
+
+    /** Metadata propagates asynchronously: wait until every partition has a leader before anyone subscribes. */
+    private static void awaitVisible(Admin admin, List<TopicSpec> specs)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Set<String> names = specs.stream().map(TopicSpec::name).collect(java.util.stream.Collectors.toSet());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Map<String, TopicDescription> descriptions = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+            boolean ready = descriptions.values().stream()
+                    .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
+            if (ready) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("topics have no leader after 30 s: " + descriptions);
+            }
+            Thread.sleep(100);
+        }
+    }
+}

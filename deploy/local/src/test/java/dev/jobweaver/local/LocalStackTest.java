@@ -1,0 +1,124 @@
+package dev.jobweaver.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.common.messaging.Topics;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class LocalStackTest {
+
+    private static LocalStack stack;
+
+    @BeforeAll
+    static void start() {
+        stack = new LocalStack(LocalStack.Settings.ephemeral());
+        stack.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        stack.close();
+    }
+
+    private Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers()));
+    }
+
+    @Test
+    void createsEveryTopicWithItsPartitionCount() throws Exception {
+        try (Admin admin = admin()) {
+            Map<String, TopicDescription> topics = admin.describeTopics(
+                    Topics.ALL.stream().map(Topics.TopicSpec::name).toList()).allTopicNames().get(10, TimeUnit.SECONDS);
+            Map<String, Integer> counts = topics.entrySet().stream()
+                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().partitions().size()));
+            assertThat(counts).containsExactlyInAnyOrderEntriesOf(Topics.ALL.stream()
+                    .collect(Collectors.toMap(Topics.TopicSpec::name, Topics.TopicSpec::partitions)));
+        }
+    }
+
+    @Test
+    void compactsTheStatusTopic() throws Exception {
+        try (Admin admin = admin()) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, Topics.JOB_STATUS);
+            String policy = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS)
+                    .get(resource).get("cleanup.policy").value();
+            assertThat(policy).isEqualTo("compact");
+        }
+    }
+
+    @Test
+    void aConsumerOfAnUnknownTopicDoesNotCreateIt() throws Exception {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "probe",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName()))) {
+            consumer.subscribe(List.of("not-a-jobweaver-topic"));
+            consumer.poll(java.time.Duration.ofSeconds(2));
+        }
+        try (Admin admin = admin()) {
+            Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+            assertThat(names).doesNotContain("not-a-jobweaver-topic");
+        }
+    }
+
+    @Test
+    void createsTheThreeServiceDatabases() throws Exception {
+        for (String database : Postgres.DATABASES) {
+            try (Connection c = DriverManager.getConnection(stack.postgres().jdbcUrl(database), Postgres.USER,
+                    Postgres.PASSWORD); ResultSet rs = c.createStatement().executeQuery("SELECT current_database()")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo(database);
+            }
+        }
+    }
+
+    @Test
+    void keepsRecordsAcrossABrokerRestart() throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
+            producer.send(new ProducerRecord<>(Topics.JOB_DEAD_LETTER, "k", "before-restart")).get(10, TimeUnit.SECONDS);
+        }
+        stack.kafka().stop();
+        assertThat(stack.kafka().isRunning()).isFalse();
+        stack.kafka().start();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "restart-check",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName()))) {
+            consumer.subscribe(List.of(Topics.JOB_DEAD_LETTER));
+            List<String> values = new java.util.ArrayList<>();
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (values.isEmpty() && System.currentTimeMillis() < deadline) {
+                consumer.poll(java.time.Duration.ofMillis(500)).forEach(r -> values.add(r.value()));
+            }
+            assertThat(values).contains("before-restart");
+        }
+    }
+}
