@@ -58,7 +58,7 @@ public final class Postgres implements AutoCloseable {
                     .setCleanDataDirectory(false)
                     .setPort(port)
                     .setPGStartupWait(Duration.ofSeconds(60))
-                    .setRegisterShutdownHook(true)
+                    .setRegisterShutdownHook(false) // our owner stops it, after the services
                     // Three services with their pools, plus Flyway and tests: the default 100 is tight.
                     .setServerConfig("max_connections", "300")
                     .setServerConfig("shared_buffers", "256MB")

@@ -1,0 +1,207 @@
+package dev.jobweaver.local;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The whole platform on one machine: the {@link LocalStack} plus every packaged service as its own process, with a
+ * supervisor that restarts a service that dies unexpectedly (as Kubernetes would).
+ *
+ * <p>Used by `./jobweaver up` ({@link JobWeaverLocal}) and by the end-to-end tests, which kill, restart and scale
+ * services through {@link #instances(Service)}.
+ */
+public final class Platform implements AutoCloseable {
+
+    /** The three services, with their database and first HTTP port; replica {@code n} listens on port + 100·(n-1). */
+    public enum Service {
+        API("api-service", "jobweaver_api", 8080),
+        SCHEDULER("scheduler-service", "jobweaver_scheduler", 8081),
+        WORKER("worker-service", "jobweaver_worker", 8082);
+
+        private final String module;
+        private final String database;
+        private final int defaultPort;
+
+        Service(String module, String database, int defaultPort) {
+            this.module = module;
+            this.database = database;
+            this.defaultPort = defaultPort;
+        }
+
+        /** The Maven module folder, also the process name. */
+        public String module() {
+            return module;
+        }
+
+        /** The database it owns. */
+        public String database() {
+            return database;
+        }
+
+        /** Its HTTP port when nothing else is asked for. */
+        public int defaultPort() {
+            return defaultPort;
+        }
+
+        /** The packaged application under the repository root. */
+        public Path jar(Path root) {
+            return root.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
+        }
+    }
+
+    /**
+     * How to run the platform.
+     *
+     * @param root the repository root (where the service modules are built)
+     * @param stack where and on which ports the infrastructure runs
+     * @param basePorts the first HTTP port of each service
+     * @param replicas how many instances of each service
+     * @param config extra Quarkus configuration per service (e.g. a short backoff in tests)
+     * @param jvmOptions options for every service JVM
+     * @param restartDelay how long the supervisor waits before restarting a dead service; null: no restarts
+     * @param readyTimeout how long a service may take to become ready
+     */
+    public record Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
+                          Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
+                          List<String> jvmOptions, Duration restartDelay, Duration readyTimeout) {
+
+        /** The default JVM options of a service: a small heap, as in a container with a memory limit. */
+        public static final List<String> DEFAULT_JVM = List.of("-Xms64m", "-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:+ExitOnOutOfMemoryError");
+    }
+
+    private final Options options;
+    private final LocalStack stack;
+    private final Map<Service, List<ServiceProcess>> instances = new HashMap<>();
+    private final List<Thread> supervisors = new CopyOnWriteArrayList<>();
+    private final Consumer<String> out;
+    private volatile boolean stopping;
+
+    /** @param out where user-facing progress lines go (the console for `up`, the test log for e2e) */
+    public Platform(Options options, Consumer<String> out) {
+        this.options = options;
+        this.out = out;
+        this.stack = new LocalStack(options.stack());
+    }
+
+    /** Services whose jar exists: `up` starts every service built so far. */
+    public List<Service> builtServices() {
+        return java.util.Arrays.stream(Service.values()).filter(s -> Files.exists(s.jar(options.root()))).toList();
+    }
+
+    /** Starts the infrastructure, then every built service (all instances at once), and waits until all are ready. */
+    public void start() {
+        stack.start();
+        Path logs = options.stack().home().resolve("logs");
+        List<ServiceProcess> all = new ArrayList<>();
+        for (Service service : builtServices()) {
+            List<ServiceProcess> replicas = new CopyOnWriteArrayList<>();
+            int count = options.replicas().getOrDefault(service, 1);
+            for (int n = 1; n <= count; n++) {
+                ServiceProcess process = new ServiceProcess(spec(service, n), logs);
+                replicas.add(process);
+                all.add(process);
+            }
+            instances.put(service, replicas);
+        }
+        all.forEach(ServiceProcess::start);
+        for (ServiceProcess process : all) {
+            Duration took = process.awaitReady(options.readyTimeout());
+            out.accept(String.format("  %-20s ready in %5.1f s  %s", process.spec().name(), took.toMillis() / 1000.0,
+                    process.url()));
+        }
+        if (options.restartDelay() != null) {
+            all.forEach(this::supervise);
+        }
+    }
+
+    /** The infrastructure. */
+    public LocalStack stack() {
+        return stack;
+    }
+
+    /** The running instances of {@code service}, replica 1 first. */
+    public List<ServiceProcess> instances(Service service) {
+        return instances.getOrDefault(service, List.of());
+    }
+
+    /** Adds one more instance of {@code service}, started and ready (scaling out in tests). */
+    public ServiceProcess addInstance(Service service) {
+        List<ServiceProcess> replicas = instances.computeIfAbsent(service, s -> new CopyOnWriteArrayList<>());
+        ServiceProcess process = new ServiceProcess(spec(service, replicas.size() + 1),
+                options.stack().home().resolve("logs"));
+        process.start();
+        process.awaitReady(options.readyTimeout());
+        replicas.add(process);
+        if (options.restartDelay() != null) {
+            supervise(process);
+        }
+        return process;
+    }
+
+    private ServiceProcess.Spec spec(Service service, int replica) {
+        int port = options.basePorts().getOrDefault(service, service.defaultPort()) + 100 * (replica - 1);
+        String name = replica == 1 ? service.module() : service.module() + "-" + replica;
+        Map<String, String> config = new HashMap<>(stack.serviceConfig(service.database()));
+        config.put("quarkus.http.port", Integer.toString(port));
+        config.put("jobweaver.instance-id", name);
+        config.putAll(options.config().getOrDefault(service, Map.of()));
+        return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, options.jvmOptions());
+    }
+
+    /** Restarts the process after an unexpected exit, printing the restart, until the platform stops. */
+    private void supervise(ServiceProcess process) {
+        supervisors.add(Thread.ofVirtual().name("supervise-" + process.spec().name()).start(() -> {
+            while (!stopping) {
+                Process current = process.process();
+                int code = current.onExit().join().exitValue();
+                if (stopping) {
+                    return;
+                }
+                out.accept(String.format("%s exited with code %d; restarting in %d s", process.spec().name(), code,
+                        options.restartDelay().toSeconds()));
+                try {
+                    Thread.sleep(options.restartDelay());
+                    if (stopping) {
+                        return;
+                    }
+                    process.start();
+                    Duration took = process.awaitReady(options.readyTimeout());
+                    out.accept(String.format("%s restarted, ready in %.1f s", process.spec().name(),
+                            took.toMillis() / 1000.0));
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    out.accept(process.spec().name() + " failed to restart: " + e.getMessage());
+                }
+            }
+        }));
+    }
+
+    /** Stops the services (API first, so no new work comes in; workers last, so in-flight runs finish), then the stack. */
+    @Override
+    public void close() {
+        stopping = true;
+        supervisors.forEach(Thread::interrupt);
+        for (Service service : List.of(Service.API, Service.SCHEDULER, Service.WORKER)) {
+            List<Thread> stoppers = instances(service).stream()
+                    .map(p -> Thread.ofVirtual().start(() -> p.stop(Duration.ofSeconds(40))))
+                    .toList();
+            for (Thread t : stoppers) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        stack.close();
+    }
+}

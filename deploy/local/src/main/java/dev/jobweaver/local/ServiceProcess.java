@@ -1,0 +1,163 @@
+package dev.jobweaver.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One packaged Quarkus service ({@code target/quarkus-app/quarkus-run.jar}) run as its own process, as in
+ * production: configuration is passed as system properties, output goes to a log file.
+ *
+ * <p>Not thread-safe by itself: {@link Platform} serialises start, stop and restart per service.
+ */
+public final class ServiceProcess {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+    /**
+     * What to run.
+     *
+     * @param name instance name, e.g. {@code worker-service-2}; names the log file
+     * @param jar the service's {@code quarkus-run.jar}
+     * @param port its HTTP port
+     * @param config Quarkus configuration, passed as {@code -Dkey=value}
+     * @param jvmOptions heap and GC options
+     */
+    public record Spec(String name, Path jar, int port, Map<String, String> config, List<String> jvmOptions) {
+    }
+
+    private final Spec spec;
+    private final Path logFile;
+    private Process process;
+    private long startedAtNanos;
+
+    public ServiceProcess(Spec spec, Path logDirectory) {
+        this.spec = spec;
+        this.logFile = logDirectory.resolve(spec.name() + ".log");
+    }
+
+    /** The spec this process runs. */
+    public Spec spec() {
+        return spec;
+    }
+
+    /** {@code http://localhost:port}. */
+    public String url() {
+        return "http://localhost:" + spec.port();
+    }
+
+    /** Where its output goes. */
+    public Path logFile() {
+        return logFile;
+    }
+
+    /** The running process, or null. */
+    public Process process() {
+        return process;
+    }
+
+    /** Whether the process is alive. */
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Starts the process (appending to its log file). */
+    public void start() {
+        if (!Files.exists(spec.jar())) {
+            throw new IllegalStateException(spec.name() + " is not built: " + spec.jar() + " is missing");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(KafkaBroker.javaExecutable());
+        command.addAll(spec.jvmOptions());
+        new TreeMap<>(spec.config()).forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.add("-jar");
+        command.add(spec.jar().toString());
+        try {
+            Files.createDirectories(logFile.getParent());
+            startedAtNanos = System.nanoTime();
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + spec.name(), e);
+        }
+    }
+
+    /**
+     * Waits until {@code /q/health/ready} answers 200 and returns how long the service took from process start.
+     *
+     * @throws IllegalStateException if the process exits or the timeout passes first
+     */
+    public Duration awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(url() + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(2)).build();
+        while (System.nanoTime() < deadline) {
+            if (process == null || !process.isAlive()) {
+                throw new IllegalStateException(spec.name() + " exited during start-up"
+                        + (process == null ? "" : " with code " + process.exitValue()) + "; see " + logFile);
+            }
+            try {
+                if (HTTP.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return Duration.ofNanos(System.nanoTime() - startedAtNanos);
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + spec.name(), e);
+            }
+            sleep(100);
+        }
+        throw new IllegalStateException(spec.name() + " was not ready within " + timeout + "; see " + logFile);
+    }
+
+    /** SIGTERM, so the service shuts down gracefully; SIGKILL if it is still alive after {@code grace}. */
+    public void stop(Duration grace) {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+
+    /** SIGKILL: no shutdown hook runs, as when a node dies. */
+    public void kill() {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
