@@ -1,0 +1,84 @@
+package dev.jobweaver.scheduler.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Typed configuration of the scheduler: dispatch, retries, leases and metrics. */
+@ConfigMapping(prefix = "jobweaver.scheduler")
+public interface SchedulerConfig {
+
+    /** How due jobs are claimed and dispatched. */
+    Dispatch dispatch();
+
+    /** How failed attempts are retried. */
+    Retry retry();
+
+    /** How long an attempt may run before the scheduler counts it as lost. */
+    Lease lease();
+
+    /** Gauges refreshed from the database. */
+    Metrics metrics();
+
+    /** Dispatch settings. */
+    interface Dispatch {
+
+        /**
+         * Period of the dispatch timer. New work wakes the dispatcher at once, so this bounds only how late a
+         * retry that became due (or work left by another replica) is noticed.
+         */
+        @WithDefault("1s")
+        Duration interval();
+
+        /** Rows claimed per round; a round that fills its batch is followed at once by another. */
+        @WithDefault("50")
+        int batchSize();
+    }
+
+    /** Retry settings: {@code delay = min(base * 2^retriesSoFar, cap) + random(0..jitter)}. */
+    interface Retry {
+
+        /** Delay before the first retry; it doubles with every retry. */
+        @WithDefault("5s")
+        Duration base();
+
+        /** Upper bound of the exponential part of the delay. */
+        @WithDefault("300s")
+        Duration cap();
+
+        /** Upper bound of the random delay added to spread retries of jobs that failed together; 0 disables it. */
+        @WithDefault("1s")
+        Duration jitter();
+    }
+
+    /** Lease settings. */
+    interface Lease {
+
+        /**
+         * Added to the longest run the job's steps allow. It must cover the time a dispatched run can wait in
+         * {@code run-job} before a worker starts it, and the outcome's way back.
+         */
+        @WithDefault("60s")
+        Duration grace();
+
+        /** Estimated CPU time of one million COMPUTE iterations (deliberately pessimistic). */
+        @WithDefault("50ms")
+        Duration computePerMillionIterations();
+
+        /** Period of the sweep that retries or dead-letters attempts whose lease has passed. */
+        @WithDefault("5s")
+        Duration sweepInterval();
+
+        /** Expired leases handled per sweep transaction. */
+        @WithDefault("50")
+        int sweepBatchSize();
+    }
+
+    /** Metrics settings. */
+    interface Metrics {
+
+        /** Period at which the pending-depth and running gauges are refreshed from the database. */
+        @WithDefault("5s")
+        Duration refreshInterval();
+    }
+}

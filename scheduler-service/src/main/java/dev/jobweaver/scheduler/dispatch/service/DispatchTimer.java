@@ -1,0 +1,20 @@
+package dev.jobweaver.scheduler.dispatch.service;
+
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** Wakes the dispatcher periodically, for retries that became due and work left by other replicas. */
+@ApplicationScoped
+public class DispatchTimer {
+
+    private final Dispatcher dispatcher;
+
+    public DispatchTimer(Dispatcher dispatcher) {
+        this.dispatcher = dispatcher;
+    }
+
+    @Scheduled(every = "${jobweaver.scheduler.dispatch.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void tick() {
+        dispatcher.wake();
+    }
+}

@@ -1,0 +1,227 @@
+package dev.jobweaver.scheduler.job.persistence;
+
+import dev.jobweaver.common.job.JobStatus;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * SQL on {@code job_executions}, all through the reactive PG client: nothing here blocks a thread.
+ *
+ * <p>Methods taking a {@link SqlConnection} run inside the caller's transaction; their row locks are held until
+ * the caller commits, which is what lets the caller publish to Kafka before committing (see the services).
+ */
+@ApplicationScoped
+public class JobExecutionRepository {
+
+    private static final String COLUMNS = "job_id, job_type, trace_id, traceparent, instruction::text AS instruction,"
+            + " job_status, retry_count, max_retries, attempt, next_run_at, lease_until, last_error, created_at,"
+            + " updated_at, dispatched_at, started_at, finished_at, version, now() AS db_now";
+
+    private static final String INSERT = "INSERT INTO job_executions (job_id, job_type, trace_id, traceparent,"
+            + " instruction, job_status, retry_count, max_retries, attempt, next_run_at, created_at, updated_at, version)"
+            + " VALUES ($1, $2, $3, $4, $5::jsonb, 'PENDING', 0, $6, 0, now(), $7, now(), 0)"
+            + " ON CONFLICT (job_id) DO NOTHING";
+
+    private static final String CLAIM_DUE = "SELECT " + COLUMNS + " FROM job_executions"
+            + " WHERE job_status = 'PENDING' AND next_run_at <= now()"
+            + " ORDER BY next_run_at LIMIT $1 FOR UPDATE SKIP LOCKED";
+
+    private static final String CLAIM_EXPIRED = "SELECT " + COLUMNS + " FROM job_executions"
+            + " WHERE job_status = 'RUNNING' AND lease_until < now()"
+            + " ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED";
+
+    private static final String LOCK_ONE = "SELECT " + COLUMNS + " FROM job_executions WHERE job_id = $1 FOR UPDATE";
+
+    private static final String FIND_ONE = "SELECT " + COLUMNS + " FROM job_executions WHERE job_id = $1";
+
+    private static final String UPDATE = "UPDATE job_executions SET job_status = $2, retry_count = $3, attempt = $4,"
+            + " next_run_at = $5, lease_until = $6, last_error = $7, updated_at = $8, dispatched_at = $9,"
+            + " started_at = $10, finished_at = $11, version = $12"
+            + " WHERE job_id = $1 AND version = $13";
+
+    private static final String COUNT_BY_STATUS = "SELECT job_status, count(*) AS n FROM job_executions"
+            + " WHERE job_status IN ('PENDING', 'RUNNING') GROUP BY job_status";
+
+    private final Pool pool;
+
+    public JobExecutionRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** The pool, for callers that open their own transaction. */
+    public Pool pool() {
+        return pool;
+    }
+
+    /** A new job, {@code PENDING} and due now; false if the job was already there (a redelivered event). */
+    public Uni<Boolean> insertIfAbsent(UUID jobId, String jobType, String traceId, String traceparent,
+                                       String instruction, int maxRetries, Instant createdAt) {
+        return pool.preparedQuery(INSERT)
+                .execute(Tuple.from(new Object[] {jobId, jobType, traceId, traceparent, instruction, maxRetries,
+                        odt(createdAt)}))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    /** The rows a dispatch round owns until its transaction ends: due, {@code PENDING}, not locked by anyone. */
+    public Uni<Claim> claimDue(SqlConnection tx, int limit) {
+        return tx.preparedQuery(CLAIM_DUE).execute(Tuple.of(limit)).map(JobExecutionRepository::claim);
+    }
+
+    /** {@code RUNNING} rows whose lease has passed and nobody else is handling. */
+    public Uni<Claim> claimExpiredLeases(SqlConnection tx, int limit) {
+        return tx.preparedQuery(CLAIM_EXPIRED).execute(Tuple.of(limit)).map(JobExecutionRepository::claim);
+    }
+
+    /** One job, locked until the transaction ends (waiting for a dispatch round that holds it). */
+    public Uni<Optional<Locked>> lock(SqlConnection tx, UUID jobId) {
+        return tx.preparedQuery(LOCK_ONE).execute(Tuple.of(jobId)).map(rows -> {
+            var it = rows.iterator();
+            if (!it.hasNext()) {
+                return Optional.empty();
+            }
+            Row row = it.next();
+            return Optional.of(new Locked(instant(row, "db_now"), map(row)));
+        });
+    }
+
+    /** One job, without a lock. */
+    public Uni<Optional<JobExecution>> find(UUID jobId) {
+        return find(pool, jobId);
+    }
+
+    /** One job, without a lock, on {@code client}. */
+    public Uni<Optional<JobExecution>> find(SqlClient client, UUID jobId) {
+        return client.preparedQuery(FIND_ONE).execute(Tuple.of(jobId)).map(rows -> {
+            var it = rows.iterator();
+            return it.hasNext() ? Optional.of(map(it.next())) : Optional.empty();
+        });
+    }
+
+    /**
+     * Writes {@code next} over the row if it is still at {@code expectedVersion}.
+     *
+     * @throws OptimisticLockException (in the Uni) if another writer changed the row in between
+     */
+    public Uni<Void> update(SqlConnection tx, JobExecution next, long expectedVersion) {
+        return tx.preparedQuery(UPDATE).execute(updateTuple(next, expectedVersion)).map(rows -> {
+            if (rows.rowCount() != 1) {
+                throw new OptimisticLockException(next.jobId(), expectedVersion);
+            }
+            return null;
+        });
+    }
+
+    /** Writes every row of {@code next} in one batch; each must still be at its version minus one. */
+    public Uni<Void> updateAll(SqlConnection tx, List<JobExecution> next) {
+        if (next.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Tuple> tuples = next.stream().map(j -> updateTuple(j, j.version() - 1)).toList();
+        return tx.preparedQuery(UPDATE).executeBatch(tuples).map(rows -> {
+            RowSet<Row> current = rows;
+            int i = 0;
+            while (current != null) {
+                if (current.rowCount() != 1) {
+                    JobExecution j = next.get(i);
+                    throw new OptimisticLockException(j.jobId(), j.version() - 1);
+                }
+                current = current.next();
+                i++;
+            }
+            return null;
+        });
+    }
+
+    /** How many jobs are {@code PENDING} and {@code RUNNING}: {@code [pending, running]}. */
+    public Uni<long[]> countActive() {
+        return pool.query(COUNT_BY_STATUS).execute().map(rows -> {
+            long[] counts = new long[2];
+            for (Row row : rows) {
+                int idx = JobStatus.PENDING.name().equals(row.getString("job_status")) ? 0 : 1;
+                counts[idx] = row.getLong("n");
+            }
+            return counts;
+        });
+    }
+
+    private static Tuple updateTuple(JobExecution j, long expectedVersion) {
+        return Tuple.from(new Object[] {j.jobId(), j.status().name(), j.retryCount(), j.attempt(), odt(j.nextRunAt()),
+                odt(j.leaseUntil()), j.lastError(), odt(j.updatedAt()), odt(j.dispatchedAt()), odt(j.startedAt()),
+                odt(j.finishedAt()), j.version(), expectedVersion});
+    }
+
+    private static Claim claim(RowSet<Row> rows) {
+        List<JobExecution> jobs = new ArrayList<>(rows.size());
+        Instant now = null;
+        for (Row row : rows) {
+            now = instant(row, "db_now");
+            jobs.add(map(row));
+        }
+        return new Claim(now, jobs);
+    }
+
+    private static JobExecution map(Row row) {
+        return new JobExecution(
+                row.getUUID("job_id"),
+                row.getString("job_type"),
+                row.getString("trace_id"),
+                row.getString("traceparent"),
+                row.getString("instruction"),
+                JobStatus.valueOf(row.getString("job_status")),
+                row.getInteger("retry_count"),
+                row.getInteger("max_retries"),
+                row.getInteger("attempt"),
+                instant(row, "next_run_at"),
+                instant(row, "lease_until"),
+                row.getString("last_error"),
+                instant(row, "created_at"),
+                instant(row, "updated_at"),
+                instant(row, "dispatched_at"),
+                instant(row, "started_at"),
+                instant(row, "finished_at"),
+                row.getLong("version"));
+    }
+
+    private static Instant instant(Row row, String column) {
+        OffsetDateTime value = row.getOffsetDateTime(column);
+        return value == null ? null : value.toInstant();
+    }
+
+    private static OffsetDateTime odt(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    /**
+     * Rows claimed in a transaction.
+     *
+     * @param now the database's {@code now()} of the transaction (null when nothing was claimed): every instant
+     *            written by the transaction derives from it, so all replicas share one clock
+     */
+    public record Claim(Instant now, List<JobExecution> jobs) {
+    }
+
+    /** One row locked in a transaction, with the transaction's {@code now()}. */
+    public record Locked(Instant now, JobExecution job) {
+    }
+
+    /** Another writer changed the row since it was read. */
+    public static final class OptimisticLockException extends RuntimeException {
+
+        public OptimisticLockException(UUID jobId, long expectedVersion) {
+            super("job " + jobId + " is no longer at version " + expectedVersion);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.jobweaver.scheduler.job.service;
+
+import dev.jobweaver.common.event.DeadLetterEvent;
+import dev.jobweaver.common.event.JobStatusChangedEvent;
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.messaging.EventIds;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The rules of a job's life cycle: {@code PENDING -> RUNNING -> COMPLETED | PENDING (retry) | FAILED}.
+ *
+ * <p>Pure functions of the current row and what happened; every transition increments {@code version}, which is
+ * also the version of the status event it publishes. Instants come from the caller (the database's clock).
+ */
+public final class JobStateMachine {
+
+    /** The reason recorded when an attempt's lease expired before its outcome arrived. */
+    public static final String LEASE_EXPIRED = "lease expired";
+
+    private JobStateMachine() {
+    }
+
+    /** What to do with an outcome. */
+    public enum Verdict {
+        /** The outcome is for the current attempt and moves the job. */
+        APPLY,
+        /** The outcome of this attempt was already applied (a redelivery): re-publish the current status. */
+        ALREADY_APPLIED,
+        /** The outcome is for another attempt than the current one, or its eventId does not match: ignore it. */
+        STALE
+    }
+
+    /** Judges {@code outcome} against the job's current state. */
+    public static Verdict judge(JobExecution job, Outcome outcome) {
+        if (outcome.attempt() < 1 || outcome.attempt() != job.attempt()) {
+            return Verdict.STALE;
+        }
+        if (outcome.eventId() != null && !outcome.eventId().equals(EventIds.runEventId(job.jobId(), job.attempt()))) {
+            return Verdict.STALE;
+        }
+        return switch (job.status()) {
+            case RUNNING -> Verdict.APPLY;
+            // The attempt's lease expired and a retry is scheduled but not dispatched yet: a late success still
+            // counts, so the job is not run again; a late failure is the one already applied.
+            case PENDING -> outcome.kind() == Outcome.Kind.COMPLETED ? Verdict.APPLY : Verdict.ALREADY_APPLIED;
+            case COMPLETED, FAILED, REJECTED -> Verdict.ALREADY_APPLIED;
+        };
+    }
+
+    /** A {@code PENDING} job dispatched now as its next attempt, leased until {@code leaseUntil}. */
+    public static JobExecution dispatch(JobExecution job, Instant now, Instant leaseUntil) {
+        require(job.status() == JobStatus.PENDING, job, "dispatch");
+        return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
+                JobStatus.RUNNING, job.retryCount(), job.maxRetries(), job.attempt() + 1, job.nextRunAt(), leaseUntil,
+                job.lastError(), job.createdAt(), now, now, null, null, job.version() + 1);
+    }
+
+    /** The current attempt succeeded. */
+    public static JobExecution complete(JobExecution job, Outcome outcome, Instant now) {
+        require(job.status() == JobStatus.RUNNING || job.status() == JobStatus.PENDING, job, "complete");
+        return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
+                JobStatus.COMPLETED, job.retryCount(), job.maxRetries(), job.attempt(), job.nextRunAt(), null,
+                job.lastError(), job.createdAt(), now, job.dispatchedAt(), or(outcome.startedAt(), job.startedAt()),
+                or(outcome.finishedAt(), now), job.version() + 1);
+    }
+
+    /**
+     * The current attempt failed with {@code error}: back to {@code PENDING} after {@code retryDelay} while retries
+     * remain ({@code retryCount < maxRetries}), otherwise {@code FAILED} (see {@link #isDeadLetter}).
+     *
+     * @param startedAt when the worker started the attempt, if it said so
+     */
+    public static JobExecution fail(JobExecution job, String error, Instant startedAt, Instant now,
+                                    Duration retryDelay) {
+        require(job.status() == JobStatus.RUNNING, job, "fail");
+        if (hasRetriesLeft(job)) {
+            return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
+                    JobStatus.PENDING, job.retryCount() + 1, job.maxRetries(), job.attempt(), now.plus(retryDelay),
+                    null, error, job.createdAt(), now, job.dispatchedAt(), or(startedAt, job.startedAt()), null,
+                    job.version() + 1);
+        }
+        return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
+                JobStatus.FAILED, job.retryCount(), job.maxRetries(), job.attempt(), job.nextRunAt(), null, error,
+                job.createdAt(), now, job.dispatchedAt(), or(startedAt, job.startedAt()), now, job.version() + 1);
+    }
+
+    /** Whether a failure of the current attempt is followed by a retry. */
+    public static boolean hasRetriesLeft(JobExecution job) {
+        return job.retryCount() < job.maxRetries();
+    }
+
+    /** Whether the job ended {@code FAILED}, which publishes a dead letter. */
+    public static boolean isDeadLetter(JobExecution job) {
+        return job.status() == JobStatus.FAILED;
+    }
+
+    /** The status event of the job's current state; republishing it later yields the same version. */
+    public static JobStatusChangedEvent statusEvent(JobExecution job) {
+        return new JobStatusChangedEvent(job.jobId(), job.status(), job.version(), job.attempt(), job.retryCount(),
+                job.maxRetries(), job.status() == JobStatus.PENDING ? job.nextRunAt() : null, job.lastError(),
+                job.traceId(), job.updatedAt(), or(job.startedAt(), job.dispatchedAt()), job.finishedAt());
+    }
+
+    /** The dead letter of a {@code FAILED} job. */
+    public static DeadLetterEvent deadLetter(JobExecution job) {
+        require(job.status() == JobStatus.FAILED, job, "dead-letter");
+        return new DeadLetterEvent(job.jobId(), job.lastError(), job.retryCount(), job.finishedAt(), job.traceId());
+    }
+
+    private static void require(boolean condition, JobExecution job, String transition) {
+        if (!condition) {
+            throw new IllegalStateException("cannot " + transition + " job " + job.jobId() + " in state " + job.status());
+        }
+    }
+
+    private static Instant or(Instant value, Instant fallback) {
+        return value != null ? value : fallback;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.jobweaver.scheduler.job.service;
+
+import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import io.opentelemetry.context.Context;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Writes a transition of a job inside the caller's transaction and publishes its events.
+ *
+ * <p>Dual-write rule: the row is updated (optimistically, on its version), then the status event (and the dead
+ * letter of a {@code FAILED} job) is published and acknowledged by Kafka, and only then does the caller commit.
+ * A crash or a Kafka failure before the commit rolls the row back; the work is redone later and publishes the
+ * same events again (same version, same eventIds). A crash between the commit and the consumer's ack makes the
+ * outcome come back; it is then seen as already applied and {@link #republish} sends the current status again,
+ * so no status event is ever lost, at worst duplicated (readers keep the highest version).
+ */
+@ApplicationScoped
+public class JobStateWriter {
+
+    private final JobExecutionRepository repository;
+    private final JobEventPublisher publisher;
+
+    public JobStateWriter(JobExecutionRepository repository, JobEventPublisher publisher) {
+        this.repository = repository;
+        this.publisher = publisher;
+    }
+
+    /** Updates {@code current} to {@code next} in {@code tx}, then publishes and awaits the events of {@code next}. */
+    public Uni<JobExecution> write(SqlConnection tx, JobExecution current, JobExecution next, Context trace) {
+        return repository.update(tx, next, current.version())
+                .chain(() -> publish(next, trace))
+                .replaceWith(next);
+    }
+
+    /** Publishes the events of the job's current state again: status (same version) and, if FAILED, the dead letter. */
+    public Uni<Void> republish(JobExecution job, Context trace) {
+        return publish(job, trace);
+    }
+
+    private Uni<Void> publish(JobExecution job, Context trace) {
+        Uni<Void> status = publisher.status(JobStateMachine.statusEvent(job), trace);
+        if (!JobStateMachine.isDeadLetter(job)) {
+            return status;
+        }
+        return Uni.join().all(status, publisher.deadLetter(JobStateMachine.deadLetter(job), trace))
+                .andFailFast().replaceWithVoid();
+    }
+}

@@ -1,0 +1,76 @@
+package dev.jobweaver.scheduler.job.service;
+
+import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.Step;
+import dev.jobweaver.scheduler.config.SchedulerConfig;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.math.BigInteger;
+import java.time.Duration;
+
+/**
+ * How long an attempt may take before the scheduler counts it as lost: the longest run the job's steps allow plus
+ * a grace period, so that a healthy slow job is never declared lost.
+ *
+ * <p>SLEEP and HTTP_CALL contribute their {@code durationMs} / {@code latencyMs}; COMPUTE a pessimistic estimate
+ * per million iterations; LOG and FAIL nothing. The grace covers the wait in {@code run-job} before a worker picks
+ * the run up and the outcome's way back.
+ */
+@Singleton
+public class LeasePolicy {
+
+    /** A lease beyond a year is as good as none; it keeps instant arithmetic far from overflow. */
+    private static final long MAX_MILLIS = Duration.ofDays(365).toMillis();
+    private static final long MILLION = 1_000_000L;
+
+    private final Duration grace;
+    private final Duration computePerMillionIterations;
+
+    @Inject
+    public LeasePolicy(SchedulerConfig config) {
+        this(config.lease().grace(), config.lease().computePerMillionIterations());
+    }
+
+    public LeasePolicy(Duration grace, Duration computePerMillionIterations) {
+        this.grace = grace;
+        this.computePerMillionIterations = computePerMillionIterations;
+    }
+
+    /** The lease of one attempt of a job with {@code payload}. */
+    public Duration leaseFor(JobPayload payload) {
+        return longestRun(payload).plus(grace);
+    }
+
+    /** The longest time the steps of {@code payload} can take on a healthy worker. */
+    public Duration longestRun(JobPayload payload) {
+        long millis = 0;
+        BigInteger iterations = BigInteger.ZERO;
+        if (payload != null && payload.steps() != null) {
+            for (Step step : payload.steps()) {
+                switch (step) {
+                    case Step.Sleep s -> millis = saturatedAdd(millis, nonNegative(s.durationMs()));
+                    case Step.HttpCall h -> millis = saturatedAdd(millis, nonNegative(h.latencyMs()));
+                    case Step.Compute c -> iterations = iterations.add(BigInteger.valueOf(nonNegative(c.iterations())));
+                    case Step.Log ignored -> { }
+                    case Step.Fail ignored -> { }
+                    case null -> { }
+                }
+            }
+        }
+        // Rounded up to the millisecond: a lease is never shorter than the estimate.
+        BigInteger computeMillis = iterations.multiply(BigInteger.valueOf(computePerMillionIterations.toNanos()))
+                .add(BigInteger.valueOf(MILLION * MILLION - 1))
+                .divide(BigInteger.valueOf(MILLION * MILLION));
+        long total = computeMillis.bitLength() < 63 ? saturatedAdd(millis, computeMillis.longValue()) : MAX_MILLIS;
+        return Duration.ofMillis(Math.min(total, MAX_MILLIS));
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? MAX_MILLIS : sum;
+    }
+
+    private static long nonNegative(Long value) {
+        return value == null || value < 0 ? 0 : value;
+    }
+}

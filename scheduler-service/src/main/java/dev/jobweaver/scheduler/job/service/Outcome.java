@@ -1,0 +1,34 @@
+package dev.jobweaver.scheduler.job.service;
+
+import dev.jobweaver.common.event.JobCompletedEvent;
+import dev.jobweaver.common.event.JobFailedEvent;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * What a worker reported about one attempt, whichever topic it came from.
+ *
+ * @param eventId the run's eventId as the worker echoed it; may be null, then only {@code attempt} is checked
+ * @param error why the attempt failed; null for a success
+ * @param finishedAt when the run finished or failed
+ */
+public record Outcome(Kind kind, UUID eventId, UUID jobId, int attempt, String error, Instant startedAt,
+                      Instant finishedAt) {
+
+    /** Success or failure. */
+    public enum Kind {
+        COMPLETED,
+        FAILED
+    }
+
+    /** The outcome of a {@link JobCompletedEvent}. */
+    public static Outcome of(JobCompletedEvent e) {
+        return new Outcome(Kind.COMPLETED, e.eventId(), e.jobId(), e.attempt(), null, e.startedAt(), e.finishedAt());
+    }
+
+    /** The outcome of a {@link JobFailedEvent}. */
+    public static Outcome of(JobFailedEvent e) {
+        String error = e.errorMessage() == null || e.errorMessage().isBlank() ? "attempt failed" : e.errorMessage();
+        return new Outcome(Kind.FAILED, e.eventId(), e.jobId(), e.attempt(), error, e.startedAt(), e.failedAt());
+    }
+}

@@ -1,0 +1,120 @@
+package dev.jobweaver.scheduler.lease.service;
+
+import dev.jobweaver.common.error.SchedulerErrorCode;
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.scheduler.config.SchedulerConfig;
+import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.service.BackoffPolicy;
+import dev.jobweaver.scheduler.job.service.JobStateMachine;
+import dev.jobweaver.scheduler.job.service.JobStateWriter;
+import dev.jobweaver.scheduler.observability.JobLog;
+import dev.jobweaver.scheduler.observability.JobTracing;
+import dev.jobweaver.scheduler.observability.SchedulerMetrics;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * Treats a {@code RUNNING} attempt whose lease has passed (its worker died, a record was lost) as failed with
+ * reason {@value JobStateMachine#LEASE_EXPIRED}: retried with backoff or dead-lettered, like any failure. No job
+ * stays {@code RUNNING} forever.
+ *
+ * <p>Rows are claimed with {@code FOR UPDATE SKIP LOCKED}, so replicas sweep disjoint rows and an outcome being
+ * applied to a row is never raced. Same dual-write rule as outcomes: update, publish, await acks, commit.
+ */
+@ApplicationScoped
+public class LeaseSweeper {
+
+    private static final Logger LOG = Logger.getLogger(LeaseSweeper.class);
+
+    private final JobExecutionRepository repository;
+    private final JobStateWriter writer;
+    private final BackoffPolicy backoff;
+    private final Dispatcher dispatcher;
+    private final JobTracing tracing;
+    private final SchedulerMetrics metrics;
+    private final int batchSize;
+    private final AtomicBoolean sweeping = new AtomicBoolean();
+
+    public LeaseSweeper(JobExecutionRepository repository, JobStateWriter writer, BackoffPolicy backoff,
+                        Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics, SchedulerConfig config) {
+        this.repository = repository;
+        this.writer = writer;
+        this.backoff = backoff;
+        this.dispatcher = dispatcher;
+        this.tracing = tracing;
+        this.metrics = metrics;
+        this.batchSize = config.lease().sweepBatchSize();
+    }
+
+    @Scheduled(every = "${jobweaver.scheduler.lease.sweep-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> scheduledSweep() {
+        if (!sweeping.compareAndSet(false, true)) {
+            return Uni.createFrom().voidItem();
+        }
+        return sweepAll()
+                .onFailure().invoke(e -> LOG.errorf(e, "%s: lease sweep failed; it runs again on the next tick",
+                        SchedulerErrorCode.LEASE_EXPIRED.code()))
+                .onFailure().recoverWithNull()
+                .eventually(() -> sweeping.set(false))
+                .replaceWithVoid();
+    }
+
+    /** Sweeps batches until one is not full; the number of attempts expired. */
+    public Uni<Integer> sweepAll() {
+        return Multi.createBy().repeating().uni(this::sweepOnce)
+                .whilst(expired -> expired.size() >= batchSize)
+                .collect().asList()
+                .map(batches -> batches.stream().mapToInt(List::size).sum());
+    }
+
+    /** One transaction over at most one batch of expired leases; the jobs it moved. */
+    public Uni<List<JobExecution>> sweepOnce() {
+        List<Span> spans = new ArrayList<>();
+        return repository.pool().withTransaction(tx -> repository.claimExpiredLeases(tx, batchSize).chain(claim -> {
+                    Instant now = claim.now();
+                    List<JobExecution> moved = new ArrayList<>();
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (JobExecution job : claim.jobs()) {
+                        chain = chain.chain(() -> {
+                            Span span = tracing.start("scheduler lease expired",
+                                    JobTracing.fromTraceparent(job.traceparent()), job.jobId(), job.attempt());
+                            spans.add(span);
+                            JobExecution next = JobStateMachine.fail(job, JobStateMachine.LEASE_EXPIRED, null, now,
+                                    backoff.delay(job.retryCount()));
+                            return writer.write(tx, job, next, Context.root().with(span))
+                                    .invoke(moved::add).replaceWithVoid();
+                        });
+                    }
+                    return chain.replaceWith(moved);
+                }))
+                .onItemOrFailure().invoke((moved, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
+                .invoke(moved -> moved.forEach(this::afterCommit));
+    }
+
+    private void afterCommit(JobExecution job) {
+        metrics.leaseExpired();
+        if (job.status() == JobStatus.PENDING) {
+            metrics.retryScheduled("lease_expired");
+            JobLog.warn(LOG, job.jobId(), job.traceId(), "%s: attempt %d lease expired: retry %d of %d at %s",
+                    SchedulerErrorCode.LEASE_EXPIRED.code(), job.attempt(), job.retryCount(), job.maxRetries(),
+                    job.nextRunAt());
+            dispatcher.wakeAt(job.nextRunAt(), job.updatedAt());
+        } else {
+            metrics.deadLettered();
+            JobLog.warn(LOG, job.jobId(), job.traceId(),
+                    "%s: attempt %d lease expired: retries exhausted, job FAILED and dead-lettered",
+                    SchedulerErrorCode.LEASE_EXPIRED.code(), job.attempt());
+        }
+    }
+}

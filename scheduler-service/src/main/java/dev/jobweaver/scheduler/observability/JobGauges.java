@@ -1,0 +1,31 @@
+package dev.jobweaver.scheduler.observability;
+
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+/** Refreshes the pending-depth and running gauges from the database (a gauge must not query on scrape). */
+@ApplicationScoped
+public class JobGauges {
+
+    private static final Logger LOG = Logger.getLogger(JobGauges.class);
+
+    private final JobExecutionRepository repository;
+    private final SchedulerMetrics metrics;
+
+    public JobGauges(JobExecutionRepository repository, SchedulerMetrics metrics) {
+        this.repository = repository;
+        this.metrics = metrics;
+    }
+
+    @Scheduled(every = "${jobweaver.scheduler.metrics.refresh-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> refresh() {
+        return repository.countActive()
+                .invoke(counts -> metrics.activeJobs(counts[0], counts[1]))
+                .onFailure().invoke(e -> LOG.debugf("could not refresh the job gauges: %s", e.getMessage()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+}

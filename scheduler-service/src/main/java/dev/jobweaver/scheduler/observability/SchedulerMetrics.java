@@ -1,0 +1,113 @@
+package dev.jobweaver.scheduler.observability;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The scheduler's Micrometer meters, exposed in Prometheus format at {@code /q/metrics}. */
+@ApplicationScoped
+public class SchedulerMetrics {
+
+    private final MeterRegistry registry;
+    private final AtomicLong pending = new AtomicLong();
+    private final AtomicLong running = new AtomicLong();
+    private final Counter ingested;
+    private final Counter duplicateIngestions;
+    private final Counter dispatched;
+    private final Counter completed;
+    private final Counter deadLettered;
+    private final Counter leasesExpired;
+    private final Counter redeliveredOutcomes;
+    private final Counter unknownOutcomes;
+    private final Timer submitToDispatch;
+
+    public SchedulerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        registry.gauge("jobweaver.jobs.pending", pending);
+        registry.gauge("jobweaver.jobs.running", running);
+        this.ingested = Counter.builder("jobweaver.jobs.ingested").description("Jobs stored as PENDING")
+                .register(registry);
+        this.duplicateIngestions = Counter.builder("jobweaver.jobs.ingested.duplicates")
+                .description("Redelivered JobCreatedEvents that changed nothing").register(registry);
+        this.dispatched = Counter.builder("jobweaver.jobs.dispatched").description("Attempts dispatched to run-job")
+                .register(registry);
+        this.completed = Counter.builder("jobweaver.jobs.completed").description("Jobs that reached COMPLETED")
+                .register(registry);
+        this.deadLettered = Counter.builder("jobweaver.jobs.dead.lettered")
+                .description("Jobs that exhausted their retries (FAILED, dead letter published)").register(registry);
+        this.leasesExpired = Counter.builder("jobweaver.leases.expired")
+                .description("Attempts whose lease passed before their outcome arrived").register(registry);
+        this.redeliveredOutcomes = Counter.builder("jobweaver.outcomes.redelivered")
+                .description("Outcomes of an attempt already applied; the current status was re-published")
+                .register(registry);
+        this.unknownOutcomes = Counter.builder("jobweaver.outcomes.unknown.job")
+                .description("Outcomes for a job the scheduler does not know").register(registry);
+        this.submitToDispatch = Timer.builder("jobweaver.submit.to.dispatch")
+                .description("From the API accepting a job to the dispatch of its first attempt")
+                .publishPercentileHistogram()
+                .register(registry);
+    }
+
+    /** A record on {@code topic} could not be read and was skipped. */
+    public void malformedRecord(String topic) {
+        Counter.builder("jobweaver.malformed.records").description("Unreadable records skipped, by topic")
+                .tag("topic", topic).register(registry).increment();
+    }
+
+    /** An outcome on {@code topic} was for another attempt than the current one. */
+    public void staleOutcome(String topic) {
+        Counter.builder("jobweaver.outcomes.stale").description("Outcomes for an attempt other than the current one")
+                .tag("topic", topic).register(registry).increment();
+    }
+
+    /** A failed attempt was scheduled for a retry; {@code cause} is {@code failed} or {@code lease_expired}. */
+    public void retryScheduled(String cause) {
+        Counter.builder("jobweaver.jobs.retries").description("Retries scheduled after a failed attempt")
+                .tag("cause", cause).register(registry).increment();
+    }
+
+    public void ingested() {
+        ingested.increment();
+    }
+
+    public void duplicateIngestion() {
+        duplicateIngestions.increment();
+    }
+
+    /** An attempt was dispatched; a first attempt also records its submit-to-dispatch latency. */
+    public void dispatched(int attempt, Duration sinceSubmission) {
+        dispatched.increment();
+        if (attempt == 1 && sinceSubmission != null && !sinceSubmission.isNegative()) {
+            submitToDispatch.record(sinceSubmission);
+        }
+    }
+
+    public void completed() {
+        completed.increment();
+    }
+
+    public void deadLettered() {
+        deadLettered.increment();
+    }
+
+    public void leaseExpired() {
+        leasesExpired.increment();
+    }
+
+    public void redeliveredOutcome() {
+        redeliveredOutcomes.increment();
+    }
+
+    public void unknownOutcome() {
+        unknownOutcomes.increment();
+    }
+
+    /** Sets the gauges of jobs waiting and running. */
+    public void activeJobs(long pendingJobs, long runningJobs) {
+        pending.set(pendingJobs);
+        running.set(runningJobs);
+    }
+}
