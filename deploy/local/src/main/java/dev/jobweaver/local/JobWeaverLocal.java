@@ -31,6 +31,8 @@ public final class JobWeaverLocal {
               --worker-port P      first worker port (default 8082)
               --kafka-port P       Kafka client port (default 9092; the controller uses P+1)
               --postgres-port P    PostgreSQL port (default 5432)
+              --traces             also start a Zipkin trace viewer (port 9411) and export every span to it
+              --zipkin-port P      the viewer's port (default 9411)
               --home DIR           data, logs and configuration (default .jobweaver)
               --root DIR           the repository (default: the current directory)
             """;
@@ -66,6 +68,8 @@ public final class JobWeaverLocal {
         int postgresPort = 5432;
         Map<Service, Integer> ports = new EnumMap<>(Service.class);
         Map<Service, Integer> replicas = new EnumMap<>(Service.class);
+        boolean traces = false;
+        int zipkinPort = 9411;
         while (!rest.isEmpty()) {
             String option = rest.pop();
             switch (option) {
@@ -76,6 +80,8 @@ public final class JobWeaverLocal {
                 case "--worker-port" -> ports.put(Service.WORKER, positive(option, rest));
                 case "--kafka-port" -> kafkaPort = positive(option, rest);
                 case "--postgres-port" -> postgresPort = positive(option, rest);
+                case "--traces" -> traces = true;
+                case "--zipkin-port" -> zipkinPort = positive(option, rest);
                 case "--home" -> home = Path.of(value(option, rest)).toAbsolutePath();
                 case "--root" -> root = Path.of(value(option, rest)).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
@@ -91,7 +97,7 @@ public final class JobWeaverLocal {
                 Map.of(), false);
         switch (command) {
             case "infra" -> infra(settings);
-            case "up" -> up(root, settings, ports, replicas);
+            case "up" -> up(root, settings, ports, replicas, traces ? zipkinPort : 0);
             default -> throw new IllegalArgumentException("unknown command " + command + "\n" + USAGE);
         }
     }
@@ -109,7 +115,10 @@ public final class JobWeaverLocal {
     }
 
     private static void up(Path root, LocalStack.Settings settings, Map<Service, Integer> ports,
-                           Map<Service, Integer> replicas) {
+                           Map<Service, Integer> replicas, int zipkinPort) {
+        if (zipkinPort > 0) {
+            Ports.requireFree(zipkinPort, "Zipkin", "--zipkin-port");
+        }
         for (Service service : Service.values()) {
             int base = ports.getOrDefault(service, service.defaultPort());
             for (int n = 0; n < replicas.getOrDefault(service, 1); n++) {
@@ -117,7 +126,8 @@ public final class JobWeaverLocal {
             }
         }
         Platform platform = new Platform(new Platform.Options(root, settings, ports, replicas, Map.of(),
-                Platform.Options.DEFAULT_JVM, Duration.ofSeconds(3), Duration.ofSeconds(120)), System.out::println);
+                Platform.Options.DEFAULT_JVM, Duration.ofSeconds(3), Duration.ofSeconds(120), zipkinPort),
+                System.out::println);
         if (platform.builtServices().isEmpty()) {
             throw new IllegalStateException("no service is built under " + root + ": run ./jobweaver up from the repository");
         }
@@ -134,6 +144,7 @@ public final class JobWeaverLocal {
         System.out.println("  jobs API    http://localhost:" + apiPort + "/api/jobs   (OpenAPI: /q/openapi)");
         System.out.println("  Kafka       " + platform.stack().kafkaBootstrapServers());
         System.out.println("  PostgreSQL  127.0.0.1:" + settings.postgresPort() + " (user " + Postgres.USER + ")");
+        platform.zipkin().ifPresent(z -> System.out.println("  traces      " + z.uiUrl() + "   (Zipkin: search by traceId)"));
         System.out.println("  logs        " + settings.home().resolve("logs"));
         System.out.println("Press Ctrl-C to stop.");
         await(stopped);

@@ -67,10 +67,11 @@ public final class Platform implements AutoCloseable {
      * @param jvmOptions options for every service JVM
      * @param restartDelay how long the supervisor waits before restarting a dead service; null: no restarts
      * @param readyTimeout how long a service may take to become ready
+     * @param zipkinPort when positive, a Zipkin server runs on this port and every service exports its spans there
      */
     public record Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
                           Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
-                          List<String> jvmOptions, Duration restartDelay, Duration readyTimeout) {
+                          List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort) {
 
         /** The default JVM options of a service: a small heap, as in a container with a memory limit. */
         public static final List<String> DEFAULT_JVM = List.of("-Xms64m", "-Xmx256m", "-XX:+UseSerialGC",
@@ -79,6 +80,7 @@ public final class Platform implements AutoCloseable {
 
     private final Options options;
     private final LocalStack stack;
+    private final Zipkin zipkin;
     private final Map<Service, List<ServiceProcess>> instances = new HashMap<>();
     private final List<Thread> supervisors = new CopyOnWriteArrayList<>();
     private final Consumer<String> out;
@@ -89,6 +91,15 @@ public final class Platform implements AutoCloseable {
         this.options = options;
         this.out = out;
         this.stack = new LocalStack(options.stack());
+        this.zipkin = options.zipkinPort() > 0
+                ? new Zipkin(Zipkin.jarUnder(options.root()), options.zipkinPort(),
+                options.stack().home().resolve("logs").resolve("zipkin.log"))
+                : null;
+    }
+
+    /** The trace viewer, when the platform runs with traces on. */
+    public java.util.Optional<Zipkin> zipkin() {
+        return java.util.Optional.ofNullable(zipkin);
     }
 
     /** Services whose jar exists: `up` starts every service built so far. */
@@ -98,7 +109,9 @@ public final class Platform implements AutoCloseable {
 
     /** Starts the infrastructure, then every built service (all instances at once), and waits until all are ready. */
     public void start() {
+        Thread viewer = zipkin == null ? null : Thread.ofVirtual().name("zipkin-start").start(zipkin::start);
         stack.start();
+        join(viewer);
         Path logs = options.stack().home().resolve("logs");
         List<ServiceProcess> all = new ArrayList<>();
         for (Service service : builtServices()) {
@@ -152,6 +165,9 @@ public final class Platform implements AutoCloseable {
         Map<String, String> config = new HashMap<>(stack.serviceConfig(service.database()));
         config.put("quarkus.http.port", Integer.toString(port));
         config.put("jobweaver.instance-id", name);
+        if (zipkin != null) {
+            config.putAll(zipkin.serviceConfig());
+        }
         config.putAll(options.config().getOrDefault(service, Map.of()));
         return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, options.jvmOptions());
     }
@@ -203,5 +219,19 @@ public final class Platform implements AutoCloseable {
             }
         }
         stack.close();
+        if (zipkin != null) {
+            zipkin.close();
+        }
+    }
+
+    private static void join(Thread thread) {
+        if (thread == null) {
+            return;
+        }
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

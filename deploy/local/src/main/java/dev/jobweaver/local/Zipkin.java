@@ -1,0 +1,125 @@
+package dev.jobweaver.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Zipkin server (UI and API) with in-memory storage, run from its executable jar as its own process: the trace
+ * viewer of a one-machine platform, where no OpenTelemetry collector or Jaeger can be installed.
+ *
+ * <p>The services export to it when {@code jobweaver.tracing.zipkin.enabled=true} (see
+ * {@code dev.jobweaver.common.tracing.ZipkinExporterProducer}). The build copies the jar to
+ * {@code deploy/local/target/zipkin/zipkin-server-exec.jar}.
+ */
+public final class Zipkin implements AutoCloseable {
+
+    private final Path jar;
+    private final int port;
+    private final Path logFile;
+    private Process process;
+
+    public Zipkin(Path jar, int port, Path logFile) {
+        this.jar = jar;
+        this.port = port;
+        this.logFile = logFile;
+    }
+
+    /** The jar the build puts under the repository at {@code root}. */
+    public static Path jarUnder(Path root) {
+        return root.resolve("deploy/local/target/zipkin/zipkin-server-exec.jar");
+    }
+
+    /** The UI, e.g. {@code http://localhost:9411/zipkin/}. */
+    public String uiUrl() {
+        return "http://localhost:" + port + "/zipkin/";
+    }
+
+    /** Where services post spans (Zipkin v2 JSON). */
+    public String spansEndpoint() {
+        return "http://127.0.0.1:" + port + "/api/v2/spans";
+    }
+
+    /** The API root, e.g. for {@code /api/v2/trace/{traceId}}. */
+    public String apiUrl() {
+        return "http://127.0.0.1:" + port + "/api/v2";
+    }
+
+    /** The service configuration that makes a service export its spans here. */
+    public Map<String, String> serviceConfig() {
+        return Map.of("jobweaver.tracing.zipkin.enabled", "true",
+                "jobweaver.tracing.zipkin.endpoint", spansEndpoint());
+    }
+
+    /** Starts the server and waits until its health endpoint answers. */
+    public void start() {
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException("the Zipkin server is not built: " + jar + " is missing (./jobweaver build)");
+        }
+        try {
+            Files.createDirectories(logFile.getParent());
+            ProcessBuilder builder = new ProcessBuilder(KafkaBroker.javaExecutable(), "-Xms64m", "-Xmx256m", "-jar",
+                    jar.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+            builder.environment().put("QUERY_PORT", Integer.toString(port));
+            builder.environment().put("STORAGE_TYPE", "mem");
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start Zipkin", e);
+        }
+        awaitHealthy(Duration.ofSeconds(60));
+    }
+
+    private void awaitHealthy(Duration timeout) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Zipkin exited with code " + process.exitValue() + "; see " + logFile);
+            }
+            try {
+                if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for Zipkin", e);
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        throw new IllegalStateException("Zipkin was not healthy within " + timeout + "; see " + logFile);
+    }
+
+    @Override
+    public void close() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}
