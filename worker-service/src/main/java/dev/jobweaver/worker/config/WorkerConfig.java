@@ -1,0 +1,75 @@
+package dev.jobweaver.worker.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Typed configuration of the worker ({@code jobweaver.worker.*}). */
+@ConfigMapping(prefix = "jobweaver.worker")
+public interface WorkerConfig {
+
+    /** Names this worker instance in {@code execution_attempts} and in outcome events; unset: host name plus a random suffix. */
+    Optional<String> workerId();
+
+    /**
+     * Runs in progress at once on this worker, over all its consumers. When every slot is taken the worker stops
+     * asking for records, the connector's queue fills and the connector pauses the partitions (the poll loop goes on).
+     */
+    @WithDefault("16")
+    int maxInFlight();
+
+    /** On shutdown: how long to let runs in progress finish before committing and exiting. */
+    @WithDefault("30s")
+    Duration shutdownGracePeriod();
+
+    /** How a run is executed. */
+    Run run();
+
+    /** The out-of-order commit strategy. */
+    Offsets offsets();
+
+    /** How a run is executed. */
+    interface Run {
+
+        /** Added to the steps' own durations to form a run's time bound; a run past its bound fails. */
+        @WithDefault("30s")
+        Duration timeBoundSlack();
+
+        /** Time allowed per COMPUTE iteration when deriving a run's time bound. */
+        @WithDefault("20")
+        long computeNanosPerIteration();
+
+        /** How long to wait for Kafka to acknowledge an outcome before trying again. */
+        @WithDefault("30s")
+        Duration publishTimeout();
+
+        /** How long a database call may take before it is tried again. */
+        @WithDefault("10s")
+        Duration databaseTimeout();
+    }
+
+    /** The out-of-order commit strategy ({@code commit-strategy=out-of-order}). */
+    interface Offsets {
+
+        /** How often the contiguous completed offset (and the metadata above it) is committed, from the poll thread. */
+        @WithDefault("1s")
+        Duration commitInterval();
+
+        /** How long a commit may take before it counts as failed (it is tried again at the next interval). */
+        @WithDefault("10s")
+        Duration commitTimeout();
+
+        /** An offset in flight for longer than this is reported as stuck (log, metric, health detail). */
+        @WithDefault("2m")
+        Duration stuckThreshold();
+
+        /** Whether a stuck offset turns the readiness check DOWN (otherwise it is only a detail of an UP check). */
+        @WithDefault("false")
+        boolean stuckMarksUnready();
+
+        /** The size bound of the commit metadata: Kafka's {@code offset.metadata.max.bytes} (4096 by default). */
+        @WithDefault("4096")
+        int metadataMaxChars();
+    }
+}

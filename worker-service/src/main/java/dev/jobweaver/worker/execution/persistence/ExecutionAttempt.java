@@ -1,0 +1,24 @@
+package dev.jobweaver.worker.execution.persistence;
+
+import dev.jobweaver.common.job.ExecutionOutcome;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * One row of {@code execution_attempts}: a run of one attempt of a job, keyed by the run's eventId.
+ *
+ * @param finishedAt null while {@code RUNNING}
+ * @param errorMessage why it failed; null unless {@code FAILURE}
+ * @param workerId the worker that started the run
+ */
+public record ExecutionAttempt(
+        UUID eventId,
+        UUID jobId,
+        int attempt,
+        String traceId,
+        Instant startedAt,
+        Instant finishedAt,
+        ExecutionOutcome outcome,
+        String errorMessage,
+        String workerId) {
+}

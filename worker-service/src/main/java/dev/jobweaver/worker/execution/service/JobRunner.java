@@ -1,0 +1,316 @@
+package dev.jobweaver.worker.execution.service;
+
+import dev.jobweaver.common.error.WorkerErrorCode;
+import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.job.ExecutionOutcome;
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.worker.config.WorkerConfig;
+import dev.jobweaver.worker.execution.messaging.OutcomePublisher;
+import dev.jobweaver.worker.execution.persistence.AttemptRepository;
+import dev.jobweaver.worker.execution.persistence.ExecutionAttempt;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import io.smallrye.reactive.messaging.TracingMetadata;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.StreamSupport;
+import org.apache.kafka.common.header.Header;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
+
+/**
+ * One record of {@code run-job}, from receipt to acknowledgement, on its virtual thread.
+ *
+ * <ol>
+ *   <li>A record that cannot be read is logged with topic, partition and offset, counted and acknowledged.</li>
+ *   <li>The run is recorded {@code RUNNING} in {@code execution_attempts} unless its eventId is there already: a
+ *       finished run's stored outcome is re-published without running again; a run in progress on this worker is
+ *       left to finish; a run left {@code RUNNING} by another worker (which stopped) is closed as failed.</li>
+ *   <li>The steps run within the run's time bound; the outcome is stored, published, and acknowledged by Kafka.</li>
+ *   <li>Only then is the record acknowledged, which lets the commit strategy count its offset complete.</li>
+ * </ol>
+ * Database and Kafka failures are retried with back-off until they succeed or the worker shuts down; in the latter case
+ * the record is left unacknowledged and is delivered again to the next owner of the partition.
+ */
+@ApplicationScoped
+public class JobRunner {
+
+    /** The error of a run closed because the worker running it stopped. */
+    public static final String WORKER_STOPPED_MESSAGE = "worker stopped during execution";
+
+    private static final Logger LOG = Logger.getLogger(JobRunner.class);
+    private static final TextMapGetter<Iterable<Header>> HEADER_GETTER = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Iterable<Header> carrier) {
+            return StreamSupport.stream(carrier.spliterator(), false).map(Header::key).toList();
+        }
+
+        @Override
+        public String get(Iterable<Header> carrier, String key) {
+            if (carrier == null) {
+                return null;
+            }
+            String value = null;
+            for (Header h : carrier) {
+                if (h.key().equals(key) && h.value() != null) {
+                    value = new String(h.value(), StandardCharsets.UTF_8);
+                }
+            }
+            return value;
+        }
+    };
+
+    private final StepExecutor steps;
+    private final AttemptRepository attempts;
+    private final OutcomePublisher publisher;
+    private final WorkerConfig config;
+    private final Tracer tracer;
+    private final MeterRegistry registry;
+    private final String workerId;
+    /** Runs started by this worker and not finished, by eventId: a duplicate record waits for them. */
+    private final Map<UUID, CompletableFuture<Void>> local = new ConcurrentHashMap<>();
+    private volatile Supplier<Boolean> stopping = () -> false;
+
+    public JobRunner(StepExecutor steps, AttemptRepository attempts, OutcomePublisher publisher, WorkerConfig config,
+            Tracer tracer, MeterRegistry registry) {
+        this.steps = steps;
+        this.attempts = attempts;
+        this.publisher = publisher;
+        this.config = config;
+        this.tracer = tracer;
+        this.registry = registry;
+        this.workerId = config.workerId().orElseGet(JobRunner::defaultWorkerId);
+    }
+
+    /** This worker's name in {@code execution_attempts} and outcome events. */
+    public String workerId() {
+        return workerId;
+    }
+
+    /** Lets retries give up when the worker shuts down. */
+    void stopWhen(Supplier<Boolean> stopping) {
+        this.stopping = stopping;
+    }
+
+    /** Handles one record; never throws for anything about the job itself. */
+    public void run(Message<RunJobEvent> message) {
+        IncomingKafkaRecordMetadata<?, ?> kafka = message.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null);
+        RunJobEvent event = message.getPayload();
+        String problem = problem(event);
+        if (problem != null) {
+            malformed(kafka, problem);
+            ack(message);
+            return;
+        }
+        Context parent = parentContext(message, kafka);
+        Span span = tracer.spanBuilder("run job")
+                .setParent(parent)
+                .setAttribute("jobweaver.job.id", event.jobId().toString())
+                .setAttribute("jobweaver.attempt", event.attempt())
+                .setAttribute("jobweaver.event.id", event.eventId().toString())
+                .setAttribute("jobweaver.worker.id", workerId)
+                .startSpan();
+        String traceId = event.traceId() != null && !event.traceId().isBlank() ? event.traceId()
+                : span.getSpanContext().getTraceId();
+        try (Scope ignored = span.makeCurrent()) {
+            MDC.put("traceId", traceId);
+            MDC.put("jobId", event.jobId().toString());
+            if (process(event, traceId, span)) {
+                ack(message);
+            }
+        } catch (RuntimeException e) {
+            span.recordException(e);
+            span.setStatus(StatusCode.ERROR, e.toString());
+            LOG.warnf("run %s of job %s left unacknowledged (worker stopping): %s; its record will be delivered again",
+                    event.eventId(), event.jobId(), e.toString());
+        } finally {
+            span.end();
+            MDC.remove("traceId");
+            MDC.remove("jobId");
+        }
+    }
+
+    /** @return whether the record may be acknowledged */
+    private boolean process(RunJobEvent event, String traceId, Span span) {
+        Duration dbTimeout = config.run().databaseTimeout();
+        ExecutionAttempt fresh = new ExecutionAttempt(event.eventId(), event.jobId(), event.attempt(), traceId,
+                now(), null, ExecutionOutcome.RUNNING, null, workerId);
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        CompletableFuture<Void> other = local.putIfAbsent(event.eventId(), mine);
+        if (other != null) {
+            // The same run is in progress on this worker (a repeated dispatch): its own record reports it.
+            LOG.infof("run %s is in progress on this worker already; waiting for it instead of running it again",
+                    event.eventId());
+            outcome("duplicate-in-progress");
+            other.orTimeout(bound(event).toMillis() + dbTimeout.toMillis() * 3, TimeUnit.MILLISECONDS)
+                    .exceptionally(e -> null).join();
+            return true;
+        }
+        try {
+            AttemptRepository.Begin begin = retry("record the attempt", () -> attempts.begin(fresh, dbTimeout));
+            ExecutionAttempt stored;
+            if (begin.created()) {
+                stored = execute(event, begin.attempt(), span);
+            } else if (begin.attempt().outcome() != ExecutionOutcome.RUNNING) {
+                LOG.infof("run %s finished already (%s); re-publishing its stored outcome without running it again",
+                        event.eventId(), begin.attempt().outcome());
+                outcome("republished");
+                stored = begin.attempt();
+            } else {
+                LOG.warnf("%s run %s was left RUNNING by worker %s since %s; closing it as failed",
+                        WorkerErrorCode.WORKER_STOPPED.code(), event.eventId(), begin.attempt().workerId(),
+                        begin.attempt().startedAt());
+                outcome("closed-abandoned");
+                stored = retry("close the abandoned attempt", () -> attempts.finish(event.eventId(),
+                        ExecutionOutcome.FAILURE, WORKER_STOPPED_MESSAGE, now(), dbTimeout));
+            }
+            span.setAttribute("jobweaver.outcome", stored.outcome().name());
+            retry("publish the outcome", () -> {
+                publisher.publish(stored, config.run().publishTimeout());
+                return null;
+            });
+            return true;
+        } finally {
+            local.remove(event.eventId(), mine);
+            mine.complete(null);
+        }
+    }
+
+    private ExecutionAttempt execute(RunJobEvent event, ExecutionAttempt started, Span span) {
+        Duration bound = bound(event);
+        LOG.infof("running attempt %d of job %s: %d steps, time bound %d ms, on %s", event.attempt(), event.jobId(),
+                event.payload().steps().size(), bound.toMillis(), Thread.currentThread());
+        long begin = System.nanoTime();
+        RunResult result = steps.run(event.jobId(), event.payload().steps(), bound);
+        Timer.builder("jobweaver.worker.run.duration")
+                .description("How long runs took, by outcome")
+                .tag("outcome", result.success() ? "success" : "failure")
+                .register(registry)
+                .record(System.nanoTime() - begin, TimeUnit.NANOSECONDS);
+        outcome(result.success() ? "success" : "failure");
+        if (!result.success()) {
+            span.setStatus(StatusCode.ERROR, result.errorMessage());
+            LOG.infof("attempt %d of job %s failed: %s", event.attempt(), event.jobId(), result.errorMessage());
+        } else {
+            LOG.infof("attempt %d of job %s succeeded", event.attempt(), event.jobId());
+        }
+        ExecutionOutcome outcome = result.success() ? ExecutionOutcome.SUCCESS : ExecutionOutcome.FAILURE;
+        ExecutionAttempt stored = retry("store the outcome", () -> attempts.finish(event.eventId(), outcome,
+                result.errorMessage(), now(), config.run().databaseTimeout()));
+        if (stored.outcome() != outcome) {
+            LOG.warnf("run %s was closed as %s by another worker meanwhile; publishing that", event.eventId(),
+                    stored.outcome());
+        }
+        return stored;
+    }
+
+    private Duration bound(RunJobEvent event) {
+        try {
+            return RunTimeBound.of(event.payload().steps(), config.run());
+        } catch (ArithmeticException overflow) {
+            return Duration.ofDays(1);
+        }
+    }
+
+    /** Retries {@code action} with back-off until it succeeds or the worker stops (then it throws). */
+    private <T> T retry(String what, Supplier<T> action) {
+        long backoff = 200;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return action.get();
+            } catch (RuntimeException e) {
+                if (stopping.get()) {
+                    throw e;
+                }
+                LOG.warnf("could not %s (try %d): %s; trying again in %d ms", what, attempt, e.toString(), backoff);
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                backoff = Math.min(backoff * 2, 10_000);
+            }
+        }
+    }
+
+    private void ack(Message<RunJobEvent> message) {
+        message.ack().toCompletableFuture().join();
+    }
+
+    private void outcome(String outcome) {
+        Counter.builder("jobweaver.worker.outcomes")
+                .description("Records handled, by what happened to them")
+                .tag("outcome", outcome)
+                .register(registry).increment();
+    }
+
+    private void malformed(IncomingKafkaRecordMetadata<?, ?> kafka, String problem) {
+        String topic = kafka == null ? Topics.RUN_JOB : kafka.getTopic();
+        LOG.warnf("%s skipping malformed record %s-%s@%s: %s", WorkerErrorCode.MALFORMED_RECORD.code(), topic,
+                kafka == null ? "?" : kafka.getPartition(), kafka == null ? "?" : kafka.getOffset(), problem);
+        Counter.builder("jobweaver.malformed.records")
+                .description("Records that could not be read; logged and skipped")
+                .tag("topic", topic)
+                .register(registry).increment();
+    }
+
+    private static String problem(RunJobEvent event) {
+        if (event == null) {
+            return "the value is not a RunJobEvent (see the deserialization error above)";
+        }
+        if (event.eventId() == null) {
+            return "eventId is missing";
+        }
+        if (event.jobId() == null) {
+            return "jobId is missing";
+        }
+        if (event.payload() == null || event.payload().steps() == null) {
+            return "payload.steps is missing";
+        }
+        return null;
+    }
+
+    private Context parentContext(Message<RunJobEvent> message, IncomingKafkaRecordMetadata<?, ?> kafka) {
+        return TracingMetadata.fromMessage(message)
+                .map(TracingMetadata::getCurrentContext)
+                .filter(c -> Span.fromContext(c).getSpanContext().isValid())
+                .orElseGet(() -> kafka == null || kafka.getHeaders() == null ? Context.root()
+                        : W3CTraceContextPropagator.getInstance().extract(Context.root(), kafka.getHeaders(),
+                                HEADER_GETTER));
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    private static String defaultWorkerId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            host = "worker";
+        }
+        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}

@@ -1,0 +1,147 @@
+package dev.jobweaver.worker.execution.service;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import dev.jobweaver.common.job.Step;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
+
+/**
+ * Runs a job's steps in order on the calling (virtual) thread, each in its own span of the job's trace.
+ *
+ * <p>Every step honours the run's deadline: sleeps and simulated calls wait at most until it, COMPUTE checks it as it
+ * loops. A FAIL step, a step past the deadline, a step that is malformed, or a step that throws anything at all ends
+ * the run as failed with the reason; nothing escapes to the caller.
+ */
+@ApplicationScoped
+public class StepExecutor {
+
+    private static final Logger LOG = Logger.getLogger(StepExecutor.class);
+    /** COMPUTE looks at the clock and the interrupt flag once per this many iterations. */
+    private static final long COMPUTE_CHECK_EVERY = 1 << 20;
+
+    private final Tracer tracer;
+    private final MeterRegistry registry;
+    /** Keeps COMPUTE's sum observable so that the loop is not optimised away. */
+    private volatile long computeSink;
+
+    public StepExecutor(Tracer tracer, MeterRegistry registry) {
+        this.tracer = tracer;
+        this.registry = registry;
+    }
+
+    /** Runs {@code steps} of job {@code jobId}; a run not finished by {@code bound} from now fails. */
+    public RunResult run(UUID jobId, List<Step> steps, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        for (int i = 0; i < steps.size(); i++) {
+            Step step = steps.get(i);
+            String action = action(step);
+            Span span = tracer.spanBuilder("step " + (i + 1) + " " + action)
+                    .setAttribute("jobweaver.job.id", jobId.toString())
+                    .setAttribute("jobweaver.step.index", i + 1)
+                    .setAttribute("jobweaver.step.action", action)
+                    .setAttribute("thread.name", Thread.currentThread().getName())
+                    .setAttribute("jobweaver.step.virtual_thread", Thread.currentThread().isVirtual())
+                    .startSpan();
+            try (Scope ignored = span.makeCurrent()) {
+                MDC.put("spanId", span.getSpanContext().getSpanId());
+                Counter.builder("jobweaver.worker.steps")
+                        .description("Steps run, by action and by whether they ran on a virtual thread")
+                        .tags("action", action, "virtual_thread", Boolean.toString(Thread.currentThread().isVirtual()))
+                        .register(registry).increment();
+                execute(step, i + 1, deadline, bound);
+            } catch (StepFailure failure) {
+                span.setStatus(StatusCode.ERROR, failure.getMessage());
+                return RunResult.failed(failure.getMessage());
+            } catch (Throwable unexpected) {
+                span.recordException(unexpected);
+                String reason = "step " + (i + 1) + " (" + action + ") failed unexpectedly: " + unexpected;
+                span.setStatus(StatusCode.ERROR, reason);
+                LOG.warnf(unexpected, "%s", reason);
+                return RunResult.failed(reason);
+            } finally {
+                MDC.remove("spanId");
+                span.end();
+            }
+        }
+        return RunResult.succeeded();
+    }
+
+    private void execute(Step step, int index, long deadline, Duration bound) throws StepFailure, InterruptedException {
+        switch (step) {
+            case Step.Sleep s -> pause(required(s.durationMs(), "durationMs", index), deadline, bound);
+            case Step.Log l -> LOG.infof("%s", l.message() == null ? "" : l.message());
+            case Step.Compute c -> compute(required(c.iterations(), "iterations", index), deadline, bound);
+            case Step.HttpCall h -> {
+                LOG.debugf("simulated call to %s", h.url());
+                pause(required(h.latencyMs(), "latencyMs", index), deadline, bound);
+            }
+            case Step.Fail f -> throw new StepFailure(f.message() == null || f.message().isBlank()
+                    ? "step " + index + " (FAIL) failed the attempt" : f.message());
+            case null -> throw new StepFailure("step " + index + " is empty");
+        }
+    }
+
+    private static void pause(long millis, long deadline, Duration bound) throws StepFailure, InterruptedException {
+        long wanted = System.nanoTime() + millis * 1_000_000;
+        if (wanted - deadline > 0) {
+            sleepUntil(deadline);
+            throw overBound(bound);
+        }
+        sleepUntil(wanted);
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            Thread.sleep(Duration.ofNanos(left));
+        }
+    }
+
+    private void compute(long iterations, long deadline, Duration bound) throws StepFailure {
+        long sum = 0;
+        for (long i = 0; i < iterations; i++) {
+            sum += i;
+            if ((i & (COMPUTE_CHECK_EVERY - 1)) == 0 && i > 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw overBound(bound);
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new StepFailure("run interrupted during COMPUTE");
+                }
+            }
+        }
+        computeSink = sum;
+        LOG.debugf("computed %d over %d iterations", computeSink, iterations);
+    }
+
+    private static long required(Long value, String field, int index) throws StepFailure {
+        if (value == null || value < 0) {
+            throw new StepFailure("step " + index + " has no valid " + field + ": " + value);
+        }
+        return value;
+    }
+
+    private static StepFailure overBound(Duration bound) {
+        return new StepFailure("run exceeded its time bound of " + bound.toMillis() + " ms");
+    }
+
+    private static String action(Step step) {
+        return switch (step) {
+            case Step.Sleep ignored -> "SLEEP";
+            case Step.Log ignored -> "LOG";
+            case Step.Compute ignored -> "COMPUTE";
+            case Step.HttpCall ignored -> "HTTP_CALL";
+            case Step.Fail ignored -> "FAIL";
+            case null -> "NONE";
+        };
+    }
+}
