@@ -1,0 +1,110 @@
+package dev.jobweaver.api.job.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Typed configuration of the API service ({@code jobweaver.api.*}); defaults are the bounds of SPEC.md. */
+@ConfigMapping(prefix = "jobweaver.api")
+public interface JobApiConfig {
+
+    /** Bounds a submitted job must respect. */
+    Validation validation();
+
+    /** How a submission's {@code JobCreatedEvent} is handed to Kafka. */
+    Publish publish();
+
+    /** The outbox sweeper that publishes events left behind by a crash. */
+    Outbox outbox();
+
+    /** Paging of {@code GET /api/jobs}. */
+    Paging paging();
+
+    /** Validation bounds; every one is reported by field name when broken. */
+    interface Validation {
+
+        /** Largest request body in bytes; a larger one is answered 413. */
+        @WithDefault("65536")
+        int maxBodyBytes();
+
+        /** Most steps a job may have. */
+        @WithDefault("100")
+        int maxSteps();
+
+        /** Longest SLEEP step, in milliseconds. */
+        @WithDefault("60000")
+        long maxDurationMs();
+
+        /** Longest simulated latency of an HTTP_CALL step, in milliseconds. */
+        @WithDefault("60000")
+        long maxLatencyMs();
+
+        /** Most iterations of a COMPUTE step. */
+        @WithDefault("100000000")
+        long maxIterations();
+
+        /** Longest message of a LOG or FAIL step, in characters. */
+        @WithDefault("4096")
+        int maxMessageLength();
+
+        /** Longest url of an HTTP_CALL step, in characters. */
+        @WithDefault("2048")
+        int maxUrlLength();
+
+        /** Highest accepted {@code maxRetryCount} (the lowest is 0). */
+        @WithDefault("10")
+        int maxRetryCount();
+
+        /** {@code maxRetryCount} of a request that does not give one. */
+        @WithDefault("3")
+        int defaultRetryCount();
+    }
+
+    /** Publishing of {@code JobCreatedEvent}; the Kafka producer's own timeouts are derived from {@link #sendTimeout()}. */
+    interface Publish {
+
+        /**
+         * The longest a submission waits for Kafka's acknowledgement (acks=all) before it is answered 503. The
+         * producer's {@code max.block.ms} (20 %), {@code request.timeout.ms} (50 %) and {@code delivery.timeout.ms}
+         * (70 %) are derived from it, so that the producer itself gives a definitive answer within this bound.
+         */
+        @WithDefault("5s")
+        Duration sendTimeout();
+
+        /** The {@code Retry-After} a 503 answer suggests. */
+        @WithDefault("5s")
+        Duration retryAfter();
+    }
+
+    /** Outbox sweeping. */
+    interface Outbox {
+
+        /** How often the sweeper looks for outbox rows left behind (also {@code jobweaver.api.outbox.sweep-interval} in {@code @Scheduled}). */
+        @WithDefault("5s")
+        Duration sweepInterval();
+
+        /**
+         * How much older than the send timeout an outbox row must be before the sweeper publishes it: a live request
+         * always finishes (acknowledged or compensated) within the send timeout, so the sweeper only sees rows whose
+         * request died.
+         */
+        @WithDefault("10s")
+        Duration sweepMargin();
+
+        /** Most rows one sweep claims. */
+        @WithDefault("100")
+        int sweepBatchSize();
+    }
+
+    /** Paging of the job list. */
+    interface Paging {
+
+        /** Page size when the request gives none. */
+        @WithDefault("20")
+        int defaultSize();
+
+        /** Largest page size a client may ask for. */
+        @WithDefault("100")
+        int maxSize();
+    }
+}

@@ -1,0 +1,221 @@
+package dev.jobweaver.api.job.messaging;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.common.event.JobCreatedEvent;
+import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.messaging.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import io.opentelemetry.context.propagation.TextMapSetter;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes {@link JobCreatedEvent}s to {@code job-created} and reports Kafka's definitive answer.
+ *
+ * <p>Why not a SmallRye {@code Emitter}: the Kafka sink sends on one thread, so while the broker is unreachable
+ * every queued send waits behind the previous one's {@code max.block.ms}, and its own retry loop may re-send a record
+ * after the caller gave up; a record the client was told "503" about could then still reach the topic. Here each
+ * send runs on its own virtual thread, a record that cannot enter the producer within its hand-off window is failed
+ * without being sent, and the producer's timeouts ({@link PublishTimings}) make its callback definitive within the
+ * submission's bound. The producer uses the service's {@code kafka.*} configuration with {@code acks=all} and
+ * idempotence; the W3C trace context is injected by OpenTelemetry's propagator from a PRODUCER span, as the
+ * SmallRye instrumentation would.
+ */
+@ApplicationScoped
+public class JobCreatedPublisher {
+
+    private static final Logger LOG = Logger.getLogger(JobCreatedPublisher.class);
+    private static final AttributeKey<String> MESSAGING_SYSTEM = AttributeKey.stringKey("messaging.system");
+    private static final AttributeKey<String> MESSAGING_DESTINATION = AttributeKey.stringKey("messaging.destination.name");
+    private static final AttributeKey<String> MESSAGING_KEY = AttributeKey.stringKey("messaging.kafka.message.key");
+
+    private static final TextMapSetter<org.apache.kafka.common.header.Headers> HEADER_SETTER =
+            (headers, key, value) -> {
+                headers.remove(key);
+                headers.add(key, value.getBytes(StandardCharsets.UTF_8));
+            };
+    private static final TextMapSetter<Map<String, String>> MAP_SETTER = Map::put;
+    private static final TextMapGetter<Map<String, String>> MAP_GETTER = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Map<String, String> carrier) {
+            return carrier.keySet();
+        }
+
+        @Override
+        public String get(Map<String, String> carrier, String key) {
+            return carrier == null ? null : carrier.get(key);
+        }
+    };
+
+    private final ObjectMapper mapper;
+    private final OpenTelemetry openTelemetry;
+    private final Tracer tracer;
+    private final PublishTimings timings;
+    private final Producer<String, byte[]> producer;
+    private final KafkaClientMetrics producerMetrics;
+    private final ExecutorService senders = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("job-created-send-", 0).factory());
+
+    public JobCreatedPublisher(JobApiConfig config, ObjectMapper mapper, OpenTelemetry openTelemetry, Tracer tracer,
+                               @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
+                               MeterRegistry registry) {
+        this.mapper = mapper;
+        this.openTelemetry = openTelemetry;
+        this.tracer = tracer;
+        this.timings = PublishTimings.of(config.publish().sendTimeout());
+        this.producer = new KafkaProducer<>(producerConfig(kafkaConfig, timings), new StringSerializer(),
+                new ByteArraySerializer());
+        this.producerMetrics = new KafkaClientMetrics(producer);
+        this.producerMetrics.bindTo(registry);
+    }
+
+    /** The producer configuration: the service's {@code kafka.*} settings, then what the no-loss design needs. */
+    static Map<String, Object> producerConfig(Map<String, Object> kafkaConfig, PublishTimings timings) {
+        Map<String, Object> config = new HashMap<>();
+        kafkaConfig.forEach((key, value) -> {
+            if (ProducerConfig.configNames().contains(key) || key.startsWith("ssl.") || key.startsWith("sasl.")
+                    || key.startsWith("security.")) {
+                config.put(key, value);
+            }
+        });
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, "jobweaver-api-" + Topics.JOB_CREATED);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timings.maxBlock().toMillis());
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timings.requestTimeout().toMillis());
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timings.deliveryTimeout().toMillis());
+        // Reconnect quickly once the broker is back, so that the first submissions after an outage succeed.
+        config.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
+        return config;
+    }
+
+    /** The timings in force. */
+    public PublishTimings timings() {
+        return timings;
+    }
+
+    /** The W3C {@code traceparent} of {@code context}, to store with an outbox row; null without a valid span. */
+    public String traceparentOf(Context context) {
+        Map<String, String> carrier = new HashMap<>();
+        openTelemetry.getPropagators().getTextMapPropagator().inject(context, carrier, MAP_SETTER);
+        return carrier.get(Headers.TRACEPARENT);
+    }
+
+    /** The context a stored {@code traceparent} describes, so a late publish joins the job's trace. */
+    public Context contextOf(String traceparent) {
+        if (traceparent == null) {
+            return Context.root();
+        }
+        return openTelemetry.getPropagators().getTextMapPropagator()
+                .extract(Context.root(), Map.of(Headers.TRACEPARENT, traceparent), MAP_GETTER);
+    }
+
+    /**
+     * Sends {@code event} keyed by its jobId with headers {@code eventId} and {@code traceparent} (a PRODUCER span
+     * child of {@code parent}); completes when Kafka acknowledged it (acks=all), fails with
+     * {@link PublishFailedException} otherwise, always within {@link PublishTimings#wait()}. Completion is delivered
+     * on the caller's Vert.x context, so the caller may continue with Hibernate Reactive.
+     */
+    public Uni<Void> publish(JobCreatedEvent event, UUID eventId, Context parent) {
+        byte[] value;
+        try {
+            value = mapper.writeValueAsBytes(event);
+        } catch (JsonProcessingException e) {
+            return Uni.createFrom().failure(new PublishFailedException("could not serialise the event", false, e));
+        }
+        io.vertx.core.Context vertxContext = Vertx.currentContext();
+        Executor callerContext = vertxContext == null ? Runnable::run
+                : command -> vertxContext.runOnContext(ignored -> command.run());
+        String key = event.jobId().toString();
+        long handoffDeadline = System.nanoTime() + timings.handoff().toNanos();
+        Uni<Void> send = Uni.createFrom().emitter(emitter -> senders.execute(() -> {
+            if (System.nanoTime() > handoffDeadline) {
+                emitter.fail(new PublishFailedException("the event could not be handed to the Kafka producer within "
+                        + timings.handoff().toMillis() + " ms; it was not sent", false, null));
+                return;
+            }
+            Span span = tracer.spanBuilder(Topics.JOB_CREATED + " publish")
+                    .setParent(parent)
+                    .setSpanKind(SpanKind.PRODUCER)
+                    .setAttribute(MESSAGING_SYSTEM, "kafka")
+                    .setAttribute(MESSAGING_DESTINATION, Topics.JOB_CREATED)
+                    .setAttribute(MESSAGING_KEY, key)
+                    .startSpan();
+            RecordHeaders headers = new RecordHeaders();
+            headers.add(Headers.EVENT_ID, eventId.toString().getBytes(StandardCharsets.UTF_8));
+            openTelemetry.getPropagators().getTextMapPropagator().inject(parent.with(span), headers, HEADER_SETTER);
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.JOB_CREATED, null, key, value, headers);
+            try {
+                producer.send(record, (metadata, exception) -> {
+                    if (exception == null) {
+                        span.end();
+                        emitter.complete(null);
+                    } else {
+                        span.recordException(exception);
+                        span.setStatus(StatusCode.ERROR, exception.getMessage());
+                        span.end();
+                        // A timeout on an in-flight batch is ambiguous: the broker may have appended it.
+                        boolean inDoubt = exception instanceof org.apache.kafka.common.errors.TimeoutException
+                                || exception instanceof RetriableException;
+                        emitter.fail(new PublishFailedException("Kafka did not acknowledge the event: "
+                                + exception.getMessage(), inDoubt, exception));
+                    }
+                });
+            } catch (RuntimeException e) {
+                // send() refused the record outright (no metadata within max.block.ms, closed producer, ...).
+                span.recordException(e);
+                span.setStatus(StatusCode.ERROR, e.getMessage());
+                span.end();
+                emitter.fail(new PublishFailedException("Kafka did not take the event: " + e.getMessage(), false, e));
+            }
+        }));
+        return send
+                .ifNoItem().after(timings.callerWait()).failWith(() -> new PublishFailedException(
+                        "no answer from Kafka within " + timings.callerWait().toMillis() + " ms", true, null))
+                .emitOn(callerContext);
+    }
+
+    @PreDestroy
+    void close() {
+        senders.shutdown();
+        producerMetrics.close();
+        try {
+            producer.close(Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            LOG.warn("closing the job-created producer failed", e);
+        }
+    }
+}

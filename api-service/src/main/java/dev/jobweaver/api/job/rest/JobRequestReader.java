@@ -1,0 +1,227 @@
+package dev.jobweaver.api.job.rest;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.job.Step;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Parses a {@link JobRequest} strictly and turns every Jackson failure into a 400 that names the field.
+ *
+ * <p>Strict means: no string-to-number, number-to-string or float-to-integer coercion, no trailing tokens, no
+ * duplicate keys. Unknown properties are ignored (clients of the original API may send extra fields).
+ */
+public final class JobRequestReader {
+
+    private static final String VALID_ACTIONS = String.join(", ", Step.ACTIONS);
+
+    private final ObjectReader reader;
+
+    public JobRequestReader(ObjectMapper base) {
+        ObjectMapper strict = base.copy();
+        strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        strict.enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
+        strict.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        strict.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        strict.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
+        strict.coercionConfigFor(LogicalType.Integer)
+                .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        strict.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        strict.coercionConfigFor(LogicalType.Enum)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        strict.coercionConfigFor(LogicalType.Collection)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        strict.coercionConfigFor(LogicalType.POJO)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        this.reader = strict.readerFor(JobRequest.class);
+    }
+
+    /** The request in {@code body}, or an {@link ApiException} naming what is wrong. */
+    public JobRequest read(byte[] body) {
+        if (body == null || body.length == 0) {
+            throw malformed("request body is empty; expected a JSON object such as "
+                    + "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[...]}}");
+        }
+        JobRequest request;
+        try {
+            request = reader.readValue(body);
+        } catch (InvalidTypeIdException e) {
+            throw unknownAction(e);
+        } catch (InvalidFormatException e) {
+            throw invalidFormat(e);
+        } catch (MismatchedInputException e) {
+            throw mismatched(e);
+        } catch (JsonMappingException e) {
+            throw otherMapping(e);
+        } catch (InputCoercionException e) {
+            throw malformed("a number in the request body is out of range: " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw malformed("request body is not valid JSON: " + e.getOriginalMessage() + location(e));
+        } catch (IOException e) {
+            throw malformed("request body could not be read: " + e.getMessage());
+        }
+        if (request == null) {
+            throw malformed("request body must be a JSON object, not null");
+        }
+        return request;
+    }
+
+    private static ApiException unknownAction(InvalidTypeIdException e) {
+        String path = path(e.getPath());
+        String field = (path.isEmpty() ? "" : path + ".") + Step.DISCRIMINATOR;
+        if (e.getTypeId() == null) {
+            return invalid(field + " is required; valid actions are " + VALID_ACTIONS);
+        }
+        return invalid(field + " '" + e.getTypeId() + "' is not a known action; valid actions are " + VALID_ACTIONS);
+    }
+
+    private static ApiException invalidFormat(InvalidFormatException e) {
+        String path = path(e.getPath());
+        Class<?> target = e.getTargetType();
+        if (target != null && target.isEnum() && e.getValue() instanceof String value) {
+            return invalid(path + " '" + value + "' is not a known value; valid values are " + enumValues(target));
+        }
+        return malformed(path + " must be " + expected(target) + ", got " + describe(e.getValue()));
+    }
+
+    private static ApiException mismatched(MismatchedInputException e) {
+        String path = path(e.getPath());
+        JsonToken token = e.getProcessor() instanceof JsonParser parser ? parser.currentToken() : null;
+        if (path.isEmpty()) {
+            if (token == null) {
+                return malformed("request body is empty; expected a JSON object");
+            }
+            if (token == JsonToken.START_OBJECT || token == JsonToken.END_OBJECT || token == JsonToken.FIELD_NAME) {
+                return malformed("request body is not valid: " + e.getOriginalMessage() + location(e));
+            }
+            return malformed("request body must be a JSON object, got " + describe(token));
+        }
+        return malformed(path + " must be " + expected(e.getTargetType()) + ", got " + describe(token));
+    }
+
+    private static ApiException otherMapping(JsonMappingException e) {
+        String path = path(e.getPath());
+        Throwable cause = e.getCause();
+        if (cause instanceof InputCoercionException coercion) {
+            return malformed(path + " is out of range: " + coercion.getOriginalMessage());
+        }
+        String reason = cause != null && cause.getMessage() != null ? cause.getMessage() : e.getOriginalMessage();
+        return malformed((path.isEmpty() ? "request body" : path) + " is not valid: " + firstLine(reason));
+    }
+
+    /** {@code payload.steps[2].durationMs} from Jackson's reference chain. */
+    static String path(List<JsonMappingException.Reference> references) {
+        StringBuilder out = new StringBuilder();
+        for (JsonMappingException.Reference ref : references) {
+            if (ref.getFieldName() != null) {
+                if (!out.isEmpty()) {
+                    out.append('.');
+                }
+                out.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                out.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == null) {
+            return "of another type";
+        }
+        if (type == Long.class || type == Integer.class || type == long.class || type == int.class
+                || type == Short.class || type == short.class) {
+            return "an integer";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (type.isEnum()) {
+            return "one of " + enumValues(type);
+        }
+        if (type.isArray() || Collection.class.isAssignableFrom(type)) {
+            return "an array";
+        }
+        return "an object";
+    }
+
+    private static String describe(Object value) {
+        if (value instanceof JsonToken token) {
+            return switch (token) {
+                case VALUE_STRING -> "a string";
+                case VALUE_NUMBER_INT -> "an integer";
+                case VALUE_NUMBER_FLOAT -> "a decimal number";
+                case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+                case START_OBJECT, END_OBJECT, FIELD_NAME -> "an object";
+                case START_ARRAY, END_ARRAY -> "an array";
+                case VALUE_NULL -> "null";
+                default -> token.asString() != null ? token.asString() : token.name();
+            };
+        }
+        if (value == null) {
+            return "null";
+        }
+        if (value instanceof String s) {
+            return "the string \"" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "\"";
+        }
+        if (value instanceof Number) {
+            return "the number " + value;
+        }
+        if (value instanceof Boolean) {
+            return "the boolean " + value;
+        }
+        return value.getClass().getSimpleName();
+    }
+
+    private static String enumValues(Class<?> type) {
+        return Arrays.stream(type.getEnumConstants()).map(String::valueOf).collect(Collectors.joining(", "));
+    }
+
+    private static String location(JsonProcessingException e) {
+        return e.getLocation() == null ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+    }
+
+    private static String firstLine(String text) {
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+
+    private static ApiException malformed(String message) {
+        return new ApiException(ApiErrorCode.MALFORMED_JSON, message);
+    }
+
+    private static ApiException invalid(String message) {
+        return new ApiException(ApiErrorCode.INVALID_JOB_REQUEST, message);
+    }
+}

@@ -1,0 +1,196 @@
+package dev.jobweaver.api.job.rest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.job.service.JobQueryService;
+import dev.jobweaver.api.job.service.JobSubmissionService;
+import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.job.JobType;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** {@code /api/jobs}: submit a job, read one, list them. The wire format of the original JobWeaver API. */
+@Path("/api/jobs")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "jobs")
+public class JobResource {
+
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
+
+    private final JobSubmissionService submissions;
+    private final JobQueryService queries;
+    private final JobMetrics metrics;
+    private final JobRequestReader reader;
+    private final JobRequestValidator validator;
+    private final JobApiConfig config;
+
+    public JobResource(JobSubmissionService submissions, JobQueryService queries, JobMetrics metrics,
+                       ObjectMapper mapper, JobApiConfig config) {
+        this.submissions = submissions;
+        this.queries = queries;
+        this.metrics = metrics;
+        this.config = config;
+        this.reader = new JobRequestReader(mapper);
+        this.validator = new JobRequestValidator(JobRequestValidator.Limits.from(config.validation()));
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Submit a job", description = "Answers 202 once the job is stored and Kafka acknowledged"
+            + " its JobCreatedEvent (acks=all); 503 with Retry-After when Kafka cannot take it (the job is then"
+            + " REJECTED and never runs). Send a W3C traceparent header to join the job to your own trace.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = JobRequest.class)))
+    @APIResponse(responseCode = "202", description = "accepted",
+            headers = @Header(name = "Location", description = "/api/jobs/{jobId}"),
+            content = @Content(schema = @Schema(implementation = JobSubmitted.class)))
+    @APIResponse(responseCode = "400", description = "invalid request; the message names the field",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "415", description = "Content-Type is not application/json",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "503", description = "Kafka did not take the job; retry after Retry-After seconds",
+            headers = @Header(name = "Retry-After", description = "seconds"),
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<Response> submit(byte[] body) {
+        int limit = config.validation().maxBodyBytes();
+        if (body != null && body.length > limit) {
+            throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
+                    "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
+        }
+        JobRequest request;
+        try {
+            request = reader.read(body);
+        } catch (ApiException e) {
+            throw refused(e);
+        }
+        List<String> violations = validator.violations(request);
+        if (!violations.isEmpty()) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_JOB_REQUEST, String.join("; ", violations)));
+        }
+        int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount()
+                : config.validation().defaultRetryCount();
+        return submissions.submit(request.jobType(), request.payload(), maxRetries).map(outcome -> {
+            if (!outcome.accepted()) {
+                throw new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
+                        "the job could not be handed to Kafka and was not accepted (" + outcome.reason()
+                                + "); retry later", outcome.jobId().toString(),
+                        Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds()))));
+            }
+            return Response.accepted(new JobSubmitted(outcome.jobId(), outcome.traceId()))
+                    .location(URI.create("/api/jobs/" + outcome.jobId()))
+                    .build();
+        });
+    }
+
+    @GET
+    @Path("{id}")
+    @Operation(summary = "Read a job", description = "Status, attempts, retries and last error as the scheduler"
+            + " reported them.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobView.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such job",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<JobView> get(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
+        if (id == null || !UUID_TEXT.matcher(id).matches()) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
+                    "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6", id));
+        }
+        UUID jobId = UUID.fromString(id);
+        return queries.find(jobId).map(job -> {
+            if (job == null) {
+                throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId, jobId.toString());
+            }
+            return JobView.of(job);
+        });
+    }
+
+    @GET
+    @Operation(summary = "List jobs", description = "Newest first, optionally filtered by type and status.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobPage.class)))
+    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<JobPage> list(
+            @Parameter(description = "job type filter", schema = @Schema(implementation = JobType.class))
+            @QueryParam("type") String type,
+            @Parameter(description = "status filter", schema = @Schema(implementation = JobStatus.class))
+            @QueryParam("status") String status,
+            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
+                    defaultValue = "0")) @QueryParam("page") String page,
+            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
+                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+        JobType typeFilter = enumParam("type", type, JobType.class);
+        JobStatus statusFilter = enumParam("status", status, JobStatus.class);
+        int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
+        int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
+        return queries.list(typeFilter, statusFilter, pageNumber, pageSize).map(slice -> new JobPage(
+                slice.jobs().stream().map(JobView::of).toList(), pageNumber, pageSize, slice.total(),
+                (int) ((slice.total() + pageSize - 1) / pageSize)));
+    }
+
+    private <E extends Enum<E>> E enumParam(String name, String value, Class<E> type) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        try {
+            return Enum.valueOf(type, value);
+        } catch (IllegalArgumentException e) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name + " '" + value
+                    + "' is not valid; valid values are " + Arrays.stream(type.getEnumConstants())
+                    .map(Enum::name).collect(Collectors.joining(", "))));
+        }
+    }
+
+    private int intParam(String name, String value, int fallback, int min, int max) {
+        if (value == null || value.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
+                "query parameter " + name + " must be an integer between " + min + " and " + max + ", got '"
+                        + value + "'"));
+    }
+
+    private ApiException refused(ApiException e) {
+        metrics.validationFailure(e.code().code());
+        return e;
+    }
+}

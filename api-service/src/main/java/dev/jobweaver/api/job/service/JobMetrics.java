@@ -1,0 +1,85 @@
+package dev.jobweaver.api.job.service;
+
+import dev.jobweaver.common.messaging.Topics;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The API's business metrics, exported at {@code /q/metrics} with the {@code jobweaver_} prefix. */
+@ApplicationScoped
+public class JobMetrics {
+
+    private final MeterRegistry registry;
+    private final Counter submitted;
+    private final Counter rejected;
+    private final Counter sweptPublished;
+    private final Counter statusApplied;
+    private final Counter statusStale;
+    private final AtomicLong outboxDepth = new AtomicLong();
+
+    public JobMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.submitted = Counter.builder("jobweaver.jobs.submitted")
+                .description("Jobs accepted: stored and acknowledged by Kafka (202)").register(registry);
+        this.rejected = Counter.builder("jobweaver.jobs.rejected")
+                .description("Submissions answered 503 because Kafka did not take the event").register(registry);
+        this.sweptPublished = Counter.builder("jobweaver.outbox.published")
+                .description("Outbox rows published by the sweeper (left behind by a crashed request)")
+                .register(registry);
+        this.statusApplied = Counter.builder("jobweaver.status.events")
+                .tag("result", "applied").description("job-status events applied to the read model")
+                .register(registry);
+        this.statusStale = Counter.builder("jobweaver.status.events")
+                .tag("result", "stale").description("job-status events ignored: older than the job's state or unknown job")
+                .register(registry);
+        Gauge.builder("jobweaver.outbox.depth", outboxDepth, AtomicLong::get)
+                .description("Outbox rows waiting for Kafka, as of the last sweep").register(registry);
+        malformed(Topics.JOB_STATUS, 0);
+    }
+
+    public void submitted() {
+        submitted.increment();
+    }
+
+    public void rejected() {
+        rejected.increment();
+    }
+
+    public void sweptPublished(int count) {
+        sweptPublished.increment(count);
+    }
+
+    public void statusApplied() {
+        statusApplied.increment();
+    }
+
+    public void statusStale() {
+        statusStale.increment();
+    }
+
+    public void outboxDepth(long depth) {
+        outboxDepth.set(depth);
+    }
+
+    /** A request refused with a 4xx; {@code reason} is the error code (bounded cardinality). */
+    public void validationFailure(String reason) {
+        validationFailure(reason, 1);
+    }
+
+    /** A record on {@code topic} that could not be read and was skipped. */
+    public void malformed(String topic) {
+        malformed(topic, 1);
+    }
+
+    private void validationFailure(String reason, double amount) {
+        Counter.builder("jobweaver.validation.failures").tag("errorCode", reason)
+                .description("Requests refused as invalid (4xx)").register(registry).increment(amount);
+    }
+
+    private void malformed(String topic, double amount) {
+        Counter.builder("jobweaver.malformed.records").tag("topic", topic)
+                .description("Records that could not be read and were skipped").register(registry).increment(amount);
+    }
+}

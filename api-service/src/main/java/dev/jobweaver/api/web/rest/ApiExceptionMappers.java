@@ -1,0 +1,93 @@
+package dev.jobweaver.api.web.rest;
+
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.error.ErrorResponse;
+import jakarta.ws.rs.NotAcceptableException;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * Turns every failure of a REST call into an {@link ErrorResponse}: client mistakes into their 4xx, anything
+ * unexpected into a 500 {@code API.INTERNAL_ERROR} whose body says nothing about the cause (the log does).
+ */
+public class ApiExceptionMappers {
+
+    private static final Logger LOG = Logger.getLogger(ApiExceptionMappers.class);
+
+    @ServerExceptionMapper
+    public Response api(ApiException e) {
+        Response.ResponseBuilder builder = builder(e.code(), e.getMessage(), e.jobId());
+        e.headers().forEach(builder::header);
+        return builder.build();
+    }
+
+    @ServerExceptionMapper
+    public Response notFound(NotFoundException e) {
+        return builder(ApiErrorCode.NOT_FOUND, "no such resource", null).build();
+    }
+
+    @ServerExceptionMapper
+    public Response notAllowed(NotAllowedException e) {
+        Response.ResponseBuilder builder = builder(ApiErrorCode.METHOD_NOT_ALLOWED,
+                "method not allowed here; allowed: " + String.join(", ", e.getResponse().getAllowedMethods()), null);
+        String allow = e.getResponse().getHeaderString(HttpHeaders.ALLOW);
+        if (allow != null) {
+            builder.header(HttpHeaders.ALLOW, allow);
+        }
+        return builder.build();
+    }
+
+    @ServerExceptionMapper
+    public Response unsupported(NotSupportedException e) {
+        return builder(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be application/json", null).build();
+    }
+
+    @ServerExceptionMapper
+    public Response notAcceptable(NotAcceptableException e) {
+        return builder(ApiErrorCode.NOT_ACCEPTABLE, "this API only produces application/json", null).build();
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        ApiErrorCode code = switch (status) {
+            case 400 -> ApiErrorCode.INVALID_PARAMETER;
+            case 404 -> ApiErrorCode.NOT_FOUND;
+            case 405 -> ApiErrorCode.METHOD_NOT_ALLOWED;
+            case 406 -> ApiErrorCode.NOT_ACCEPTABLE;
+            case 413 -> ApiErrorCode.PAYLOAD_TOO_LARGE;
+            case 415 -> ApiErrorCode.UNSUPPORTED_MEDIA_TYPE;
+            default -> null;
+        };
+        if (code == null) {
+            return internal(e);
+        }
+        return builder(code, Response.Status.fromStatusCode(status) != null
+                ? Response.Status.fromStatusCode(status).getReasonPhrase() : "bad request", null).build();
+    }
+
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)
+    public Response unexpected(Throwable e) {
+        return internal(e);
+    }
+
+    private static Response internal(Throwable e) {
+        LOG.error("unexpected failure while serving a request", e);
+        return builder(ApiErrorCode.INTERNAL_ERROR, "internal error; see the server log for this traceId", null)
+                .build();
+    }
+
+    /** A response with an {@link ErrorResponse} body for {@code code}. */
+    public static Response.ResponseBuilder builder(ApiErrorCode code, String message, String jobId) {
+        return Response.status(code.httpStatus())
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(ErrorResponse.of(code, message, jobId));
+    }
+}
