@@ -83,6 +83,7 @@ public final class Platform implements AutoCloseable {
     private final Zipkin zipkin;
     private final Map<Service, List<ServiceProcess>> instances = new HashMap<>();
     private final List<Thread> supervisors = new CopyOnWriteArrayList<>();
+    private final java.util.Set<ServiceProcess> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Consumer<String> out;
     private volatile boolean stopping;
 
@@ -159,6 +160,18 @@ public final class Platform implements AutoCloseable {
         return process;
     }
 
+    /** Stops the newest instance of {@code service} gracefully, for good (scaling in); the supervisor lets it go. */
+    public void removeInstance(Service service) {
+        List<ServiceProcess> replicas = instances(service);
+        if (replicas.size() < 2) {
+            throw new IllegalStateException("the last instance of " + service.module() + " stays");
+        }
+        ServiceProcess last = replicas.getLast();
+        retired.add(last);
+        replicas.remove(last);
+        last.stop(Duration.ofSeconds(40));
+    }
+
     private ServiceProcess.Spec spec(Service service, int replica) {
         int port = options.basePorts().getOrDefault(service, service.defaultPort()) + 100 * (replica - 1);
         String name = replica == 1 ? service.module() : service.module() + "-" + replica;
@@ -178,7 +191,7 @@ public final class Platform implements AutoCloseable {
             while (!stopping) {
                 Process current = process.process();
                 int code = current.onExit().join().exitValue();
-                if (stopping) {
+                if (stopping || retired.contains(process)) {
                     return;
                 }
                 out.accept(String.format("%s exited with code %d; restarting in %d s", process.spec().name(), code,

@@ -1,0 +1,80 @@
+package dev.jobweaver.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.JobWeaverClient;
+import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.local.Zipkin;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scenario 9: the traceId a job is answered with names one trace, in a real trace viewer (Zipkin), that holds spans
+ * from all three services, including one per step.
+ */
+class TraceContinuityIT {
+
+    @BeforeEach
+    void platformIsHealthy() {
+        E2ePlatform.awaitHealthy();
+    }
+
+    @Test
+    void oneTraceSpansTheApiTheSchedulerAndTheWorkerSteps() throws Exception {
+        JobWeaverClient api = E2ePlatform.api();
+        UUID id = api.submitAccepted(Jobs.everyStep());
+        JsonNode job = api.awaitAll(List.of(id), JobWeaverClient::terminal, Duration.ofSeconds(60)).get(id);
+        assertThat(job.path("status").asText()).isEqualTo("COMPLETED");
+        String traceId = job.path("traceId").asText();
+        assertThat(traceId).matches("[0-9a-f]{32}");
+
+        Zipkin zipkin = E2ePlatform.get().zipkin().orElseThrow();
+        HttpClient http = HttpClient.newHttpClient();
+        Set<String> services = new TreeSet<>();
+        JsonNode spans = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        // Span batches are exported every few seconds; poll until all three services have reported.
+        while (System.nanoTime() < deadline && services.size() < 3) {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(zipkin.apiUrl() + "/trace/" + traceId)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 200) {
+                spans = new ObjectMapper().readTree(response.body());
+                services.clear();
+                spans.forEach(span -> services.add(serviceOf(span)));
+            }
+            E2ePlatform.awaitQuietly(500);
+        }
+
+        assertThat(services).as("services in trace " + traceId)
+                .anyMatch(s -> s.contains("api"))
+                .anyMatch(s -> s.contains("scheduler"))
+                .anyMatch(s -> s.contains("worker"));
+        long stepSpans = 0;
+        for (JsonNode span : spans) {
+            String name = span.path("name").asText().toLowerCase();
+            if (serviceOf(span).contains("worker") && name.contains("step")) {
+                stepSpans++;
+            }
+        }
+        assertThat(stepSpans).as("one worker span per step").isGreaterThanOrEqualTo(4);
+        System.out.printf("[measure] scenario 9: trace %s has %d spans from %s (%d step spans)%n", traceId,
+                spans.size(), services, stepSpans);
+    }
+
+    private static String serviceOf(JsonNode span) {
+        return span.path("localEndpoint").path("serviceName").asText();
+    }
+}

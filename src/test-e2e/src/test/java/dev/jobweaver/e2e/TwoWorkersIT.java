@@ -1,0 +1,68 @@
+package dev.jobweaver.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.JobWeaverClient;
+import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.local.Platform;
+import dev.jobweaver.local.Platform.Service;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Scenario 8: with two worker processes the run-job partitions are shared, and every job completes exactly once. */
+class TwoWorkersIT {
+
+    @BeforeEach
+    void platformIsHealthy() {
+        E2ePlatform.awaitHealthy();
+    }
+
+    @Test
+    void twoWorkersShareThePartitionsAndRunEachJobOnce() throws Exception {
+        Platform platform = E2ePlatform.get();
+        platform.addInstance(Service.WORKER);
+        try {
+            JobWeaverClient api = E2ePlatform.api();
+            // Give the group time to rebalance onto both members before measuring who ran what.
+            api.awaitAll(api.submitMany(Jobs.noop(), 10, 2), JobWeaverClient::terminal, Duration.ofSeconds(60));
+            String job = Jobs.job("[{\"action\":\"SLEEP\",\"durationMs\":20}]", 0);
+            List<UUID> ids = api.submitMany(job, 300, 8);
+
+            Map<UUID, JsonNode> jobs = api.awaitAll(ids, JobWeaverClient::terminal, Duration.ofMinutes(3));
+
+            assertThat(jobs.values()).allSatisfy(j -> assertThat(j.path("status").asText()).isEqualTo("COMPLETED"));
+            assertThat(Executions.perJob(ids).values()).containsOnly(1);
+            Map<String, Integer> byWorker = executionsByWorker(ids);
+            assertThat(byWorker).as("executions per worker instance").hasSize(2);
+            System.out.printf("[measure] scenario 8: 300 jobs over two workers, each once: %s%n", byWorker);
+        } finally {
+            platform.removeInstance(Service.WORKER);
+        }
+    }
+
+    private static Map<String, Integer> executionsByWorker(List<UUID> ids) throws Exception {
+        try (Connection c = E2ePlatform.database("jobweaver_worker");
+             PreparedStatement q = c.prepareStatement("SELECT worker_id, count(*) FROM execution_attempts "
+                     + "WHERE job_id = ANY (?) GROUP BY worker_id")) {
+            q.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+            Map<String, Integer> counts = new HashMap<>();
+            try (ResultSet rs = q.executeQuery()) {
+                while (rs.next()) {
+                    counts.put(rs.getString(1), rs.getInt(2));
+                }
+            }
+            return counts;
+        }
+    }
+}

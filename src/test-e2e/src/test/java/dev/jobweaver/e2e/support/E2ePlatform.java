@@ -1,0 +1,108 @@
+package dev.jobweaver.e2e.support;
+
+import dev.jobweaver.local.LocalStack;
+import dev.jobweaver.local.Platform;
+import dev.jobweaver.local.Platform.Service;
+import dev.jobweaver.local.Ports;
+import dev.jobweaver.local.Postgres;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The platform under test: real Kafka, real PostgreSQL, a Zipkin viewer and the three packaged services, each its
+ * own process, started once per e2e JVM on free ports and stopped when it exits.
+ *
+ * <p>Scenarios kill and restart services; the platform's supervisor restarts a killed service after
+ * {@link #RESTART_DELAY}, as Kubernetes would. Every scenario starts with {@link #awaitHealthy()} so that one
+ * scenario's fault never leaks into the next.
+ */
+public final class E2ePlatform {
+
+    /** How long the supervisor waits before restarting a dead service. */
+    public static final Duration RESTART_DELAY = Duration.ofSeconds(1);
+
+    /** Retry backoff base for the e2e platform: short, so the retry scenario takes seconds, not minutes. */
+    public static final Duration BACKOFF_BASE = Duration.ofMillis(500);
+
+    private static Platform platform;
+    private static JobWeaverClient client;
+
+    private E2ePlatform() {
+    }
+
+    /** The running platform, started on first use. */
+    public static synchronized Platform get() {
+        if (platform == null) {
+            Path root = Path.of(System.getProperty("jobweaver.root", "../..")).toAbsolutePath().normalize();
+            Map<Service, Integer> ports = new EnumMap<>(Service.class);
+            for (Service service : Service.values()) {
+                ports.put(service, freePortWithRoomForReplicas());
+            }
+            Platform started = new Platform(new Platform.Options(root, LocalStack.Settings.ephemeral(), ports,
+                    Map.of(), TestConfig.perService(), Platform.Options.DEFAULT_JVM, RESTART_DELAY,
+                    Duration.ofSeconds(180), Ports.free()), line -> System.out.println("[platform] " + line));
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "e2e-platform-stop"));
+            long t0 = System.nanoTime();
+            started.start();
+            System.out.printf("[platform] up in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+            platform = started;
+            client = new JobWeaverClient(started.instances(Service.API).getFirst().url());
+        }
+        return platform;
+    }
+
+    /** A client of the platform's API. */
+    public static JobWeaverClient api() {
+        get();
+        return client;
+    }
+
+    /** Waits until every service instance is alive and ready (after a scenario killed or restarted one). */
+    public static void awaitHealthy() {
+        Platform p = get();
+        for (Service service : Service.values()) {
+            p.instances(service).forEach(instance -> {
+                long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+                while (!instance.isAlive() && System.nanoTime() < deadline) {
+                    sleep(200);
+                }
+                instance.awaitReady(Duration.ofSeconds(120));
+            });
+        }
+        if (!p.stack().kafka().isRunning()) {
+            p.stack().kafka().start();
+        }
+    }
+
+    /** A JDBC connection to one service's database, for checks the REST API does not expose (executions per job). */
+    public static Connection database(String name) throws SQLException {
+        return DriverManager.getConnection(get().stack().postgres().jdbcUrl(name), Postgres.USER, Postgres.PASSWORD);
+    }
+
+    private static int freePortWithRoomForReplicas() {
+        while (true) {
+            int port = Ports.free();
+            if (port < 65_000 && !Ports.inUse(port + 100) && !Ports.inUse(port + 200)) {
+                return port;
+            }
+        }
+    }
+
+    /** Sleeps, giving up quietly if interrupted (for client loops in scenarios). */
+    public static void awaitQuietly(long millis) {
+        sleep(millis);
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

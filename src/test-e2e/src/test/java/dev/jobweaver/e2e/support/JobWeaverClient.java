@@ -1,0 +1,154 @@
+package dev.jobweaver.e2e.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+
+/** A client of the public REST API, as a user's program would use it: JSON over HTTP, nothing else. */
+public final class JobWeaverClient {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String baseUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    public JobWeaverClient(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    /** An answer: status, headers and the JSON body (null when the body is not JSON). */
+    public record Answer(int status, Map<String, List<String>> headers, String rawBody, JsonNode body) {
+
+        /** The jobId of a 202. */
+        public UUID jobId() {
+            return UUID.fromString(body.get("jobId").asText());
+        }
+
+        /** A header's first value, or null. */
+        public String header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().getFirst()).findFirst().orElse(null);
+        }
+    }
+
+    /** POST /api/jobs with {@code body} as given (so malformed bodies can be sent too). */
+    public Answer submit(String body) {
+        return submit(body, "application/json");
+    }
+
+    /** POST /api/jobs with an explicit Content-Type. */
+    public Answer submit(String body, String contentType) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/jobs"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    /** POST a well-formed job, expecting 202. */
+    public UUID submitAccepted(String body) {
+        Answer answer = submit(body);
+        if (answer.status() != 202) {
+            throw new AssertionError("expected 202, got " + answer.status() + ": " + answer.rawBody());
+        }
+        return answer.jobId();
+    }
+
+    /** Submits {@code count} copies of {@code body} from {@code parallelism} threads; returns the accepted ids. */
+    public List<UUID> submitMany(String body, int count, int parallelism) {
+        try (ExecutorService pool = Executors.newFixedThreadPool(parallelism)) {
+            List<Future<UUID>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                futures.add(pool.submit(() -> submitAccepted(body)));
+            }
+            List<UUID> ids = new ArrayList<>();
+            for (Future<UUID> f : futures) {
+                ids.add(f.get());
+            }
+            return ids;
+        } catch (Exception e) {
+            throw new AssertionError("submitting " + count + " jobs failed", e);
+        }
+    }
+
+    /** GET any path under the API. */
+    public Answer get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).GET().build());
+    }
+
+    /** GET /api/jobs/{id}, expecting 200. */
+    public JsonNode job(UUID id) {
+        Answer answer = get("/api/jobs/" + id);
+        if (answer.status() != 200) {
+            throw new AssertionError("GET job " + id + " answered " + answer.status() + ": " + answer.rawBody());
+        }
+        return answer.body();
+    }
+
+    /** Any request. */
+    public Answer send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            JsonNode body = null;
+            try {
+                body = response.body().isBlank() ? null : JSON.readTree(response.body());
+            } catch (IOException notJson) {
+                // left null: the caller asserts on rawBody
+            }
+            return new Answer(response.statusCode(), response.headers().map(), response.body(), body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(request.method() + " " + request.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Polls until every job satisfies {@code done} (on its GET body) or the timeout passes; returns the last body
+     * of every job. Jobs already done are not polled again.
+     */
+    public Map<UUID, JsonNode> awaitAll(Collection<UUID> ids, Predicate<JsonNode> done, Duration timeout) {
+        Map<UUID, JsonNode> last = new HashMap<>();
+        Set<UUID> open = new HashSet<>(ids);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!open.isEmpty() && System.nanoTime() < deadline) {
+            for (UUID id : List.copyOf(open)) {
+                Answer answer = get("/api/jobs/" + id);
+                if (answer.status() == 200) {
+                    last.put(id, answer.body());
+                    if (done.test(answer.body())) {
+                        open.remove(id);
+                    }
+                }
+            }
+            if (!open.isEmpty()) {
+                E2ePlatform.sleep(250);
+            }
+        }
+        return last;
+    }
+
+    /** Whether a job's GET body shows a terminal status. */
+    public static boolean terminal(JsonNode job) {
+        String status = job.path("status").asText();
+        return status.equals("COMPLETED") || status.equals("FAILED") || status.equals("REJECTED");
+    }
+}

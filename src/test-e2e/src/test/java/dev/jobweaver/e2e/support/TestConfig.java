@@ -1,0 +1,24 @@
+package dev.jobweaver.e2e.support;
+
+import dev.jobweaver.local.Platform.Service;
+import java.util.Map;
+
+/**
+ * The configuration the e2e platform runs with: production defaults, except where a scenario would otherwise wait
+ * minutes (the retry backoff, the lease grace of a crashed worker's jobs, the worker's shutdown grace).
+ */
+final class TestConfig {
+
+    private TestConfig() {
+    }
+
+    static Map<Service, Map<String, String>> perService() {
+        return Map.of(
+                Service.SCHEDULER, Map.of(
+                        "jobweaver.scheduler.backoff.base", E2ePlatform.BACKOFF_BASE.toString(),
+                        "jobweaver.scheduler.backoff.jitter", "0",
+                        "jobweaver.scheduler.lease.grace", "PT10S"),
+                Service.WORKER, Map.of(
+                        "jobweaver.worker.shutdown-grace", "PT10S"));
+    }
+}
