@@ -1,0 +1,36 @@
+#!/bin/bash
+# Creates JobWeaver's topics with their partition counts, once Kafka answers. Idempotent: run it again and it
+# changes nothing. A topic that already exists with fewer partitions than required is an error, because keyed
+# ordering and the workers' parallelism depend on the count.
+set -euo pipefail
+: "${KAFKA_BOOTSTRAP_SERVERS:?KAFKA_BOOTSTRAP_SERVERS is not set}"
+: "${TOPICS:?TOPICS is not set}"
+RF="${TOPIC_REPLICATION_FACTOR:-1}"
+MIN_ISR="${TOPIC_MIN_INSYNC_REPLICAS:-1}"
+KT=/opt/kafka/bin/kafka-topics.sh
+CLIENT=(--bootstrap-server "$KAFKA_BOOTSTRAP_SERVERS")
+if [ -f /etc/jobweaver/kafka-client/client.properties ]; then
+  CLIENT+=(--command-config /etc/jobweaver/kafka-client/client.properties)
+fi
+
+until "$KT" "${CLIENT[@]}" --list >/dev/null 2>&1; do
+  echo "waiting for Kafka at $KAFKA_BOOTSTRAP_SERVERS ..."
+  sleep 3
+done
+
+for spec in $TOPICS; do
+  IFS=: read -r name partitions policy <<<"$spec"
+  configs=(--config "min.insync.replicas=$MIN_ISR")
+  if [ "${policy:-}" = "compact" ]; then
+    configs+=(--config cleanup.policy=compact)
+  fi
+  "$KT" "${CLIENT[@]}" --create --if-not-exists --topic "$name" \
+    --partitions "$partitions" --replication-factor "$RF" "${configs[@]}"
+  actual=$("$KT" "${CLIENT[@]}" --describe --topic "$name" | grep -o 'PartitionCount: *[0-9]*' | grep -o '[0-9]*$' | head -n 1)
+  if [ -z "$actual" ] || [ "$actual" -lt "$partitions" ]; then
+    echo "topic $name has ${actual:-no} partitions, $partitions required" >&2
+    exit 1
+  fi
+  echo "topic $name: $actual partitions"
+done
+echo "all topics present"
