@@ -66,6 +66,11 @@ public final class KafkaBroker implements AutoCloseable {
         return home.resolve("broker.log");
     }
 
+    /** The broker's process id, or -1 when it is not running. */
+    public synchronized long pid() {
+        return isRunning() ? process.pid() : -1;
+    }
+
     /** Whether the broker process is alive. */
     public synchronized boolean isRunning() {
         return process != null && process.isAlive();

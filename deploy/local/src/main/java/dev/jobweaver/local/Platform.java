@@ -83,6 +83,7 @@ public final class Platform implements AutoCloseable {
     private final Zipkin zipkin;
     private final Map<Service, List<ServiceProcess>> instances = new HashMap<>();
     private final List<Thread> supervisors = new CopyOnWriteArrayList<>();
+    private final Map<String, Duration> readyTimes = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Set<ServiceProcess> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Consumer<String> out;
     private volatile boolean stopping;
@@ -128,9 +129,11 @@ public final class Platform implements AutoCloseable {
         all.forEach(ServiceProcess::start);
         for (ServiceProcess process : all) {
             Duration took = process.awaitReady(options.readyTimeout());
+            readyTimes.put(process.spec().name(), took);
             out.accept(String.format("  %-20s ready in %5.1f s  %s", process.spec().name(), took.toMillis() / 1000.0,
                     process.url()));
         }
+        writeState();
         if (options.restartDelay() != null) {
             all.forEach(this::supervise);
         }
@@ -152,8 +155,9 @@ public final class Platform implements AutoCloseable {
         ServiceProcess process = new ServiceProcess(spec(service, replicas.size() + 1),
                 options.stack().home().resolve("logs"));
         process.start();
-        process.awaitReady(options.readyTimeout());
+        readyTimes.put(process.spec().name(), process.awaitReady(options.readyTimeout()));
         replicas.add(process);
+        writeState();
         if (options.restartDelay() != null) {
             supervise(process);
         }
@@ -185,6 +189,37 @@ public final class Platform implements AutoCloseable {
         return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, options.jvmOptions());
     }
 
+    /** Where the running platform describes itself (ports, pids, ready times) for tools such as `./jobweaver bench`. */
+    public static Path stateFile(Path home) {
+        return home.resolve("platform.properties");
+    }
+
+    /**
+     * Writes {@link #stateFile}: one {@code service.<name>.<key>} group per instance plus the infrastructure's
+     * addresses. A properties file, so that reading it needs nothing but the JDK.
+     */
+    private synchronized void writeState() {
+        java.util.Properties state = new java.util.Properties();
+        state.setProperty("kafka.bootstrap.servers", stack.kafkaBootstrapServers());
+        state.setProperty("postgres.port", Integer.toString(stack.postgres().port()));
+        state.setProperty("kafka.pid", Long.toString(stack.kafka().pid()));
+        zipkin().ifPresent(z -> state.setProperty("zipkin.url", z.uiUrl()));
+        instances.values().forEach(list -> list.forEach(p -> {
+            String prefix = "service." + p.spec().name() + ".";
+            state.setProperty(prefix + "url", p.url());
+            state.setProperty(prefix + "pid", p.process() == null ? "-1" : Long.toString(p.process().pid()));
+            Duration ready = readyTimes.get(p.spec().name());
+            if (ready != null) {
+                state.setProperty(prefix + "ready-ms", Long.toString(ready.toMillis()));
+            }
+        }));
+        try (var writer = Files.newBufferedWriter(stateFile(options.stack().home()))) {
+            state.store(writer, "the running JobWeaver platform; rewritten on every (re)start");
+        } catch (java.io.IOException e) {
+            out.accept("could not write " + stateFile(options.stack().home()) + ": " + e.getMessage());
+        }
+    }
+
     /** Restarts the process after an unexpected exit, printing the restart, until the platform stops. */
     private void supervise(ServiceProcess process) {
         supervisors.add(Thread.ofVirtual().name("supervise-" + process.spec().name()).start(() -> {
@@ -203,6 +238,8 @@ public final class Platform implements AutoCloseable {
                     }
                     process.start();
                     Duration took = process.awaitReady(options.readyTimeout());
+                    readyTimes.put(process.spec().name(), took);
+                    writeState();
                     out.accept(String.format("%s restarted, ready in %.1f s", process.spec().name(),
                             took.toMillis() / 1000.0));
                 } catch (InterruptedException e) {
