@@ -182,6 +182,9 @@ public final class Platform implements AutoCloseable {
         Map<String, String> config = new HashMap<>(stack.serviceConfig(service.database()));
         config.put("quarkus.http.port", Integer.toString(port));
         config.put("jobweaver.instance-id", name);
+        // OTLP is fixed on at build time for clusters; on one machine no collector listens, so its sender would
+        // log a refused connection for every batch. Zipkin (--traces) is the local viewer instead.
+        config.put("quarkus.log.category.\"io.quarkus.opentelemetry.runtime.exporter.otlp\".level", "OFF");
         if (zipkin != null) {
             config.putAll(zipkin.serviceConfig());
         }
