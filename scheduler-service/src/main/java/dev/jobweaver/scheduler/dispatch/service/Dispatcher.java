@@ -11,6 +11,7 @@ import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
+import dev.jobweaver.scheduler.job.service.JobStateWriter;
 import dev.jobweaver.scheduler.job.service.LeasePolicy;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
@@ -49,9 +50,12 @@ import org.jboss.logging.Logger;
 public class Dispatcher {
 
     private static final Logger LOG = Logger.getLogger(Dispatcher.class);
+    /** The error of a job whose stored instruction cannot be read. */
+    public static final String UNREADABLE = "stored instruction is unreadable";
 
     private final JobExecutionRepository repository;
     private final JobEventPublisher publisher;
+    private final JobStateWriter writer;
     private final LeasePolicy leasePolicy;
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
@@ -61,11 +65,13 @@ public class Dispatcher {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
 
-    public Dispatcher(JobExecutionRepository repository, JobEventPublisher publisher, LeasePolicy leasePolicy,
+    public Dispatcher(JobExecutionRepository repository, JobEventPublisher publisher, JobStateWriter writer,
+                      LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
                       SchedulerConfig config) {
         this.repository = repository;
         this.publisher = publisher;
+        this.writer = writer;
         this.leasePolicy = leasePolicy;
         this.tracing = tracing;
         this.metrics = metrics;
@@ -115,17 +121,28 @@ public class Dispatcher {
                     Instant now = claim.now();
                     List<JobExecution> next = new ArrayList<>(claim.jobs().size());
                     List<Uni<Void>> publishes = new ArrayList<>();
+                    Uni<Void> unrunnable = Uni.createFrom().voidItem();
                     for (JobExecution job : claim.jobs()) {
-                        JobPayload payload = payload(job);
-                        JobExecution running = JobStateMachine.dispatch(job, now, now.plus(leasePolicy.leaseFor(payload)));
                         Span span = tracing.start("scheduler dispatch", JobTracing.fromTraceparent(job.traceparent()),
-                                job.jobId(), running.attempt());
+                                job.jobId(), job.attempt() + 1);
                         spans.add(span);
                         Context trace = Context.root().with(span);
+                        JobPayload payload = payload(job);
+                        if (payload == null) {
+                            JobExecution failed = JobStateMachine.failUnrunnable(job, UNREADABLE, now);
+                            unrunnable = unrunnable.chain(() -> writer.write(tx, job, failed, trace)
+                                    .invoke(f -> JobLog.error(LOG, null, f.jobId(), f.traceId(),
+                                            "%s: stored instruction unreadable: job FAILED and dead-lettered",
+                                            SchedulerErrorCode.DISPATCH_FAILED.code()))
+                                    .replaceWithVoid());
+                            continue;
+                        }
+                        JobExecution running = JobStateMachine.dispatch(job, now, now.plus(leasePolicy.leaseFor(payload)));
                         next.add(running);
                         publishes.add(publisher.run(runEvent(running, payload), trace));
                         publishes.add(publisher.status(JobStateMachine.statusEvent(running), trace));
                     }
+                    publishes.add(unrunnable);
                     return Uni.join().all(publishes).andFailFast()
                             .chain(() -> repository.updateAll(tx, next))
                             .replaceWith(next);
@@ -149,10 +166,12 @@ public class Dispatcher {
 
     private JobPayload payload(JobExecution job) {
         try {
-            return mapper.readValue(job.instruction(), JobPayload.class);
+            JobPayload payload = mapper.readValue(job.instruction(), JobPayload.class);
+            return payload != null && payload.steps() != null && !payload.steps().isEmpty() ? payload : null;
         } catch (Exception e) {
-            // Validated at ingestion with the same mapper: only a hand-edited row gets here.
-            throw new IllegalStateException("unreadable instruction of job " + job.jobId(), e);
+            // Validated at ingestion with the same mapper: only a hand-edited or corrupted row gets here.
+            LOG.debugf(e, "unreadable instruction of job %s", job.jobId());
+            return null;
         }
     }
 }

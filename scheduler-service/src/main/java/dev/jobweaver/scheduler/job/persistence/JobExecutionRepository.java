@@ -30,9 +30,10 @@ public class JobExecutionRepository {
             + " job_status, retry_count, max_retries, attempt, next_run_at, lease_until, last_error, created_at,"
             + " updated_at, dispatched_at, started_at, finished_at, version, now() AS db_now";
 
+    // The instruction is bound as text and cast: bound as jsonb, a Java String would be stored as a JSON string.
     private static final String INSERT = "INSERT INTO job_executions (job_id, job_type, trace_id, traceparent,"
             + " instruction, job_status, retry_count, max_retries, attempt, next_run_at, created_at, updated_at, version)"
-            + " VALUES ($1, $2, $3, $4, $5::jsonb, 'PENDING', 0, $6, 0, now(), $7, now(), 0)"
+            + " VALUES ($1, $2, $3, $4, $5::text::jsonb, 'PENDING', 0, $6, 0, now(), $7, now(), 0)"
             + " ON CONFLICT (job_id) DO NOTHING";
 
     private static final String CLAIM_DUE = "SELECT " + COLUMNS + " FROM job_executions"

@@ -86,6 +86,17 @@ public final class JobStateMachine {
                 job.createdAt(), now, job.dispatchedAt(), or(startedAt, job.startedAt()), now, job.version() + 1);
     }
 
+    /**
+     * A {@code PENDING} job that can never run (its stored instruction cannot be read): {@code FAILED} at once, so
+     * that it is dead-lettered instead of failing every dispatch round that claims it.
+     */
+    public static JobExecution failUnrunnable(JobExecution job, String error, Instant now) {
+        require(job.status() == JobStatus.PENDING, job, "fail an unrunnable");
+        return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
+                JobStatus.FAILED, job.retryCount(), job.maxRetries(), job.attempt(), job.nextRunAt(), null, error,
+                job.createdAt(), now, job.dispatchedAt(), job.startedAt(), now, job.version() + 1);
+    }
+
     /** Whether a failure of the current attempt is followed by a retry. */
     public static boolean hasRetriesLeft(JobExecution job) {
         return job.retryCount() < job.maxRetries();

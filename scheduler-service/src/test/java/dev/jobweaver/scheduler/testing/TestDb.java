@@ -1,0 +1,63 @@
+package dev.jobweaver.scheduler.testing;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+/** Reads and nudges {@code job_executions} from tests (the test thread may block). */
+public final class TestDb {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final JobExecutionRepository repository;
+    private final Pool pool;
+
+    public TestDb(JobExecutionRepository repository) {
+        this.repository = repository;
+        this.pool = repository.pool();
+    }
+
+    public Optional<JobExecution> find(UUID jobId) {
+        return repository.find(jobId).await().atMost(TIMEOUT);
+    }
+
+    public JobExecution get(UUID jobId) {
+        return find(jobId).orElseThrow(() -> new AssertionError("no job_executions row for " + jobId));
+    }
+
+    /** Waits until the job's row matches {@code condition}; returns it. */
+    public JobExecution awaitJob(UUID jobId, Predicate<JobExecution> condition) {
+        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50))
+                .until(() -> find(jobId).filter(condition).isPresent());
+        return get(jobId);
+    }
+
+    /** Waits until the job is {@code status} at attempt {@code attempt}. */
+    public JobExecution awaitJob(UUID jobId, JobStatus status, int attempt) {
+        return awaitJob(jobId, j -> j.status() == status && j.attempt() == attempt);
+    }
+
+    /** Makes a PENDING job due now, as if its backoff had passed; returns the rows changed. */
+    public int makeDue(UUID jobId) {
+        return update("UPDATE job_executions SET next_run_at = now() - interval '1 millisecond'"
+                + " WHERE job_id = $1 AND job_status = 'PENDING'", jobId);
+    }
+
+    /** Puts a RUNNING job's lease in the past, as if its worker had died; returns the rows changed. */
+    public int expireLease(UUID jobId) {
+        return update("UPDATE job_executions SET lease_until = now() - interval '1 second'"
+                + " WHERE job_id = $1 AND job_status = 'RUNNING'", jobId);
+    }
+
+    public int update(String sql, Object... args) {
+        return pool.preparedQuery(sql).execute(Tuple.from(args)).await().atMost(TIMEOUT).rowCount();
+    }
+}

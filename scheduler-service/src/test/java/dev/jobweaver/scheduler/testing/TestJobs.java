@@ -1,0 +1,42 @@
+package dev.jobweaver.scheduler.testing;
+
+import dev.jobweaver.common.event.JobCompletedEvent;
+import dev.jobweaver.common.event.JobCreatedEvent;
+import dev.jobweaver.common.event.JobFailedEvent;
+import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Step;
+import dev.jobweaver.common.messaging.EventIds;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** Events as the API and the worker publish them. */
+public final class TestJobs {
+
+    private TestJobs() {
+    }
+
+    public static JobCreatedEvent created(UUID jobId, int maxRetries, Step... steps) {
+        List<Step> list = steps.length == 0 ? List.of(new Step.Log("hello")) : List.of(steps);
+        return new JobCreatedEvent(jobId, JobType.SIMULATION, new JobPayload(list), maxRetries,
+                traceId(jobId), Instant.now());
+    }
+
+    public static JobCompletedEvent completed(UUID jobId, int attempt) {
+        Instant now = Instant.now();
+        return new JobCompletedEvent(EventIds.runEventId(jobId, attempt), jobId, attempt, traceId(jobId),
+                now.minusMillis(5), now, "test-worker");
+    }
+
+    public static JobFailedEvent failed(UUID jobId, int attempt, String error) {
+        Instant now = Instant.now();
+        return new JobFailedEvent(EventIds.runEventId(jobId, attempt), jobId, attempt, traceId(jobId), error,
+                now.minusMillis(5), now, "test-worker");
+    }
+
+    /** A trace id derived from the job id, so each job has its own. */
+    public static String traceId(UUID jobId) {
+        return jobId.toString().replace("-", "");
+    }
+}
