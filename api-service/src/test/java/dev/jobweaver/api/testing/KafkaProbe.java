@@ -1,0 +1,96 @@
+package dev.jobweaver.api.testing;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/** Plain Kafka clients against the test broker: read what the service published, publish what it consumes. */
+public final class KafkaProbe implements AutoCloseable {
+
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final List<ConsumerRecord<String, byte[]>> seen = new ArrayList<>();
+
+    private KafkaProbe(KafkaConsumer<String, byte[]> consumer) {
+        this.consumer = consumer;
+    }
+
+    /** The broker the service under test uses. */
+    public static String bootstrapServers() {
+        return ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+    }
+
+    /** A consumer of every partition of {@code topic}, positioned at its current end (records from now on). */
+    public static KafkaProbe atEndOf(String topic) {
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "api-test-" + UUID.randomUUID(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"),
+                new StringDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        partitions.forEach(p -> consumer.position(p, Duration.ofSeconds(30)));
+        return new KafkaProbe(consumer);
+    }
+
+    /** Polls until {@code done} holds for everything seen so far, or {@code timeout}; returns all records seen. */
+    public List<ConsumerRecord<String, byte[]>> pollUntil(Predicate<List<ConsumerRecord<String, byte[]>>> done,
+                                                          Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.test(seen) && System.nanoTime() < deadline) {
+            consumer.poll(Duration.ofMillis(250)).forEach(seen::add);
+        }
+        return List.copyOf(seen);
+    }
+
+    /** Polls for {@code duration} and returns everything seen so far. */
+    public List<ConsumerRecord<String, byte[]>> pollFor(Duration duration) {
+        return pollUntil(records -> false, duration);
+    }
+
+    /** Records seen so far with key {@code key}. */
+    public List<ConsumerRecord<String, byte[]>> withKey(String key) {
+        return seen.stream().filter(r -> key.equals(r.key())).toList();
+    }
+
+    /** The value of header {@code name} as text, or null. */
+    public static String header(ConsumerRecord<?, ?> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    /** Sends {@code value} to {@code topic} keyed by {@code key} and waits for the acknowledgement. */
+    public static void send(String topic, String key, byte[] value) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not send to " + topic, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(5));
+    }
+}
