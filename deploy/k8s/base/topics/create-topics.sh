@@ -7,10 +7,11 @@ set -euo pipefail
 : "${TOPICS:?TOPICS is not set}"
 RF="${TOPIC_REPLICATION_FACTOR:-1}"
 MIN_ISR="${TOPIC_MIN_INSYNC_REPLICAS:-1}"
-KT=/opt/kafka/bin/kafka-topics.sh
+KT="${KAFKA_TOPICS_SH:-/opt/kafka/bin/kafka-topics.sh}"
+CLIENT_PROPERTIES="${KAFKA_CLIENT_PROPERTIES:-/etc/jobweaver/kafka-client/client.properties}"
 CLIENT=(--bootstrap-server "$KAFKA_BOOTSTRAP_SERVERS")
-if [ -f /etc/jobweaver/kafka-client/client.properties ]; then
-  CLIENT+=(--command-config /etc/jobweaver/kafka-client/client.properties)
+if [ -f "$CLIENT_PROPERTIES" ]; then
+  CLIENT+=(--command-config "$CLIENT_PROPERTIES")
 fi
 
 until "$KT" "${CLIENT[@]}" --list >/dev/null 2>&1; do

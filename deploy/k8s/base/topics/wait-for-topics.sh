@@ -4,10 +4,11 @@
 set -euo pipefail
 : "${KAFKA_BOOTSTRAP_SERVERS:?KAFKA_BOOTSTRAP_SERVERS is not set}"
 : "${TOPICS:?TOPICS is not set}"
-KT=/opt/kafka/bin/kafka-topics.sh
+KT="${KAFKA_TOPICS_SH:-/opt/kafka/bin/kafka-topics.sh}"
+CLIENT_PROPERTIES="${KAFKA_CLIENT_PROPERTIES:-/etc/jobweaver/kafka-client/client.properties}"
 CLIENT=(--bootstrap-server "$KAFKA_BOOTSTRAP_SERVERS")
-if [ -f /etc/jobweaver/kafka-client/client.properties ]; then
-  CLIENT+=(--command-config /etc/jobweaver/kafka-client/client.properties)
+if [ -f "$CLIENT_PROPERTIES" ]; then
+  CLIENT+=(--command-config "$CLIENT_PROPERTIES")
 fi
 
 while true; do

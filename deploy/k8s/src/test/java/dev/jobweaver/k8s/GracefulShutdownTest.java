@@ -1,0 +1,80 @@
+package dev.jobweaver.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Kubernetes waits long enough for the worker's in-flight runs and offset commit, and for the API to drain. */
+class GracefulShutdownTest {
+
+    /** After the grace period the worker still commits offsets and closes its Kafka clients. */
+    private static final Duration COMMIT_AND_CLOSE = Duration.ofSeconds(10);
+
+    @ParameterizedTest
+    @EnumSource(Overlay.class)
+    void workerPodOutlastsTheWorkersGracePeriod(Overlay overlay) {
+        Overlay.Workload worker = overlay.workload("worker-service");
+        String configured = overlay.literalEnvironment(worker.mainContainer()).get("JOBWEAVER_WORKER_SHUTDOWN_GRACE");
+        assertThat(configured).as("JOBWEAVER_WORKER_SHUTDOWN_GRACE is set explicitly").isNotBlank();
+        Duration grace = quarkusDuration(configured);
+        long podGrace = worker.pod().getTerminationGracePeriodSeconds();
+        assertThat(Duration.ofSeconds(podGrace)).as("terminationGracePeriodSeconds of the worker")
+                .isGreaterThanOrEqualTo(grace.plus(COMMIT_AND_CLOSE));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Overlay.class)
+    void apiLeavesItsEndpointsBeforeStopping(Overlay overlay) {
+        Overlay.Workload api = overlay.workload("api-service");
+        var preStop = api.mainContainer().getLifecycle().getPreStop();
+        assertThat(preStop.getExec().getCommand()).first().isEqualTo("sleep");
+        long sleep = Long.parseLong(preStop.getExec().getCommand().get(1));
+        assertThat(sleep).isBetween(1L, 15L);
+        assertThat(api.pod().getTerminationGracePeriodSeconds()).isGreaterThanOrEqualTo(sleep + 15);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Overlay.class)
+    void rollingUpdatesNeverDropBelowTheDesiredCount(Overlay overlay) {
+        for (Overlay.Workload workload : overlay.serviceWorkloads()) {
+            var deployment = overlay.get(io.fabric8.kubernetes.api.model.apps.Deployment.class, workload.name());
+            assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
+                    .as("maxUnavailable of %s", workload).isZero();
+        }
+    }
+
+    @Test
+    void readsQuarkusDurations() {
+        assertThat(List.of("30s", "30S", "PT30S", "30", "500ms", "1m").stream().map(GracefulShutdownTest::quarkusDuration))
+                .containsExactly(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30),
+                        Duration.ofSeconds(30), Duration.ofMillis(500), Duration.ofMinutes(1));
+    }
+
+    /** Quarkus's duration syntax: ISO-8601, a plain number of seconds, or a number with ms, s, m, h or d. */
+    static Duration quarkusDuration(String value) {
+        String text = value.trim();
+        if (text.toUpperCase(Locale.ROOT).startsWith("P")) {
+            return Duration.parse(text);
+        }
+        if (text.matches("\\d+")) {
+            return Duration.ofSeconds(Long.parseLong(text));
+        }
+        var matcher = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h|d)", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(text);
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException("not a Quarkus duration: " + value);
+        }
+        long amount = Long.parseLong(matcher.group(1));
+        return switch (matcher.group(2).toLowerCase(Locale.ROOT)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            default -> Duration.ofDays(amount);
+        };
+    }
+}

@@ -1,0 +1,69 @@
+package dev.jobweaver.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Images are pinned (a fixed tag or a digest, never latest) and the services run their native images. */
+class ImagePinningTest {
+
+    private static final Pattern DIGEST = Pattern.compile(".+@sha256:[0-9a-f]{64}");
+
+    @ParameterizedTest
+    @EnumSource(Overlay.class)
+    void everyImageIsPinned(Overlay overlay) {
+        for (Overlay.Workload workload : overlay.workloads()) {
+            for (Container container : workload.allContainers()) {
+                assertThat(isPinned(container.getImage())).as("image %s of %s in %s", container.getImage(),
+                        container.getName(), workload).isTrue();
+                assertThat(container.getImagePullPolicy()).as("pull policy of %s in %s", container.getName(), workload)
+                        .isEqualTo("IfNotPresent");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Overlay.class)
+    void servicesRunTheirNativeImages(Overlay overlay) {
+        for (Overlay.Workload workload : overlay.serviceWorkloads()) {
+            String image = workload.mainContainer().getImage();
+            assertThat(image).as("image of %s", workload).contains("/" + workload.name() + ":").endsWith("-native");
+        }
+    }
+
+    @Test
+    void prodPullsFromItsRegistry() {
+        for (Overlay.Workload workload : Overlay.PROD.serviceWorkloads()) {
+            assertThat(workload.mainContainer().getImage()).startsWith("registry.example.com/jobweaver/");
+        }
+    }
+
+    @Test
+    void recognisesUnpinnedImages() {
+        assertThat(isPinned("apache/kafka")).isFalse();
+        assertThat(isPinned("apache/kafka:latest")).isFalse();
+        assertThat(isPinned("localhost:5000/kafka")).isFalse();
+        assertThat(isPinned("localhost:5000/kafka:4.3.1")).isTrue();
+        assertThat(isPinned("apache/kafka@sha256:" + "a".repeat(64))).isTrue();
+    }
+
+    static boolean isPinned(String image) {
+        if (image == null || image.isBlank()) {
+            return false;
+        }
+        if (DIGEST.matcher(image).matches()) {
+            return true;
+        }
+        String lastSegment = image.substring(image.lastIndexOf('/') + 1);
+        int colon = lastSegment.indexOf(':');
+        if (colon < 0) {
+            return false;
+        }
+        String tag = lastSegment.substring(colon + 1);
+        return !tag.isBlank() && !tag.equals("latest");
+    }
+}

@@ -1,0 +1,131 @@
+package dev.jobweaver.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Every rendered object validates against the Kubernetes schema (fabric8's typed model, with no catch-all). */
+class KubernetesSchemaTest {
+
+    private static final String VALID_DEPLOYMENT = """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata:
+              name: probe
+              annotations:
+                prometheus.io/scrape: "true"
+            spec:
+              replicas: 1
+              selector:
+                matchLabels: {app: probe}
+              template:
+                metadata:
+                  labels: {app: probe}
+                spec:
+                  containers:
+                    - name: probe
+                      image: example/probe:1.0.0
+                      ports:
+                        - containerPort: 8080
+                      resources:
+                        limits: {memory: 256Mi, cpu: "1"}
+            """;
+
+    @ParameterizedTest
+    @EnumSource(Overlay.class)
+    void everyRenderedDocumentValidates(Overlay overlay) {
+        List<String> failures = new ArrayList<>();
+        for (JsonNode document : StrictKubernetesModel.documents(overlay.yaml())) {
+            try {
+                StrictKubernetesModel.validate(document);
+            } catch (StrictKubernetesModel.InvalidManifestException e) {
+                failures.add(e.getMessage());
+            }
+        }
+        assertThat(failures).as("schema violations in %s", overlay.relativePath()).isEmpty();
+    }
+
+    @Test
+    void theReferenceDocumentIsValid() {
+        assertThat(validate(VALID_DEPLOYMENT)).isInstanceOf(Deployment.class);
+    }
+
+    @Test
+    void anUnknownFieldIsRejectedWithItsPath() {
+        String yaml = VALID_DEPLOYMENT.replace("image: example/probe:1.0.0",
+                "image: example/probe:1.0.0\n          imagePullPolicyy: Always");
+        assertThatThrownBy(() -> validate(yaml))
+                .hasMessageContaining("imagePullPolicyy")
+                .hasMessageContaining("spec.template.spec.containers[0]");
+    }
+
+    @Test
+    void aFieldAtTheWrongLevelIsRejected() {
+        String yaml = VALID_DEPLOYMENT.replace("  replicas: 1", "  replicas: 1\n  containers: []");
+        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("containers");
+    }
+
+    @Test
+    void anUnknownMetadataFieldIsRejected() {
+        String yaml = VALID_DEPLOYMENT.replace("  name: probe\n", "  name: probe\n  label: {a: b}\n");
+        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("label");
+    }
+
+    @Test
+    void aStringWhereAnIntegerBelongsIsRejected() {
+        String yaml = VALID_DEPLOYMENT.replace("containerPort: 8080", "containerPort: \"8080\"");
+        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("containerPort");
+    }
+
+    @Test
+    void aBooleanWhereAStringBelongsIsRejected() {
+        String yaml = VALID_DEPLOYMENT.replace("prometheus.io/scrape: \"true\"", "prometheus.io/scrape: true");
+        assertThatThrownBy(() -> validate(yaml)).isInstanceOf(StrictKubernetesModel.InvalidManifestException.class);
+    }
+
+    @Test
+    void aNumberAsAConfigMapValueIsRejected() {
+        String yaml = """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: config}
+                data:
+                  QUARKUS_HTTP_PORT: 8080
+                """;
+        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("QUARKUS_HTTP_PORT");
+    }
+
+    @Test
+    void aMissingKindIsRejected() {
+        String yaml = VALID_DEPLOYMENT.replace("kind: Deployment\n", "");
+        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("kind is missing");
+    }
+
+    @Test
+    void aMissingApiVersionIsRejected() {
+        String yaml = VALID_DEPLOYMENT.replace("apiVersion: apps/v1\n", "");
+        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("apiVersion is missing");
+    }
+
+    @Test
+    void aRemovedApiVersionIsRejected() {
+        String yaml = """
+                apiVersion: autoscaling/v2beta2
+                kind: HorizontalPodAutoscaler
+                metadata: {name: worker}
+                spec: {maxReplicas: 3}
+                """;
+        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("not a known schema");
+    }
+
+    private static Object validate(String yaml) {
+        return StrictKubernetesModel.validate(StrictKubernetesModel.documents(yaml).getFirst());
+    }
+}

@@ -1,0 +1,68 @@
+package dev.jobweaver.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Every container has CPU and memory requests and limits; the services' are sized from the measured memory. */
+class ResourceSizingTest {
+
+    /** Highest RSS measured for a service in JVM mode on this machine (machine-facts.md: 250-295 MB). */
+    static final BigDecimal MEASURED_RSS_BYTES = BigDecimal.valueOf(295L * 1000 * 1000);
+
+    @ParameterizedTest
+    @EnumSource(Overlay.class)
+    void everyContainerHasRequestsAndLimitsForCpuAndMemory(Overlay overlay) {
+        for (Overlay.Workload workload : overlay.workloads()) {
+            for (Container container : workload.allContainers()) {
+                String what = container.getName() + " in " + workload;
+                assertThat(container.getResources()).as("resources of %s", what).isNotNull();
+                Map<String, Quantity> requests = container.getResources().getRequests();
+                Map<String, Quantity> limits = container.getResources().getLimits();
+                assertThat(requests).as("requests of %s", what).containsKeys("cpu", "memory");
+                assertThat(limits).as("limits of %s", what).containsKeys("cpu", "memory");
+                for (String resource : new String[] {"cpu", "memory"}) {
+                    assertThat(bytes(requests.get(resource))).as("%s request of %s within its limit", resource, what)
+                            .isLessThanOrEqualTo(bytes(limits.get(resource)));
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Overlay.class)
+    void serviceMemoryCoversTheMeasuredFootprintWithHeadroom(Overlay overlay) {
+        for (Overlay.Workload workload : overlay.serviceWorkloads()) {
+            var resources = workload.mainContainer().getResources();
+            BigDecimal request = bytes(resources.getRequests().get("memory"));
+            BigDecimal limit = bytes(resources.getLimits().get("memory"));
+            assertThat(request).as("memory request of %s against the measured RSS", workload)
+                    .isGreaterThanOrEqualTo(MEASURED_RSS_BYTES);
+            assertThat(limit).as("memory limit of %s: at least 1.5 times the measured RSS", workload)
+                    .isGreaterThanOrEqualTo(MEASURED_RSS_BYTES.multiply(BigDecimal.valueOf(1.5)));
+            assertThat(limit).as("memory limit of %s: a service does not need gigabytes", workload)
+                    .isLessThanOrEqualTo(BigDecimal.valueOf(2L * 1024 * 1024 * 1024));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Overlay.class, names = "DEV")
+    void kafkaHeapFitsItsMemoryLimit(Overlay overlay) {
+        Container kafka = overlay.workload("kafka").mainContainer();
+        String heap = overlay.literalEnvironment(kafka).get("KAFKA_HEAP_OPTS");
+        var matcher = java.util.regex.Pattern.compile("-Xmx(\\d+)m").matcher(heap);
+        assertThat(matcher.find()).as("KAFKA_HEAP_OPTS sets -Xmx").isTrue();
+        BigDecimal heapBytes = BigDecimal.valueOf(Long.parseLong(matcher.group(1)) * 1024 * 1024);
+        assertThat(bytes(kafka.getResources().getLimits().get("memory")))
+                .isGreaterThan(heapBytes.multiply(BigDecimal.valueOf(2)));
+    }
+
+    static BigDecimal bytes(Quantity quantity) {
+        return Quantity.getAmountInBytes(quantity);
+    }
+}
