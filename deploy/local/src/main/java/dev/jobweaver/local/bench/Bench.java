@@ -1,0 +1,133 @@
+package dev.jobweaver.local.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * `./jobweaver bench`: runs the selected workloads against the platform `./jobweaver up` started, prints the
+ * figures beside the targets of issue 7 and writes the raw figures and an HTML report to a folder.
+ *
+ * <p>Exit status: 0 when every accepted job ended as expected (targets missed or not, they are reported, never
+ * asserted), 1 when a job was lost, duplicated or ended unexpectedly, 2 for bad usage or a platform that is not up.
+ */
+public final class Bench {
+
+    private static final DateTimeFormatter FOLDER = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(ZoneOffset.UTC);
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) {
+        java.util.logging.Logger.getLogger("org.postgresql").setLevel(java.util.logging.Level.SEVERE);
+        int status;
+        try {
+            status = run(List.of(args), Path.of("").toAbsolutePath(), System.out);
+        } catch (IllegalArgumentException e) {
+            System.err.println("jobweaver bench: " + e.getMessage());
+            System.err.print(BenchOptions.USAGE);
+            status = 2;
+        } catch (IllegalStateException | UncheckedIOException e) {
+            System.err.println("jobweaver bench: " + e.getMessage());
+            status = 2;
+        }
+        System.exit(status);
+    }
+
+    /** Runs the bench; returns the exit status. */
+    static int run(List<String> args, Path cwd, PrintStream out) {
+        BenchOptions options = BenchOptions.parse(args, cwd);
+        if (options.help()) {
+            out.print(BenchOptions.USAGE);
+            return 0;
+        }
+        PlatformState platform = PlatformState.load(options.home());
+        requireAlive(platform, options.home());
+        ApiClient api = new ApiClient(platform.apiUrl());
+        if (!api.ready()) {
+            throw new IllegalStateException("the platform is not up: " + platform.apiUrl()
+                    + "/q/health/ready does not answer 200. Start it with `./jobweaver up`");
+        }
+        Instant startedAt = Instant.now();
+        Path folder = options.out() != null ? options.out()
+                : options.home().resolve("bench").resolve(FOLDER.format(startedAt));
+        boolean terminal = System.console() != null && System.console().isTerminal();
+        out.println("JobWeaver bench against " + platform.apiUrl() + ": "
+                + String.join(", ", options.workloads().stream().map(Workload::cliName).toList())
+                + "; figures go to " + folder);
+        List<WorkloadResult> results = new ArrayList<>();
+        Map<Workload, List<ResourceSummary>> byWorkload = new EnumMap<>(Workload.class);
+        List<ResourceSample> samples;
+        try (PlatformDb db = new PlatformDb(platform.postgresPort());
+             ResourceSampler sampler = new ResourceSampler(platform.sampledProcesses(), Path.of("/proc"))) {
+            WorkloadRunner runner = new WorkloadRunner(options, api, db, out, terminal);
+            if (options.warmup() > 0) {
+                runner.warmUp(options.warmup());
+            }
+            sampler.start();
+            for (Workload workload : options.workloads()) {
+                long from = System.currentTimeMillis();
+                WorkloadResult result = runner.run(workload);
+                results.add(result);
+                byWorkload.put(workload, ResourceSummary.of(sampler.samples(), from, System.currentTimeMillis()));
+                if (!result.available()) {
+                    out.println(workload.cliName() + ": unavailable: " + result.note());
+                }
+            }
+            samples = sampler.samples();
+        }
+        List<ResourceSummary> resources = ResourceSummary.of(samples, Long.MIN_VALUE, Long.MAX_VALUE);
+        BenchRun run = new BenchRun(startedAt, options, platform, List.copyOf(results),
+                Targets.evaluate(results, options, platform, resources), resources, byWorkload, samples);
+        out.print(ConsoleReport.render(run));
+        write(folder, run);
+        out.println("\nRaw figures and report: " + folder + " (open report.html)");
+        boolean correct = results.stream().allMatch(r -> !r.available() || r.correctness().ok());
+        return correct ? 0 : 1;
+    }
+
+    private static void requireAlive(PlatformState platform, Path home) {
+        for (PlatformState.Instance instance : platform.instances()) {
+            boolean alive = instance.pid() > 0 && ProcessHandle.of(instance.pid()).map(ProcessHandle::isAlive)
+                    .orElse(false);
+            if (!alive && instance.name().equals(PlatformState.API)) {
+                throw new IllegalStateException("the platform is not up: " + instance.name() + " (pid "
+                        + instance.pid() + ") is not running; " + home.resolve("platform.properties")
+                        + " is left from an earlier run. Start it with `./jobweaver up`");
+            }
+        }
+    }
+
+    /** Writes every output file of {@code run} into {@code folder}. */
+    static void write(Path folder, BenchRun run) {
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        try {
+            Files.createDirectories(folder);
+            for (WorkloadResult r : run.results()) {
+                if (!r.available()) {
+                    continue;
+                }
+                String name = r.workload().cliName();
+                Files.writeString(folder.resolve(name + "-jobs.csv"), RawFiles.jobsCsv(r.jobs()));
+                json.writeValue(folder.resolve(name + "-jobs.json").toFile(), RawFiles.jobsJson(json, r.jobs()));
+            }
+            Files.writeString(folder.resolve("resources.csv"), RawFiles.resourcesCsv(run.samples()));
+            json.writeValue(folder.resolve("summary.json").toFile(), SummaryJson.of(json, run));
+            Files.writeString(folder.resolve("report.html"), HtmlReport.render(run));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the figures to " + folder + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.jobweaver.local.bench;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A whole benchmark run: what was asked, what was measured, against which platform.
+ *
+ * @param startedAt when the run began
+ * @param options the options
+ * @param platform the platform it ran against
+ * @param results one result per selected workload, in run order
+ * @param targets the issue's targets beside the figures
+ * @param resources RSS and CPU per process over the whole run
+ * @param resourcesByWorkload RSS and CPU per process during each workload
+ * @param samples every resource reading
+ */
+public record BenchRun(Instant startedAt, BenchOptions options, PlatformState platform, List<WorkloadResult> results,
+                       List<TargetRow> targets, List<ResourceSummary> resources,
+                       Map<Workload, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples) {
+}

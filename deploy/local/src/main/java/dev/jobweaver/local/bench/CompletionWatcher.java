@@ -1,0 +1,109 @@
+package dev.jobweaver.local.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Polls the API database every {@value #POLL_MS} ms, in batches, until every accepted job is terminal, or no job has
+ * become terminal for the stall timeout after submission ended. Detection only: timings come from the recorded
+ * timestamps, never from when the poll noticed.
+ */
+public final class CompletionWatcher {
+
+    /** Poll period, milliseconds. */
+    static final long POLL_MS = 250;
+
+    private final PlatformDb db;
+    private final Progress progress;
+    private final Duration stallTimeout;
+    private final ConcurrentLinkedQueue<Accepted> incoming = new ConcurrentLinkedQueue<>();
+    private final List<Accepted> accepted = new ArrayList<>();
+    private final Set<UUID> open = new HashSet<>();
+    private volatile boolean submissionDone;
+    private Thread thread;
+    private volatile RuntimeException failure;
+
+    /** A watcher reading {@code db}, reporting to {@code progress}. */
+    public CompletionWatcher(PlatformDb db, Progress progress, Duration stallTimeout) {
+        this.db = db;
+        this.progress = progress;
+        this.stallTimeout = stallTimeout;
+    }
+
+    /** Starts polling on its own thread. */
+    public CompletionWatcher start() {
+        thread = Thread.ofPlatform().name("bench-watcher").start(this::loop);
+        return this;
+    }
+
+    /** A newly accepted job to watch. */
+    public void add(Accepted job) {
+        incoming.add(job);
+    }
+
+    /** No more jobs will be added; the stall clock starts. */
+    public void submissionDone() {
+        submissionDone = true;
+    }
+
+    /** Waits until the watcher finishes; returns every accepted job, in order of acceptance. */
+    public List<Accepted> await() {
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return accepted;
+    }
+
+    /** Jobs not terminal when the watcher stopped. */
+    public int stillOpen() {
+        return open.size();
+    }
+
+    private void loop() {
+        try {
+            long lastProgress = System.nanoTime();
+            boolean sawDone = false;
+            while (true) {
+                boolean finalRound = submissionDone;
+                Accepted next;
+                while ((next = incoming.poll()) != null) {
+                    accepted.add(next);
+                    open.add(next.jobId());
+                }
+                if (finalRound && !sawDone) {
+                    sawDone = true;
+                    lastProgress = System.nanoTime();
+                }
+                if (!open.isEmpty()) {
+                    Set<UUID> done = db.terminal(open);
+                    if (!done.isEmpty()) {
+                        open.removeAll(done);
+                        progress.done(done.size());
+                        lastProgress = System.nanoTime();
+                    }
+                }
+                if (finalRound && incoming.isEmpty() && open.isEmpty()) {
+                    return;
+                }
+                if (finalRound && System.nanoTime() - lastProgress > stallTimeout.toNanos()) {
+                    return;
+                }
+                Thread.sleep(POLL_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+    }
+}

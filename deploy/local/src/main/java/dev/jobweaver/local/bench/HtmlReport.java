@@ -1,0 +1,142 @@
+package dev.jobweaver.local.bench;
+
+import static dev.jobweaver.local.bench.SvgChart.escape;
+import static dev.jobweaver.local.bench.Targets.fmt;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code report.html}: one self-contained page (inline CSS and SVG, no scripts) with the tables and charts. */
+public final class HtmlReport {
+
+    private HtmlReport() {
+    }
+
+    /** The page for {@code run}. */
+    public static String render(BenchRun run) {
+        StringBuilder html = new StringBuilder();
+        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>JobWeaver bench ")
+                .append(escape(run.startedAt().toString())).append("</title>\n<style>\n")
+                .append("body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}")
+                .append("th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}th:first-child,td:first-child")
+                .append("{text-align:left}.pass{color:#2a7d2a;font-weight:bold}.miss{color:#c62828;font-weight:bold}")
+                .append(".na{color:#888}svg{display:block;margin:1em 0}\n</style></head><body>\n");
+        html.append("<h1>JobWeaver benchmark</h1>\n<p>Started ").append(escape(run.startedAt().toString()))
+                .append(" against ").append(escape(run.platform().apiUrl())).append(". Timings come from the ")
+                .append("platform's recorded timestamps (jobweaver_api.jobs, jobweaver_worker.execution_attempts).</p>\n");
+        html.append("<h2>Targets of issue 7</h2>\n<table><tr><th>target</th><th>goal</th><th>measured</th>")
+                .append("<th>verdict</th></tr>\n");
+        for (TargetRow t : run.targets()) {
+            String cls = switch (t.verdict()) {
+                case "pass" -> "pass";
+                case "miss" -> "miss";
+                default -> "na";
+            };
+            html.append("<tr><td>").append(escape(t.target())).append("</td><td>").append(escape(t.goal()))
+                    .append("</td><td>").append(escape(t.measured())).append("</td><td class=\"").append(cls)
+                    .append("\">").append(escape(t.verdict())).append("</td></tr>\n");
+        }
+        html.append("</table>\n");
+        html.append("<h2>Workloads</h2>\n<table><tr><th>workload</th><th>accepted</th><th>rejected</th>")
+                .append("<th>jobs/s</th><th>no-op jobs/s</th><th>start p50</th><th>start p90</th><th>start p99</th>")
+                .append("<th>start max</th><th>completed p50</th><th>completed p99</th><th>correctness</th>")
+                .append("<th>note</th></tr>\n");
+        for (WorkloadResult r : run.results()) {
+            html.append("<tr><td>").append(escape(r.workload().cliName())).append("</td>");
+            if (!r.available()) {
+                html.append("<td colspan=\"11\" class=\"na\">unavailable</td><td>").append(escape(r.note()))
+                        .append("</td></tr>\n");
+                continue;
+            }
+            cells(html, Integer.toString(r.submission().accepted()), Integer.toString(r.submission().rejected()),
+                    fmt(r.throughput()), fmt(r.noopThroughput()), fmt(r.toStart().p50()), fmt(r.toStart().p90()),
+                    fmt(r.toStart().p99()), fmt(r.toStart().max()), fmt(r.toFinish().p50()), fmt(r.toFinish().p99()),
+                    r.correctness().summary(), r.note());
+            html.append("</tr>\n");
+        }
+        html.append("</table>\n<p>Latencies in milliseconds: start = submit to the first attempt's start, ")
+                .append("completed = submit to the terminal status.</p>\n");
+        html.append(latencyChart(run, false)).append(latencyChart(run, true));
+        html.append(completionsChart(run));
+        html.append("<h2>Resources</h2>\n<table><tr><th>process</th><th>RSS max MB</th><th>RSS mean MB</th>")
+                .append("<th>CPU mean % of a core</th><th>CPU max %</th><th>start-to-ready s</th></tr>\n");
+        for (ResourceSummary s : run.resources()) {
+            long ready = run.platform().instances().stream().filter(i -> i.name().equals(s.process()))
+                    .mapToLong(PlatformState.Instance::readyMs).findFirst().orElse(-1);
+            html.append("<tr><td>").append(escape(s.process())).append("</td>");
+            cells(html, fmt(s.maxRssMb()), fmt(s.meanRssMb()), fmt(s.meanCpuPercent()), fmt(s.maxCpuPercent()),
+                    ready < 0 ? "-" : fmt(ready / 1000.0));
+            html.append("</tr>\n");
+        }
+        html.append("</table>\n").append(rssChart(run));
+        html.append("<p>Raw figures: one CSV and one JSON file per workload (one row per job), resources.csv, ")
+                .append("summary.json, in this folder.</p>\n</body></html>\n");
+        return html.toString();
+    }
+
+    private static void cells(StringBuilder html, String... values) {
+        for (String v : values) {
+            html.append("<td>").append(escape(v)).append("</td>");
+        }
+    }
+
+    private static String latencyChart(BenchRun run, boolean completed) {
+        List<SvgChart.Series> series = new ArrayList<>();
+        for (WorkloadResult r : run.results()) {
+            Percentiles p = completed ? r.toFinish() : r.toStart();
+            if (r.available() && p.count() > 0) {
+                series.add(new SvgChart.Series(r.workload().cliName(), new double[] {0, 1, 2, 3},
+                        new double[] {p.p50(), p.p90(), p.p99(), p.max()}));
+            }
+        }
+        if (series.isEmpty()) {
+            return "";
+        }
+        String title = completed ? "Submit to completed, percentiles" : "Submit to start, percentiles";
+        return SvgChart.bars(title, "milliseconds", List.of("p50", "p90", "p99", "max"), series);
+    }
+
+    private static String completionsChart(BenchRun run) {
+        List<SvgChart.Series> series = new ArrayList<>();
+        for (WorkloadResult r : run.results()) {
+            int[] perSecond = r.completionsPerSecond();
+            if (!r.available() || perSecond.length == 0) {
+                continue;
+            }
+            double[] xs = new double[perSecond.length];
+            double[] ys = new double[perSecond.length];
+            for (int i = 0; i < perSecond.length; i++) {
+                xs[i] = i;
+                ys[i] = perSecond[i];
+            }
+            series.add(new SvgChart.Series(r.workload().cliName(), xs, ys));
+        }
+        if (series.isEmpty()) {
+            return "";
+        }
+        return SvgChart.lines("Completions over time", "seconds after the workload's first submit",
+                "completed jobs per second", series);
+    }
+
+    private static String rssChart(BenchRun run) {
+        if (run.samples().isEmpty()) {
+            return "";
+        }
+        long origin = run.samples().getFirst().epochMs();
+        Map<String, List<ResourceSample>> byProcess = new LinkedHashMap<>();
+        run.samples().forEach(s -> byProcess.computeIfAbsent(s.process(), p -> new ArrayList<>()).add(s));
+        List<SvgChart.Series> series = new ArrayList<>();
+        byProcess.forEach((process, list) -> {
+            double[] xs = new double[list.size()];
+            double[] ys = new double[list.size()];
+            for (int i = 0; i < list.size(); i++) {
+                xs[i] = (list.get(i).epochMs() - origin) / 1000.0;
+                ys[i] = list.get(i).rssKb() / 1024.0;
+            }
+            series.add(new SvgChart.Series(process, xs, ys));
+        });
+        return SvgChart.lines("RSS over the run", "seconds", "MB", series);
+    }
+}

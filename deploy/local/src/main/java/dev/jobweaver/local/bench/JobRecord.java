@@ -1,0 +1,50 @@
+package dev.jobweaver.local.bench;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * One accepted job as the platform recorded it: the raw figure behind every statistic.
+ *
+ * @param jobId the id the API returned
+ * @param kind what the job does
+ * @param submittedAt when the bench sent the request (this machine's clock, as the platform's)
+ * @param acceptMs how long the API took to answer 202, in milliseconds
+ * @param createdAt {@code jobweaver_api.jobs.created_at}, null when the API database has no row
+ * @param startedAt earliest {@code jobweaver_worker.execution_attempts.started_at}, null when it never ran
+ * @param finishedAt {@code jobweaver_api.jobs.finished_at}, null until terminal
+ * @param visibleAt {@code jobweaver_api.jobs.updated_at}: when the API's read model last changed
+ * @param status {@code jobweaver_api.jobs.status}, null when the row is missing
+ * @param attempts {@code jobweaver_api.jobs.attempts}
+ * @param executions how many {@code execution_attempts} rows the job has
+ */
+public record JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Instant createdAt,
+                        Instant startedAt, Instant finishedAt, Instant visibleAt, String status, int attempts,
+                        int executions) {
+
+    /** Whether the status is terminal (COMPLETED, FAILED, REJECTED). */
+    public boolean terminal() {
+        return "COMPLETED".equals(status) || "FAILED".equals(status) || "REJECTED".equals(status);
+    }
+
+    /** Whether the job is COMPLETED. */
+    public boolean completed() {
+        return "COMPLETED".equals(status);
+    }
+
+    /** Milliseconds from submission to the first attempt's start, NaN if it never started. */
+    public double submitToStartMs() {
+        return millisBetween(submittedAt, startedAt);
+    }
+
+    /** Milliseconds from submission to the terminal status, NaN if not finished. */
+    public double submitToFinishMs() {
+        return millisBetween(submittedAt, finishedAt);
+    }
+
+    /** Milliseconds between two instants, NaN if either is missing. */
+    static double millisBetween(Instant from, Instant to) {
+        return from == null || to == null ? Double.NaN : Duration.between(from, to).toNanos() / 1e6;
+    }
+}

@@ -1,0 +1,130 @@
+package dev.jobweaver.local.bench;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Reads the timestamps the platform records, over JDBC from its PostgreSQL: {@code jobweaver_api.jobs} and
+ * {@code jobweaver_worker.execution_attempts} (column names as in the services' Flyway migrations).
+ */
+public final class PlatformDb implements AutoCloseable {
+
+    /** Ids per {@code = ANY(?)} query. */
+    static final int CHUNK = 5_000;
+
+    private static final String TERMINAL = "SELECT id FROM jobs WHERE id = ANY(?)"
+            + " AND status IN ('COMPLETED', 'FAILED', 'REJECTED')";
+    private static final String JOBS = "SELECT id, status, attempts, created_at, finished_at, updated_at"
+            + " FROM jobs WHERE id = ANY(?)";
+    private static final String EXECUTIONS = "SELECT job_id, count(*) AS runs, min(started_at) AS first_start"
+            + " FROM execution_attempts WHERE job_id = ANY(?) GROUP BY job_id";
+
+    private final Connection api;
+    private final Connection worker;
+
+    /** Connects to both databases on {@code 127.0.0.1:port} as the local stack's user. */
+    public PlatformDb(int port) {
+        try {
+            this.api = connect(port, "jobweaver_api");
+            this.worker = connect(port, "jobweaver_worker");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the platform's PostgreSQL on 127.0.0.1:" + port + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static Connection connect(int port, String database) throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database, "postgres",
+                "postgres");
+    }
+
+    /** The ids among {@code ids} whose job has reached a terminal status. */
+    public synchronized Set<UUID> terminal(Collection<UUID> ids) {
+        Set<UUID> done = new HashSet<>();
+        forChunks(api, TERMINAL, ids, rs -> done.add(rs.getObject(1, UUID.class)));
+        return done;
+    }
+
+    /** The raw record of every accepted job: the API's row joined with the worker's attempts. */
+    public synchronized List<JobRecord> records(List<Accepted> accepted) {
+        List<UUID> ids = accepted.stream().map(Accepted::jobId).toList();
+        Map<UUID, Object[]> jobs = new HashMap<>();
+        forChunks(api, JOBS, ids, rs -> jobs.put(rs.getObject("id", UUID.class), new Object[] {
+                rs.getString("status"), rs.getInt("attempts"), instant(rs, "created_at"),
+                instant(rs, "finished_at"), instant(rs, "updated_at")}));
+        Map<UUID, Object[]> runs = new HashMap<>();
+        forChunks(worker, EXECUTIONS, ids, rs -> runs.put(rs.getObject("job_id", UUID.class), new Object[] {
+                rs.getInt("runs"), instant(rs, "first_start")}));
+        List<JobRecord> records = new ArrayList<>(accepted.size());
+        for (Accepted a : accepted) {
+            Object[] job = jobs.get(a.jobId());
+            Object[] run = runs.get(a.jobId());
+            records.add(new JobRecord(a.jobId(), a.kind(), a.submittedAt(), a.acceptMs(),
+                    job == null ? null : (Instant) job[2],
+                    run == null ? null : (Instant) run[1],
+                    job == null ? null : (Instant) job[3],
+                    job == null ? null : (Instant) job[4],
+                    job == null ? null : (String) job[0],
+                    job == null ? 0 : (Integer) job[1],
+                    run == null ? 0 : (Integer) run[0]));
+        }
+        return records;
+    }
+
+    /** One row handler. */
+    @FunctionalInterface
+    private interface RowHandler {
+        void row(ResultSet rs) throws SQLException;
+    }
+
+    private static void forChunks(Connection connection, String sql, Collection<UUID> ids, RowHandler handler) {
+        List<UUID> all = List.copyOf(ids);
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int from = 0; from < all.size(); from += CHUNK) {
+                List<UUID> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
+                Array array = connection.createArrayOf("uuid", chunk.toArray());
+                statement.setArray(1, array);
+                try (ResultSet rs = statement.executeQuery()) {
+                    while (rs.next()) {
+                        handler.row(rs);
+                    }
+                }
+                array.free();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("querying the platform's PostgreSQL failed: " + e.getMessage()
+                    + " (do the bench's queries still match the services' Flyway migrations?)", e);
+        }
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+
+    /** Closes both connections. */
+    @Override
+    public synchronized void close() {
+        for (Connection c : List.of(api, worker)) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                // closing anyway
+            }
+        }
+    }
+}

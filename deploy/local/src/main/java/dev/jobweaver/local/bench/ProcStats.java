@@ -1,0 +1,45 @@
+package dev.jobweaver.local.bench;
+
+/** Parses Linux {@code /proc/<pid>/status} and {@code /proc/<pid>/stat}. */
+public final class ProcStats {
+
+    /** Clock ticks per second of {@code utime}/{@code stime}: USER_HZ, 100 on every mainstream Linux. */
+    public static final int CLOCK_TICKS_PER_SECOND = 100;
+
+    private ProcStats() {
+    }
+
+    /** {@code VmRSS} in kB from the text of {@code /proc/<pid>/status}, or -1 when absent (a zombie, a kernel thread). */
+    public static long rssKb(String status) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith("VmRSS:")) {
+                String[] parts = line.substring("VmRSS:".length()).trim().split("\\s+");
+                return Long.parseLong(parts[0]);
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * {@code utime + stime} in clock ticks from the line of {@code /proc/<pid>/stat}. The command name (field 2) may
+     * hold spaces and parentheses, so fields are counted from the last ')'.
+     */
+    public static long cpuTicks(String stat) {
+        int close = stat.lastIndexOf(')');
+        if (close < 0) {
+            throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat);
+        }
+        String[] fields = stat.substring(close + 1).trim().split("\\s+");
+        // fields[0] is field 3 (state); utime is field 14, stime field 15
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /** Percent of one core used between two readings {@code wallNanos} apart. */
+    public static double cpuPercent(long ticksBefore, long ticksAfter, long wallNanos) {
+        if (wallNanos <= 0) {
+            return Double.NaN;
+        }
+        double cpuSeconds = (ticksAfter - ticksBefore) / (double) CLOCK_TICKS_PER_SECOND;
+        return 100.0 * cpuSeconds / (wallNanos / 1e9);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.jobweaver.local.bench;
+
+import static dev.jobweaver.local.bench.RawFiles.putNumber;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/** {@code summary.json}: options, platform, every workload's figures, resources and targets (no per-job rows). */
+public final class SummaryJson {
+
+    private SummaryJson() {
+    }
+
+    /** The summary of {@code run}. */
+    public static ObjectNode of(ObjectMapper json, BenchRun run) {
+        ObjectNode root = json.createObjectNode();
+        root.put("startedAt", run.startedAt().toString());
+        ObjectNode options = root.putObject("options");
+        ArrayNode selected = options.putArray("workloads");
+        run.options().workloads().forEach(w -> selected.add(w.cliName()));
+        options.put("jobs", run.options().jobs());
+        options.put("concurrency", run.options().concurrency());
+        putNumber(options, "rate", run.options().rate());
+        options.put("durationMs", run.options().duration().toMillis());
+        putNumber(options, "baseline", run.options().baseline());
+        options.put("warmup", run.options().warmup());
+        options.put("timeoutMs", run.options().timeout().toMillis());
+        ObjectNode platform = root.putObject("platform");
+        platform.put("apiUrl", run.platform().apiUrl());
+        platform.put("postgresPort", run.platform().postgresPort());
+        ArrayNode instances = platform.putArray("instances");
+        for (PlatformState.Instance i : run.platform().instances()) {
+            ObjectNode o = instances.addObject();
+            o.put("name", i.name());
+            o.put("url", i.url());
+            o.put("pid", i.pid());
+            if (i.readyMs() >= 0) {
+                o.put("readyMs", i.readyMs());
+            } else {
+                o.putNull("readyMs");
+            }
+        }
+        ArrayNode workloads = root.putArray("workloads");
+        for (WorkloadResult r : run.results()) {
+            ObjectNode w = workloads.addObject();
+            w.put("workload", r.workload().cliName());
+            w.put("available", r.available());
+            w.put("note", r.note());
+            if (!r.available()) {
+                continue;
+            }
+            Submission s = r.submission();
+            ObjectNode sub = w.putObject("submission");
+            sub.put("offered", s.offered());
+            sub.put("accepted", s.accepted());
+            sub.put("rejected", s.rejected());
+            sub.put("firstRejection", s.firstRejection());
+            sub.put("startedAt", s.startedAt() == null ? null : s.startedAt().toString());
+            putNumber(sub, "sendSeconds", s.sendSeconds());
+            putNumber(sub, "maxSendLagMs", s.maxSendLagMs());
+            putNumber(w, "throughputJobsPerSecond", r.throughput());
+            putNumber(w, "noopThroughputJobsPerSecond", r.noopThroughput());
+            percentiles(w.putObject("acceptMs"), r.accept());
+            percentiles(w.putObject("submitToStartMs"), r.toStart());
+            percentiles(w.putObject("submitToCompletedMs"), r.toFinish());
+            Correctness c = r.correctness();
+            ObjectNode correctness = w.putObject("correctness");
+            correctness.put("accepted", c.accepted());
+            correctness.put("asExpected", c.asExpected());
+            correctness.put("lost", c.lost());
+            correctness.put("duplicated", c.duplicated());
+            correctness.put("unexpected", c.unexpected());
+            ArrayNode examples = correctness.putArray("examples");
+            c.examples().forEach(examples::add);
+            ArrayNode perSecond = w.putArray("completionsPerSecond");
+            for (int n : r.completionsPerSecond()) {
+                perSecond.add(n);
+            }
+            resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.workload(), List.of()));
+        }
+        resources(root.putArray("resources"), run.resources());
+        ArrayNode targets = root.putArray("targets");
+        for (TargetRow t : run.targets()) {
+            ObjectNode o = targets.addObject();
+            o.put("target", t.target());
+            o.put("goal", t.goal());
+            o.put("measured", t.measured());
+            o.put("verdict", t.verdict());
+        }
+        return root;
+    }
+
+    private static void percentiles(ObjectNode o, Percentiles p) {
+        o.put("count", p.count());
+        putNumber(o, "p50", p.p50());
+        putNumber(o, "p90", p.p90());
+        putNumber(o, "p99", p.p99());
+        putNumber(o, "max", p.max());
+        putNumber(o, "mean", p.mean());
+    }
+
+    private static void resources(ArrayNode array, List<ResourceSummary> summaries) {
+        for (ResourceSummary s : summaries) {
+            ObjectNode o = array.addObject();
+            o.put("process", s.process());
+            o.put("samples", s.samples());
+            putNumber(o, "maxRssMb", s.maxRssMb());
+            putNumber(o, "meanRssMb", s.meanRssMb());
+            putNumber(o, "meanCpuPercent", s.meanCpuPercent());
+            putNumber(o, "maxCpuPercent", s.maxCpuPercent());
+        }
+    }
+}

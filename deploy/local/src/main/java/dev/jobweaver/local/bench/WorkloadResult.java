@@ -1,0 +1,76 @@
+package dev.jobweaver.local.bench;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything one workload measured.
+ *
+ * @param workload which
+ * @param available false when the platform cannot run it (then only {@code note} is meaningful)
+ * @param note why it is unavailable, or remarks on the run; empty when none
+ * @param submission the submission side
+ * @param throughput completed jobs / (last completion − first submit), jobs per second
+ * @param noopThroughput the same over the no-op jobs only, when the workload mixes kinds; NaN otherwise
+ * @param accept milliseconds from sending to the 202
+ * @param toStart milliseconds from submit to the first attempt's start
+ * @param toFinish milliseconds from submit to the terminal status
+ * @param correctness whether every accepted job ended as expected, exactly once
+ * @param completionsPerSecond completed jobs per second after the first submit
+ * @param jobs the raw records
+ */
+public record WorkloadResult(Workload workload, boolean available, String note, Submission submission,
+                             double throughput, double noopThroughput, Percentiles accept, Percentiles toStart,
+                             Percentiles toFinish, Correctness correctness, int[] completionsPerSecond,
+                             List<JobRecord> jobs) {
+
+    /** A workload the platform cannot run, with the reason. */
+    public static WorkloadResult unavailable(Workload workload, String reason) {
+        return new WorkloadResult(workload, false, reason, new Submission(0, 0, 0, null, null, 0, 0), Double.NaN,
+                Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY,
+                new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of());
+    }
+
+    /** Computes the figures of a finished workload from its raw records. */
+    public static WorkloadResult of(Workload workload, Submission submission, List<JobRecord> jobs, String note) {
+        Instant firstSubmit = jobs.stream().map(JobRecord::submittedAt).filter(Objects::nonNull)
+                .min(Comparator.naturalOrder()).orElse(submission.startedAt());
+        List<JobRecord> completed = jobs.stream().filter(JobRecord::completed).toList();
+        boolean mixed = jobs.stream().anyMatch(j -> j.kind() != JobKind.NOOP);
+        double noop = mixed
+                ? throughput(completed.stream().filter(j -> j.kind() == JobKind.NOOP).toList(), firstSubmit)
+                : Double.NaN;
+        List<Instant> finishes = new ArrayList<>();
+        completed.forEach(j -> {
+            if (j.finishedAt() != null) {
+                finishes.add(j.finishedAt());
+            }
+        });
+        return new WorkloadResult(workload, true, note == null ? "" : note, submission,
+                throughput(completed, firstSubmit), noop,
+                Percentiles.of(values(jobs, JobRecord::acceptMs)),
+                Percentiles.of(values(jobs, JobRecord::submitToStartMs)),
+                Percentiles.of(values(completed, JobRecord::submitToFinishMs)),
+                Correctness.check(jobs),
+                firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
+                List.copyOf(jobs));
+    }
+
+    /** Completed jobs per second from {@code firstSubmit} to the last completion; NaN when nothing completed. */
+    static double throughput(List<JobRecord> completed, Instant firstSubmit) {
+        Instant last = completed.stream().map(JobRecord::finishedAt).filter(Objects::nonNull)
+                .max(Comparator.naturalOrder()).orElse(null);
+        if (last == null || firstSubmit == null) {
+            return Double.NaN;
+        }
+        double seconds = JobRecord.millisBetween(firstSubmit, last) / 1000.0;
+        return seconds <= 0 ? Double.NaN : completed.size() / seconds;
+    }
+
+    private static double[] values(List<JobRecord> jobs, java.util.function.ToDoubleFunction<JobRecord> f) {
+        return jobs.stream().mapToDouble(f).filter(v -> !Double.isNaN(v)).toArray();
+    }
+}

@@ -1,0 +1,145 @@
+package dev.jobweaver.local.bench;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.IntFunction;
+
+/** Runs one workload: submits, watches for completion, reads the recorded timestamps, computes the figures. */
+public final class WorkloadRunner {
+
+    /** Share of sleeper jobs in the sleepers workload. */
+    static final double SLEEPER_FRACTION = 0.05;
+    /** Share of flaky jobs in the retries workload. */
+    static final double FLAKY_FRACTION = 0.10;
+
+    private final BenchOptions options;
+    private final ApiClient api;
+    private final PlatformDb db;
+    private final PrintStream out;
+    private final boolean terminal;
+
+    /** A runner with these options, against this API and database, reporting progress on {@code out}. */
+    public WorkloadRunner(BenchOptions options, ApiClient api, PlatformDb db, PrintStream out, boolean terminal) {
+        this.options = options;
+        this.api = api;
+        this.db = db;
+        this.out = out;
+        this.terminal = terminal;
+    }
+
+    /** Runs {@code workload}. */
+    public WorkloadResult run(Workload workload) {
+        return switch (workload) {
+            case BURST -> closedLoop(workload, options.jobs(), i -> JobKind.NOOP, "");
+            case STEADY -> openLoop();
+            case SLEEPERS -> closedLoop(workload, options.jobs(),
+                    i -> JobKind.mix(i, SLEEPER_FRACTION, JobKind.SLEEPER), "");
+            case RETRIES -> retries();
+        };
+    }
+
+    /** Runs {@code count} no-op jobs and forgets them (JIT and connection warm-up). */
+    public void warmUp(int count) {
+        closedLoop(null, count, i -> JobKind.NOOP, "");
+    }
+
+    private WorkloadResult closedLoop(Workload workload, int count, IntFunction<JobKind> kinds, String note) {
+        String label = workload == null ? "warm-up" : workload.cliName();
+        Progress progress = new Progress(label, count, out, terminal);
+        CompletionWatcher watcher = new CompletionWatcher(db, progress, options.timeout()).start();
+        Submission submission;
+        List<Accepted> accepted;
+        try (progress) {
+            submission = new Submitter(api).burst(count, options.concurrency(), kinds, watcher::add, progress);
+            watcher.submissionDone();
+            accepted = watcher.await();
+        }
+        if (workload == null) {
+            return null;
+        }
+        return WorkloadResult.of(workload, submission, db.records(accepted), note(submission, note));
+    }
+
+    private WorkloadResult openLoop() {
+        RateSchedule schedule = new RateSchedule(options.rate(), options.duration());
+        Progress progress = new Progress(Workload.STEADY.cliName(), schedule.count(), out, terminal);
+        CompletionWatcher watcher = new CompletionWatcher(db, progress, options.timeout()).start();
+        Submission submission;
+        List<Accepted> accepted;
+        try (progress) {
+            submission = new Submitter(api).openLoop(schedule, watcher::add, progress);
+            watcher.submissionDone();
+            accepted = watcher.await();
+        }
+        String note = String.format(java.util.Locale.ROOT, "offered %s/s for %s s; largest send delay behind "
+                        + "schedule %s ms", Targets.fmt(options.rate()),
+                Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(submission.maxSendLagMs()));
+        return WorkloadResult.of(Workload.STEADY, submission, db.records(accepted), note(submission, note));
+    }
+
+    private WorkloadResult retries() {
+        String unavailable = probeRetries();
+        if (unavailable != null) {
+            return WorkloadResult.unavailable(Workload.RETRIES, unavailable);
+        }
+        return closedLoop(Workload.RETRIES, options.jobs(), i -> JobKind.mix(i, FLAKY_FRACTION, JobKind.FLAKY),
+                "throughput includes the scheduler's retry backoff (jobweaver.scheduler.retry.base)");
+    }
+
+    /**
+     * Whether the platform honours {@code FAIL} with {@code times}: one flaky job must be accepted and end COMPLETED
+     * after exactly 2 attempts. Returns why not, or null when it does.
+     */
+    String probeRetries() {
+        out.println("retries: probing FAIL with \"times\" (one job, waits for its retry backoff)...");
+        ApiClient.Answer answer = api.submit(JobKind.FLAKY.body()).join();
+        if (answer.status() == 400) {
+            return "the API rejects the FAIL step's \"times\" field (400: " + shorten(answer.body())
+                    + "); the platform does not support flaky jobs yet";
+        }
+        if (!answer.accepted()) {
+            return "the probe job was not accepted: " + answer.status() + " " + shorten(answer.body());
+        }
+        UUID id = answer.jobId();
+        long deadline = System.nanoTime() + Math.max(options.timeout().toNanos(), Duration.ofSeconds(60).toNanos());
+        while (System.nanoTime() < deadline) {
+            Set<UUID> done = db.terminal(List.of(id));
+            if (!done.isEmpty()) {
+                JobRecord job = db.records(List.of(new Accepted(id, JobKind.FLAKY, java.time.Instant.now(), 0)))
+                        .getFirst();
+                if (job.completed() && job.attempts() == 2) {
+                    return null;
+                }
+                return "the API accepted \"times\" but the probe job " + id + " ended " + job.status() + " after "
+                        + job.attempts() + " attempt(s), not COMPLETED after 2: the field is ignored (not yet "
+                        + "supported by the worker?)";
+            }
+            sleep(250);
+        }
+        return "the probe job " + id + " did not finish within " + options.timeout().toSeconds() + " s";
+    }
+
+    private static String note(Submission submission, String note) {
+        if (submission.accepted() == 0 && submission.rejected() > 0) {
+            String refused = "the API accepted none of " + submission.offered() + " jobs";
+            return note.isEmpty() ? refused : note + "; " + refused;
+        }
+        return note;
+    }
+
+    private static String shorten(String s) {
+        return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

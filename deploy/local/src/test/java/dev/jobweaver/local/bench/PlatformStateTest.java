@@ -1,0 +1,74 @@
+package dev.jobweaver.local.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlatformStateTest {
+
+    @TempDir
+    Path home;
+
+    private static Properties written() {
+        Properties p = new Properties();
+        p.setProperty("kafka.bootstrap.servers", "127.0.0.1:19092");
+        p.setProperty("postgres.port", "15432");
+        p.setProperty("kafka.pid", "100");
+        p.setProperty("service.api-service.url", "http://localhost:18080");
+        p.setProperty("service.api-service.pid", "101");
+        p.setProperty("service.api-service.ready-ms", "2900");
+        p.setProperty("service.worker-service.url", "http://localhost:18082");
+        p.setProperty("service.worker-service.pid", "103");
+        p.setProperty("service.worker-service-2.url", "http://localhost:18182");
+        p.setProperty("service.worker-service-2.pid", "104");
+        return p;
+    }
+
+    @Test
+    void readsEveryInstanceAndTheInfrastructure() {
+        PlatformState state = PlatformState.parse(written(), "test");
+        assertThat(state.apiUrl()).isEqualTo("http://localhost:18080");
+        assertThat(state.postgresPort()).isEqualTo(15432);
+        assertThat(state.kafkaPid()).isEqualTo(100);
+        assertThat(state.instances()).containsExactly(
+                new PlatformState.Instance("api-service", "http://localhost:18080", 101, 2900),
+                new PlatformState.Instance("worker-service", "http://localhost:18082", 103, -1),
+                new PlatformState.Instance("worker-service-2", "http://localhost:18182", 104, -1));
+        assertThat(state.sampledProcesses()).extracting(PlatformState.Instance::name)
+                .containsExactly("api-service", "worker-service", "worker-service-2", "kafka");
+    }
+
+    @Test
+    void withoutAnApiThereIsNothingToBenchmark() {
+        Properties p = written();
+        p.remove("service.api-service.url");
+        assertThatThrownBy(() -> PlatformState.parse(p, "f")).hasMessageContaining("no api-service in f");
+    }
+
+    @Test
+    void withoutThePostgresPortTheTimestampsCannotBeRead() {
+        Properties p = written();
+        p.remove("postgres.port");
+        assertThatThrownBy(() -> PlatformState.parse(p, "f")).hasMessageContaining("no postgres.port");
+    }
+
+    @Test
+    void aMissingFileSaysThePlatformIsNotUp() {
+        assertThatThrownBy(() -> PlatformState.load(home)).hasMessageContaining("the platform is not up")
+                .hasMessageContaining("./jobweaver up");
+    }
+
+    @Test
+    void loadsTheFileThePlatformWrites() throws IOException {
+        try (var writer = Files.newBufferedWriter(home.resolve("platform.properties"))) {
+            written().store(writer, "test");
+        }
+        assertThat(PlatformState.load(home).instances()).hasSize(3);
+    }
+}

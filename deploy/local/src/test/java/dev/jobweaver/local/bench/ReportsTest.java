@@ -1,0 +1,90 @@
+package dev.jobweaver.local.bench;
+
+import static dev.jobweaver.local.bench.Fixtures.completed;
+import static dev.jobweaver.local.bench.Fixtures.ended;
+import static dev.jobweaver.local.bench.Fixtures.submission;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The console tables, summary.json, report.html and the output folder, from one fabricated run. */
+class ReportsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path folder;
+
+    static BenchRun run() {
+        BenchOptions options = BenchOptions.parse(List.of("burst", "retries"), Path.of("/r"));
+        WorkloadResult burst = WorkloadResult.of(Workload.BURST, submission(3), List.of(
+                completed(JobKind.NOOP, 0, 4, 10), completed(JobKind.NOOP, 1, 6, 20),
+                ended(JobKind.NOOP, "COMPLETED", 1, 2)), "");
+        WorkloadResult retries = WorkloadResult.unavailable(Workload.RETRIES, "the API rejects \"times\" <400>");
+        List<ResourceSample> samples = List.of(new ResourceSample(0, "api-service", 150 * 1024, Double.NaN),
+                new ResourceSample(1000, "api-service", 170 * 1024, 80),
+                new ResourceSample(1000, "kafka", 400 * 1024, 30));
+        List<ResourceSummary> resources = ResourceSummary.of(samples, 0, 10_000);
+        List<WorkloadResult> results = List.of(burst, retries);
+        return new BenchRun(Fixtures.T0, options, Fixtures.platform(), results,
+                Targets.evaluate(results, options, Fixtures.platform(), resources), resources,
+                Map.of(Workload.BURST, resources), samples);
+    }
+
+    @Test
+    void consoleShowsFiguresTargetsAndWhyAWorkloadIsUnavailable() {
+        String text = ConsoleReport.render(run());
+        assertThat(text).contains("Workloads", "Latency", "Resources", "Targets of issue 7");
+        assertThat(text).contains("retries   unavailable");
+        assertThat(text).contains("retries unavailable: the API rejects \"times\" <400>");
+        assertThat(text).contains("executed 2 times, expected 1");
+        assertThat(text).containsPattern("api-service RSS\\s+<= 200 MB\\s+max 170 MB\\s+pass");
+        assertThat(text).containsPattern("burst correctness .* miss");
+    }
+
+    @Test
+    void summaryJsonHasEveryFigure() {
+        JsonNode json = SummaryJson.of(JSON, run());
+        assertThat(json.at("/options/workloads").toString()).isEqualTo("[\"burst\",\"retries\"]");
+        JsonNode burst = json.at("/workloads/0");
+        assertThat(burst.path("workload").asText()).isEqualTo("burst");
+        assertThat(burst.at("/submission/accepted").asInt()).isEqualTo(3);
+        assertThat(burst.at("/correctness/duplicated").asInt()).isEqualTo(1);
+        assertThat(burst.at("/submitToStartMs/max").asDouble()).isEqualTo(10.0);
+        assertThat(burst.path("throughputJobsPerSecond").isNumber()).isTrue();
+        assertThat(json.at("/workloads/1/available").asBoolean()).isFalse();
+        assertThat(json.at("/resources/0/maxRssMb").asDouble()).isEqualTo(170.0);
+        assertThat(json.at("/platform/instances/2/readyMs").isNull()).isTrue();
+        assertThat(json.path("targets").size()).isGreaterThan(5);
+    }
+
+    @Test
+    void htmlIsSelfContainedWithCharts() {
+        String html = HtmlReport.render(run());
+        assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n");
+        assertThat(html).contains("<svg", "Submit to start, percentiles", "Completions over time", "RSS over the run");
+        assertThat(html).contains("class=\"miss\"", "class=\"pass\"");
+        assertThat(html).contains("the API rejects &quot;times&quot; &lt;400&gt;");
+        assertThat(html).doesNotContain("<script", "http://cdn", "<link");
+    }
+
+    @Test
+    void theFolderGetsRawFiguresPerWorkloadAndTheReports() throws Exception {
+        Path out = folder.resolve("bench/x");
+        Bench.write(out, run());
+        try (var files = Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly("burst-jobs.csv",
+                    "burst-jobs.json", "report.html", "resources.csv", "summary.json");
+        }
+        assertThat(Files.readAllLines(out.resolve("burst-jobs.csv"))).hasSize(4);
+        assertThat(JSON.readTree(out.resolve("burst-jobs.json").toFile())).hasSize(3);
+        assertThat(JSON.readTree(out.resolve("summary.json").toFile()).path("workloads")).hasSize(2);
+    }
+}

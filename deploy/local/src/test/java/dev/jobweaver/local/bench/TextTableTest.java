@@ -1,0 +1,26 @@
+package dev.jobweaver.local.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class TextTableTest {
+
+    @Test
+    void padsColumnsAndRightAlignsNumbers() {
+        String table = new TextTable("name", "jobs/s").row("burst", "2100").row("sleepers", "95.5").render();
+        assertThat(table).isEqualTo("""
+                name      jobs/s
+                --------  ------
+                burst       2100
+                sleepers    95.5
+                """);
+    }
+
+    @Test
+    void missingCellsAreEmptyAndExtraCellsRefused() {
+        assertThat(new TextTable("a", "b").row("x").render()).endsWith("x\n");
+        assertThatThrownBy(() -> new TextTable("a").row("1", "2")).isInstanceOf(IllegalArgumentException.class);
+    }
+}
