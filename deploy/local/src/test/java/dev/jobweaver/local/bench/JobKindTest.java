@@ -47,4 +47,11 @@ class JobKindTest {
         assertThat(JobKind.FLAKY.expectedAttempts()).isEqualTo(2);
         assertThat(JobKind.NOOP.expectedAttempts()).isEqualTo(1);
     }
+
+    @Test
+    void theRetriesProbeAllowsOneRetryOnly() throws Exception {
+        JsonNode probe = JSON.readTree(WorkloadRunner.PROBE);
+        assertThat(probe.path("maxRetryCount").asInt()).isEqualTo(1);
+        assertThat(probe.at("/payload/steps/0/times").asInt()).isEqualTo(1);
+    }
 }
