@@ -57,6 +57,18 @@ public final class TestDb {
                 + " WHERE job_id = $1 AND job_status = 'RUNNING'", jobId);
     }
 
+    /**
+     * Inserts a PENDING job directly, due {@code dueInSeconds} from now (negative: already due), as ingestion
+     * would have stored it.
+     */
+    public void insertPending(UUID jobId, String instructionJson, int maxRetries, long dueInSeconds) {
+        update("INSERT INTO job_executions (job_id, job_type, trace_id, traceparent, instruction, job_status,"
+                + " retry_count, max_retries, attempt, next_run_at, created_at, updated_at, version)"
+                + " VALUES ($1, 'SIMULATION', $2, NULL, $3::text::jsonb, 'PENDING', 0, $4, 0,"
+                + " now() + make_interval(secs => $5), now(), now(), 0)",
+                jobId, TestJobs.traceId(jobId), instructionJson, maxRetries, (double) dueInSeconds);
+    }
+
     public int update(String sql, Object... args) {
         return pool.preparedQuery(sql).execute(Tuple.from(args)).await().atMost(TIMEOUT).rowCount();
     }

@@ -19,7 +19,10 @@ import dev.jobweaver.scheduler.observability.SchedulerMetrics;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
+import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.common.vertx.VertxContext;
 import io.vertx.core.Vertx;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,6 +67,7 @@ public class Dispatcher {
     private final int batchSize;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
+    private volatile boolean stopped;
 
     public Dispatcher(JobExecutionRepository repository, JobEventPublisher publisher, JobStateWriter writer,
                       LeasePolicy leasePolicy,
@@ -80,19 +84,34 @@ public class Dispatcher {
         this.batchSize = config.dispatch().batchSize();
     }
 
+    void stop(@Observes ShutdownEvent event) {
+        stopped = true;
+    }
+
     /** Runs a round now, or right after the one in progress. Never blocks. */
     public void wake() {
+        if (stopped) {
+            return;
+        }
         again.set(true);
         if (running.compareAndSet(false, true)) {
             again.set(false);
-            dispatchRound().subscribe().with(
-                    claimed -> finishRound(claimed.size() >= batchSize),
-                    failure -> {
+            // A fresh duplicated context per round, as Quarkus gives each request: it carries the round's
+            // OpenTelemetry context and MDC, whichever thread woke the dispatcher.
+            VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext()).runOnContext(v -> round());
+        }
+    }
+
+    private void round() {
+        dispatchRound().subscribe().with(
+                claimed -> finishRound(claimed.size() >= batchSize),
+                failure -> {
+                    if (!stopped) {
                         LOG.errorf(failure, "%s: dispatch round failed; the rows stay PENDING for the next round",
                                 SchedulerErrorCode.DISPATCH_FAILED.code());
-                        finishRound(false);
-                    });
-        }
+                    }
+                    finishRound(false);
+                });
     }
 
     /** Wakes the dispatcher at {@code dueAt} (a retry's next run), in this replica; the timer covers the others. */

@@ -3,6 +3,7 @@ package dev.jobweaver.scheduler.job.service;
 import dev.jobweaver.common.event.JobCompletedEvent;
 import dev.jobweaver.common.event.JobFailedEvent;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 
 /**
@@ -23,12 +24,22 @@ public record Outcome(Kind kind, UUID eventId, UUID jobId, int attempt, String e
 
     /** The outcome of a {@link JobCompletedEvent}. */
     public static Outcome of(JobCompletedEvent e) {
-        return new Outcome(Kind.COMPLETED, e.eventId(), e.jobId(), e.attempt(), null, e.startedAt(), e.finishedAt());
+        return new Outcome(Kind.COMPLETED, e.eventId(), e.jobId(), e.attempt(), null, micros(e.startedAt()),
+                micros(e.finishedAt()));
     }
 
     /** The outcome of a {@link JobFailedEvent}. */
     public static Outcome of(JobFailedEvent e) {
         String error = e.errorMessage() == null || e.errorMessage().isBlank() ? "attempt failed" : e.errorMessage();
-        return new Outcome(Kind.FAILED, e.eventId(), e.jobId(), e.attempt(), error, e.startedAt(), e.failedAt());
+        return new Outcome(Kind.FAILED, e.eventId(), e.jobId(), e.attempt(), error, micros(e.startedAt()),
+                micros(e.failedAt()));
+    }
+
+    /**
+     * PostgreSQL keeps microseconds: an event built from an outcome must say what a re-published one (built from
+     * the row) will say, or the same version would carry two different instants.
+     */
+    private static Instant micros(Instant instant) {
+        return instant == null ? null : instant.truncatedTo(ChronoUnit.MICROS);
     }
 }

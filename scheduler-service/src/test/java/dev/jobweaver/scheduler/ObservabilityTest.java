@@ -1,0 +1,60 @@
+package dev.jobweaver.scheduler;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.RetryingLocalStackResource;
+import dev.jobweaver.scheduler.testing.TestJobs;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = RetryingLocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+class ObservabilityTest extends KafkaAndDbTest {
+
+    @Inject
+    MeterRegistry registry;
+
+    @Test
+    void readinessCoversTheDatabaseAndKafka() {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/ready")
+                .then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body(containsString("Reactive PostgreSQL"))
+                .body(containsString("Reactive Messaging"))
+                .body(containsString("job-created-in"))
+                .body(containsString("run-job-out")));
+    }
+
+    @Test
+    void pendingDepthAndDispatchMetricsFollowTheJobs() {
+        UUID waiting = UUID.randomUUID();
+        db.insertPending(waiting, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"later\"}]}", 0, 3600);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> registry.get("jobweaver.jobs.pending").gauge().value() >= 1);
+
+        long dispatchedBefore = registry.get("jobweaver.submit.to.dispatch").timer().count();
+        UUID jobId = UUID.randomUUID();
+        producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.created(jobId, 0));
+        db.awaitJob(jobId, JobStatus.RUNNING, 1);
+        assertThat(registry.get("jobweaver.submit.to.dispatch").timer().count()).isGreaterThan(dispatchedBefore);
+
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).contains("jobweaver_jobs_pending", "jobweaver_jobs_dispatched_total",
+                "jobweaver_submit_to_dispatch_seconds_bucket");
+    }
+}
