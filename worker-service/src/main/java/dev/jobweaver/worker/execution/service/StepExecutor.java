@@ -61,6 +61,11 @@ public class StepExecutor {
             } catch (StepFailure failure) {
                 span.setStatus(StatusCode.ERROR, failure.getMessage());
                 return RunResult.failed(failure.getMessage());
+            } catch (InterruptedException interrupted) {
+                // Only shutdown interrupts a run (after its grace period): report it as such, not as the job's fault.
+                Thread.currentThread().interrupt();
+                span.setStatus(StatusCode.ERROR, JobRunner.WORKER_STOPPED_MESSAGE);
+                return RunResult.failed(JobRunner.WORKER_STOPPED_MESSAGE);
             } catch (Throwable unexpected) {
                 span.recordException(unexpected);
                 String reason = "step " + (i + 1) + " (" + action + ") failed unexpectedly: " + unexpected;

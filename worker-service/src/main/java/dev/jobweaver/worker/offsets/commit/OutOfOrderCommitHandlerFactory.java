@@ -9,6 +9,7 @@ import io.smallrye.reactive.messaging.kafka.KafkaConsumer;
 import io.smallrye.reactive.messaging.kafka.commit.KafkaCommitHandler;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Default;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  */
 @ApplicationScoped
 @Unremovable
+@Default // also injectable without the qualifier, by health and tests
 @Identifier(OutOfOrderCommitHandler.STRATEGY)
 public class OutOfOrderCommitHandlerFactory implements KafkaCommitHandler.Factory {
 

@@ -1,0 +1,85 @@
+package dev.jobweaver.worker.offsets.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.job.Step;
+import dev.jobweaver.worker.execution.service.RunDispatcher;
+import dev.jobweaver.worker.testing.WorkerKafka;
+import dev.jobweaver.worker.testing.WorkerStackResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The out-of-order commit strategy against the real broker: a slow job holds the commit, not the jobs behind it. */
+@QuarkusTest
+@QuarkusTestResource(WorkerStackResource.class)
+class OutOfOrderCommitHandlerTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static WorkerKafka kafka;
+
+    @Inject
+    RunDispatcher dispatcher;
+
+    @BeforeAll
+    static void clients() {
+        kafka = new WorkerKafka();
+    }
+
+    @AfterAll
+    static void close() {
+        kafka.close();
+    }
+
+    @BeforeEach
+    void idle() {
+        await().atMost(WAIT).until(() -> dispatcher.running() == 0);
+    }
+
+    @Test
+    void fastJobsBehindASlowOneCompleteAtOnceWhileTheCommitWaitsThenAdvancesWithoutANewRecord() {
+        int partition = 1;
+        RunJobEvent slow = WorkerKafka.run(new Step.Sleep(8_000L));
+        long slowOffset = kafka.send(slow, partition).offset();
+        List<RunJobEvent> fast = new ArrayList<>();
+        List<Long> fastOffsets = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            RunJobEvent run = WorkerKafka.run(new Step.Log("fast " + i + " " + UUID.randomUUID()));
+            fast.add(run);
+            fastOffsets.add(kafka.send(run, partition).offset());
+        }
+
+        // The fast jobs behind the slow one run and publish at once.
+        await().atMost(Duration.ofSeconds(6)).until(() -> fast.stream().allMatch(r -> !kafka.outcomes(r.jobId()).isEmpty()));
+        assertThat(kafka.outcomes(slow.jobId())).isEmpty();
+
+        // The committed offset stays on the slow record, with the fast ones recorded as completed above it.
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            OffsetAndMetadata committed = kafka.committed(partition);
+            assertThat(committed).isNotNull();
+            assertThat(committed.offset()).isEqualTo(slowOffset);
+            assertThat(CompletedOffsetsCodec.decode(committed.metadata()))
+                    .hasValueSatisfying(decoded -> assertThat(decoded.completed()).containsAll(fastOffsets));
+        });
+        assertThat(kafka.outcomes(slow.jobId())).isEmpty(); // still running while the commit waited for it
+
+        // The slow one finishes; the timer commits past everything though no record arrives.
+        await().atMost(WAIT).until(() -> !kafka.outcomes(slow.jobId()).isEmpty());
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            OffsetAndMetadata committed = kafka.committed(partition);
+            assertThat(committed.offset()).isEqualTo(fastOffsets.getLast() + 1);
+            assertThat(committed.metadata()).isEmpty();
+        });
+    }
+}
