@@ -43,7 +43,7 @@ class HealthProbeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Overlay.class, names = "DEV")
+    @EnumSource(value = Overlay.class, names = {"DEV", "DEV_JVM"})
     void everyLongRunningContainerOfDevHasAReadinessProbe(Overlay overlay) {
         for (Overlay.Workload workload : overlay.workloads()) {
             if (workload.kind().equals("Job")) {

@@ -27,11 +27,20 @@ class ImagePinningTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Overlay.class)
+    @EnumSource(value = Overlay.class, names = "DEV_JVM", mode = EnumSource.Mode.EXCLUDE)
     void servicesRunTheirNativeImages(Overlay overlay) {
         for (Overlay.Workload workload : overlay.serviceWorkloads()) {
             String image = workload.mainContainer().getImage();
             assertThat(image).as("image of %s", workload).contains("/" + workload.name() + ":").endsWith("-native");
+        }
+    }
+
+    @Test
+    void devJvmRunsTheJvmImagesWithTheHeapWithinTheLimit() {
+        for (Overlay.Workload workload : Overlay.DEV_JVM.serviceWorkloads()) {
+            assertThat(workload.mainContainer().getImage()).isEqualTo("jobweaver/" + workload.name() + ":1.0.0-jvm");
+            int ratio = Integer.parseInt(Overlay.DEV_JVM.literalEnvironment(workload.mainContainer()).get("JAVA_MAX_MEM_RATIO"));
+            assertThat(ratio).as("heap share of the memory limit for %s", workload).isBetween(25, 60);
         }
     }
 

@@ -37,6 +37,11 @@ class KustomizeRenderTest {
     }
 
     @Test
+    void devJvmLivesWithDev() {
+        assertNamespaced(Overlay.DEV_JVM, "jobweaver-dev");
+    }
+
+    @Test
     void prodLivesInItsOwnNamespace() {
         assertNamespaced(Overlay.PROD, "jobweaver");
     }

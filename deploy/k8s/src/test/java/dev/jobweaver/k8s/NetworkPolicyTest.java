@@ -19,7 +19,7 @@ class NetworkPolicyTest {
     private static final Source INTRUDER = Source.pod("an unrelated pod of the namespace", Map.of("app", "intruder"));
 
     @ParameterizedTest
-    @EnumSource(value = Overlay.class, names = {"DEV", "PROD"})
+    @EnumSource(value = Overlay.class, names = {"DEV", "DEV_JVM", "PROD"})
     void onlyTheApiIsReachableFromOutsideTheNamespace(Overlay overlay) {
         NetworkPolicies policies = policies(overlay);
         for (Source outsider : List.of(Source.otherNamespace(), Source.external())) {
@@ -71,7 +71,7 @@ class NetworkPolicyTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Overlay.class, names = {"DEV", "PROD"})
+    @EnumSource(value = Overlay.class, names = {"DEV", "DEV_JVM", "PROD"})
     void everyPodIsIsolatedByDefault(Overlay overlay) {
         NetworkPolicies policies = policies(overlay);
         for (Overlay.Workload workload : overlay.workloads()) {

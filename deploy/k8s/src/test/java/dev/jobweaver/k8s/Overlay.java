@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 enum Overlay {
     BASE("base"),
     DEV("overlays/dev"),
+    DEV_JVM("overlays/dev-jvm"),
     PROD("overlays/prod");
 
     /** The three services and their HTTP ports (SPEC.md). */
@@ -37,7 +38,7 @@ enum Overlay {
             "worker-service", "jobweaver_worker");
 
     /** The overlays a user applies. */
-    static final List<Overlay> DEPLOYABLE = List.of(DEV, PROD);
+    static final List<Overlay> DEPLOYABLE = List.of(DEV, DEV_JVM, PROD);
 
     private static final Map<Overlay, String> RENDERED = new ConcurrentHashMap<>();
     private static final Map<Overlay, List<HasMetadata>> PARSED = new ConcurrentHashMap<>();

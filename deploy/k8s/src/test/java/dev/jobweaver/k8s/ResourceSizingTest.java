@@ -51,7 +51,7 @@ class ResourceSizingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Overlay.class, names = "DEV")
+    @EnumSource(value = Overlay.class, names = {"DEV", "DEV_JVM"})
     void kafkaHeapFitsItsMemoryLimit(Overlay overlay) {
         Container kafka = overlay.workload("kafka").mainContainer();
         String heap = overlay.literalEnvironment(kafka).get("KAFKA_HEAP_OPTS");
