@@ -2,9 +2,14 @@ package dev.jobweaver.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -15,16 +20,46 @@ class GracefulShutdownTest {
     /** After the grace period the worker still commits offsets and closes its Kafka clients. */
     private static final Duration COMMIT_AND_CLOSE = Duration.ofSeconds(10);
 
+    /** The worker's configuration key (WorkerConfig, worker-service's application.properties). */
+    static final String GRACE_KEY = "jobweaver.worker.shutdown-grace-period";
+
     @ParameterizedTest
     @EnumSource(Overlay.class)
-    void workerPodOutlastsTheWorkersGracePeriod(Overlay overlay) {
+    void workerPodOutlastsTheWorkersGracePeriod(Overlay overlay) throws IOException {
         Overlay.Workload worker = overlay.workload("worker-service");
-        String configured = overlay.literalEnvironment(worker.mainContainer()).get("JOBWEAVER_WORKER_SHUTDOWN_GRACE");
-        assertThat(configured).as("JOBWEAVER_WORKER_SHUTDOWN_GRACE is set explicitly").isNotBlank();
+        String configured = overlay.literalEnvironment(worker.mainContainer()).get(environmentName(GRACE_KEY));
+        assertThat(configured).as("%s is set explicitly", environmentName(GRACE_KEY)).isNotBlank();
         Duration grace = quarkusDuration(configured);
+        Duration longest = workerDefault().filter(d -> d.compareTo(grace) > 0).orElse(grace);
         long podGrace = worker.pod().getTerminationGracePeriodSeconds();
         assertThat(Duration.ofSeconds(podGrace)).as("terminationGracePeriodSeconds of the worker")
-                .isGreaterThanOrEqualTo(grace.plus(COMMIT_AND_CLOSE));
+                .isGreaterThanOrEqualTo(longest.plus(COMMIT_AND_CLOSE));
+    }
+
+    @Test
+    void theWorkerStillReadsThatKey() throws IOException {
+        Path properties = Overlay.repoDir().resolve("worker-service/src/main/resources/application.properties");
+        assertThat(properties).exists();
+        assertThat(workerDefault()).as("%s in %s: the manifests set it through %s", GRACE_KEY, properties,
+                environmentName(GRACE_KEY)).isPresent();
+    }
+
+    /** The unprofiled default of the worker's grace period in its application.properties. */
+    private static Optional<Duration> workerDefault() throws IOException {
+        Path properties = Overlay.repoDir().resolve("worker-service/src/main/resources/application.properties");
+        if (!Files.exists(properties)) {
+            return Optional.empty();
+        }
+        Properties loaded = new Properties();
+        try (var reader = Files.newBufferedReader(properties)) {
+            loaded.load(reader);
+        }
+        return Optional.ofNullable(loaded.getProperty(GRACE_KEY)).map(GracefulShutdownTest::quarkusDuration);
+    }
+
+    /** SmallRye Config's environment-variable form of a property name. */
+    static String environmentName(String key) {
+        return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
     }
 
     @ParameterizedTest
