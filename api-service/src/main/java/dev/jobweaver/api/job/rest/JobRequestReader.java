@@ -1,12 +1,11 @@
 package dev.jobweaver.api.job.rest;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
@@ -35,8 +34,10 @@ public final class JobRequestReader {
     private static final String VALID_ACTIONS = String.join(", ", Step.ACTIONS);
 
     private final ObjectReader reader;
+    private final ObjectMapper lenient;
 
     public JobRequestReader(ObjectMapper base) {
+        this.lenient = base;
         ObjectMapper strict = base.copy();
         strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         strict.enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
@@ -77,7 +78,7 @@ public final class JobRequestReader {
         } catch (InvalidFormatException e) {
             throw invalidFormat(e);
         } catch (MismatchedInputException e) {
-            throw mismatched(e);
+            throw mismatched(e, body);
         } catch (JsonMappingException e) {
             throw otherMapping(e);
         } catch (InputCoercionException e) {
@@ -111,19 +112,32 @@ public final class JobRequestReader {
         return malformed(path + " must be " + expected(target) + ", got " + describe(e.getValue()));
     }
 
-    private static ApiException mismatched(MismatchedInputException e) {
+    private ApiException mismatched(MismatchedInputException e, byte[] body) {
         String path = path(e.getPath());
-        JsonToken token = e.getProcessor() instanceof JsonParser parser ? parser.currentToken() : null;
+        JsonNode actual = nodeAt(body, e.getPath());
         if (path.isEmpty()) {
-            if (token == null) {
-                return malformed("request body is empty; expected a JSON object");
+            if (actual == null || actual.isObject()) {
+                return malformed("request body is not valid JSON: " + firstLine(e.getOriginalMessage()) + location(e));
             }
-            if (token == JsonToken.START_OBJECT || token == JsonToken.END_OBJECT || token == JsonToken.FIELD_NAME) {
-                return malformed("request body is not valid: " + e.getOriginalMessage() + location(e));
-            }
-            return malformed("request body must be a JSON object, got " + describe(token));
+            return malformed("request body must be a JSON object, got " + describe(actual));
         }
-        return malformed(path + " must be " + expected(e.getTargetType()) + ", got " + describe(token));
+        return malformed(path + " must be " + expected(e.getTargetType()) + ", got " + describe(actual));
+    }
+
+    /** The JSON value at {@code path} in {@code body}, to say what the client sent instead; null if unknown. */
+    private JsonNode nodeAt(byte[] body, List<JsonMappingException.Reference> path) {
+        try {
+            JsonNode node = lenient.readTree(body);
+            for (JsonMappingException.Reference ref : path) {
+                if (node == null) {
+                    return null;
+                }
+                node = ref.getFieldName() != null ? node.get(ref.getFieldName()) : node.get(ref.getIndex());
+            }
+            return node;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static ApiException otherMapping(JsonMappingException e) {
@@ -176,16 +190,15 @@ public final class JobRequestReader {
     }
 
     private static String describe(Object value) {
-        if (value instanceof JsonToken token) {
-            return switch (token) {
-                case VALUE_STRING -> "a string";
-                case VALUE_NUMBER_INT -> "an integer";
-                case VALUE_NUMBER_FLOAT -> "a decimal number";
-                case VALUE_TRUE, VALUE_FALSE -> "a boolean";
-                case START_OBJECT, END_OBJECT, FIELD_NAME -> "an object";
-                case START_ARRAY, END_ARRAY -> "an array";
-                case VALUE_NULL -> "null";
-                default -> token.asString() != null ? token.asString() : token.name();
+        if (value instanceof JsonNode node) {
+            return switch (node.getNodeType()) {
+                case STRING -> "a string";
+                case NUMBER -> node.isIntegralNumber() ? "an integer" : "a decimal number";
+                case BOOLEAN -> "a boolean";
+                case OBJECT, POJO -> "an object";
+                case ARRAY -> "an array";
+                case NULL, MISSING -> "null";
+                case BINARY -> "binary data";
             };
         }
         if (value == null) {

@@ -11,6 +11,7 @@ import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -18,6 +19,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
@@ -82,7 +84,10 @@ public class JobResource {
     @APIResponse(responseCode = "503", description = "Kafka did not take the job; retry after Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    public Uni<Response> submit(byte[] body) {
+    public Uni<Response> submit(@Context RoutingContext routing) {
+        // HttpEdgeRoutes buffered the body (and enforced its size); reading it here avoids a second read.
+        byte[] body = routing.body() == null || routing.body().buffer() == null ? null
+                : routing.body().buffer().getBytes();
         int limit = config.validation().maxBodyBytes();
         if (body != null && body.length > limit) {
             throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,

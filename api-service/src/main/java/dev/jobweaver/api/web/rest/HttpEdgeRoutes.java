@@ -20,7 +20,8 @@ import jakarta.enterprise.event.Observes;
  *   <li>The body of {@code POST /api/jobs} is read here with the configured limit, ahead of Quarkus' own size check
  *       (route order -2): a {@code Content-Length} over the limit is refused before any byte is read, a chunked body
  *       as soon as it crosses the limit; both get 413 {@code API.PAYLOAD_TOO_LARGE} and the connection is closed.
- *       The REST layer then reads the buffered body.</li>
+ *       The resource then takes the buffered body from the routing context (it declares no body parameter, so the
+ *       REST layer never reads the request a second time).</li>
  *   <li>A path nothing else serves gets 404 {@code API.NOT_FOUND}.</li>
  * </ul>
  */
@@ -43,6 +44,7 @@ public class HttpEdgeRoutes {
                 .order(BODY_ROUTE_ORDER)
                 .handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes).setHandleFileUploads(false))
                 .failureHandler(this::onBodyFailure);
+
         router.route().order(Integer.MAX_VALUE).handler(this::notFound);
     }
 

@@ -1,0 +1,97 @@
+package dev.jobweaver.api.job.messaging;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ApiStackResource;
+import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.StatusEvents;
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.messaging.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** job-status events update the read model; stale ones do not; malformed ones are counted and skipped. */
+@QuarkusTest
+@QuarkusTestResource(ApiStackResource.class)
+class JobStatusConsumerTest {
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    MeterRegistry registry;
+
+    private static String submitOne() {
+        var response = Jobs.submit(Jobs.VALID);
+        assertThat(response.statusCode()).isEqualTo(202);
+        return response.jsonPath().getString("jobId");
+    }
+
+    private static JsonPath job(String id) {
+        return given().get("/api/jobs/" + id).then().statusCode(200).extract().jsonPath();
+    }
+
+    private double counter(String name, String tag, String value) {
+        var counter = registry.find(name).tag(tag, value).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void statusEventUpdatesTheJobAndAStaleOneDoesNot() {
+        String jobId = submitOne();
+
+        StatusEvents.send(mapper, jobId, JobStatus.RUNNING, 2, 1, null);
+        await().atMost(Duration.ofSeconds(20)).until(() -> "RUNNING".equals(job(jobId).getString("status")));
+        JsonPath running = job(jobId);
+        assertThat(running.getInt("attempts")).isEqualTo(1);
+        assertThat(running.getString("updatedAt")).isNotNull();
+
+        double staleBefore = counter("jobweaver.status.events", "result", "stale");
+        StatusEvents.send(mapper, jobId, JobStatus.FAILED, 1, 1, "stale failure");
+        StatusEvents.send(mapper, jobId, JobStatus.RUNNING, 2, 1, "repeated");
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> counter("jobweaver.status.events", "result", "stale") >= staleBefore + 2);
+        JsonPath after = job(jobId);
+        assertThat(after.getString("status")).isEqualTo("RUNNING");
+        assertThat(after.getString("lastError")).isNull();
+
+        StatusEvents.send(mapper, jobId, JobStatus.PENDING, 3, 1, "boom");
+        await().atMost(Duration.ofSeconds(20)).until(() -> "PENDING".equals(job(jobId).getString("status")));
+        JsonPath retrying = job(jobId);
+        assertThat(retrying.getString("lastError")).isEqualTo("boom");
+        assertThat(retrying.getString("nextRunAt")).isNotNull();
+        assertThat(retrying.getInt("retryCount")).isZero();
+
+        StatusEvents.send(mapper, jobId, JobStatus.FAILED, 5, 3, "final");
+        await().atMost(Duration.ofSeconds(20)).until(() -> "FAILED".equals(job(jobId).getString("status")));
+        JsonPath failed = job(jobId);
+        assertThat(failed.getInt("attempts")).isEqualTo(3);
+        assertThat(failed.getInt("retryCount")).isEqualTo(2);
+        assertThat(failed.getString("finishedAt")).isNotNull();
+    }
+
+    @Test
+    void malformedRecordIsCountedAndSkipped() {
+        String jobId = submitOne();
+        double malformedBefore = counter("jobweaver.malformed.records", "topic", Topics.JOB_STATUS);
+
+        KafkaProbe.send(Topics.JOB_STATUS, jobId, "{not json".getBytes(StandardCharsets.UTF_8));
+        KafkaProbe.send(Topics.JOB_STATUS, jobId, "{\"status\":\"RUNNING\"}".getBytes(StandardCharsets.UTF_8));
+        StatusEvents.send(mapper, jobId, JobStatus.COMPLETED, 4, 1, null);
+
+        // the partition is not blocked: the valid event behind the bad ones is applied
+        await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(job(jobId).getString("status")));
+        assertThat(counter("jobweaver.malformed.records", "topic", Topics.JOB_STATUS))
+                .isGreaterThanOrEqualTo(malformedBefore + 2);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.jobweaver.api.web.rest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.api.testing.ApiStackResource;
+import dev.jobweaver.api.testing.Jobs;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Health (with PostgreSQL and Kafka in readiness), Prometheus metrics and the OpenAPI document. */
+@QuarkusTest
+@QuarkusTestResource(ApiStackResource.class)
+class ObservabilityEndpointsTest {
+
+    @Test
+    void readinessChecksDatabaseAndKafka() {
+        JsonPath ready = given().get("/q/health/ready").then().statusCode(200).extract().jsonPath();
+
+        List<String> checks = ready.getList("checks.name", String.class);
+        assertThat(String.join(" ", checks).toLowerCase()).contains("kafka").contains("database");
+        assertThat(ready.getList("checks.status", String.class)).containsOnly("UP");
+        given().get("/q/health/live").then().statusCode(200);
+        given().get("/q/health/started").then().statusCode(200);
+    }
+
+    @Test
+    void metricsCountSubmissionsAndValidationFailures() {
+        assertThat(Jobs.submit(Jobs.VALID).statusCode()).isEqualTo(202);
+        assertThat(Jobs.submit("{}").statusCode()).isEqualTo(400);
+
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+
+        assertThat(metrics).contains("jobweaver_jobs_submitted_total", "jobweaver_jobs_rejected_total",
+                "jobweaver_validation_failures_total{errorCode=\"API.INVALID_JOB_REQUEST\"",
+                "jobweaver_outbox_depth", "jobweaver_status_events_total",
+                "jobweaver_malformed_records_total{topic=\"job-status\"");
+        String submitted = metrics.lines().filter(l -> l.startsWith("jobweaver_jobs_submitted_total"))
+                .findFirst().orElseThrow();
+        assertThat(Double.parseDouble(submitted.substring(submitted.lastIndexOf(' ') + 1))).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void openApiDescribesTheJobsEndpoints() {
+        String openapi = given().accept("application/json").get("/q/openapi").then().statusCode(200).extract().asString();
+
+        assertThat(openapi).contains("/api/jobs", "/api/jobs/{id}", "JobRequest", "ErrorResponse");
+    }
+}
