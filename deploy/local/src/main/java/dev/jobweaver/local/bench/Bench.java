@@ -31,6 +31,10 @@ public final class Bench {
     }
 
     public static void main(String[] args) {
+        // jboss-logmanager is on the launcher's classpath: name it before anything logs, as `up` does on its command line
+        if (System.getProperty("java.util.logging.manager") == null) {
+            System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+        }
         java.util.logging.Logger.getLogger("org.postgresql").setLevel(java.util.logging.Level.SEVERE);
         int status;
         try {

@@ -94,8 +94,12 @@ public final class HtmlReport {
         if (series.isEmpty()) {
             return "";
         }
-        String title = completed ? "Submit to completed, percentiles" : "Submit to start, percentiles";
-        return SvgChart.bars(title, "milliseconds", List.of("p50", "p90", "p99", "max"), series);
+        List<String> categories = List.of("p50", "p90", "p99", "max");
+        if (completed) {
+            return SvgChart.bars("Submit to completed, percentiles", "milliseconds", categories, series);
+        }
+        return SvgChart.bars("Submit to start, percentiles", "milliseconds", categories, series,
+                Targets.STEADY_P99_START_MS, "steady p99 target " + fmt(Targets.STEADY_P99_START_MS) + " ms");
     }
 
     private static String completionsChart(BenchRun run) {
@@ -137,6 +141,7 @@ public final class HtmlReport {
             }
             series.add(new SvgChart.Series(process, xs, ys));
         });
-        return SvgChart.lines("RSS over the run", "seconds", "MB", series);
+        return SvgChart.lines("RSS over the run", "seconds", "MB", series, Targets.RSS_MB,
+                "service target " + fmt(Targets.RSS_MB) + " MB");
     }
 }

@@ -17,7 +17,7 @@ import java.util.UUID;
  * @param visibleAt {@code jobweaver_api.jobs.updated_at}: when the API's read model last changed
  * @param status {@code jobweaver_api.jobs.status}, null when the row is missing
  * @param attempts {@code jobweaver_api.jobs.attempts}
- * @param executions how many {@code execution_attempts} rows the job has
+ * @param executions how many {@code execution_attempts} rows the job has; -1 when they could not be read
  */
 public record JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Instant createdAt,
                         Instant startedAt, Instant finishedAt, Instant visibleAt, String status, int attempts,

@@ -35,6 +35,7 @@ public final class PlatformDb implements AutoCloseable {
 
     private final Connection api;
     private final Connection worker;
+    private volatile String workerProblem;
 
     /** Connects to both databases on {@code 127.0.0.1:port} as the local stack's user. */
     public PlatformDb(int port) {
@@ -59,16 +60,27 @@ public final class PlatformDb implements AutoCloseable {
         return done;
     }
 
-    /** The raw record of every accepted job: the API's row joined with the worker's attempts. */
+    /**
+     * The raw record of every accepted job: the API's row joined with the worker's attempts. When the worker's
+     * database cannot be read, start times are null and executions -1 (see {@link #workerProblem}).
+     */
     public synchronized List<JobRecord> records(List<Accepted> accepted) {
+        workerProblem = null;
         List<UUID> ids = accepted.stream().map(Accepted::jobId).toList();
         Map<UUID, Object[]> jobs = new HashMap<>();
         forChunks(api, JOBS, ids, rs -> jobs.put(rs.getObject("id", UUID.class), new Object[] {
                 rs.getString("status"), rs.getInt("attempts"), instant(rs, "created_at"),
                 instant(rs, "finished_at"), instant(rs, "updated_at")}));
         Map<UUID, Object[]> runs = new HashMap<>();
-        forChunks(worker, EXECUTIONS, ids, rs -> runs.put(rs.getObject("job_id", UUID.class), new Object[] {
-                rs.getInt("runs"), instant(rs, "first_start")}));
+        boolean workerRead = true;
+        try {
+            forChunks(worker, EXECUTIONS, ids, rs -> runs.put(rs.getObject("job_id", UUID.class), new Object[] {
+                    rs.getInt("runs"), instant(rs, "first_start")}));
+        } catch (IllegalStateException e) {
+            // e.g. the worker's migrations have not run: report what the API database knows
+            workerProblem = e.getMessage();
+            workerRead = false;
+        }
         List<JobRecord> records = new ArrayList<>(accepted.size());
         for (Accepted a : accepted) {
             Object[] job = jobs.get(a.jobId());
@@ -80,9 +92,14 @@ public final class PlatformDb implements AutoCloseable {
                     job == null ? null : (Instant) job[4],
                     job == null ? null : (String) job[0],
                     job == null ? 0 : (Integer) job[1],
-                    run == null ? 0 : (Integer) run[0]));
+                    !workerRead ? -1 : run == null ? 0 : (Integer) run[0]));
         }
         return records;
+    }
+
+    /** Why the last {@link #records} could not read {@code execution_attempts}, or null when it could. */
+    public String workerProblem() {
+        return workerProblem;
     }
 
     /** One row handler. */
@@ -106,9 +123,18 @@ public final class PlatformDb implements AutoCloseable {
                 array.free();
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("querying the platform's PostgreSQL failed: " + e.getMessage()
-                    + " (do the bench's queries still match the services' Flyway migrations?)", e);
+            throw new IllegalStateException(explain(e), e);
         }
+    }
+
+    /** The database's error in one line, with a hint for the two errors a user can act on. */
+    static String explain(SQLException e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+        return switch (e.getSQLState() == null ? "" : e.getSQLState()) {
+            case "42P01" -> message + " (has the service that owns this table started and run its Flyway migrations?)";
+            case "42703" -> message + " (the bench's queries no longer match the services' Flyway migrations)";
+            default -> "querying the platform's PostgreSQL failed: " + message;
+        };
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

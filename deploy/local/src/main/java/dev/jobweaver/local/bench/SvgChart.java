@@ -32,6 +32,12 @@ public final class SvgChart {
 
     /** A line chart of {@code series}; NaN points are skipped. */
     public static String lines(String title, String xLabel, String yLabel, List<Series> series) {
+        return lines(title, xLabel, yLabel, series, Double.NaN, "");
+    }
+
+    /** A line chart with a dashed horizontal reference line (a target) at {@code reference}, unless NaN. */
+    public static String lines(String title, String xLabel, String yLabel, List<Series> series, double reference,
+                               String referenceLabel) {
         double maxX = 0;
         double maxY = 0;
         for (Series s : series) {
@@ -43,8 +49,9 @@ public final class SvgChart {
             }
         }
         maxX = niceCeiling(maxX);
-        maxY = niceCeiling(maxY);
+        maxY = niceCeiling(Double.isNaN(reference) ? maxY : Math.max(maxY, reference));
         StringBuilder svg = frame(title, xLabel, yLabel, maxX, maxY, true);
+        reference(svg, reference, referenceLabel, maxY);
         for (int k = 0; k < series.size(); k++) {
             Series s = series.get(k);
             StringBuilder points = new StringBuilder();
@@ -62,6 +69,12 @@ public final class SvgChart {
 
     /** Grouped bars: one group per category (e.g. p50, p90, p99, max), one bar per series in each group. */
     public static String bars(String title, String yLabel, List<String> categories, List<Series> series) {
+        return bars(title, yLabel, categories, series, Double.NaN, "");
+    }
+
+    /** Grouped bars with a dashed horizontal reference line (a target) at {@code reference}, unless NaN. */
+    public static String bars(String title, String yLabel, List<String> categories, List<Series> series,
+                              double reference, String referenceLabel) {
         double maxY = 0;
         for (Series s : series) {
             for (double v : s.ys()) {
@@ -70,7 +83,7 @@ public final class SvgChart {
                 }
             }
         }
-        maxY = niceCeiling(maxY);
+        maxY = niceCeiling(Double.isNaN(reference) ? maxY : Math.max(maxY, reference));
         StringBuilder svg = frame(title, "", yLabel, 0, maxY, false);
         double groupWidth = (WIDTH - LEFT - RIGHT) / (double) Math.max(1, categories.size());
         double barWidth = groupWidth * 0.8 / Math.max(1, series.size());
@@ -91,6 +104,7 @@ public final class SvgChart {
                         .append("</title></rect>\n");
             }
         }
+        reference(svg, reference, referenceLabel, maxY);
         for (int k = 0; k < series.size(); k++) {
             legend(svg, k, series.get(k).name());
         }
@@ -128,6 +142,17 @@ public final class SvgChart {
         return svg;
     }
 
+    private static void reference(StringBuilder svg, double value, String label, double maxY) {
+        if (Double.isNaN(value)) {
+            return;
+        }
+        double yy = y(value, maxY);
+        svg.append("<line class=\"reference\" x1=\"").append(LEFT).append("\" x2=\"").append(WIDTH - RIGHT)
+                .append("\" y1=\"").append(num(yy)).append("\" y2=\"").append(num(yy))
+                .append("\" stroke=\"#c62828\" stroke-dasharray=\"6 4\"/>\n");
+        svg.append(text(LEFT + 4, yy - 4, "start", label).replace("<text ", "<text fill=\"#c62828\" "));
+    }
+
     private static void legend(StringBuilder svg, int k, String name) {
         double ly = TOP + 6 + k * 16;
         svg.append("<rect x=\"").append(WIDTH - RIGHT + 12).append("\" y=\"").append(num(ly - 8))
@@ -152,13 +177,13 @@ public final class SvgChart {
         return PALETTE.get(k % PALETTE.size());
     }
 
-    /** The smallest 1, 2 or 5 × 10^n at or above {@code value} (1 for 0 or less), so axes end on round numbers. */
+    /** The smallest round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^n) at or above {@code value}; 1 for 0. */
     static double niceCeiling(double value) {
         if (!(value > 0)) {
             return 1;
         }
         double magnitude = Math.pow(10, Math.floor(Math.log10(value)));
-        for (double step : new double[] {1, 2, 5, 10}) {
+        for (double step : new double[] {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
             if (step * magnitude >= value - 1e-9 * magnitude) {
                 return step * magnitude;
             }

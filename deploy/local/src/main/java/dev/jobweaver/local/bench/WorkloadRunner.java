@@ -18,6 +18,9 @@ public final class WorkloadRunner {
     /** A flaky job allowed one retry only: if "times" is ignored it ends FAILED after one backoff, not after three. */
     static final String PROBE = JobKind.FLAKY.body().replace("\"maxRetryCount\":3", "\"maxRetryCount\":1");
 
+    /** The least time the probe may take: one retry backoff (5 s and jitter by default) and two runs. */
+    static final Duration PROBE_WAIT = Duration.ofSeconds(60);
+
     private final BenchOptions options;
     private final ApiClient api;
     private final PlatformDb db;
@@ -63,7 +66,8 @@ public final class WorkloadRunner {
         if (workload == null) {
             return null;
         }
-        return WorkloadResult.of(workload, submission, db.records(accepted), note(submission, note));
+        List<JobRecord> records = db.records(accepted);
+        return WorkloadResult.of(workload, submission, records, note(submission, workerNote(note)));
     }
 
     private WorkloadResult openLoop() {
@@ -80,7 +84,8 @@ public final class WorkloadRunner {
         String note = String.format(java.util.Locale.ROOT, "offered %s/s for %s s; largest send delay behind "
                         + "schedule %s ms", Targets.fmt(options.rate()),
                 Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(submission.maxSendLagMs()));
-        return WorkloadResult.of(Workload.STEADY, submission, db.records(accepted), note(submission, note));
+        List<JobRecord> records = db.records(accepted);
+        return WorkloadResult.of(Workload.STEADY, submission, records, note(submission, workerNote(note)));
     }
 
     private WorkloadResult retries() {
@@ -107,7 +112,8 @@ public final class WorkloadRunner {
             return "the probe job was not accepted: " + answer.status() + " " + shorten(answer.body());
         }
         UUID id = answer.jobId();
-        long deadline = System.nanoTime() + Math.max(options.timeout().toNanos(), Duration.ofSeconds(60).toNanos());
+        Duration wait = options.timeout().compareTo(PROBE_WAIT) > 0 ? options.timeout() : PROBE_WAIT;
+        long deadline = System.nanoTime() + wait.toNanos();
         while (System.nanoTime() < deadline) {
             Set<UUID> done = db.terminal(List.of(id));
             if (!done.isEmpty()) {
@@ -122,7 +128,16 @@ public final class WorkloadRunner {
             }
             sleep(250);
         }
-        return "the probe job " + id + " did not finish within " + options.timeout().toSeconds() + " s";
+        return "the probe job " + id + " did not finish within " + wait.toSeconds() + " s";
+    }
+
+    private String workerNote(String note) {
+        if (db.workerProblem() == null) {
+            return note;
+        }
+        String problem = "execution_attempts unreadable, so no start times and no duplicate check: "
+                + db.workerProblem();
+        return note.isEmpty() ? problem : note + "; " + problem;
     }
 
     private static String note(Submission submission, String note) {

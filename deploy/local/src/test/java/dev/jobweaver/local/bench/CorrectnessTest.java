@@ -44,4 +44,13 @@ class CorrectnessTest {
         assertThat(c.lost()).isZero();
         assertThat(c.duplicated()).isZero();
     }
+
+    @Test
+    void unreadableExecutionRowsAreNotJudgedButStatusAndAttemptsStillAre() {
+        Correctness c = Correctness.check(List.of(ended(JobKind.NOOP, "COMPLETED", 1, -1),
+                ended(JobKind.FLAKY, "COMPLETED", 1, -1)));
+        assertThat(c.asExpected()).isEqualTo(1);
+        assertThat(c.unexpected()).isEqualTo(1);
+        assertThat(c.duplicated()).isZero();
+    }
 }

@@ -47,8 +47,22 @@ class SvgChartTest {
     void axesEndOnRoundNumbers() {
         assertThat(SvgChart.niceCeiling(1_830)).isEqualTo(2_000);
         assertThat(SvgChart.niceCeiling(2_000)).isEqualTo(2_000);
-        assertThat(SvgChart.niceCeiling(0.37)).isEqualTo(0.5);
-        assertThat(SvgChart.niceCeiling(61)).isEqualTo(100);
+        assertThat(SvgChart.niceCeiling(0.37)).isEqualTo(0.4);
+        assertThat(SvgChart.niceCeiling(61)).isEqualTo(80);
+        assertThat(SvgChart.niceCeiling(5_078)).isEqualTo(6_000);
+        assertThat(SvgChart.niceCeiling(9_100)).isEqualTo(10_000);
         assertThat(SvgChart.niceCeiling(0)).isEqualTo(1);
+    }
+
+    @Test
+    void aReferenceLineMarksTheTargetAndStaysOnTheChart() throws Exception {
+        String svg = SvgChart.lines("RSS", "s", "MB", List.of(
+                new SvgChart.Series("api", new double[] {0, 1}, new double[] {120, 150})), 200, "target 200 MB");
+        Document doc = parse(svg);
+        assertThat(svg).contains("class=\"reference\"", "target 200 MB");
+        // the axis grows to include the target: top grid label is 200
+        assertThat(svg).contains(">200</text>");
+        assertThat(doc.getElementsByTagName("line").getLength()).isGreaterThan(5);
+        assertThat(SvgChart.lines("x", "s", "y", List.of())).doesNotContain("reference");
     }
 }
