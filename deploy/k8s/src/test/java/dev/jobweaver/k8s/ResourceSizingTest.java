@@ -62,6 +62,30 @@ class ResourceSizingTest {
                 .isGreaterThan(heapBytes.multiply(BigDecimal.valueOf(2)));
     }
 
+    /**
+     * The whole dev overlay reserves at most one CPU and 3 GiB, so it schedules on a two-CPU, 4 GiB laptop cluster
+     * next to the cluster's own pods (about one CPU for kube-system on kind or minikube).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Overlay.class, names = {"DEV", "DEV_JVM"})
+    void devFitsALaptopCluster(Overlay overlay) {
+        BigDecimal cpu = BigDecimal.ZERO;
+        BigDecimal memory = BigDecimal.ZERO;
+        for (Overlay.Workload workload : overlay.workloads()) {
+            if (workload.kind().equals("Job")) {
+                continue;
+            }
+            int replicas = workload.replicas() == null ? 1 : workload.replicas();
+            for (Container container : workload.pod().getContainers()) {
+                Map<String, Quantity> requests = container.getResources().getRequests();
+                cpu = cpu.add(bytes(requests.get("cpu")).multiply(BigDecimal.valueOf(replicas)));
+                memory = memory.add(bytes(requests.get("memory")).multiply(BigDecimal.valueOf(replicas)));
+            }
+        }
+        assertThat(cpu).as("CPU requested by dev").isLessThanOrEqualTo(BigDecimal.ONE);
+        assertThat(memory).as("memory requested by dev").isLessThanOrEqualTo(BigDecimal.valueOf(3L * 1024 * 1024 * 1024));
+    }
+
     static BigDecimal bytes(Quantity quantity) {
         return Quantity.getAmountInBytes(quantity);
     }
