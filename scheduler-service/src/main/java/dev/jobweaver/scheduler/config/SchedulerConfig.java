@@ -11,8 +11,8 @@ public interface SchedulerConfig {
     /** How due jobs are claimed and dispatched. */
     Dispatch dispatch();
 
-    /** How failed attempts are retried. */
-    Retry retry();
+    /** How long a failed attempt waits before its retry. */
+    Backoff backoff();
 
     /** How long an attempt may run before the scheduler counts it as lost. */
     Lease lease();
@@ -35,8 +35,8 @@ public interface SchedulerConfig {
         int batchSize();
     }
 
-    /** Retry settings: {@code delay = min(base * 2^retriesSoFar, cap) + random(0..jitter)}. */
-    interface Retry {
+    /** Retry backoff: {@code delay = min(base * 2^retriesSoFar, cap) + random(0..jitter)}. */
+    interface Backoff {
 
         /** Delay before the first retry; it doubles with every retry. */
         @WithDefault("5s")

@@ -23,7 +23,7 @@ public class BackoffPolicy {
 
     @Inject
     public BackoffPolicy(SchedulerConfig config) {
-        this(config.retry().base(), config.retry().cap(), config.retry().jitter(),
+        this(config.backoff().base(), config.backoff().cap(), config.backoff().jitter(),
                 bound -> ThreadLocalRandom.current().nextLong(bound + 1));
     }
 
