@@ -1,0 +1,128 @@
+package dev.jobweaver.worker.execution.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.Step;
+import dev.jobweaver.worker.testing.CollectingSpanExporter;
+import dev.jobweaver.worker.testing.WorkerKafka;
+import dev.jobweaver.worker.testing.WorkerStackResource;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Steps run in order, each in a span of the job's trace (continued from the record's traceparent), and in bounds. */
+@QuarkusTest
+@QuarkusTestResource(WorkerStackResource.class)
+class StepExecutorTest {
+
+    @Inject
+    CollectingSpanExporter spans;
+
+    @Inject
+    StepExecutor steps;
+
+    @Test
+    void eachStepIsASpanOfTheJobsTraceContinuedFromTheRecord() {
+        Random random = new Random();
+        byte[] t = new byte[16];
+        byte[] s = new byte[8];
+        random.nextBytes(t);
+        random.nextBytes(s);
+        String traceId = HexFormat.of().formatHex(t);
+        String parentSpanId = HexFormat.of().formatHex(s);
+        RunJobEvent run = WorkerKafka.run(new Step.Log("traced"), new Step.Sleep(20L), new Step.Compute(100L));
+        run = new RunJobEvent(run.eventId(), run.jobId(), run.attempt(), run.jobType(), run.payload(), traceId,
+                run.createdAt(), run.dispatchedAt(), run.leaseUntil());
+        try (WorkerKafka kafka = new WorkerKafka()) {
+            kafka.sendRaw(run.jobId().toString(), WorkerKafka.JSON.writeValueAsString(run), run.eventId(), null,
+                    "00-" + traceId + "-" + parentSpanId + "-01");
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+
+        String trace = traceId;
+        List<SpanData> exported = await().atMost(Duration.ofSeconds(60))
+                .until(() -> spans.trace(trace), l -> l.stream().filter(x -> x.getName().startsWith("step ")).count() == 3
+                        && l.stream().anyMatch(x -> x.getName().equals("run job")));
+        Map<String, SpanData> byName = exported.stream()
+                .collect(Collectors.toMap(SpanData::getName, Function.identity(), (a, b) -> a));
+        SpanData runSpan = byName.get("run job");
+        assertThat(runSpan).as("the run's span, in the record's trace").isNotNull();
+        assertThat(List.of("step 1 LOG", "step 2 SLEEP", "step 3 COMPUTE")).allSatisfy(name -> {
+            SpanData step = byName.get(name);
+            assertThat(step).as(name).isNotNull();
+            assertThat(step.getParentSpanId()).isEqualTo(runSpan.getSpanId());
+            assertThat(step.getAttributes().get(AttributeKey.booleanKey("jobweaver.step.virtual_thread"))).isTrue();
+        });
+        // In order: each step starts after the previous one ended.
+        assertThat(byName.get("step 2 SLEEP").getStartEpochNanos()).isGreaterThanOrEqualTo(byName.get("step 1 LOG").getEndEpochNanos());
+        assertThat(byName.get("step 3 COMPUTE").getStartEpochNanos()).isGreaterThanOrEqualTo(byName.get("step 2 SLEEP").getEndEpochNanos());
+        // The trace goes back to the span that published the record.
+        assertThat(exported).anySatisfy(x -> assertThat(x.getParentSpanId()).isEqualTo(parentSpanId));
+    }
+
+    @Test
+    void aRunPastItsTimeBoundFailsInsteadOfHoldingTheWorker() {
+        long started = System.nanoTime();
+        RunResult result = steps.run(java.util.UUID.randomUUID(),
+                List.of(new Step.Log("start"), new Step.Sleep(60_000L), new Step.Log("never")), Duration.ofMillis(300));
+        assertThat(result.success()).isFalse();
+        assertThat(result.errorMessage()).isEqualTo("run exceeded its time bound of 300 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aStepThatThrowsFailsTheAttemptWithTheReason() {
+        RunResult result = steps.run(java.util.UUID.randomUUID(), java.util.Arrays.asList(new Step.Log("ok"), null),
+                Duration.ofSeconds(5));
+        assertThat(result.success()).isFalse();
+        assertThat(result.errorMessage()).isEqualTo("step 2 is empty");
+        RunResult missing = steps.run(java.util.UUID.randomUUID(), List.of(new Step.Sleep(null)), Duration.ofSeconds(5));
+        assertThat(missing.errorMessage()).isEqualTo("step 1 has no valid durationMs: null");
+    }
+
+    @Test
+    void theTimeBoundComesFromTheSteps() {
+        JobPayload payload = new JobPayload(List.of(new Step.Sleep(1_000L), new Step.HttpCall("x", 2_000L),
+                new Step.Compute(1_000_000L), new Step.Log("x")));
+        Duration bound = RunTimeBound.of(payload.steps(), new WorkerConfigRun());
+        // 30 s slack + 1 s + 2 s + 1 000 000 x 20 ns
+        assertThat(bound).isEqualTo(Duration.ofMillis(33_020));
+    }
+
+    /** The defaults of jobweaver.worker.run, as a plain object. */
+    private static final class WorkerConfigRun implements dev.jobweaver.worker.config.WorkerConfig.Run {
+        @Override
+        public Duration timeBoundSlack() {
+            return Duration.ofSeconds(30);
+        }
+
+        @Override
+        public long computeNanosPerIteration() {
+            return 20;
+        }
+
+        @Override
+        public Duration publishTimeout() {
+            return Duration.ofSeconds(30);
+        }
+
+        @Override
+        public Duration databaseTimeout() {
+            return Duration.ofSeconds(10);
+        }
+    }
+}
