@@ -10,8 +10,11 @@ import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
+import dev.jobweaver.common.messaging.Headers;
 import io.smallrye.reactive.messaging.TracingMetadata;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
@@ -59,10 +62,20 @@ public class JobTracing {
         span.end();
     }
 
-    /** The context of the consumer span of an incoming record, or null if the record carries none. */
+    /**
+     * The trace context of an incoming record: the connector's consumer span when there is one, else the record's
+     * own {@code traceparent} header (records of a batch carry no consumer span); null if neither exists.
+     */
     public static Context incoming(Message<?> message) {
         Context context = TracingMetadata.fromMessage(message).map(TracingMetadata::getCurrentContext).orElse(null);
-        return context != null && Span.fromContext(context).getSpanContext().isValid() ? context : null;
+        if (context != null && Span.fromContext(context).getSpanContext().isValid()) {
+            return context;
+        }
+        return message.getMetadata(IncomingKafkaRecordMetadata.class)
+                .map(meta -> meta.getHeaders().lastHeader(Headers.TRACEPARENT))
+                .map(header -> fromTraceparent(new String(header.value(), StandardCharsets.UTF_8)))
+                .filter(parent -> Span.fromContext(parent).getSpanContext().isValid())
+                .orElse(null);
     }
 
     /** A context whose parent is the span described by W3C {@code traceparent}; the root context if unreadable. */

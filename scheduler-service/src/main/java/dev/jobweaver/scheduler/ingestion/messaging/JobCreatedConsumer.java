@@ -4,20 +4,23 @@ import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.scheduler.ingestion.service.IngestionService;
+import dev.jobweaver.scheduler.ingestion.service.IngestionService.Accepted;
 import dev.jobweaver.scheduler.messaging.IncomingRecords;
-import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaRecord;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
- * Consumes {@code job-created}. The offset is acknowledged only after the job's row is committed; a database
- * failure is retried with backoff (the record is not lost, the partition waits for the database), a malformed
- * record is skipped.
+ * Consumes {@code job-created}, one poll at a time (batch mode): the poll's jobs are stored in one transaction and
+ * its offsets acknowledged only after the commit. A database failure is retried with backoff (the records are not
+ * lost, the partition waits for the database); malformed records are skipped.
  */
 @ApplicationScoped
 public class JobCreatedConsumer {
@@ -33,17 +36,17 @@ public class JobCreatedConsumer {
     }
 
     @Incoming(Channels.JOB_CREATED_IN)
-    public Uni<Void> consume(Message<byte[]> message) {
-        var event = records.read(message, JobCreatedEvent.class, JobCreatedConsumer::problem);
-        if (event.isEmpty()) {
-            return IncomingRecords.ack(message);
+    public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+        List<Accepted> accepted = new ArrayList<>();
+        for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
+            records.read(record, JobCreatedEvent.class, JobCreatedConsumer::problem)
+                    .ifPresent(event -> accepted.add(new Accepted(event, JobTracing.incoming(record))));
         }
-        JobCreatedEvent created = event.get();
-        return ingestion.ingest(created, JobTracing.incoming(message))
-                .onFailure().invoke(e -> JobLog.warn(LOG, created.jobId(), created.traceId(),
-                        "could not store job, retrying: %s", e.toString()))
+        return ingestion.ingest(accepted)
+                .onFailure().invoke(e -> LOG.warnf("could not store %d job(s), retrying: %s", accepted.size(),
+                        e.toString()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely()
-                .chain(() -> IncomingRecords.ack(message));
+                .chain(() -> IncomingRecords.ack(batch));
     }
 
     /** What makes a parsed event unusable, or null. */

@@ -13,8 +13,10 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -34,7 +36,7 @@ public class JobExecutionRepository {
     private static final String INSERT = "INSERT INTO job_executions (job_id, job_type, trace_id, traceparent,"
             + " instruction, job_status, retry_count, max_retries, attempt, next_run_at, created_at, updated_at, version)"
             + " VALUES ($1, $2, $3, $4, $5::text::jsonb, 'PENDING', 0, $6, 0, now(), $7, now(), 0)"
-            + " ON CONFLICT (job_id) DO NOTHING";
+            + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id";
 
     private static final String CLAIM_DUE = "SELECT " + COLUMNS + " FROM job_executions"
             + " WHERE job_status = 'PENDING' AND next_run_at <= now()"
@@ -67,13 +69,30 @@ public class JobExecutionRepository {
         return pool;
     }
 
-    /** A new job, {@code PENDING} and due now; false if the job was already there (a redelivered event). */
-    public Uni<Boolean> insertIfAbsent(UUID jobId, String jobType, String traceId, String traceparent,
-                                       String instruction, int maxRetries, Instant createdAt) {
-        return pool.preparedQuery(INSERT)
-                .execute(Tuple.from(new Object[] {jobId, jobType, traceId, traceparent, instruction, maxRetries,
-                        odt(createdAt)}))
-                .map(rows -> rows.rowCount() == 1);
+    /** A job to store, as ingestion read it. */
+    public record NewJob(UUID jobId, String jobType, String traceId, String traceparent, String instruction,
+                         int maxRetries, Instant createdAt) {
+    }
+
+    /**
+     * New jobs, {@code PENDING} and due now, in one transaction (one round trip: the inserts are pipelined);
+     * the ids of those that were not there yet. A job already there (a redelivered event) is left as it is.
+     */
+    public Uni<Set<UUID>> insertIfAbsent(List<NewJob> jobs) {
+        if (jobs.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        List<Tuple> tuples = jobs.stream().map(j -> Tuple.from(new Object[] {j.jobId(), j.jobType(), j.traceId(),
+                j.traceparent(), j.instruction(), j.maxRetries(), odt(j.createdAt())})).toList();
+        return pool.withTransaction(tx -> tx.preparedQuery(INSERT).executeBatch(tuples)).map(rows -> {
+            Set<UUID> inserted = new HashSet<>();
+            for (RowSet<Row> current = rows; current != null; current = current.next()) {
+                for (Row row : current) {
+                    inserted.add(row.getUUID("job_id"));
+                }
+            }
+            return inserted;
+        });
     }
 
     /** The rows a dispatch round owns until its transaction ends: due, {@code PENDING}, not locked by anyone. */
