@@ -3,6 +3,7 @@ package dev.jobweaver.api.web.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.vertx.core.http.HttpHeaders;
@@ -32,15 +33,17 @@ public class HttpEdgeRoutes {
     static final int BODY_ROUTE_ORDER = -10;
 
     private final ObjectMapper mapper;
+    private final JobMetrics metrics;
     private final int maxBodyBytes;
 
-    public HttpEdgeRoutes(ObjectMapper mapper, JobApiConfig config) {
+    public HttpEdgeRoutes(ObjectMapper mapper, JobMetrics metrics, JobApiConfig config) {
         this.mapper = mapper;
+        this.metrics = metrics;
         this.maxBodyBytes = config.validation().maxBodyBytes();
     }
 
     void install(@Observes Router router) {
-        router.post("/api/jobs")
+        router.postWithRegex("^/api/jobs/?$")
                 .order(BODY_ROUTE_ORDER)
                 .handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes).setHandleFileUploads(false))
                 .failureHandler(this::onBodyFailure);
@@ -57,6 +60,7 @@ public class HttpEdgeRoutes {
             return;
         }
         ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+        metrics.validationFailure(ApiErrorCode.PAYLOAD_TOO_LARGE.code());
         write(ctx, ApiErrorCode.PAYLOAD_TOO_LARGE,
                 "request body is larger than " + maxBodyBytes + " bytes (" + (maxBodyBytes / 1024) + " KiB)");
     }
