@@ -66,7 +66,9 @@ public final class Zipkin implements AutoCloseable {
         }
         try {
             Files.createDirectories(logFile.getParent());
-            ProcessBuilder builder = new ProcessBuilder(KafkaBroker.javaExecutable(), "-Xms64m", "-Xmx256m", "-jar",
+            ProcessBuilder builder = new ProcessBuilder(KafkaBroker.javaExecutable(), "-Xms64m", "-Xmx256m",
+                    // Armeria and Netty inside Zipkin use Unsafe and native access; say so, rather than warn.
+                    "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-jar",
                     jar.toString())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
