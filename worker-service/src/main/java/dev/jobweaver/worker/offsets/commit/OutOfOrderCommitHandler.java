@@ -151,8 +151,16 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
         if (assigned.isEmpty()) {
             return;
         }
-        Consumer<?, ?> kafka = consumer.unwrap();
-        Map<TopicPartition, OffsetAndMetadata> committed = kafka.committed(new HashSet<>(assigned), config.commitTimeout());
+        Map<TopicPartition, OffsetAndMetadata> committed;
+        try {
+            committed = consumer.unwrap().committed(new HashSet<>(assigned), config.commitTimeout());
+        } catch (RuntimeException e) {
+            // Never fail the poll over this: without the metadata nothing is skipped, and records completed by the
+            // previous owner run again, which event_id idempotency turns into re-published outcomes.
+            LOG.warnf("%s: could not read the committed offsets of %s (%s); nothing will be skipped", clientId,
+                    assigned, e.toString());
+            committed = Map.of();
+        }
         synchronized (lock) {
             for (TopicPartition tp : assigned) {
                 OffsetAndMetadata om = committed.get(tp);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.execution.service.RunDispatcher;
+import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -45,6 +46,37 @@ class OutOfOrderCommitHandlerTest {
     @BeforeEach
     void idle() {
         await().atMost(WAIT).until(() -> dispatcher.running() == 0);
+    }
+
+    @Test
+    void anOffsetInFlightTooLongIsReportedInHealthMetricsAndThenCleared() {
+        int partition = 2;
+        RunJobEvent slow = WorkerKafka.run(new Step.Sleep(7_000L)); // the %test stuck threshold is 3 s
+        long offset = kafka.send(slow, partition).offset();
+        String series = "jobweaver_worker_stuck_offsets";
+        String labels = "partition=\"" + partition + "\"";
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(PrometheusScrape.sum(series, labels)).isEqualTo(1.0);
+            String detail = readiness().path("data").path("run-job-" + partition).asText();
+            assertThat(detail).contains("stuck=[" + offset + "(");
+            assertThat(readiness().path("status").asText()).isEqualTo("UP"); // reported, not failing readiness
+        });
+        await().atMost(WAIT).until(() -> !kafka.outcomes(slow.jobId()).isEmpty());
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(PrometheusScrape.sum(series, labels)).isZero();
+            assertThat(readiness().path("data").path("run-job-" + partition).asText()).doesNotContain("stuck=");
+        });
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode readiness() throws Exception {
+        String body = io.restassured.RestAssured.given().get("/q/health/ready").then().extract().asString();
+        for (com.fasterxml.jackson.databind.JsonNode check : WorkerKafka.JSON.readTree(body).path("checks")) {
+            if (check.path("name").asText().equals("worker-offset-commits")) {
+                return check;
+            }
+        }
+        throw new AssertionError("no worker-offset-commits check in " + body);
     }
 
     @Test
