@@ -2,6 +2,7 @@ package dev.jobweaver.scheduler.dispatch.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobStatus;
@@ -9,10 +10,9 @@ import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
-import dev.jobweaver.scheduler.testing.RetryingLocalStackResource;
+import dev.jobweaver.scheduler.testing.SchedulerStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.TopicRecorder;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -32,8 +32,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RetryingLocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@QuarkusTestResource(value = SchedulerStackResource.class,
+        initArgs = @ResourceArg(name = SchedulerStackResource.DATABASE, value = "jobweaver_scheduler"))
 class DispatcherTest extends KafkaAndDbTest {
 
     private static final String SLOW_STEPS = "{\"steps\":[{\"action\":\"SLEEP\",\"durationMs\":2000},"
@@ -84,6 +84,27 @@ class DispatcherTest extends KafkaAndDbTest {
         assertThat(notDue.status()).isEqualTo(JobStatus.PENDING);
         assertThat(notDue.attempt()).isZero();
         assertThat(recorder.records(Topics.RUN_JOB, later)).isEmpty();
+    }
+
+    @Test
+    void aJobWhoseStoredInstructionIsUnreadableIsDeadLetteredInsteadOfBlockingDispatch() {
+        UUID broken = UUID.randomUUID();
+        UUID fine = UUID.randomUUID();
+        db.insertPending(broken, "{\"steps\":[{\"action\":\"TELEPORT\"}]}", 3, -2);
+        db.insertPending(fine, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"ok\"}]}", 0, -1);
+
+        dispatcher.wake();
+
+        db.awaitJob(fine, JobStatus.RUNNING, 1);
+        JobExecution failed = db.awaitJob(broken, j -> j.status() == JobStatus.FAILED);
+        assertThat(failed.lastError()).isEqualTo(Dispatcher.UNREADABLE);
+        assertThat(failed.attempt()).isZero();
+        assertThat(recorder.records(Topics.RUN_JOB, broken)).isEmpty();
+        DeadLetterEvent deadLetter = value(recorder.await(Topics.JOB_DEAD_LETTER, broken, 1).getFirst(),
+                DeadLetterEvent.class);
+        assertThat(deadLetter.reason()).isEqualTo(Dispatcher.UNREADABLE);
+        assertThat(value(recorder.await(Topics.JOB_STATUS, broken, 1).getFirst(), JobStatusChangedEvent.class).status())
+                .isEqualTo(JobStatus.FAILED);
     }
 
     @Test

@@ -8,8 +8,7 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.scheduler.testing.RetryingLocalStackResource;
+import dev.jobweaver.scheduler.testing.SchedulerStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
@@ -27,8 +26,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RetryingLocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@QuarkusTestResource(value = SchedulerStackResource.class,
+        initArgs = @ResourceArg(name = SchedulerStackResource.DATABASE, value = "jobweaver_scheduler"))
 class JobCreatedConsumerTest extends KafkaAndDbTest {
 
     @Inject
@@ -50,6 +49,7 @@ class JobCreatedConsumerTest extends KafkaAndDbTest {
         producer.sendJson(Topics.JOB_CREATED, marker, TestJobs.created(marker, 0));
         db.awaitJob(marker, j -> true);
 
+        // The dispatch timer never fires in tests: the job was dispatched by ingestion's wake-up.
         JobExecution after = db.awaitJob(jobId, JobStatus.RUNNING, 1);
         assertThat(after.maxRetries()).isEqualTo(2);
         assertThat(after.instruction()).contains("first").doesNotContain("second");

@@ -6,12 +6,11 @@ import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
-import dev.jobweaver.scheduler.testing.RetryingLocalStackResource;
+import dev.jobweaver.scheduler.testing.SchedulerStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -24,8 +23,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = RetryingLocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@QuarkusTestResource(value = SchedulerStackResource.class,
+        initArgs = @ResourceArg(name = SchedulerStackResource.DATABASE, value = "jobweaver_scheduler"))
 class LeaseSweeperTest extends KafkaAndDbTest {
 
     @Inject
