@@ -41,6 +41,8 @@ class JobSubmissionKafkaOutageTest {
 
             ApiStack.get().kafka().stop();
             try {
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> given().get("/q/health/ready").statusCode() == 503);
                 for (int i = 0; i < 3; i++) {
                     long started = System.nanoTime();
                     Response response = Jobs.submit(Jobs.VALID);

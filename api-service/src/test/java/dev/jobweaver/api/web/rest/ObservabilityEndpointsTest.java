@@ -47,6 +47,7 @@ class ObservabilityEndpointsTest {
     void openApiDescribesTheJobsEndpoints() {
         String openapi = given().accept("application/json").get("/q/openapi").then().statusCode(200).extract().asString();
 
-        assertThat(openapi).contains("/api/jobs", "/api/jobs/{id}", "JobRequest", "ErrorResponse");
+        assertThat(openapi).contains("/api/jobs", "/api/jobs/{id}", "JobRequest", "ErrorResponse", "JobPage",
+                "Retry-After").doesNotContain("RoutingContext");
     }
 }
