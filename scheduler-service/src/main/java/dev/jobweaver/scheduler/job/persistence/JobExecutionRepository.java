@@ -55,8 +55,10 @@ public class JobExecutionRepository {
             + " started_at = $10, finished_at = $11, version = $12"
             + " WHERE job_id = $1 AND version = $13";
 
-    private static final String COUNT_BY_STATUS = "SELECT job_status, count(*) AS n FROM job_executions"
-            + " WHERE job_status IN ('PENDING', 'RUNNING') GROUP BY job_status";
+    // Two counts, each matching a partial index's predicate, so the gauges never scan finished jobs.
+    private static final String COUNT_ACTIVE = "SELECT"
+            + " (SELECT count(*) FROM job_executions WHERE job_status = 'PENDING') AS pending,"
+            + " (SELECT count(*) FROM job_executions WHERE job_status = 'RUNNING') AS running";
 
     private final Pool pool;
 
@@ -167,13 +169,9 @@ public class JobExecutionRepository {
 
     /** How many jobs are {@code PENDING} and {@code RUNNING}: {@code [pending, running]}. */
     public Uni<long[]> countActive() {
-        return pool.query(COUNT_BY_STATUS).execute().map(rows -> {
-            long[] counts = new long[2];
-            for (Row row : rows) {
-                int idx = JobStatus.PENDING.name().equals(row.getString("job_status")) ? 0 : 1;
-                counts[idx] = row.getLong("n");
-            }
-            return counts;
+        return pool.query(COUNT_ACTIVE).execute().map(rows -> {
+            Row row = rows.iterator().next();
+            return new long[] {row.getLong("pending"), row.getLong("running")};
         });
     }
 
