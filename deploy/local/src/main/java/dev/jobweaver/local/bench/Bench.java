@@ -75,7 +75,7 @@ public final class Bench {
         Map<Workload, List<ResourceSummary>> byWorkload = new EnumMap<>(Workload.class);
         List<ResourceSample> samples;
         try (PlatformDb db = new PlatformDb(platform.postgresPort());
-             ResourceSampler sampler = new ResourceSampler(platform.sampledProcesses(), Path.of("/proc"))) {
+             ResourceSampler sampler = new ResourceSampler(sampled(platform))) {
             WorkloadRunner runner = new WorkloadRunner(options, api, db, out, terminal);
             if (options.warmup() > 0) {
                 runner.warmUp(options.warmup());
@@ -100,6 +100,13 @@ public final class Bench {
         out.println("\nRaw figures and report: " + folder + " (open report.html)");
         boolean correct = results.stream().allMatch(r -> !r.available() || r.correctness().ok());
         return correct ? 0 : 1;
+    }
+
+    /** The platform's processes plus this one, so the bench's own share of the machine is visible. */
+    private static List<SampledProcess> sampled(PlatformState platform) {
+        List<SampledProcess> all = new ArrayList<>(platform.sampledProcesses());
+        all.add(new SampledProcess("bench", ProcessHandle.current().pid(), false));
+        return all;
     }
 
     private static void requireAlive(PlatformState platform, Path home) {

@@ -17,9 +17,11 @@ import java.util.TreeSet;
  * @param apiUrl the first API instance's base URL
  * @param postgresPort where the platform's PostgreSQL listens
  * @param kafkaPid the broker's process id, or -1
+ * @param postgresPid the PostgreSQL server's (postmaster's) process id, or -1
  * @param instances every service instance, sorted by name
  */
-public record PlatformState(String apiUrl, int postgresPort, long kafkaPid, List<Instance> instances) {
+public record PlatformState(String apiUrl, int postgresPort, long kafkaPid, long postgresPid,
+                            List<Instance> instances) {
 
     /** The process name of the API's first instance. */
     public static final String API = "api-service";
@@ -48,11 +50,20 @@ public record PlatformState(String apiUrl, int postgresPort, long kafkaPid, List
         } catch (IOException e) {
             throw new UncheckedIOException("could not read " + file, e);
         }
-        return parse(properties, file.toString());
+        return parse(properties, file.toString(), postmasterPid(home.resolve("postgres/data/postmaster.pid")));
+    }
+
+    /** The first line of PostgreSQL's {@code postmaster.pid} (where the local stack keeps its data), or -1. */
+    static long postmasterPid(Path file) {
+        try {
+            return Long.parseLong(Files.readAllLines(file).getFirst().trim());
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** Builds the state from the properties {@code Platform} writes; {@code source} names them in errors. */
-    public static PlatformState parse(Properties properties, String source) {
+    public static PlatformState parse(Properties properties, String source, long postgresPid) {
         TreeSet<String> names = new TreeSet<>();
         for (String key : properties.stringPropertyNames()) {
             if (key.startsWith("service.") && key.endsWith(".url")) {
@@ -73,14 +84,19 @@ public record PlatformState(String apiUrl, int postgresPort, long kafkaPid, List
         if (port <= 0) {
             throw new IllegalStateException("no postgres.port in " + source);
         }
-        return new PlatformState(api.url(), (int) port, number(properties, "kafka.pid", -1), List.copyOf(instances));
+        return new PlatformState(api.url(), (int) port, number(properties, "kafka.pid", -1), postgresPid,
+                List.copyOf(instances));
     }
 
-    /** The processes to sample: every service instance, then Kafka, as (name, pid). */
-    public List<Instance> sampledProcesses() {
-        List<Instance> all = new ArrayList<>(instances);
+    /** The processes to sample: every service instance, Kafka, and PostgreSQL with its per-connection processes. */
+    public List<SampledProcess> sampledProcesses() {
+        List<SampledProcess> all = new ArrayList<>();
+        instances.forEach(i -> all.add(new SampledProcess(i.name(), i.pid(), false)));
         if (kafkaPid > 0) {
-            all.add(new Instance("kafka", "", kafkaPid, -1));
+            all.add(new SampledProcess("kafka", kafkaPid, false));
+        }
+        if (postgresPid > 0) {
+            all.add(new SampledProcess("postgres", postgresPid, true));
         }
         return all;
     }

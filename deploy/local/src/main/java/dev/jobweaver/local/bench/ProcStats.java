@@ -11,9 +11,25 @@ public final class ProcStats {
 
     /** {@code VmRSS} in kB from the text of {@code /proc/<pid>/status}, or -1 when absent (a zombie, a kernel thread). */
     public static long rssKb(String status) {
+        return statusKb(status, "VmRSS");
+    }
+
+    /** {@code RssShmem} in kB (shared memory counted in VmRSS, e.g. PostgreSQL's shared buffers), or 0 when absent. */
+    public static long rssShmemKb(String status) {
+        return Math.max(0, statusKb(status, "RssShmem"));
+    }
+
+    /** {@code RssFile} in kB (mapped files such as shared libraries, the same pages in every process), or 0. */
+    public static long rssFileKb(String status) {
+        return Math.max(0, statusKb(status, "RssFile"));
+    }
+
+    /** A {@code kB} field of {@code /proc/<pid>/status}, or -1 when absent. */
+    static long statusKb(String status, String field) {
+        String prefix = field + ":";
         for (String line : status.split("\n")) {
-            if (line.startsWith("VmRSS:")) {
-                String[] parts = line.substring("VmRSS:".length()).trim().split("\\s+");
+            if (line.startsWith(prefix)) {
+                String[] parts = line.substring(prefix.length()).trim().split("\\s+");
                 return Long.parseLong(parts[0]);
             }
         }

@@ -34,7 +34,7 @@ final class Fixtures {
     }
 
     static PlatformState platform() {
-        return new PlatformState("http://localhost:8080", 5432, 99, List.of(
+        return new PlatformState("http://localhost:8080", 5432, 99, 98, List.of(
                 new PlatformState.Instance("api-service", "http://localhost:8080", 10, 2500),
                 new PlatformState.Instance("scheduler-service", "http://localhost:8081", 11, 3500),
                 new PlatformState.Instance("worker-service", "http://localhost:8082", 12, -1)));

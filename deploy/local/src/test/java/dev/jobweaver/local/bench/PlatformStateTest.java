@@ -32,7 +32,7 @@ class PlatformStateTest {
 
     @Test
     void readsEveryInstanceAndTheInfrastructure() {
-        PlatformState state = PlatformState.parse(written(), "test");
+        PlatformState state = PlatformState.parse(written(), "test", 200);
         assertThat(state.apiUrl()).isEqualTo("http://localhost:18080");
         assertThat(state.postgresPort()).isEqualTo(15432);
         assertThat(state.kafkaPid()).isEqualTo(100);
@@ -40,22 +40,27 @@ class PlatformStateTest {
                 new PlatformState.Instance("api-service", "http://localhost:18080", 101, 2900),
                 new PlatformState.Instance("worker-service", "http://localhost:18082", 103, -1),
                 new PlatformState.Instance("worker-service-2", "http://localhost:18182", 104, -1));
-        assertThat(state.sampledProcesses()).extracting(PlatformState.Instance::name)
-                .containsExactly("api-service", "worker-service", "worker-service-2", "kafka");
+        assertThat(state.postgresPid()).isEqualTo(200);
+        assertThat(state.sampledProcesses()).containsExactly(
+                new SampledProcess("api-service", 101, false),
+                new SampledProcess("worker-service", 103, false),
+                new SampledProcess("worker-service-2", 104, false),
+                new SampledProcess("kafka", 100, false),
+                new SampledProcess("postgres", 200, true));
     }
 
     @Test
     void withoutAnApiThereIsNothingToBenchmark() {
         Properties p = written();
         p.remove("service.api-service.url");
-        assertThatThrownBy(() -> PlatformState.parse(p, "f")).hasMessageContaining("no api-service in f");
+        assertThatThrownBy(() -> PlatformState.parse(p, "f", -1)).hasMessageContaining("no api-service in f");
     }
 
     @Test
     void withoutThePostgresPortTheTimestampsCannotBeRead() {
         Properties p = written();
         p.remove("postgres.port");
-        assertThatThrownBy(() -> PlatformState.parse(p, "f")).hasMessageContaining("no postgres.port");
+        assertThatThrownBy(() -> PlatformState.parse(p, "f", -1)).hasMessageContaining("no postgres.port");
     }
 
     @Test
@@ -70,5 +75,9 @@ class PlatformStateTest {
             written().store(writer, "test");
         }
         assertThat(PlatformState.load(home).instances()).hasSize(3);
+        assertThat(PlatformState.load(home).postgresPid()).as("no postmaster.pid").isEqualTo(-1);
+        Path data = Files.createDirectories(home.resolve("postgres/data"));
+        Files.writeString(data.resolve("postmaster.pid"), "4711\n/data\n1795256474\n15432\n");
+        assertThat(PlatformState.load(home).postgresPid()).isEqualTo(4711);
     }
 }

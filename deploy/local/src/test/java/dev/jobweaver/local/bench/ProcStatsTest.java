@@ -13,6 +13,7 @@ class ProcStatsTest {
             State:\tS (sleeping)
             VmPeak:\t 3921424 kB
             VmRSS:\t  187392 kB
+            RssShmem:\t   24580 kB
             RssAnon:\t  160000 kB
             Threads:\t42
             """;
@@ -27,6 +28,9 @@ class ProcStatsTest {
     void readsVmRss() {
         assertThat(ProcStats.rssKb(STATUS)).isEqualTo(187_392);
         assertThat(ProcStats.rssKb("Name:\tkworker\nState:\tI (idle)\n")).isEqualTo(-1);
+        assertThat(ProcStats.rssShmemKb(STATUS)).isEqualTo(24_580);
+        assertThat(ProcStats.rssShmemKb("VmRSS:\t1 kB\n")).isZero();
+        assertThat(ProcStats.rssFileKb("RssFile:\t  8123 kB\n")).isEqualTo(8_123);
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,28 +15,64 @@ class ResourceSamplerTest {
     @TempDir
     Path proc;
 
-    private void process(long pid, long rssKb, long utime) throws IOException {
+    private void process(long pid, long rssKb, long shmemKb, long utime) throws IOException {
+        process(pid, rssKb, shmemKb, 0, utime);
+    }
+
+    private void process(long pid, long rssKb, long shmemKb, long fileKb, long utime) throws IOException {
         Path dir = Files.createDirectories(proc.resolve(Long.toString(pid)));
-        Files.writeString(dir.resolve("status"), "Name:\tjava\nVmRSS:\t" + rssKb + " kB\n");
+        Files.writeString(dir.resolve("status"), "Name:\tjava\nVmRSS:\t" + rssKb + " kB\nRssFile:\t" + fileKb
+                + " kB\nRssShmem:\t" + shmemKb + " kB\n");
         Files.writeString(dir.resolve("stat"), ProcStatsTest.stat("java", utime, 0));
+    }
+
+    private ResourceSampler sampler(List<SampledProcess> processes, Map<Long, List<Long>> children) {
+        return new ResourceSampler(processes, proc, pid -> children.getOrDefault(pid, List.of()));
     }
 
     @Test
     void readsEachLiveProcessAndSkipsTheGoneOnes() throws IOException {
-        process(10, 204_800, 100);
-        ResourceSampler sampler = new ResourceSampler(List.of(
-                new PlatformState.Instance("api-service", "", 10, 1),
-                new PlatformState.Instance("worker-service", "", 11, 1),
-                new PlatformState.Instance("unknown", "", -1, 1)), proc);
+        process(10, 204_800, 0, 4_000, 100);
+        ResourceSampler sampler = sampler(List.of(new SampledProcess("api-service", 10, false),
+                new SampledProcess("worker-service", 11, false), new SampledProcess("unknown", -1, false)), Map.of());
         sampler.sampleOnce();
-        process(10, 102_400, 200);
+        process(10, 102_400, 0, 200);
         sampler.sampleOnce();
         List<ResourceSample> samples = sampler.samples();
         assertThat(samples).extracting(ResourceSample::process).containsExactly("api-service", "api-service");
         assertThat(samples.getFirst().rssKb()).isEqualTo(204_800);
+        assertThat(samples.get(1).rssKb()).isEqualTo(102_400);
         assertThat(samples.getFirst().cpuPercent()).as("no previous reading").isNaN();
         assertThat(samples.get(1).cpuPercent()).isPositive();
         sampler.close();
+    }
+
+    @Test
+    void aProcessTreeCountsSharedMemoryOnceAndCpuOfEveryProcess() throws IOException {
+        // postmaster and two backends, each mapping the same 100 MB of shared buffers and 8 MB of libraries
+        process(20, 118_000, 100_000, 8_000, 10);
+        process(21, 158_000, 100_000, 8_000, 10);
+        process(22, 138_000, 100_000, 8_000, 10);
+        ResourceSampler sampler = sampler(List.of(new SampledProcess("postgres", 20, true)),
+                Map.of(20L, List.of(21L, 22L, 23L)));
+        sampler.sampleOnce();
+        ResourceSample first = sampler.samples().getFirst();
+        assertThat(first.rssKb()).isEqualTo(10_000 + 50_000 + 30_000 + 100_000 + 8_000);
+        process(21, 158_000, 100_000, 8_000, 1_000);
+        sampler.sampleOnce();
+        assertThat(sampler.samples().get(1).cpuPercent()).isPositive();
+    }
+
+    @Test
+    void aTreeThatLostAChildReportsNoNegativeCpu() throws IOException {
+        process(30, 1_000, 0, 10);
+        process(31, 1_000, 0, 5_000);
+        ResourceSampler sampler = sampler(List.of(new SampledProcess("postgres", 30, true)),
+                Map.of(30L, List.of(31L)));
+        sampler.sampleOnce();
+        Files.delete(proc.resolve("31/status"));
+        sampler.sampleOnce();
+        assertThat(sampler.samples().get(1).cpuPercent()).isZero();
     }
 
     @Test
