@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayDeque;
@@ -34,6 +35,7 @@ import org.jboss.logging.Logger;
  * grace period counted from the moment draining started.
  */
 @ApplicationScoped
+@Startup // its gauges exist from the start, not from the first record
 public class RunDispatcher {
 
     private static final Logger LOG = Logger.getLogger(RunDispatcher.class);

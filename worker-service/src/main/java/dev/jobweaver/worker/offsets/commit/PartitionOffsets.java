@@ -36,11 +36,20 @@ import java.util.TreeSet;
  * {@link #NONE} (-1) stands for "no offset": no committed offset yet (a new consumer group), nothing received.
  *
  * <h2>Threads</h2>
- * Not thread-safe: {@link OutOfOrderCommitHandler} confines every call under its own lock. Which thread calls what
- * is documented there.
+ * Not thread-safe: {@link OutOfOrderCommitHandler} confines every call under its own lock. The callers:
+ * <ul>
+ *   <li>construction (partition assigned) and the final {@link #commitPoint} of a revoked partition: the Kafka
+ *       polling thread, inside {@code poll()};</li>
+ *   <li>{@link #received}: the consumer's Vert.x event-loop context;</li>
+ *   <li>{@link #complete}: the virtual thread that ran the record's job (or the event loop for a malformed record);</li>
+ *   <li>{@link #commitPoint}, {@link #committed}, {@link #stuck}: the polling thread, on the commit timer;</li>
+ *   <li>the read-only getters: also health checks and metrics, on their own threads.</li>
+ * </ul>
  *
  * <h2>Defaults</h2>
- * None: the stuck threshold and the metadata size bound are arguments, configured in {@code jobweaver.worker.offsets}.
+ * The class has none: the stuck threshold and the metadata size bound are arguments. The worker passes
+ * {@code jobweaver.worker.offsets.stuck-threshold} (2 minutes) and {@code metadata-max-chars} (4096, Kafka's
+ * {@code offset.metadata.max.bytes}); commits happen every {@code commit-interval} (1 s).
  */
 public final class PartitionOffsets {
 
