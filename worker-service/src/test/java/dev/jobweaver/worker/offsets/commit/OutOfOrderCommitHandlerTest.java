@@ -51,7 +51,7 @@ class OutOfOrderCommitHandlerTest {
     @Test
     void anOffsetInFlightTooLongIsReportedInHealthMetricsAndThenCleared() {
         int partition = 2;
-        RunJobEvent slow = WorkerKafka.run(new Step.Sleep(7_000L)); // the %test stuck threshold is 3 s
+        RunJobEvent slow = WorkerKafka.run(new Step.Sleep(10_000L)); // the %test stuck threshold is 3 s
         long offset = kafka.send(slow, partition).offset();
         String series = "jobweaver_worker_stuck_offsets";
         String labels = "partition=\"" + partition + "\"";
@@ -82,7 +82,7 @@ class OutOfOrderCommitHandlerTest {
     @Test
     void fastJobsBehindASlowOneCompleteAtOnceWhileTheCommitWaitsThenAdvancesWithoutANewRecord() {
         int partition = 1;
-        RunJobEvent slow = WorkerKafka.run(new Step.Sleep(8_000L));
+        RunJobEvent slow = WorkerKafka.run(new Step.Sleep(15_000L));
         long slowOffset = kafka.send(slow, partition).offset();
         List<RunJobEvent> fast = new ArrayList<>();
         List<Long> fastOffsets = new ArrayList<>();
@@ -93,11 +93,11 @@ class OutOfOrderCommitHandlerTest {
         }
 
         // The fast jobs behind the slow one run and publish at once.
-        await().atMost(Duration.ofSeconds(6)).until(() -> fast.stream().allMatch(r -> !kafka.outcomes(r.jobId()).isEmpty()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> fast.stream().allMatch(r -> !kafka.outcomes(r.jobId()).isEmpty()));
         assertThat(kafka.outcomes(slow.jobId())).isEmpty();
 
         // The committed offset stays on the slow record, with the fast ones recorded as completed above it.
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             OffsetAndMetadata committed = kafka.committed(partition);
             assertThat(committed).isNotNull();
             assertThat(committed.offset()).isEqualTo(slowOffset);

@@ -66,7 +66,7 @@ class OutOfOrderCommitRebalanceTest {
         Map<Integer, List<Long>> fastOffsets = new HashMap<>();
         Map<Integer, List<RunJobEvent>> fastRuns = new HashMap<>();
         for (int p = 0; p < PARTITIONS; p++) {
-            slowOffset.put(p, kafka.send(WorkerKafka.run(new Step.Sleep(20_000L)), p).offset());
+            slowOffset.put(p, kafka.send(WorkerKafka.run(new Step.Sleep(30_000L)), p).offset());
             for (int i = 0; i < 3; i++) {
                 RunJobEvent run = WorkerKafka.run(new Step.Log("fast " + UUID.randomUUID()));
                 fastRuns.computeIfAbsent(p, k -> new ArrayList<>()).add(run);
