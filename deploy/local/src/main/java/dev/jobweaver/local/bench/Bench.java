@@ -20,7 +20,8 @@ import java.util.Map;
  * figures beside the targets of issue 7 and writes the raw figures and an HTML report to a folder.
  *
  * <p>Exit status: 0 when every accepted job ended as expected (targets missed or not, they are reported, never
- * asserted), 1 when a job was lost, duplicated or ended unexpectedly, 2 for bad usage or a platform that is not up.
+ * asserted), 1 when a job was lost, duplicated or ended unexpectedly or a workload failed, 2 for bad usage or a
+ * platform that is not up.
  */
 public final class Bench {
 
@@ -74,6 +75,7 @@ public final class Bench {
         List<WorkloadResult> results = new ArrayList<>();
         Map<Workload, List<ResourceSummary>> byWorkload = new EnumMap<>(Workload.class);
         List<ResourceSample> samples;
+        boolean failed = false;
         try (PlatformDb db = new PlatformDb(platform.postgresPort());
              ResourceSampler sampler = new ResourceSampler(sampled(platform))) {
             WorkloadRunner runner = new WorkloadRunner(options, api, db, out, terminal);
@@ -83,7 +85,14 @@ public final class Bench {
             sampler.start();
             for (Workload workload : options.workloads()) {
                 long from = System.currentTimeMillis();
-                WorkloadResult result = runner.run(workload);
+                WorkloadResult result;
+                try {
+                    result = runner.run(workload);
+                } catch (RuntimeException e) {
+                    // one broken workload (say, a database error) must not cost the figures of the others
+                    result = WorkloadResult.unavailable(workload, "failed: " + e.getMessage());
+                    failed = true;
+                }
                 results.add(result);
                 byWorkload.put(workload, ResourceSummary.of(sampler.samples(), from, System.currentTimeMillis()));
                 if (!result.available()) {
@@ -99,7 +108,7 @@ public final class Bench {
         write(folder, run);
         out.println("\nRaw figures and report: " + folder + " (open report.html)");
         boolean correct = results.stream().allMatch(r -> !r.available() || r.correctness().ok());
-        return correct ? 0 : 1;
+        return correct && !failed ? 0 : 1;
     }
 
     /** The platform's processes plus this one, so the bench's own share of the machine is visible. */

@@ -37,7 +37,7 @@ public final class CompletionWatcher {
 
     /** Starts polling on its own thread. */
     public CompletionWatcher start() {
-        thread = Thread.ofPlatform().name("bench-watcher").start(this::loop);
+        thread = Thread.ofPlatform().daemon().name("bench-watcher").start(this::loop);
         return this;
     }
 
@@ -62,11 +62,6 @@ public final class CompletionWatcher {
             throw failure;
         }
         return accepted;
-    }
-
-    /** Jobs not terminal when the watcher stopped. */
-    public int stillOpen() {
-        return open.size();
     }
 
     private void loop() {

@@ -59,8 +59,11 @@ public final class WorkloadRunner {
         Submission submission;
         List<Accepted> accepted;
         try (progress) {
-            submission = new Submitter(api).burst(count, options.concurrency(), kinds, watcher::add, progress);
-            watcher.submissionDone();
+            try {
+                submission = new Submitter(api).burst(count, options.concurrency(), kinds, watcher::add, progress);
+            } finally {
+                watcher.submissionDone();
+            }
             accepted = watcher.await();
         }
         if (workload == null) {
@@ -77,8 +80,11 @@ public final class WorkloadRunner {
         Submission submission;
         List<Accepted> accepted;
         try (progress) {
-            submission = new Submitter(api).openLoop(schedule, watcher::add, progress);
-            watcher.submissionDone();
+            try {
+                submission = new Submitter(api).openLoop(schedule, watcher::add, progress);
+            } finally {
+                watcher.submissionDone();
+            }
             accepted = watcher.await();
         }
         String note = String.format(java.util.Locale.ROOT, "offered %s/s for %s s; largest send delay behind "
