@@ -33,6 +33,15 @@ public interface SchedulerConfig {
         /** Rows claimed per round; a round that fills its batch is followed at once by another. */
         @WithDefault("50")
         int batchSize();
+
+        /**
+         * Most attempts {@code RUNNING} at once over all replicas (approximately: replicas may each overshoot by
+         * one round); 0 means no limit. A dispatched run waits in {@code run-job} until a worker has a free slot,
+         * and its lease runs meanwhile: keeping this near the workers' total slots keeps that wait far below the
+         * lease grace, so a backlog is never mistaken for lost runs.
+         */
+        @WithDefault("256")
+        int maxInFlight();
     }
 
     /** Retry backoff: {@code delay = min(base * 2^retriesSoFar, cap) + random(0..jitter)}. */

@@ -22,6 +22,7 @@ import io.smallrye.mutiny.Uni;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.vertx.VertxContext;
 import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -48,6 +49,9 @@ import org.jboss.logging.Logger;
  * <p>Rounds run one at a time per replica. {@link #wake()} starts one at once (new work arrived), or asks the
  * running one to be followed by another; a round that filled its batch is followed by another at once. The timer
  * ({@link DispatchTimer}) only catches retries that became due and work that arrived at other replicas.
+ *
+ * <p>At most {@code max-in-flight} attempts run at once: a round claims fewer rows when the limit is near, and every
+ * applied outcome or expired lease wakes the dispatcher, since it frees a slot.
  */
 @ApplicationScoped
 public class Dispatcher {
@@ -65,6 +69,7 @@ public class Dispatcher {
     private final ObjectMapper mapper;
     private final Vertx vertx;
     private final int batchSize;
+    private final int maxInFlight;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile boolean stopped;
@@ -82,6 +87,7 @@ public class Dispatcher {
         this.mapper = mapper;
         this.vertx = vertx;
         this.batchSize = config.dispatch().batchSize();
+        this.maxInFlight = config.dispatch().maxInFlight();
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -133,7 +139,9 @@ public class Dispatcher {
      */
     public Uni<List<UUID>> dispatchRound() {
         List<Span> spans = new ArrayList<>();
-        return repository.pool().withTransaction(tx -> repository.claimDue(tx, batchSize).chain(claim -> {
+        return repository.pool().withTransaction(tx -> roundSize(tx).chain(size -> size <= 0
+                ? Uni.createFrom().item(List.<JobExecution>of())
+                : repository.claimDue(tx, size).chain(claim -> {
                     if (claim.jobs().isEmpty()) {
                         return Uni.createFrom().item(List.<JobExecution>of());
                     }
@@ -165,7 +173,7 @@ public class Dispatcher {
                     return Uni.join().all(publishes).andFailFast()
                             .chain(() -> repository.updateAll(tx, next))
                             .replaceWith(next);
-                }))
+                })))
                 .onItemOrFailure().invoke((dispatched, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
                 .map(dispatched -> {
                     for (JobExecution job : dispatched) {
@@ -175,6 +183,22 @@ public class Dispatcher {
                     }
                     return dispatched.stream().map(JobExecution::jobId).toList();
                 });
+    }
+
+    /** Rows this round may claim: the batch, or less when the in-flight limit is near. */
+    private Uni<Integer> roundSize(SqlConnection tx) {
+        if (maxInFlight <= 0) {
+            return Uni.createFrom().item(batchSize);
+        }
+        return repository.countRunning(tx).map(running -> roundSize(batchSize, maxInFlight, running));
+    }
+
+    /** {@code min(batch, maxInFlight - running)}, never negative; {@code maxInFlight <= 0} means no limit. */
+    static int roundSize(int batchSize, int maxInFlight, long running) {
+        if (maxInFlight <= 0) {
+            return batchSize;
+        }
+        return (int) Math.max(0, Math.min(batchSize, maxInFlight - running));
     }
 
     private RunJobEvent runEvent(JobExecution job, JobPayload payload) {

@@ -60,6 +60,8 @@ public class JobExecutionRepository {
             + " (SELECT count(*) FROM job_executions WHERE job_status = 'PENDING') AS pending,"
             + " (SELECT count(*) FROM job_executions WHERE job_status = 'RUNNING') AS running";
 
+    private static final String COUNT_RUNNING = "SELECT count(*) AS n FROM job_executions WHERE job_status = 'RUNNING'";
+
     private final Pool pool;
 
     public JobExecutionRepository(Pool pool) {
@@ -100,6 +102,11 @@ public class JobExecutionRepository {
     /** The rows a dispatch round owns until its transaction ends: due, {@code PENDING}, not locked by anyone. */
     public Uni<Claim> claimDue(SqlConnection tx, int limit) {
         return tx.preparedQuery(CLAIM_DUE).execute(Tuple.of(limit)).map(JobExecutionRepository::claim);
+    }
+
+    /** How many jobs are {@code RUNNING} (counted through the lease index). */
+    public Uni<Long> countRunning(SqlConnection tx) {
+        return tx.query(COUNT_RUNNING).execute().map(rows -> rows.iterator().next().getLong("n"));
     }
 
     /** {@code RUNNING} rows whose lease has passed and nobody else is handling. */

@@ -99,7 +99,12 @@ public class LeaseSweeper {
                     return chain.replaceWith(moved);
                 }))
                 .onItemOrFailure().invoke((moved, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
-                .invoke(moved -> moved.forEach(this::afterCommit));
+                .invoke(moved -> {
+                    moved.forEach(this::afterCommit);
+                    if (!moved.isEmpty()) {
+                        dispatcher.wake(); // slots of the in-flight limit are free
+                    }
+                });
     }
 
     private void afterCommit(JobExecution job) {

@@ -131,6 +131,7 @@ public class OutcomeService {
                         outcome.kind(), outcome.attempt(), job.status(), job.version());
             }
             case APPLIED -> {
+                dispatcher.wake(); // a slot of the in-flight limit is free
                 switch (job.status()) {
                     case COMPLETED -> {
                         metrics.completed();
