@@ -74,6 +74,25 @@ class HttpEdgeRoutesTest {
     }
 
     @Test
+    void expectContinueIsHonoured() throws Exception {
+        // curl sends "Expect: 100-continue" for bodies over 1 KiB and waits for the interim answer
+        String body = "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\""
+                + "c".repeat(3000) + "\"}]}}";
+        HttpRequest request = HttpRequest.newBuilder(jobs)
+                .header("Content-Type", "application/json")
+                .expectContinue(true)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofSeconds(30))
+                .build();
+        HttpResponse<String> response;
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        }
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+    }
+
+    @Test
     void wrongContentTypeIs415() {
         Response response = given().contentType(ContentType.TEXT).body("hello").post("/api/jobs");
 
