@@ -8,7 +8,32 @@ public final class ConsoleReport {
     private ConsoleReport() {
     }
 
-    /** Workloads, latencies, resources, targets; then the unavailable workloads and correctness problems. */
+    /** One row per stage, one column per workload that has stage figures; null when none has. */
+    static TextTable stagesTable(BenchRun run) {
+        java.util.List<WorkloadResult> with = run.results().stream()
+                .filter(r -> r.available() && !r.stages().isEmpty()).toList();
+        if (with.isEmpty()) {
+            return null;
+        }
+        String[] header = new String[with.size() + 1];
+        header[0] = "stage";
+        for (int i = 0; i < with.size(); i++) {
+            header[i + 1] = with.get(i).workload().cliName();
+        }
+        TextTable table = new TextTable(header);
+        for (int s = 0; s < Stages.NAMES.size(); s++) {
+            String[] row = new String[with.size() + 1];
+            row[0] = Stages.NAMES.get(s);
+            for (int i = 0; i < with.size(); i++) {
+                Percentiles p = with.get(i).stages().get(s).millis();
+                row[i + 1] = p.count() == 0 ? "-" : fmt(p.p50()) + " / " + fmt(p.p99());
+            }
+            table.row(row);
+        }
+        return table;
+    }
+
+    /** Workloads, latencies, stages, resources, targets; then unavailable workloads and correctness problems. */
     public static String render(BenchRun run) {
         StringBuilder out = new StringBuilder();
         TextTable workloads = new TextTable("workload", "accepted", "rejected", "completed", "jobs/s", "no-op jobs/s",
@@ -49,10 +74,14 @@ public final class ConsoleReport {
             resources.row(s.process(), fmt(s.maxRssMb()), fmt(s.meanRssMb()), fmt(s.meanCpuPercent()),
                     fmt(s.maxCpuPercent()), ready < 0 ? "-" : fmt(ready / 1000.0));
         }
+        TextTable stages = stagesTable(run);
         TextTable targets = new TextTable("target", "goal", "measured", "verdict");
         run.targets().forEach(t -> targets.row(t.target(), t.goal(), t.measured(), t.verdict()));
         out.append("\nWorkloads\n").append(workloads.render());
         out.append("\nLatency, from the platform's recorded timestamps (ms)\n").append(latency.render());
+        if (stages != null) {
+            out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once)\n").append(stages.render());
+        }
         out.append("\nResources during the run (every second, from /proc)\n").append(resources.render());
         out.append("\nTargets of issue 7 (reported, not asserted)\n").append(targets.render());
         if (!notes.isEmpty()) {

@@ -58,6 +58,7 @@ public final class HtmlReport {
         }
         html.append("</table>\n<p>Latencies in milliseconds: start = submit to the first attempt's start, ")
                 .append("completed = submit to the terminal status.</p>\n");
+        html.append(stagesTable(run));
         html.append(latencyChart(run, false)).append(latencyChart(run, true));
         html.append(completionsChart(run));
         html.append("<h2>Resources</h2>\n<table><tr><th>process</th><th>RSS max MB</th><th>RSS mean MB</th>")
@@ -74,6 +75,27 @@ public final class HtmlReport {
         html.append("<p>Raw figures: one CSV and one JSON file per workload (one row per job), resources.csv, ")
                 .append("summary.json, in this folder.</p>\n</body></html>\n");
         return html.toString();
+    }
+
+    private static String stagesTable(BenchRun run) {
+        List<WorkloadResult> with = run.results().stream().filter(r -> r.available() && !r.stages().isEmpty())
+                .toList();
+        if (with.isEmpty()) {
+            return "";
+        }
+        StringBuilder html = new StringBuilder("<h2>Where the time goes</h2>\n<p>p50 / p99 in milliseconds per stage, ")
+                .append("over the jobs that ran exactly once.</p>\n<table><tr><th>stage</th>");
+        with.forEach(r -> html.append("<th>").append(escape(r.workload().cliName())).append("</th>"));
+        html.append("</tr>\n");
+        for (int s = 0; s < Stages.NAMES.size(); s++) {
+            html.append("<tr><td>").append(escape(Stages.NAMES.get(s))).append("</td>");
+            for (WorkloadResult r : with) {
+                Percentiles p = r.stages().get(s).millis();
+                html.append("<td>").append(p.count() == 0 ? "-" : fmt(p.p50()) + " / " + fmt(p.p99())).append("</td>");
+            }
+            html.append("</tr>\n");
+        }
+        return html.append("</table>\n").toString();
     }
 
     private static void cells(StringBuilder html, String... values) {

@@ -12,6 +12,8 @@ import java.util.UUID;
  * @param submittedAt when the bench sent the request (this machine's clock, as the platform's)
  * @param acceptMs how long the API took to answer 202, in milliseconds
  * @param createdAt {@code jobweaver_api.jobs.created_at}, null when the API database has no row
+ * @param ingestedAt {@code jobweaver_scheduler.job_executions.ingested_at}: the scheduler took the job from Kafka
+ * @param dispatchedAt {@code jobweaver_scheduler.job_executions.dispatched_at}: the last attempt was dispatched
  * @param startedAt earliest {@code jobweaver_worker.execution_attempts.started_at}, null when it never ran
  * @param finishedAt {@code jobweaver_api.jobs.finished_at}, null until terminal
  * @param visibleAt {@code jobweaver_api.jobs.updated_at}: when the API's read model last changed
@@ -20,7 +22,7 @@ import java.util.UUID;
  * @param executions how many {@code execution_attempts} rows the job has; -1 when they could not be read
  */
 public record JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Instant createdAt,
-                        Instant startedAt, Instant finishedAt, Instant visibleAt, String status, int attempts,
+                        Instant ingestedAt, Instant dispatchedAt, Instant startedAt, Instant finishedAt, Instant visibleAt, String status, int attempts,
                         int executions) {
 
     /** Whether the status is terminal (COMPLETED, FAILED, REJECTED). */

@@ -18,8 +18,9 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Reads the timestamps the platform records, over JDBC from its PostgreSQL: {@code jobweaver_api.jobs} and
- * {@code jobweaver_worker.execution_attempts} (column names as in the services' Flyway migrations).
+ * Reads the timestamps the platform records, over JDBC from its PostgreSQL: {@code jobweaver_api.jobs},
+ * {@code jobweaver_worker.execution_attempts} and, for the stage breakdown, {@code jobweaver_scheduler.job_executions}
+ * (column names as in the services' Flyway migrations).
  */
 public final class PlatformDb implements AutoCloseable {
 
@@ -30,18 +31,23 @@ public final class PlatformDb implements AutoCloseable {
             + " AND status IN ('COMPLETED', 'FAILED', 'REJECTED')";
     private static final String JOBS = "SELECT id, status, attempts, created_at, finished_at, updated_at"
             + " FROM jobs WHERE id = ANY(?)";
+    private static final String SCHEDULED = "SELECT job_id, ingested_at, dispatched_at FROM job_executions"
+            + " WHERE job_id = ANY(?)";
     private static final String EXECUTIONS = "SELECT job_id, count(*) AS runs, min(started_at) AS first_start"
             + " FROM execution_attempts WHERE job_id = ANY(?) GROUP BY job_id";
 
     private final Connection api;
     private final Connection worker;
+    private final Connection scheduler;
     private volatile String workerProblem;
+    private volatile String schedulerProblem;
 
-    /** Connects to both databases on {@code 127.0.0.1:port} as the local stack's user. */
+    /** Connects to the three databases on {@code 127.0.0.1:port} as the local stack's user. */
     public PlatformDb(int port) {
         try {
             this.api = connect(port, "jobweaver_api");
             this.worker = connect(port, "jobweaver_worker");
+            this.scheduler = connect(port, "jobweaver_scheduler");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the platform's PostgreSQL on 127.0.0.1:" + port + ": "
                     + e.getMessage(), e);
@@ -66,6 +72,7 @@ public final class PlatformDb implements AutoCloseable {
      */
     public synchronized List<JobRecord> records(List<Accepted> accepted) {
         workerProblem = null;
+        schedulerProblem = null;
         List<UUID> ids = accepted.stream().map(Accepted::jobId).toList();
         Map<UUID, Object[]> jobs = new HashMap<>();
         forChunks(api, JOBS, ids, rs -> jobs.put(rs.getObject("id", UUID.class), new Object[] {
@@ -81,12 +88,21 @@ public final class PlatformDb implements AutoCloseable {
             workerProblem = e.getMessage();
             workerRead = false;
         }
+        Map<UUID, Instant[]> scheduled = new HashMap<>();
+        try {
+            forChunks(scheduler, SCHEDULED, ids, rs -> scheduled.put(rs.getObject("job_id", UUID.class),
+                    new Instant[] {instant(rs, "ingested_at"), instant(rs, "dispatched_at")}));
+        } catch (IllegalStateException e) {
+            // only the stage breakdown needs these
+            schedulerProblem = e.getMessage();
+        }
         List<JobRecord> records = new ArrayList<>(accepted.size());
         for (Accepted a : accepted) {
             Object[] job = jobs.get(a.jobId());
             Object[] run = runs.get(a.jobId());
+            Instant[] sched = scheduled.getOrDefault(a.jobId(), new Instant[2]);
             records.add(new JobRecord(a.jobId(), a.kind(), a.submittedAt(), a.acceptMs(),
-                    job == null ? null : (Instant) job[2],
+                    job == null ? null : (Instant) job[2], sched[0], sched[1],
                     run == null ? null : (Instant) run[1],
                     job == null ? null : (Instant) job[3],
                     job == null ? null : (Instant) job[4],
@@ -100,6 +116,11 @@ public final class PlatformDb implements AutoCloseable {
     /** Why the last {@link #records} could not read {@code execution_attempts}, or null when it could. */
     public String workerProblem() {
         return workerProblem;
+    }
+
+    /** Why the last {@link #records} could not read {@code job_executions}, or null when it could. */
+    public String schedulerProblem() {
+        return schedulerProblem;
     }
 
     /** One row handler. */
@@ -142,10 +163,10 @@ public final class PlatformDb implements AutoCloseable {
         return value == null ? null : value.toInstant();
     }
 
-    /** Closes both connections. */
+    /** Closes the connections. */
     @Override
     public synchronized void close() {
-        for (Connection c : List.of(api, worker)) {
+        for (Connection c : List.of(api, worker, scheduler)) {
             try {
                 c.close();
             } catch (SQLException e) {

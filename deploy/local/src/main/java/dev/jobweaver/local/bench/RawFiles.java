@@ -12,7 +12,7 @@ public final class RawFiles {
 
     /** The CSV header of the per-job file. */
     public static final String JOBS_HEADER = "jobId,kind,submittedAt,createdAt,startedAt,finishedAt,visibleAt,status,"
-            + "attempts,executions,acceptMs,submitToStartMs,submitToFinishMs";
+            + "attempts,executions,acceptMs,submitToStartMs,submitToFinishMs,ingestedAt,dispatchedAt";
 
     private RawFiles() {
     }
@@ -33,7 +33,9 @@ public final class RawFiles {
                     .append(j.executions()).append(',')
                     .append(number(j.acceptMs())).append(',')
                     .append(number(j.submitToStartMs())).append(',')
-                    .append(number(j.submitToFinishMs())).append('\n');
+                    .append(number(j.submitToFinishMs())).append(',')
+                    .append(iso(j.ingestedAt())).append(',')
+                    .append(iso(j.dispatchedAt())).append('\n');
         }
         return out.toString();
     }
@@ -47,6 +49,8 @@ public final class RawFiles {
             o.put("kind", j.kind().name().toLowerCase(Locale.ROOT));
             o.put("submittedAt", isoOrNull(j.submittedAt()));
             o.put("createdAt", isoOrNull(j.createdAt()));
+            o.put("ingestedAt", isoOrNull(j.ingestedAt()));
+            o.put("dispatchedAt", isoOrNull(j.dispatchedAt()));
             o.put("startedAt", isoOrNull(j.startedAt()));
             o.put("finishedAt", isoOrNull(j.finishedAt()));
             o.put("visibleAt", isoOrNull(j.visibleAt()));

@@ -65,6 +65,12 @@ public final class SummaryJson {
             percentiles(w.putObject("acceptMs"), r.accept());
             percentiles(w.putObject("submitToStartMs"), r.toStart());
             percentiles(w.putObject("submitToCompletedMs"), r.toFinish());
+            ArrayNode stages = w.putArray("stagesMs");
+            for (Stages.Stage stage : r.stages()) {
+                ObjectNode o = stages.addObject();
+                o.put("stage", stage.name());
+                percentiles(o, stage.millis());
+            }
             Correctness c = r.correctness();
             ObjectNode correctness = w.putObject("correctness");
             correctness.put("accepted", c.accepted());

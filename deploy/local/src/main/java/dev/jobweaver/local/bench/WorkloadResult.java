@@ -18,19 +18,20 @@ import java.util.Objects;
  * @param accept milliseconds from sending to the 202
  * @param toStart milliseconds from submit to the first attempt's start
  * @param toFinish milliseconds from submit to the terminal status
+ * @param stages where the time goes, stage by stage, over the jobs that ran once
  * @param correctness whether every accepted job ended as expected, exactly once
  * @param completionsPerSecond completed jobs per second after the first submit
  * @param jobs the raw records
  */
 public record WorkloadResult(Workload workload, boolean available, String note, Submission submission,
                              double throughput, double noopThroughput, Percentiles accept, Percentiles toStart,
-                             Percentiles toFinish, Correctness correctness, int[] completionsPerSecond,
+                             Percentiles toFinish, List<Stages.Stage> stages, Correctness correctness, int[] completionsPerSecond,
                              List<JobRecord> jobs) {
 
     /** A workload the platform cannot run, with the reason. */
     public static WorkloadResult unavailable(Workload workload, String reason) {
         return new WorkloadResult(workload, false, reason, new Submission(0, 0, 0, null, null, 0, 0), Double.NaN,
-                Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY,
+                Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of());
     }
 
@@ -54,6 +55,7 @@ public record WorkloadResult(Workload workload, boolean available, String note, 
                 Percentiles.of(values(jobs, JobRecord::acceptMs)),
                 Percentiles.of(values(jobs, JobRecord::submitToStartMs)),
                 Percentiles.of(values(completed, JobRecord::submitToFinishMs)),
+                Stages.of(jobs),
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
                 List.copyOf(jobs));

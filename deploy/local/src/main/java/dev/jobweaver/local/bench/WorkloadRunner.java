@@ -138,12 +138,18 @@ public final class WorkloadRunner {
     }
 
     private String workerNote(String note) {
-        if (db.workerProblem() == null) {
-            return note;
+        List<String> parts = new java.util.ArrayList<>();
+        if (!note.isEmpty()) {
+            parts.add(note);
         }
-        String problem = "execution_attempts unreadable, so no start times and no duplicate check: "
-                + db.workerProblem();
-        return note.isEmpty() ? problem : note + "; " + problem;
+        if (db.workerProblem() != null) {
+            parts.add("execution_attempts unreadable, so no start times and no duplicate check: "
+                    + db.workerProblem());
+        }
+        if (db.schedulerProblem() != null) {
+            parts.add("job_executions unreadable, so no scheduler stages: " + db.schedulerProblem());
+        }
+        return String.join("; ", parts);
     }
 
     private static String note(Submission submission, String note) {

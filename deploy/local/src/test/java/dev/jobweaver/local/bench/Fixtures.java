@@ -15,13 +15,15 @@ final class Fixtures {
 
     /** A job submitted at T0 + submitMs that started and finished at the given offsets, as expected. */
     static JobRecord completed(JobKind kind, long submitMs, long startMs, long finishMs) {
-        return new JobRecord(UUID.randomUUID(), kind, at(submitMs), 5.0, at(submitMs + 1), at(startMs),
+        return new JobRecord(UUID.randomUUID(), kind, at(submitMs), 5.0, at(submitMs + 1), at(submitMs + 2),
+                at(submitMs + 3), at(startMs),
                 at(finishMs), at(finishMs + 2), "COMPLETED", kind.expectedAttempts(), kind.expectedAttempts());
     }
 
     /** A job with the given end state. */
     static JobRecord ended(JobKind kind, String status, int attempts, int executions) {
-        return new JobRecord(UUID.randomUUID(), kind, T0, 5.0, T0, status == null ? null : T0.plusMillis(10),
+        return new JobRecord(UUID.randomUUID(), kind, T0, 5.0, T0, null, null,
+                status == null ? null : T0.plusMillis(10),
                 status == null ? null : T0.plusMillis(20), T0, status, attempts, executions);
     }
 

@@ -23,9 +23,9 @@ class RawFilesTest {
         assertThat(lines[0]).startsWith("jobId,kind,submittedAt,createdAt,startedAt,finishedAt,");
         assertThat(lines[1]).isEqualTo(done.jobId() + ",noop,2026-01-01T00:00:00Z,2026-01-01T00:00:00.001Z,"
                 + "2026-01-01T00:00:00.012Z,2026-01-01T00:00:00.030Z,2026-01-01T00:00:00.032Z,COMPLETED,1,1,5.000,"
-                + "12.000,30.000");
+                + "12.000,30.000,2026-01-01T00:00:00.002Z,2026-01-01T00:00:00.003Z");
         assertThat(lines[2]).isEqualTo(lost.jobId() + ",flaky,2026-01-01T00:00:00Z,2026-01-01T00:00:00Z,,,"
-                + "2026-01-01T00:00:00Z,,0,0,5.000,,");
+                + "2026-01-01T00:00:00Z,,0,0,5.000,,,,");
     }
 
     @Test

@@ -41,7 +41,8 @@ class ReportsTest {
     @Test
     void consoleShowsFiguresTargetsAndWhyAWorkloadIsUnavailable() {
         String text = ConsoleReport.render(run());
-        assertThat(text).contains("Workloads", "Latency", "Resources", "Targets of issue 7");
+        assertThat(text).contains("Workloads", "Latency", "Where the time goes", "Resources", "Targets of issue 7");
+        assertThat(text).containsPattern("worker: started to finished\\s+6 / 14");
         assertThat(text).contains("retries   unavailable");
         assertThat(text).contains("retries unavailable: the API rejects \"times\" <400>");
         assertThat(text).contains("executed 2 times, expected 1");
@@ -58,6 +59,8 @@ class ReportsTest {
         assertThat(burst.at("/submission/accepted").asInt()).isEqualTo(3);
         assertThat(burst.at("/correctness/duplicated").asInt()).isEqualTo(1);
         assertThat(burst.at("/submitToStartMs/max").asDouble()).isEqualTo(10.0);
+        assertThat(burst.at("/stagesMs/3/stage").asText()).isEqualTo("kafka+worker: dispatched to started");
+        assertThat(burst.at("/stagesMs/3/count").asInt()).isEqualTo(2);
         assertThat(burst.path("throughputJobsPerSecond").isNumber()).isTrue();
         assertThat(json.at("/workloads/1/available").asBoolean()).isFalse();
         assertThat(json.at("/resources/0/maxRssMb").asDouble()).isEqualTo(170.0);
@@ -69,7 +72,7 @@ class ReportsTest {
     void htmlIsSelfContainedWithCharts() {
         String html = HtmlReport.render(run());
         assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n");
-        assertThat(html).contains("<svg", "Submit to start, percentiles", "Completions over time", "RSS over the run");
+        assertThat(html).contains("<svg", "Where the time goes", "Submit to start, percentiles", "Completions over time", "RSS over the run");
         assertThat(html).contains("class=\"miss\"", "class=\"pass\"");
         assertThat(html).contains("the API rejects &quot;times&quot; &lt;400&gt;");
         assertThat(html).doesNotContain("<script", "http://cdn", "<link");

@@ -1,0 +1,37 @@
+package dev.jobweaver.local.bench;
+
+import static dev.jobweaver.local.bench.Fixtures.completed;
+import static dev.jobweaver.local.bench.Fixtures.ended;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StagesTest {
+
+    @Test
+    void eachStageIsTheGapBetweenTwoRecordedTimestamps() {
+        // fixture: submit 0, stored 1, ingested 2, dispatched 3, started 10, finished 30, visible 32
+        List<Stages.Stage> stages = Stages.of(List.of(completed(JobKind.NOOP, 0, 10, 30)));
+        assertThat(stages).extracting(Stages.Stage::name).containsExactlyElementsOf(Stages.NAMES);
+        assertThat(stages).extracting(s -> s.millis().p50()).containsExactly(1.0, 1.0, 1.0, 7.0, 20.0, 2.0);
+    }
+
+    @Test
+    void onlyJobsThatRanOnceCount() {
+        List<Stages.Stage> stages = Stages.of(List.of(ended(JobKind.NOOP, "COMPLETED", 2, 2),
+                ended(JobKind.NOOP, "FAILED", 1, 1)));
+        assertThat(stages).allSatisfy(s -> assertThat(s.millis().count()).isZero());
+    }
+
+    @Test
+    void aMissingTimestampLeavesOnlyItsStagesEmpty() {
+        // ended(): no ingested/dispatched timestamps (scheduler database unreadable)
+        List<Stages.Stage> stages = Stages.of(List.of(ended(JobKind.NOOP, "COMPLETED", 1, 1)));
+        assertThat(stages.get(0).millis().count()).isEqualTo(1);
+        assertThat(stages.get(1).millis().count()).isZero();
+        assertThat(stages.get(2).millis().count()).isZero();
+        assertThat(stages.get(3).millis().count()).isZero();
+        assertThat(stages.get(4).millis().count()).isEqualTo(1);
+    }
+}
