@@ -36,8 +36,8 @@ public final class ConsoleReport {
     /** Workloads, latencies, stages, resources, targets; then unavailable workloads and correctness problems. */
     public static String render(BenchRun run) {
         StringBuilder out = new StringBuilder();
-        TextTable workloads = new TextTable("workload", "accepted", "rejected", "completed", "jobs/s", "no-op jobs/s",
-                "lost", "duplicated", "unexpected");
+        TextTable workloads = new TextTable("workload", "accepted", "rejected", "completed", "jobs/s",
+                "visible jobs/s", "no-op jobs/s", "lost", "duplicated", "unexpected");
         TextTable latency = new TextTable("workload (ms)", "submit-to-start p50", "p90", "p99", "max",
                 "submit-to-completed p50", "p90", "p99", "max", "202 p99");
         StringBuilder notes = new StringBuilder();
@@ -52,7 +52,7 @@ public final class ConsoleReport {
             int completed = (int) r.jobs().stream().filter(JobRecord::completed).count();
             workloads.row(name, Integer.toString(r.submission().accepted()),
                     Integer.toString(r.submission().rejected()), Integer.toString(completed), fmt(r.throughput()),
-                    fmt(r.noopThroughput()), Integer.toString(c.lost()), Integer.toString(c.duplicated()),
+                    fmt(r.visibleThroughput()), fmt(r.noopThroughput()), Integer.toString(c.lost()), Integer.toString(c.duplicated()),
                     Integer.toString(c.unexpected()));
             latency.row(name, fmt(r.toStart().p50()), fmt(r.toStart().p90()), fmt(r.toStart().p99()),
                     fmt(r.toStart().max()), fmt(r.toFinish().p50()), fmt(r.toFinish().p90()), fmt(r.toFinish().p99()),

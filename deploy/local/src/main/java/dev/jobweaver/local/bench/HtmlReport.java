@@ -40,18 +40,18 @@ public final class HtmlReport {
         }
         html.append("</table>\n");
         html.append("<h2>Workloads</h2>\n<table><tr><th>workload</th><th>accepted</th><th>rejected</th>")
-                .append("<th>jobs/s</th><th>no-op jobs/s</th><th>start p50</th><th>start p90</th><th>start p99</th>")
+                .append("<th>jobs/s</th><th>visible jobs/s</th><th>no-op jobs/s</th><th>start p50</th><th>start p90</th><th>start p99</th>")
                 .append("<th>start max</th><th>completed p50</th><th>completed p99</th><th>correctness</th>")
                 .append("<th>note</th></tr>\n");
         for (WorkloadResult r : run.results()) {
             html.append("<tr><td>").append(escape(r.workload().cliName())).append("</td>");
             if (!r.available()) {
-                html.append("<td colspan=\"11\" class=\"na\">unavailable</td><td>").append(escape(r.note()))
+                html.append("<td colspan=\"12\" class=\"na\">unavailable</td><td>").append(escape(r.note()))
                         .append("</td></tr>\n");
                 continue;
             }
             cells(html, Integer.toString(r.submission().accepted()), Integer.toString(r.submission().rejected()),
-                    fmt(r.throughput()), fmt(r.noopThroughput()), fmt(r.toStart().p50()), fmt(r.toStart().p90()),
+                    fmt(r.throughput()), fmt(r.visibleThroughput()), fmt(r.noopThroughput()), fmt(r.toStart().p50()), fmt(r.toStart().p90()),
                     fmt(r.toStart().p99()), fmt(r.toStart().max()), fmt(r.toFinish().p50()), fmt(r.toFinish().p99()),
                     r.correctness().summary(), r.note());
             html.append("</tr>\n");

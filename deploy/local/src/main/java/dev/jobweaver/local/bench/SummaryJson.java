@@ -61,6 +61,7 @@ public final class SummaryJson {
             putNumber(sub, "sendSeconds", s.sendSeconds());
             putNumber(sub, "maxSendLagMs", s.maxSendLagMs());
             putNumber(w, "throughputJobsPerSecond", r.throughput());
+            putNumber(w, "visibleThroughputJobsPerSecond", r.visibleThroughput());
             putNumber(w, "noopThroughputJobsPerSecond", r.noopThroughput());
             percentiles(w.putObject("acceptMs"), r.accept());
             percentiles(w.putObject("submitToStartMs"), r.toStart());

@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param note why it is unavailable, or remarks on the run; empty when none
  * @param submission the submission side
  * @param throughput completed jobs / (last completion − first submit), jobs per second
+ * @param visibleThroughput completed jobs / (last time the API showed a completion − first submit): what a client
+ *     polling {@code GET /api/jobs/{id}} experiences
  * @param noopThroughput the same over the no-op jobs only, when the workload mixes kinds; NaN otherwise
  * @param accept milliseconds from sending to the 202
  * @param toStart milliseconds from submit to the first attempt's start
@@ -24,14 +26,14 @@ import java.util.Objects;
  * @param jobs the raw records
  */
 public record WorkloadResult(Workload workload, boolean available, String note, Submission submission,
-                             double throughput, double noopThroughput, Percentiles accept, Percentiles toStart,
+                             double throughput, double visibleThroughput, double noopThroughput, Percentiles accept, Percentiles toStart,
                              Percentiles toFinish, List<Stages.Stage> stages, Correctness correctness, int[] completionsPerSecond,
                              List<JobRecord> jobs) {
 
     /** A workload the platform cannot run, with the reason. */
     public static WorkloadResult unavailable(Workload workload, String reason) {
         return new WorkloadResult(workload, false, reason, new Submission(0, 0, 0, null, null, 0, 0), Double.NaN,
-                Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
+                Double.NaN, Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of());
     }
 
@@ -42,7 +44,8 @@ public record WorkloadResult(Workload workload, boolean available, String note, 
         List<JobRecord> completed = jobs.stream().filter(JobRecord::completed).toList();
         boolean mixed = jobs.stream().anyMatch(j -> j.kind() != JobKind.NOOP);
         double noop = mixed
-                ? throughput(completed.stream().filter(j -> j.kind() == JobKind.NOOP).toList(), firstSubmit)
+                ? throughput(completed.stream().filter(j -> j.kind() == JobKind.NOOP).toList(), firstSubmit,
+                        JobRecord::finishedAt)
                 : Double.NaN;
         List<Instant> finishes = new ArrayList<>();
         completed.forEach(j -> {
@@ -51,7 +54,8 @@ public record WorkloadResult(Workload workload, boolean available, String note, 
             }
         });
         return new WorkloadResult(workload, true, note == null ? "" : note, submission,
-                throughput(completed, firstSubmit), noop,
+                throughput(completed, firstSubmit, JobRecord::finishedAt),
+                throughput(completed, firstSubmit, JobRecord::visibleAt), noop,
                 Percentiles.of(values(jobs, JobRecord::acceptMs)),
                 Percentiles.of(values(jobs, JobRecord::submitToStartMs)),
                 Percentiles.of(values(completed, JobRecord::submitToFinishMs)),
@@ -61,9 +65,10 @@ public record WorkloadResult(Workload workload, boolean available, String note, 
                 List.copyOf(jobs));
     }
 
-    /** Completed jobs per second from {@code firstSubmit} to the last completion; NaN when nothing completed. */
-    static double throughput(List<JobRecord> completed, Instant firstSubmit) {
-        Instant last = completed.stream().map(JobRecord::finishedAt).filter(Objects::nonNull)
+    /** Completed jobs per second from {@code firstSubmit} to the latest {@code end}; NaN when nothing completed. */
+    static double throughput(List<JobRecord> completed, Instant firstSubmit,
+                             java.util.function.Function<JobRecord, Instant> end) {
+        Instant last = completed.stream().map(end).filter(Objects::nonNull)
                 .max(Comparator.naturalOrder()).orElse(null);
         if (last == null || firstSubmit == null) {
             return Double.NaN;

@@ -62,6 +62,8 @@ class ReportsTest {
         assertThat(burst.at("/stagesMs/3/stage").asText()).isEqualTo("kafka+worker: dispatched to started");
         assertThat(burst.at("/stagesMs/3/count").asInt()).isEqualTo(2);
         assertThat(burst.path("throughputJobsPerSecond").isNumber()).isTrue();
+        assertThat(burst.path("visibleThroughputJobsPerSecond").asDouble())
+                .isLessThan(burst.path("throughputJobsPerSecond").asDouble());
         assertThat(json.at("/workloads/1/available").asBoolean()).isFalse();
         assertThat(json.at("/resources/0/maxRssMb").asDouble()).isEqualTo(170.0);
         assertThat(json.at("/platform/instances/2/readyMs").isNull()).isTrue();

@@ -37,6 +37,7 @@ class TargetsTest {
                 Fixtures.platform(), List.of());
         assertThat(row(slow, "burst throughput").verdict()).isEqualTo("miss");
         assertThat(row(slow, "burst throughput").measured()).startsWith("1000 jobs/s");
+        assertThat(row(slow, "burst throughput").measured()).contains("(visible in the API: 998)");
     }
 
     @Test

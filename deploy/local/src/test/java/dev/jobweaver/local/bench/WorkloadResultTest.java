@@ -21,6 +21,8 @@ class WorkloadResultTest {
         WorkloadResult r = WorkloadResult.of(Workload.BURST, submission(100), jobs, "");
         // first submit at 0, last completion at 1010 ms
         assertThat(r.throughput()).isCloseTo(100 / 1.010, within(1e-9));
+        // visible 2 ms after each completion (fixture): last at 1012 ms
+        assertThat(r.visibleThroughput()).isCloseTo(100 / 1.012, within(1e-9));
         assertThat(r.noopThroughput()).as("only one kind: not reported").isNaN();
         assertThat(r.toStart().p50()).isEqualTo(5);
         assertThat(r.toFinish().max()).isEqualTo(20);
