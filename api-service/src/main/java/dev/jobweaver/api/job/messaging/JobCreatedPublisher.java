@@ -187,7 +187,8 @@ public class JobCreatedPublisher {
                         span.recordException(exception);
                         span.setStatus(StatusCode.ERROR, exception.getMessage());
                         span.end();
-                        // A timeout on an in-flight batch is ambiguous: the broker may have appended it.
+                        // A timeout on an in-flight batch is ambiguous (the broker may have appended it); the
+                        // client cannot tell it from "metadata never arrived", so every timeout counts as in doubt.
                         boolean inDoubt = exception instanceof org.apache.kafka.common.errors.TimeoutException
                                 || exception instanceof RetriableException;
                         emitter.fail(new PublishFailedException("Kafka did not acknowledge the event: "

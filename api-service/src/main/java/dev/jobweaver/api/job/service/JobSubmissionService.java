@@ -33,7 +33,8 @@ import org.jboss.logging.MDC;
  *   <li>Acknowledged: delete the outbox row, answer 202. (If that delete fails the sweeper publishes the event once
  *       more; the scheduler ingests idempotently.)</li>
  *   <li>Not acknowledged: one transaction deletes the outbox row and marks the job {@code REJECTED}; answer 503. If
- *       the delete finds no row, the sweeper published the event meanwhile: answer 202. If this transaction fails,
+ *       the delete finds no row, the sweeper published the event meanwhile: answer 202 (likewise if the scheduler
+ *       already reported the job, i.e. an in-doubt send did land). If this transaction fails,
  *       the row stays and the sweeper will publish it later, so the answer is 202 as well: the job is durably
  *       stored and will reach Kafka, and it is never both 503 and run.</li>
  * </ol>
@@ -92,16 +93,19 @@ public class JobSubmissionService {
     private Uni<SubmissionOutcome> notAcknowledged(UUID jobId, String traceId, PublishFailedException failure) {
         String reason = "Kafka did not acknowledge the job's event: " + failure.getMessage();
         LOG.warnf("job %s: %s%s", jobId, failure.getMessage(), failure.inDoubt() ? " (outcome in doubt)" : "");
+        // REJECTED only if the outbox row was still there (the sweeper did not publish it) and the scheduler has not
+        // reported the job (status_version 0): a status event means the event did reach Kafka after all.
         return Panache.withTransaction(() -> outbox.remove(jobId).chain(removed -> removed == 0
                         ? Uni.createFrom().item(false)
-                        : jobs.reject(jobId, truncate(reason), Instant.now()).replaceWith(true)))
+                        : jobs.reject(jobId, truncate(reason), Instant.now()).map(updated -> updated > 0)))
                 .map(rejected -> {
                     if (rejected) {
                         metrics.rejected();
                         return SubmissionOutcome.rejected(jobId, traceId, failure.getMessage());
                     }
                     metrics.submitted();
-                    LOG.infof("job %s accepted: the outbox sweeper published it meanwhile", jobId);
+                    LOG.infof("job %s accepted: its event reached Kafka meanwhile (outbox sweeper or a late append)",
+                            jobId);
                     return SubmissionOutcome.accepted(jobId, traceId);
                 })
                 .onFailure().recoverWithItem(e -> {
