@@ -45,7 +45,8 @@ import org.jboss.logging.MDC;
  *   <li>A record that cannot be read is logged with topic, partition and offset, counted and acknowledged.</li>
  *   <li>The run is recorded {@code RUNNING} in {@code execution_attempts} unless its eventId is there already: a
  *       finished run's stored outcome is re-published without running again; a run in progress on this worker is
- *       left to finish; a run left {@code RUNNING} by another worker (which stopped) is closed as failed.</li>
+ *       left to finish; a run {@code RUNNING} under another worker is waited for until it is older than its time
+ *       bound plus the slack (a live worker would have closed it by then), then closed as failed.</li>
  *   <li>The steps run within the run's time bound; the outcome is stored, published, and acknowledged by Kafka.</li>
  *   <li>Only then is the record acknowledged, which lets the commit strategy count its offset complete.</li>
  * </ol>
@@ -177,12 +178,7 @@ public class JobRunner {
                 outcome("republished");
                 stored = begin.attempt();
             } else {
-                LOG.warnf("%s run %s was left RUNNING by worker %s since %s; closing it as failed",
-                        WorkerErrorCode.WORKER_STOPPED.code(), event.eventId(), begin.attempt().workerId(),
-                        begin.attempt().startedAt());
-                outcome("closed-abandoned");
-                stored = retry("close the abandoned attempt", () -> attempts.finish(event.eventId(),
-                        ExecutionOutcome.FAILURE, WORKER_STOPPED_MESSAGE, now(), dbTimeout));
+                stored = abandonedOrFinished(event, begin.attempt());
             }
             span.setAttribute("jobweaver.outcome", stored.outcome().name());
             retry("publish the outcome", () -> {
@@ -193,6 +189,47 @@ public class JobRunner {
         } finally {
             local.remove(event.eventId(), mine);
             mine.complete(null);
+        }
+    }
+
+    /**
+     * A run found {@code RUNNING} under another worker's name: a worker that stopped, or one still running it (the
+     * partition moved in a rebalance). A live worker closes its row within the run's time bound, so the row is
+     * abandoned once it is older than the bound plus the slack; until then wait for it to be closed, and publish what
+     * it says. Closing early would be consistent (the other worker's close is conditional and then publishes this
+     * failure) but would turn a successful run into a failed attempt and a retry.
+     */
+    private ExecutionAttempt abandonedOrFinished(RunJobEvent event, ExecutionAttempt running) {
+        Duration dbTimeout = config.run().databaseTimeout();
+        Instant abandonedAt = running.startedAt().plus(bound(event)).plus(config.run().timeBoundSlack());
+        ExecutionAttempt current = running;
+        if (Instant.now().isBefore(abandonedAt)) {
+            LOG.infof("run %s is RUNNING on worker %s since %s; waiting until %s for it to finish", event.eventId(),
+                    running.workerId(), running.startedAt(), abandonedAt);
+        }
+        while (current.outcome() == ExecutionOutcome.RUNNING && Instant.now().isBefore(abandonedAt)) {
+            sleep(500);
+            current = retry("read the attempt", () -> attempts.find(event.eventId(), dbTimeout)).orElse(current);
+        }
+        if (current.outcome() != ExecutionOutcome.RUNNING) {
+            LOG.infof("run %s was finished by worker %s (%s); re-publishing its stored outcome", event.eventId(),
+                    current.workerId(), current.outcome());
+            outcome("republished");
+            return current;
+        }
+        LOG.warnf("%s run %s was left RUNNING by worker %s since %s; closing it as failed",
+                WorkerErrorCode.WORKER_STOPPED.code(), event.eventId(), running.workerId(), running.startedAt());
+        outcome("closed-abandoned");
+        return retry("close the abandoned attempt", () -> attempts.finish(event.eventId(),
+                ExecutionOutcome.FAILURE, WORKER_STOPPED_MESSAGE, now(), dbTimeout));
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for another worker's run", e);
         }
     }
 

@@ -120,6 +120,28 @@ class JobRunnerTest {
     }
 
     @Test
+    void aRunStillGoingOnAnotherWorkerIsWaitedForNotFailed() {
+        RunJobEvent run = WorkerKafka.run(new Step.Log("runs on the other worker"));
+        OffsetDateTime started = OffsetDateTime.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        pool.preparedQuery("INSERT INTO execution_attempts (event_id, job_id, attempt, trace_id, started_at, outcome,"
+                        + " worker_id) VALUES ($1, $2, 1, NULL, $3, 'RUNNING', 'a-worker-still-running')")
+                .execute(Tuple.of(run.eventId(), run.jobId(), started)).await().atMost(WAIT);
+
+        kafka.send(run, null); // the partition moved while the other worker runs it
+        await().pollDelay(Duration.ofSeconds(2)).atMost(WAIT).until(() -> true);
+        assertThat(kafka.outcomes(run.jobId())).as("nothing published while the other worker runs it").isEmpty();
+
+        OffsetDateTime finished = OffsetDateTime.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        pool.preparedQuery("UPDATE execution_attempts SET outcome = 'SUCCESS', finished_at = $2 WHERE event_id = $1")
+                .execute(Tuple.of(run.eventId(), finished)).await().atMost(WAIT);
+
+        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        assertThat(outcome.topic()).isEqualTo(Topics.JOB_COMPLETED);
+        assertThat(outcome.value().path("workerId").asText()).isEqualTo("a-worker-still-running");
+        assertThat(row(run.eventId()).getString("outcome")).isEqualTo("SUCCESS");
+    }
+
+    @Test
     void stepsRunOnVirtualThreads() {
         double virtualBefore = PrometheusScrape.sum("jobweaver_worker_steps_total", "action=\"COMPUTE\"",
                 "virtual_thread=\"true\"");

@@ -24,7 +24,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -127,8 +127,10 @@ class OutOfOrderCommitRebalanceTest {
                         .isEqualTo(fastOffsets.get(tp.partition()).getLast() + 1);
             }
         });
+        // At least the fast records of the partitions that came back were skipped (eager rebalancing re-delivers the
+        // worker's other partitions too, whose fast records it skips as well).
         assertThat(PrometheusScrape.sum("jobweaver_worker_skipped_records_total"))
-                .isEqualTo(skippedBefore + 3 * taken.size());
+                .isGreaterThanOrEqualTo(skippedBefore + 3 * taken.size());
         assertThat(allFast).allSatisfy(r -> assertThat(kafka.outcomes(r.jobId())).hasSize(1));
     }
 
@@ -139,7 +141,7 @@ class OutOfOrderCommitRebalanceTest {
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "second-worker-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         return new KafkaConsumer<>(p);
