@@ -158,16 +158,19 @@ public class Dispatcher {
                         if (payload == null) {
                             JobExecution failed = JobStateMachine.failUnrunnable(job, UNREADABLE, now);
                             unrunnable = unrunnable.chain(() -> writer.write(tx, job, failed, trace)
-                                    .invoke(f -> JobLog.error(LOG, null, f.jobId(), f.traceId(),
-                                            "%s: stored instruction unreadable: job FAILED and dead-lettered",
-                                            SchedulerErrorCode.DISPATCH_FAILED.code()))
+                                    .invoke(f -> {
+                                        metrics.deadLettered();
+                                        JobLog.error(LOG, null, f.jobId(), f.traceId(),
+                                                "%s: stored instruction unreadable: job FAILED and dead-lettered",
+                                                SchedulerErrorCode.DISPATCH_FAILED.code());
+                                    })
                                     .replaceWithVoid());
                             continue;
                         }
-                        JobExecution running = JobStateMachine.dispatch(job, now, now.plus(leasePolicy.leaseFor(payload)));
-                        next.add(running);
-                        publishes.add(publisher.run(runEvent(running, payload), trace));
-                        publishes.add(publisher.status(JobStateMachine.statusEvent(running), trace));
+                        JobExecution attempt = JobStateMachine.dispatch(job, now, now.plus(leasePolicy.leaseFor(payload)));
+                        next.add(attempt);
+                        publishes.add(publisher.run(runEvent(attempt, payload), trace));
+                        publishes.add(publisher.status(JobStateMachine.statusEvent(attempt), trace));
                     }
                     publishes.add(unrunnable);
                     return Uni.join().all(publishes).andFailFast()
