@@ -4,6 +4,7 @@ import dev.jobweaver.api.job.persistence.JobRepository;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.messaging.Channels;
+import dev.jobweaver.common.messaging.Topics;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.DeserializationFailureHandler;
@@ -96,7 +97,7 @@ public class JobStatusConsumer {
     private void skipMalformed(Message<JobStatusChangedEvent> message, JobStatusChangedEvent event) {
         @SuppressWarnings("rawtypes")
         Optional<IncomingKafkaRecordMetadata> meta = message.getMetadata(IncomingKafkaRecordMetadata.class);
-        String topic = meta.map(IncomingKafkaRecordMetadata::getTopic).orElse("job-status");
+        String topic = meta.map(IncomingKafkaRecordMetadata::getTopic).orElse(Topics.JOB_STATUS);
         String reason = failureReason(message);
         String why = event != null ? "jobId, status or a positive version is missing"
                 : reason != null ? reason : "not a JobStatusChangedEvent";
