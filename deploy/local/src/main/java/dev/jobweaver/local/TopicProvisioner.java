@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.jboss.logging.Logger;
 
 /**
@@ -74,22 +75,35 @@ public final class TopicProvisioner {
         }
     }
 
-    /** Metadata propagates asynchronously: wait until every partition has a leader before anyone subscribes. */
+    /**
+     * Metadata propagates asynchronously: right after creation a loaded broker may still answer "unknown topic", so
+     * retry until every partition of every topic has a leader, for up to a minute, before anyone subscribes.
+     */
     private static void awaitVisible(Admin admin, List<TopicSpec> specs)
             throws ExecutionException, InterruptedException, TimeoutException {
         Set<String> names = specs.stream().map(TopicSpec::name).collect(java.util.stream.Collectors.toSet());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
-            Map<String, TopicDescription> descriptions = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
-            boolean ready = descriptions.values().stream()
-                    .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
-            if (ready) {
-                return;
+            String notYet;
+            try {
+                Map<String, TopicDescription> descriptions =
+                        admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+                boolean ready = descriptions.values().stream().allMatch(d -> d.partitions().stream()
+                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
+                if (ready) {
+                    return;
+                }
+                notYet = "partitions without a leader: " + descriptions;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+                notYet = e.getCause().getMessage();
             }
             if (System.nanoTime() > deadline) {
-                throw new TimeoutException("topics have no leader after 30 s: " + descriptions);
+                throw new TimeoutException("topics not visible after 60 s: " + notYet);
             }
-            Thread.sleep(100);
+            Thread.sleep(200);
         }
     }
 }
