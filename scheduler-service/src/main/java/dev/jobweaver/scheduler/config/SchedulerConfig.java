@@ -38,9 +38,10 @@ public interface SchedulerConfig {
          * Most attempts {@code RUNNING} at once over all replicas (approximately: replicas may each overshoot by
          * one round); 0 means no limit. A dispatched run waits in {@code run-job} until a worker has a free slot,
          * and its lease runs meanwhile: keeping this near the workers' total slots keeps that wait far below the
-         * lease grace, so a backlog is never mistaken for lost runs.
+         * lease grace, so a backlog is never mistaken for lost runs. The default is four times the slots of one
+         * worker (16): raise it with the number of workers.
          */
-        @WithDefault("256")
+        @WithDefault("64")
         int maxInFlight();
     }
 
