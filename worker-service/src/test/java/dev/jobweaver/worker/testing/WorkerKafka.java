@@ -1,5 +1,6 @@
 package dev.jobweaver.worker.testing;
 
+import dev.jobweaver.local.LocalStack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -68,7 +69,7 @@ public final class WorkerKafka implements AutoCloseable {
     }
 
     public static String bootstrap() {
-        return WorkerStack.get().kafkaBootstrapServers();
+        return LocalStack.shared().kafkaBootstrapServers();
     }
 
     /** A first attempt of a new job with these steps. */

@@ -1,11 +1,12 @@
 package dev.jobweaver.api.job.messaging;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.testing.ApiStackResource;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.StatusEvents;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /** job-status events update the read model; stale ones do not; malformed ones are counted and skipped. */
 @QuarkusTest
-@QuarkusTestResource(ApiStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
 class JobStatusConsumerTest {
 
     @Inject

@@ -1,11 +1,12 @@
 package dev.jobweaver.api.job.messaging;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.testing.ApiStackResource;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.common.event.JobCreatedEvent;
@@ -31,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * younger than the send timeout plus margin (a live request's) is left alone.
  */
 @QuarkusTest
-@QuarkusTestResource(ApiStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
 class OutboxSweeperTest {
 
     private static final String TRACE_ID = "5bf92f3577b34da6a3ce929d0e0e4736";

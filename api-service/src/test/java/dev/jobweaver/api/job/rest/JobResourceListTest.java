@@ -1,11 +1,12 @@
 package dev.jobweaver.api.job.rest;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.testing.ApiStackResource;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.job.JobStatus;
@@ -28,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** GET /api/jobs: paging, newest first, type and status filters, and refused parameters. */
 @QuarkusTest
-@QuarkusTestResource(ApiStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
 class JobResourceListTest {
 
     @Inject

@@ -1,5 +1,7 @@
 package dev.jobweaver.api.job.rest;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +15,6 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.api.testing.ApiStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /** A submission is stored, answered 202 with Location, and its JobCreatedEvent is on job-created. */
 @QuarkusTest
-@QuarkusTestResource(ApiStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
 class JobResourceSubmitTest {
 
     @Inject

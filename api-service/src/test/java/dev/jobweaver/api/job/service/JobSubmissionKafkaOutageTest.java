@@ -1,11 +1,12 @@
 package dev.jobweaver.api.job.service;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.local.LocalStack;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.jobweaver.api.testing.ApiStack;
-import dev.jobweaver.api.testing.ApiStackResource;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.common.messaging.Topics;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * submissions get 202 again. Every 202 job reaches job-created; no 503 job ever does.
  */
 @QuarkusTest
-@QuarkusTestResource(ApiStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
 class JobSubmissionKafkaOutageTest {
 
     @Test
@@ -39,7 +41,7 @@ class JobSubmissionKafkaOutageTest {
             assertThat(before.statusCode()).isEqualTo(202);
             accepted.add(before.jsonPath().getString("jobId"));
 
-            ApiStack.get().kafka().stop();
+            LocalStack.shared().kafka().stop();
             try {
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                         .until(() -> given().get("/q/health/ready").statusCode() == 503);
@@ -60,7 +62,7 @@ class JobSubmissionKafkaOutageTest {
                             .body("status", org.hamcrest.Matchers.equalTo("REJECTED"));
                 }
             } finally {
-                ApiStack.get().kafka().start();
+                LocalStack.shared().kafka().start();
             }
 
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))

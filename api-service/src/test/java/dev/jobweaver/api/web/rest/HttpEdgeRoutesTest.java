@@ -1,11 +1,12 @@
 package dev.jobweaver.api.web.rest;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.testing.ApiStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /** Answers given at the HTTP edge are ErrorResponse JSON too: 413 (with and without Content-Length), 415, 405, 406. */
 @QuarkusTest
-@QuarkusTestResource(ApiStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
 class HttpEdgeRoutesTest {
 
     @TestHTTPResource("/api/jobs")

@@ -1,9 +1,10 @@
 package dev.jobweaver.api.web.rest;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.api.testing.ApiStackResource;
 import dev.jobweaver.api.testing.Jobs;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /** Health (with PostgreSQL and Kafka in readiness), Prometheus metrics and the OpenAPI document. */
 @QuarkusTest
-@QuarkusTestResource(ApiStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
 class ObservabilityEndpointsTest {
 
     @Test

@@ -1,5 +1,7 @@
 package dev.jobweaver.worker.execution.service;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,7 +11,6 @@ import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
-import dev.jobweaver.worker.testing.WorkerStackResource;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /** A record's way through the worker against the real broker and database: runs, idempotency, failures, threads. */
 @QuarkusTest
-@QuarkusTestResource(WorkerStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
 class JobRunnerTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

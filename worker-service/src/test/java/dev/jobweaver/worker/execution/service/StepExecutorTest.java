@@ -1,5 +1,7 @@
 package dev.jobweaver.worker.execution.service;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,7 +10,6 @@ import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.testing.CollectingSpanExporter;
 import dev.jobweaver.worker.testing.WorkerKafka;
-import dev.jobweaver.worker.testing.WorkerStackResource;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /** Steps run in order, each in a span of the job's trace (continued from the record's traceparent), and in bounds. */
 @QuarkusTest
-@QuarkusTestResource(WorkerStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
 class StepExecutorTest {
 
     @Inject

@@ -1,5 +1,7 @@
 package dev.jobweaver.worker.offsets.commit;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,7 +12,6 @@ import dev.jobweaver.worker.execution.service.RunDispatcher;
 import dev.jobweaver.worker.offsets.commit.PartitionOffsets.Admission;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
-import dev.jobweaver.worker.testing.WorkerStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.Test;
  * worker when the partition comes back.
  */
 @QuarkusTest
-@QuarkusTestResource(WorkerStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
 class OutOfOrderCommitRebalanceTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

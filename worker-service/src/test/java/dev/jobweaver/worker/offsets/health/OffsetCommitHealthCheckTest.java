@@ -1,5 +1,7 @@
 package dev.jobweaver.worker.offsets.health;
 
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.ResourceArg;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
-import dev.jobweaver.worker.testing.WorkerStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /** Readiness covers the database, Kafka and the commit strategy; the worker's gauges are exported. */
 @QuarkusTest
-@QuarkusTestResource(WorkerStackResource.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
 class OffsetCommitHealthCheckTest {
 
     @Test
