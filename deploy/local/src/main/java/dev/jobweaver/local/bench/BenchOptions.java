@@ -68,12 +68,12 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
             String arg = rest.pop();
             switch (arg) {
                 case "-h", "--help" -> help = true;
-                case "--jobs" -> jobs = (int) positive(arg, rest);
-                case "--concurrency" -> concurrency = (int) positive(arg, rest);
+                case "--jobs" -> jobs = whole(arg, positive(arg, rest));
+                case "--concurrency" -> concurrency = whole(arg, positive(arg, rest));
                 case "--rate" -> rate = positive(arg, rest);
                 case "--duration" -> duration = duration(arg, value(arg, rest));
                 case "--baseline" -> baseline = positive(arg, rest);
-                case "--warmup" -> warmup = (int) atLeastZero(arg, rest);
+                case "--warmup" -> warmup = whole(arg, atLeastZero(arg, rest));
                 case "--timeout" -> timeout = duration(arg, value(arg, rest));
                 case "--home" -> home = cwd.resolve(value(arg, rest)).normalize();
                 case "--out" -> out = cwd.resolve(value(arg, rest)).normalize();
@@ -145,6 +145,13 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + " needs a number, not '" + raw + "'");
         }
+    }
+
+    private static int whole(String option, double n) {
+        if (n != Math.rint(n) || n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(option + " needs a whole number, not '" + format(n) + "'");
+        }
+        return (int) n;
     }
 
     private static String format(double n) {

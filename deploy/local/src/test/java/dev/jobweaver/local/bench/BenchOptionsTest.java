@@ -65,6 +65,10 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--rate", "0"), CWD))
                 .hasMessage("--rate needs a positive number, not '0'");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--jobs"), CWD)).hasMessage("--jobs needs a value");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--jobs", "1.5"), CWD))
+                .hasMessage("--jobs needs a whole number, not '1.5'");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--warmup", "-1"), CWD))
+                .hasMessage("--warmup needs a number of at least 0, not '-1'");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--fast"), CWD)).hasMessage("unknown option --fast");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("storm"), CWD))
                 .hasMessageContaining("unknown workload 'storm'").hasMessageContaining("burst, steady, sleepers, retries");
