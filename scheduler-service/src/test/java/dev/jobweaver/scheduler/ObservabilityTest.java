@@ -9,7 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
-import dev.jobweaver.scheduler.testing.SchedulerStackResource;
+import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -21,8 +21,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = SchedulerStackResource.class,
-        initArgs = @ResourceArg(name = SchedulerStackResource.DATABASE, value = "jobweaver_scheduler"))
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
 class ObservabilityTest extends KafkaAndDbTest {
 
     @Inject

@@ -64,8 +64,13 @@ public final class LocalStack implements AutoCloseable {
     public static synchronized LocalStack shared() {
         if (shared == null) {
             LocalStack stack = new LocalStack(Settings.ephemeral());
+            try {
+                stack.start();
+            } catch (RuntimeException e) {
+                stack.close(); // never leave a half-started broker or server behind a failed start
+                throw e;
+            }
             Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "jobweaver-local-stack-stop"));
-            stack.start();
             shared = stack;
         }
         return shared;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 
 /**
  * What the integration tests share: a producer, a recorder of the scheduler's output topics, the database.
- * Subclasses carry {@code @QuarkusTest} and the {@code SchedulerStackResource}.
+ * Subclasses carry {@code @QuarkusTest} and the {@code LocalStackResource} of deploy/local.
  */
 public abstract class KafkaAndDbTest {
 

@@ -8,7 +8,7 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.scheduler.testing.SchedulerStackResource;
+import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
@@ -26,8 +26,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = SchedulerStackResource.class,
-        initArgs = @ResourceArg(name = SchedulerStackResource.DATABASE, value = "jobweaver_scheduler"))
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
 class JobCreatedConsumerTest extends KafkaAndDbTest {
 
     @Inject

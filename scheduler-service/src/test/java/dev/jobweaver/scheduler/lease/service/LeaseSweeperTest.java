@@ -10,7 +10,7 @@ import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
-import dev.jobweaver.scheduler.testing.SchedulerStackResource;
+import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -23,8 +23,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = SchedulerStackResource.class,
-        initArgs = @ResourceArg(name = SchedulerStackResource.DATABASE, value = "jobweaver_scheduler"))
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
 class LeaseSweeperTest extends KafkaAndDbTest {
 
     @Inject

@@ -13,7 +13,7 @@ import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
-import dev.jobweaver.scheduler.testing.SchedulerStackResource;
+import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.TopicRecorder;
 import io.micrometer.core.instrument.Counter;
@@ -31,8 +31,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(value = SchedulerStackResource.class,
-        initArgs = @ResourceArg(name = SchedulerStackResource.DATABASE, value = "jobweaver_scheduler"))
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
 class OutcomeConsumerTest extends KafkaAndDbTest {
 
     @Inject
