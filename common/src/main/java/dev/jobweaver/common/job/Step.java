@@ -1,5 +1,6 @@
 package dev.jobweaver.common.job;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -47,8 +48,25 @@ public sealed interface Step {
     record HttpCall(String url, Long latencyMs) implements Step {
     }
 
-    /** Fails the attempt with {@code message}. */
+    /**
+     * Fails the attempt with {@code message}.
+     *
+     * @param times when given, only the first {@code times} attempts fail and later ones pass this step: a flaky
+     *              dependency, for trying retries (and the benchmark's {@code retries} workload); absent, every
+     *              attempt fails
+     */
     @RegisterForReflection
-    record Fail(String message) implements Step {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Fail(String message, Integer times) implements Step {
+
+        /** A step that fails every attempt. */
+        public Fail(String message) {
+            this(message, null);
+        }
+
+        /** Whether this step fails attempt {@code attempt} (1-based). */
+        public boolean failsAttempt(int attempt) {
+            return times == null || attempt <= times;
+        }
     }
 }

@@ -20,7 +20,8 @@ class StepJsonTest {
                 new Step.Log("hello"),
                 new Step.Compute(1_000_000L),
                 new Step.HttpCall("https://example.test/x", 250L),
-                new Step.Fail("boom"));
+                new Step.Fail("boom"),
+                new Step.Fail("flaky", 2));
     }
 
     @ParameterizedTest
@@ -48,6 +49,19 @@ class StepJsonTest {
     }
 
     @Test
+    void aFailStepWithoutTimesKeepsTheOriginalWireFormat() throws Exception {
+        assertThat(MAPPER.writeValueAsString(new Step.Fail("boom"))).isEqualTo("{\"action\":\"FAIL\",\"message\":\"boom\"}");
+    }
+
+    @Test
+    void aFailStepWithTimesFailsOnlyThatManyAttempts() throws Exception {
+        Step.Fail flaky = (Step.Fail) MAPPER.readValue("{\"action\":\"FAIL\",\"message\":\"x\",\"times\":1}", Step.class);
+        assertThat(flaky.failsAttempt(1)).isTrue();
+        assertThat(flaky.failsAttempt(2)).isFalse();
+        assertThat(new Step.Fail("always").failsAttempt(7)).isTrue();
+    }
+
+    @Test
     void rejectsAnUnknownAction() {
         assertThatThrownBy(() -> MAPPER.readValue("{\"action\":\"REBOOT\"}", Step.class))
                 .isInstanceOf(InvalidTypeIdException.class)
@@ -70,6 +84,6 @@ class StepJsonTest {
     void payloadRoundTripsWithEveryStep() throws Exception {
         JobPayload payload = new JobPayload(everyStep().toList());
         assertThat(MAPPER.readValue(MAPPER.writeValueAsString(payload), JobPayload.class)).isEqualTo(payload);
-        assertThat(payload.steps()).hasSize(List.copyOf(Step.ACTIONS).size());
+        assertThat(payload.steps()).hasSize(List.copyOf(Step.ACTIONS).size() + 1);
     }
 }

@@ -83,7 +83,15 @@ public final class JobRequestValidator {
                 url(at + ".url", call.url(), out);
                 range(at + ".latencyMs", call.latencyMs(), limits.maxLatencyMs(), out);
             }
-            case Step.Fail fail -> text(at + ".message", fail.message(), limits.maxMessageLength(), out);
+            case Step.Fail fail -> {
+                text(at + ".message", fail.message(), limits.maxMessageLength(), out);
+                // More failing attempts than a job may ever have would just be a FAIL without `times`.
+                int maxAttempts = limits.maxRetryCount() + 1;
+                if (fail.times() != null && (fail.times() < 1 || fail.times() > maxAttempts)) {
+                    out.add(at + ".times must be between 1 and " + maxAttempts + " (attempts that fail), got "
+                            + fail.times());
+                }
+            }
         }
     }
 

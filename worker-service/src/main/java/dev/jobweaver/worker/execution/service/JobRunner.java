@@ -238,7 +238,7 @@ public class JobRunner {
         LOG.infof("running attempt %d of job %s: %d steps, time bound %d ms, on %s", event.attempt(), event.jobId(),
                 event.payload().steps().size(), bound.toMillis(), Thread.currentThread());
         long begin = System.nanoTime();
-        RunResult result = steps.run(event.jobId(), event.payload().steps(), bound);
+        RunResult result = steps.run(event.jobId(), event.attempt(), event.payload().steps(), bound);
         Timer.builder("jobweaver.worker.run.duration")
                 .description("How long runs took, by outcome")
                 .tag("outcome", result.success() ? "success" : "failure")

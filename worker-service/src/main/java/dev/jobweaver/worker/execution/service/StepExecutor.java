@@ -38,8 +38,11 @@ public class StepExecutor {
         this.registry = registry;
     }
 
-    /** Runs {@code steps} of job {@code jobId}; a run not finished by {@code bound} from now fails. */
-    public RunResult run(UUID jobId, List<Step> steps, Duration bound) {
+    /**
+     * Runs {@code steps} of attempt {@code attempt} (1-based) of job {@code jobId}; a run not finished by
+     * {@code bound} from now fails.
+     */
+    public RunResult run(UUID jobId, int attempt, List<Step> steps, Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
@@ -57,7 +60,7 @@ public class StepExecutor {
                         .description("Steps run, by action and by whether they ran on a virtual thread")
                         .tags("action", action, "virtual_thread", Boolean.toString(Thread.currentThread().isVirtual()))
                         .register(registry).increment();
-                execute(step, i + 1, deadline, bound);
+                execute(step, i + 1, attempt, deadline, bound);
             } catch (StepFailure failure) {
                 span.setStatus(StatusCode.ERROR, failure.getMessage());
                 return RunResult.failed(failure.getMessage());
@@ -80,7 +83,8 @@ public class StepExecutor {
         return RunResult.succeeded();
     }
 
-    private void execute(Step step, int index, long deadline, Duration bound) throws StepFailure, InterruptedException {
+    private void execute(Step step, int index, int attempt, long deadline, Duration bound)
+            throws StepFailure, InterruptedException {
         switch (step) {
             case Step.Sleep s -> pause(required(s.durationMs(), "durationMs", index), deadline, bound);
             case Step.Log l -> LOG.infof("%s", l.message() == null ? "" : l.message());
@@ -89,6 +93,9 @@ public class StepExecutor {
                 LOG.debugf("simulated call to %s", h.url());
                 pause(required(h.latencyMs(), "latencyMs", index), deadline, bound);
             }
+            case Step.Fail f when !f.failsAttempt(attempt) ->
+                    LOG.infof("step %d (FAIL) passes: it fails only the first %d attempt(s), this is attempt %d",
+                            index, f.times(), attempt);
             case Step.Fail f -> throw new StepFailure(f.message() == null || f.message().isBlank()
                     ? "step " + index + " (FAIL) failed the attempt" : f.message());
             case null -> throw new StepFailure("step " + index + " is empty");

@@ -77,9 +77,24 @@ class StepExecutorTest {
     }
 
     @Test
+    void aFailStepWithTimesFailsOnlyTheFirstAttempts() {
+        List<Step> flaky = List.of(new Step.Log("before"), new Step.Fail("flaky dependency", 1), new Step.Log("after"));
+
+        RunResult first = steps.run(java.util.UUID.randomUUID(), 1, flaky, Duration.ofSeconds(5));
+        RunResult second = steps.run(java.util.UUID.randomUUID(), 2, flaky, Duration.ofSeconds(5));
+        RunResult always = steps.run(java.util.UUID.randomUUID(), 5, List.of(new Step.Fail("always")),
+                Duration.ofSeconds(5));
+
+        assertThat(first.errorMessage()).isEqualTo("flaky dependency");
+        assertThat(second.success()).isTrue();
+        assertThat(second.errorMessage()).isNull();
+        assertThat(always.errorMessage()).isEqualTo("always");
+    }
+
+    @Test
     void aRunPastItsTimeBoundFailsInsteadOfHoldingTheWorker() {
         long started = System.nanoTime();
-        RunResult result = steps.run(java.util.UUID.randomUUID(),
+        RunResult result = steps.run(java.util.UUID.randomUUID(), 1,
                 List.of(new Step.Log("start"), new Step.Sleep(60_000L), new Step.Log("never")), Duration.ofMillis(300));
         assertThat(result.success()).isFalse();
         assertThat(result.errorMessage()).isEqualTo("run exceeded its time bound of 300 ms");
@@ -88,11 +103,11 @@ class StepExecutorTest {
 
     @Test
     void aStepThatThrowsFailsTheAttemptWithTheReason() {
-        RunResult result = steps.run(java.util.UUID.randomUUID(), java.util.Arrays.asList(new Step.Log("ok"), null),
+        RunResult result = steps.run(java.util.UUID.randomUUID(), 1, java.util.Arrays.asList(new Step.Log("ok"), null),
                 Duration.ofSeconds(5));
         assertThat(result.success()).isFalse();
         assertThat(result.errorMessage()).isEqualTo("step 2 is empty");
-        RunResult missing = steps.run(java.util.UUID.randomUUID(), List.of(new Step.Sleep(null)), Duration.ofSeconds(5));
+        RunResult missing = steps.run(java.util.UUID.randomUUID(), 1, List.of(new Step.Sleep(null)), Duration.ofSeconds(5));
         assertThat(missing.errorMessage()).isEqualTo("step 1 has no valid durationMs: null");
     }
 
