@@ -21,7 +21,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Answers given at the HTTP edge are ErrorResponse JSON too: 413 (with and without Content-Length), 415, 405, 406. */
+/**
+ * Answers given at the HTTP edge are ErrorResponse JSON too: 413 (with and without Content-Length), 415, 405, 406; and
+ * a client offering an HTTP/2 upgrade is served.
+ */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
@@ -34,6 +37,25 @@ class HttpEdgeRoutesTest {
         String head = "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"";
         String tail = "\"}]}}";
         return head + "x".repeat(bytes - head.length() - tail.length()) + tail;
+    }
+
+    @Test
+    void aJavaHttpClientOfferingAnHttp2UpgradeCanSubmit() throws Exception {
+        // java.net.http asks for an h2c upgrade on plain http and sends the body with that request; the API must
+        // answer it like any other submission (it once answered 500 "Request has already been read").
+        HttpRequest request = HttpRequest.newBuilder(jobs)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"h2c\"}]}}"))
+                .timeout(Duration.ofSeconds(30))
+                .build();
+        HttpResponse<String> response;
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build()) {
+            response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        }
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        assertThat(new ObjectMapper().readTree(response.body()).path("jobId").asText()).isNotBlank();
     }
 
     @Test
