@@ -128,7 +128,13 @@ public final class Platform implements AutoCloseable {
         }
         all.forEach(ServiceProcess::start);
         for (ServiceProcess process : all) {
-            Duration took = process.awaitReady(options.readyTimeout());
+            Duration took;
+            try {
+                took = process.awaitReady(options.readyTimeout());
+            } catch (IllegalStateException e) {
+                out.accept(process.spec().name() + " did not start; the end of its log:\n" + tail(process.logFile(), 15));
+                throw e;
+            }
             readyTimes.put(process.spec().name(), took);
             out.accept(String.format("  %-20s ready in %5.1f s  %s", process.spec().name(), took.toMillis() / 1000.0,
                     process.url()));
@@ -181,7 +187,9 @@ public final class Platform implements AutoCloseable {
         String name = replica == 1 ? service.module() : service.module() + "-" + replica;
         Map<String, String> config = new HashMap<>(stack.serviceConfig(service.database()));
         config.put("quarkus.http.port", Integer.toString(port));
-        config.put("jobweaver.instance-id", name);
+        if (service == Service.WORKER) {
+            config.put("jobweaver.worker.worker-id", name); // names the instance in execution_attempts and outcomes
+        }
         // OTLP is fixed on at build time for clusters; on one machine no collector listens, so its sender would
         // log a refused connection for every batch. Zipkin (--traces) is the local viewer instead.
         config.put("quarkus.log.category.\"io.quarkus.opentelemetry.runtime.exporter.otlp\".level", "OFF");
@@ -274,6 +282,16 @@ public final class Platform implements AutoCloseable {
         stack.close();
         if (zipkin != null) {
             zipkin.close();
+        }
+    }
+
+    /** The last {@code lines} lines of a log, for a failure message that shows why without opening a file. */
+    static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return "(could not read " + log + ": " + e.getMessage() + ")";
         }
     }
 

@@ -31,29 +31,57 @@ public final class E2ePlatform {
 
     private static Platform platform;
     private static JobWeaverClient client;
+    private static RuntimeException startFailure;
 
     private E2ePlatform() {
     }
 
     /** The running platform, started on first use. */
     public static synchronized Platform get() {
+        if (startFailure != null) {
+            throw new IllegalStateException("the e2e platform failed to start (see the first failure)", startFailure);
+        }
         if (platform == null) {
             Path root = Path.of(System.getProperty("jobweaver.root", "../..")).toAbsolutePath().normalize();
             Map<Service, Integer> ports = new EnumMap<>(Service.class);
             for (Service service : Service.values()) {
                 ports.put(service, freePortWithRoomForReplicas());
             }
-            Platform started = new Platform(new Platform.Options(root, LocalStack.Settings.ephemeral(), ports,
+            Platform started = new Platform(new Platform.Options(root, stackSettings(), ports,
                     Map.of(), TestConfig.perService(), Platform.Options.DEFAULT_JVM, RESTART_DELAY,
                     Duration.ofSeconds(180), Ports.free()), line -> System.out.println("[platform] " + line));
             Runtime.getRuntime().addShutdownHook(new Thread(started::close, "e2e-platform-stop"));
             long t0 = System.nanoTime();
-            started.start();
+            try {
+                started.start();
+            } catch (RuntimeException e) {
+                // Stop what did start, and fail every later scenario at once instead of starting another platform.
+                started.close();
+                startFailure = e;
+                throw e;
+            }
             System.out.printf("[platform] up in %.1f s%n", (System.nanoTime() - t0) / 1e9);
             platform = started;
             client = new JobWeaverClient(started.instances(Service.API).getFirst().url());
         }
         return platform;
+    }
+
+    /**
+     * Free ports, in {@code target/e2e-platform} (emptied first, kept afterwards): when a scenario fails, the
+     * services' logs are still there to read, and CI can keep them.
+     */
+    private static LocalStack.Settings stackSettings() {
+        Path home = Path.of("target", "e2e-platform").toAbsolutePath();
+        LocalStack.Settings ephemeral = LocalStack.Settings.ephemeral();
+        try (var old = java.nio.file.Files.walk(home)) {
+            old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            // nothing there yet
+        }
+        ephemeral.home().toFile().delete();
+        return new LocalStack.Settings(home, ephemeral.kafkaPort(), ephemeral.kafkaControllerPort(),
+                ephemeral.postgresPort(), ephemeral.kafkaHeap(), Map.of(), false);
     }
 
     /** A client of the platform's API. */

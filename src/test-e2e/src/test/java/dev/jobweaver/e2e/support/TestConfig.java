@@ -19,6 +19,6 @@ final class TestConfig {
                         "jobweaver.scheduler.backoff.jitter", "0",
                         "jobweaver.scheduler.lease.grace", "PT10S"),
                 Service.WORKER, Map.of(
-                        "jobweaver.worker.shutdown-grace", "PT10S"));
+                        "jobweaver.worker.shutdown-grace-period", "PT10S"));
     }
 }
