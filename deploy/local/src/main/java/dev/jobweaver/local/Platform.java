@@ -262,27 +262,29 @@ public final class Platform implements AutoCloseable {
         }));
     }
 
-    /** Stops the services (API first, so no new work comes in; workers last, so in-flight runs finish), then the stack. */
+    /**
+     * Stops the API first, so no new work comes in, then schedulers and workers together (workers finish their
+     * in-flight runs within their own grace period), then the stack.
+     */
     @Override
     public void close() {
         stopping = true;
         supervisors.forEach(Thread::interrupt);
-        for (Service service : List.of(Service.API, Service.SCHEDULER, Service.WORKER)) {
-            List<Thread> stoppers = instances(service).stream()
-                    .map(p -> Thread.ofVirtual().start(() -> p.stop(Duration.ofSeconds(40))))
-                    .toList();
-            for (Thread t : stoppers) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
+        stopAll(instances(Service.API));
+        List<ServiceProcess> rest = new ArrayList<>(instances(Service.SCHEDULER));
+        rest.addAll(instances(Service.WORKER));
+        stopAll(rest);
         stack.close();
         if (zipkin != null) {
             zipkin.close();
         }
+    }
+
+    private static void stopAll(List<ServiceProcess> processes) {
+        processes.stream()
+                .map(p -> Thread.ofVirtual().start(() -> p.stop(Duration.ofSeconds(40))))
+                .toList()
+                .forEach(Platform::join);
     }
 
     /** The last {@code lines} lines of a log, for a failure message that shows why without opening a file. */

@@ -22,6 +22,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Zipkin implements AutoCloseable {
 
+    /** How many spans the viewer keeps: the traces of the last few thousand jobs. */
+    static final int MAX_SPANS = 100_000;
+
     private final Path jar;
     private final int port;
     private final Path logFile;
@@ -66,7 +69,7 @@ public final class Zipkin implements AutoCloseable {
         }
         try {
             Files.createDirectories(logFile.getParent());
-            ProcessBuilder builder = new ProcessBuilder(KafkaBroker.javaExecutable(), "-Xms64m", "-Xmx256m",
+            ProcessBuilder builder = new ProcessBuilder(KafkaBroker.javaExecutable(), "-Xms64m", "-Xmx512m",
                     // Armeria and Netty inside Zipkin use Unsafe and native access; say so, rather than warn.
                     "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-jar",
                     jar.toString())
@@ -74,6 +77,9 @@ public final class Zipkin implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             builder.environment().put("QUERY_PORT", Integer.toString(port));
             builder.environment().put("STORAGE_TYPE", "mem");
+            // In-memory storage keeps 500,000 spans by default, far more than 512 MB of heap holds (a job makes about
+            // 30): keep the newest MAX_SPANS and drop the oldest traces, so a long run never kills the viewer.
+            builder.environment().put("MEM_MAX_SPANS", Integer.toString(MAX_SPANS));
             process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start Zipkin", e);

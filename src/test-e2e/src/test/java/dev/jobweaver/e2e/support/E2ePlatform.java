@@ -26,8 +26,12 @@ public final class E2ePlatform {
     /** How long the supervisor waits before restarting a dead service. */
     public static final Duration RESTART_DELAY = Duration.ofSeconds(1);
 
-    /** Retry backoff base for the e2e platform: short, so the retry scenario takes seconds, not minutes. */
-    public static final Duration BACKOFF_BASE = Duration.ofMillis(500);
+    /**
+     * Retry backoff base for the e2e platform: seconds, not the production 5 s, so the retry scenario is short; but
+     * not shorter, so the growth from one delay to the next (2 s, then 4 s) stands out of the ~1 s it takes to
+     * report a failure and dispatch the retry.
+     */
+    public static final Duration BACKOFF_BASE = Duration.ofSeconds(2);
 
     private static Platform platform;
     private static JobWeaverClient client;
