@@ -76,18 +76,19 @@ public final class LocalStack implements AutoCloseable {
         return shared;
     }
 
-    /** Starts PostgreSQL and Kafka side by side, then creates the topics. */
+    /** Starts PostgreSQL and Kafka side by side, then creates the topics; fails if either fails. */
     public void start() {
         long started = System.nanoTime();
-        Thread pg = Thread.ofVirtual().name("postgres-start").start(postgres::start);
+        java.util.concurrent.CompletableFuture<Void> pg = java.util.concurrent.CompletableFuture.runAsync(
+                postgres::start, runnable -> Thread.ofVirtual().name("postgres-start").start(runnable));
         kafka.start();
         TopicProvisioner.ensureTopics(kafka.bootstrapServers(), settings.partitionOverrides());
         try {
             pg.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause
+                    : new IllegalStateException("PostgreSQL did not start", e.getCause());
         }
-        postgres.port(); // started by now, or the thread logged why not
         LOG.infof("local stack up in %d ms: Kafka %s, PostgreSQL 127.0.0.1:%d",
                 (System.nanoTime() - started) / 1_000_000, kafka.bootstrapServers(), postgres.port());
     }

@@ -95,6 +95,20 @@ class LocalStackTest {
     }
 
     @Test
+    void aStackWhosePostgresCannotStartFailsInsteadOfComingUpWithoutIt() throws Exception {
+        LocalStack.Settings settings = LocalStack.Settings.ephemeral();
+        // PostgreSQL's folder is taken by a plain file, so its start fails while Kafka's succeeds.
+        java.nio.file.Files.writeString(settings.home().resolve("postgres"), "not a folder");
+        LocalStack broken = new LocalStack(settings);
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(broken::start)
+                    .hasMessageContaining("PostgreSQL");
+        } finally {
+            broken.close();
+        }
+    }
+
+    @Test
     void keepsRecordsAcrossABrokerRestart() throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers(),
