@@ -111,9 +111,17 @@ public final class Platform implements AutoCloseable {
 
     /** Starts the infrastructure, then every built service (all instances at once), and waits until all are ready. */
     public void start() {
-        Thread viewer = zipkin == null ? null : Thread.ofVirtual().name("zipkin-start").start(zipkin::start);
+        java.util.concurrent.CompletableFuture<Void> viewer = zipkin == null
+                ? java.util.concurrent.CompletableFuture.completedFuture(null)
+                : java.util.concurrent.CompletableFuture.runAsync(zipkin::start,
+                        runnable -> Thread.ofVirtual().name("zipkin-start").start(runnable));
         stack.start();
-        join(viewer);
+        try {
+            viewer.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause
+                    : new IllegalStateException("the trace viewer did not start", e.getCause());
+        }
         Path logs = options.stack().home().resolve("logs");
         List<ServiceProcess> all = new ArrayList<>();
         for (Service service : builtServices()) {
