@@ -100,7 +100,7 @@ public final class WorkloadRunner {
             return WorkloadResult.unavailable(Workload.RETRIES, unavailable);
         }
         return closedLoop(Workload.RETRIES, options.jobs(), i -> JobKind.mix(i, FLAKY_FRACTION, JobKind.FLAKY),
-                "throughput includes the scheduler's retry backoff (jobweaver.scheduler.retry.base)");
+                "throughput includes the scheduler's retry backoff (jobweaver.scheduler.backoff.base)");
     }
 
     /**
