@@ -109,15 +109,8 @@ public final class KafkaBroker implements AutoCloseable {
         if (process == null) {
             return;
         }
-        process.destroy();
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                LOG.warn("Kafka did not stop within 30 s; killing it");
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
+        if (Processes.stop(process, Duration.ofSeconds(30))) {
+            LOG.warn("Kafka did not stop within 30 s; it was killed");
         }
         process = null;
     }

@@ -79,16 +79,10 @@ public final class LocalStack implements AutoCloseable {
     /** Starts PostgreSQL and Kafka side by side, then creates the topics; fails if either fails. */
     public void start() {
         long started = System.nanoTime();
-        java.util.concurrent.CompletableFuture<Void> pg = java.util.concurrent.CompletableFuture.runAsync(
-                postgres::start, runnable -> Thread.ofVirtual().name("postgres-start").start(runnable));
+        var pg = Processes.inBackground("postgres-start", postgres::start);
         kafka.start();
         TopicProvisioner.ensureTopics(kafka.bootstrapServers(), settings.partitionOverrides());
-        try {
-            pg.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause
-                    : new IllegalStateException("PostgreSQL did not start", e.getCause());
-        }
+        Processes.await(pg, "PostgreSQL");
         LOG.infof("local stack up in %d ms: Kafka %s, PostgreSQL 127.0.0.1:%d",
                 (System.nanoTime() - started) / 1_000_000, kafka.bootstrapServers(), postgres.port());
     }

@@ -111,17 +111,10 @@ public final class Platform implements AutoCloseable {
 
     /** Starts the infrastructure, then every built service (all instances at once), and waits until all are ready. */
     public void start() {
-        java.util.concurrent.CompletableFuture<Void> viewer = zipkin == null
-                ? java.util.concurrent.CompletableFuture.completedFuture(null)
-                : java.util.concurrent.CompletableFuture.runAsync(zipkin::start,
-                        runnable -> Thread.ofVirtual().name("zipkin-start").start(runnable));
+        var viewer = zipkin == null ? java.util.concurrent.CompletableFuture.<Void>completedFuture(null)
+                : Processes.inBackground("zipkin-start", zipkin::start);
         stack.start();
-        try {
-            viewer.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause
-                    : new IllegalStateException("the trace viewer did not start", e.getCause());
-        }
+        Processes.await(viewer, "the trace viewer");
         Path logs = options.stack().home().resolve("logs");
         List<ServiceProcess> all = new ArrayList<>();
         for (Service service : builtServices()) {

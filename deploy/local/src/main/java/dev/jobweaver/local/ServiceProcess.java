@@ -3,9 +3,6 @@ package dev.jobweaver.local;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,8 +19,6 @@ import java.util.concurrent.TimeUnit;
  * <p>Not thread-safe by itself: {@link Platform} serialises start, stop and restart per service.
  */
 public final class ServiceProcess {
-
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     /**
      * What to run.
@@ -101,27 +96,11 @@ public final class ServiceProcess {
      * @throws IllegalStateException if the process exits or the timeout passes first
      */
     public Duration awaitReady(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create(url() + "/q/health/ready"))
-                .timeout(Duration.ofSeconds(2)).build();
-        while (System.nanoTime() < deadline) {
-            if (process == null || !process.isAlive()) {
-                throw new IllegalStateException(spec.name() + " exited during start-up"
-                        + (process == null ? "" : " with code " + process.exitValue()) + "; see " + logFile);
-            }
-            try {
-                if (HTTP.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return Duration.ofNanos(System.nanoTime() - startedAtNanos);
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + spec.name(), e);
-            }
-            sleep(100);
+        if (process == null) {
+            throw new IllegalStateException(spec.name() + " was never started");
         }
-        throw new IllegalStateException(spec.name() + " was not ready within " + timeout + "; see " + logFile);
+        Processes.awaitHttpOk(process, URI.create(url() + "/q/health/ready"), timeout, spec.name(), logFile);
+        return Duration.ofNanos(System.nanoTime() - startedAtNanos);
     }
 
     /** SIGTERM, so the service shuts down gracefully; SIGKILL if it is still alive after {@code grace}. */
@@ -129,15 +108,7 @@ public final class ServiceProcess {
         if (process == null) {
             return;
         }
-        process.destroy();
-        try {
-            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
+        Processes.stop(process, grace);
     }
 
     /** SIGKILL: no shutdown hook runs, as when a node dies. */
@@ -148,14 +119,6 @@ public final class ServiceProcess {
         process.destroyForcibly();
         try {
             process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -3,14 +3,10 @@ package dev.jobweaver.local;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A Zipkin server (UI and API) with in-memory storage, run from its executable jar as its own process: the trace
@@ -84,35 +80,8 @@ public final class Zipkin implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start Zipkin", e);
         }
-        awaitHealthy(Duration.ofSeconds(60));
-    }
-
-    private void awaitHealthy(Duration timeout) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).build();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Zipkin exited with code " + process.exitValue() + "; see " + logFile);
-            }
-            try {
-                if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for Zipkin", e);
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        throw new IllegalStateException("Zipkin was not healthy within " + timeout + "; see " + logFile);
+        Processes.awaitHttpOk(process, URI.create("http://127.0.0.1:" + port + "/health"), Duration.ofSeconds(60),
+                "Zipkin", logFile);
     }
 
     @Override
@@ -120,14 +89,6 @@ public final class Zipkin implements AutoCloseable {
         if (process == null) {
             return;
         }
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
+        Processes.stop(process, Duration.ofSeconds(10));
     }
 }

@@ -1,0 +1,98 @@
+package dev.jobweaver.local;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What every child process of the local platform (broker, services, trace viewer) needs: a graceful stop, a wait for
+ * an HTTP readiness answer, and starting things side by side without losing their failures.
+ */
+final class Processes {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+    private Processes() {
+    }
+
+    /**
+     * SIGTERM, so the process shuts down cleanly; SIGKILL if it is still alive after {@code grace}.
+     *
+     * @return whether it had to be killed
+     */
+    static boolean stop(Process process, Duration grace) {
+        process.destroy();
+        try {
+            if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+        return true;
+    }
+
+    /**
+     * Polls {@code url} until it answers 200.
+     *
+     * @throws IllegalStateException naming {@code what} and its {@code log} if the process exits or the timeout
+     *                               passes first
+     */
+    static void awaitHttpOk(Process process, URI url, Duration timeout, String what, Path log) {
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(what + " exited during start-up with code " + process.exitValue()
+                        + "; see " + log);
+            }
+            try {
+                if (HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+                Thread.sleep(100);
+            } catch (IOException notListeningYet) {
+                sleepQuietly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + what, e);
+            }
+        }
+        throw new IllegalStateException(what + " was not ready within " + timeout + "; see " + log);
+    }
+
+    /**
+     * Runs {@code task} on a virtual thread named {@code name}; {@link #await} returns when it is done and rethrows
+     * its failure. (A bare thread's exception is only printed, and the caller goes on as if all were well.)
+     */
+    static CompletableFuture<Void> inBackground(String name, Runnable task) {
+        return CompletableFuture.runAsync(task, runnable -> Thread.ofVirtual().name(name).start(runnable));
+    }
+
+    /** Waits for a task of {@link #inBackground} and rethrows what it threw. */
+    static void await(CompletableFuture<Void> task, String what) {
+        try {
+            task.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause
+                    : new IllegalStateException(what + " did not start", e.getCause());
+        }
+    }
+
+    private static void sleepQuietly() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
