@@ -126,7 +126,7 @@ public final class JobWeaverLocal {
             }
         }
         Platform platform = new Platform(new Platform.Options(root, settings, ports, replicas, Map.of(),
-                Platform.Options.DEFAULT_JVM, Duration.ofSeconds(3), Duration.ofSeconds(120), zipkinPort),
+                Platform.Options.jvmWith(System.getenv("JOBWEAVER_JAVA_OPTS")), Duration.ofSeconds(3), Duration.ofSeconds(120), zipkinPort),
                 System.out::println);
         if (platform.builtServices().isEmpty()) {
             throw new IllegalStateException("no service is built under " + root + ": run ./jobweaver up from the repository");

@@ -76,6 +76,19 @@ public final class Platform implements AutoCloseable {
         /** The default JVM options of a service: a small heap, as in a container with a memory limit. */
         public static final List<String> DEFAULT_JVM = List.of("-Xms64m", "-Xmx256m", "-XX:+UseSerialGC",
                 "-XX:+ExitOnOutOfMemoryError");
+
+        /**
+         * The default JVM options followed by {@code extra} (split on white space), so an operator can add or override
+         * one, e.g. {@code JOBWEAVER_JAVA_OPTS=-XX:StartFlightRecording=filename=api.jfr}; null or blank adds nothing.
+         */
+        public static List<String> jvmWith(String extra) {
+            if (extra == null || extra.isBlank()) {
+                return DEFAULT_JVM;
+            }
+            List<String> all = new ArrayList<>(DEFAULT_JVM);
+            all.addAll(List.of(extra.trim().split("\\s+")));
+            return List.copyOf(all);
+        }
     }
 
     private final Options options;
