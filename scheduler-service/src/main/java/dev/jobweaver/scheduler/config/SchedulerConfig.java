@@ -30,18 +30,22 @@ public interface SchedulerConfig {
         @WithDefault("1s")
         Duration interval();
 
-        /** Rows claimed per round; a round that fills its batch is followed at once by another. */
-        @WithDefault("50")
+        /**
+         * Rows claimed per round; a round that fills its batch is followed at once by another. A round costs a few
+         * database round trips and one wait for Kafka whatever its size, so under a backlog bigger rounds mean
+         * fewer of those per job; a lone job is dispatched alone at once either way.
+         */
+        @WithDefault("500")
         int batchSize();
 
         /**
          * Most attempts {@code RUNNING} at once over all replicas (approximately: replicas may each overshoot by
          * one round); 0 means no limit. A dispatched run waits in {@code run-job} until a worker has a free slot,
          * and its lease runs meanwhile: keeping this near the workers' total slots keeps that wait far below the
-         * lease grace, so a backlog is never mistaken for lost runs. The default is four times the slots of one
-         * worker (16): raise it with the number of workers.
+         * lease grace, so a backlog is never mistaken for lost runs. The default is twice the slots of one worker
+         * (512): room for a second worker, and a queue in {@code run-job} of about one second of no-op jobs.
          */
-        @WithDefault("64")
+        @WithDefault("1024")
         int maxInFlight();
     }
 

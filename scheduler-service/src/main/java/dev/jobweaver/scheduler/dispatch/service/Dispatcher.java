@@ -181,7 +181,7 @@ public class Dispatcher {
                 .map(dispatched -> {
                     for (JobExecution job : dispatched) {
                         metrics.dispatched(job.attempt(), Duration.between(job.createdAt(), job.dispatchedAt()));
-                        JobLog.info(LOG, job.jobId(), job.traceId(), "dispatched attempt %d, leased until %s",
+                        JobLog.debug(LOG, job.jobId(), job.traceId(), "dispatched attempt %d, leased until %s",
                                 job.attempt(), job.leaseUntil());
                     }
                     return dispatched.stream().map(JobExecution::jobId).toList();

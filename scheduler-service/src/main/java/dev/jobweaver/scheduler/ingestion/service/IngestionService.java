@@ -88,7 +88,7 @@ public class IngestionService {
         for (NewJob row : rows) {
             if (inserted.contains(row.jobId())) {
                 metrics.ingested();
-                JobLog.info(LOG, row.jobId(), row.traceId(), "job ingested PENDING (maxRetries=%d)", row.maxRetries());
+                JobLog.debug(LOG, row.jobId(), row.traceId(), "job ingested PENDING (maxRetries=%d)", row.maxRetries());
             } else {
                 metrics.duplicateIngestion();
                 JobLog.info(LOG, row.jobId(), row.traceId(), "job already known: redelivered event ignored");

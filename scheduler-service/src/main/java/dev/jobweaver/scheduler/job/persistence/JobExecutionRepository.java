@@ -13,8 +13,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -46,7 +49,9 @@ public class JobExecutionRepository {
             + " WHERE job_status = 'RUNNING' AND lease_until < now()"
             + " ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED";
 
-    private static final String LOCK_ONE = "SELECT " + COLUMNS + " FROM job_executions WHERE job_id = $1 FOR UPDATE";
+    // Ordered by job_id so that two transactions locking overlapping sets take their locks in the same order.
+    private static final String LOCK_MANY = "SELECT " + COLUMNS + " FROM job_executions WHERE job_id = ANY($1)"
+            + " ORDER BY job_id FOR UPDATE";
 
     private static final String FIND_ONE = "SELECT " + COLUMNS + " FROM job_executions WHERE job_id = $1";
 
@@ -114,15 +119,23 @@ public class JobExecutionRepository {
         return tx.preparedQuery(CLAIM_EXPIRED).execute(Tuple.of(limit)).map(JobExecutionRepository::claim);
     }
 
-    /** One job, locked until the transaction ends (waiting for a dispatch round that holds it). */
-    public Uni<Optional<Locked>> lock(SqlConnection tx, UUID jobId) {
-        return tx.preparedQuery(LOCK_ONE).execute(Tuple.of(jobId)).map(rows -> {
-            var it = rows.iterator();
-            if (!it.hasNext()) {
-                return Optional.empty();
+    /**
+     * Several jobs, each locked until the transaction ends (waiting for a dispatch round that holds one), in
+     * {@code job_id} order so that overlapping lockers cannot deadlock; unknown ids are simply absent.
+     */
+    public Uni<LockedMany> lockAll(SqlConnection tx, Collection<UUID> jobIds) {
+        if (jobIds.isEmpty()) {
+            return Uni.createFrom().item(new LockedMany(null, Map.of()));
+        }
+        return tx.preparedQuery(LOCK_MANY).execute(Tuple.of(jobIds.toArray(UUID[]::new))).map(rows -> {
+            Map<UUID, JobExecution> jobs = new HashMap<>();
+            Instant now = null;
+            for (Row row : rows) {
+                now = instant(row, "db_now");
+                JobExecution job = map(row);
+                jobs.put(job.jobId(), job);
             }
-            Row row = it.next();
-            return Optional.of(new Locked(instant(row, "db_now"), map(row)));
+            return new LockedMany(now, jobs);
         });
     }
 
@@ -155,17 +168,31 @@ public class JobExecutionRepository {
 
     /** Writes every row of {@code next} in one batch; each must still be at its version minus one. */
     public Uni<Void> updateAll(SqlConnection tx, List<JobExecution> next) {
-        if (next.isEmpty()) {
+        return writeAll(tx, next.stream().map(j -> new Write(j, j.version() - 1)).toList());
+    }
+
+    /** A new state of a row and the version the row must still have for the write to apply. */
+    public record Write(JobExecution next, long expectedVersion) {
+    }
+
+    /**
+     * Writes every row in one batch (one round trip: the updates are pipelined).
+     *
+     * @throws OptimisticLockException (in the Uni) if any row was changed by another writer in between; the caller's
+     *                                 transaction then rolls back as a whole
+     */
+    public Uni<Void> writeAll(SqlConnection tx, List<Write> writes) {
+        if (writes.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        List<Tuple> tuples = next.stream().map(j -> updateTuple(j, j.version() - 1)).toList();
+        List<Tuple> tuples = writes.stream().map(w -> updateTuple(w.next(), w.expectedVersion())).toList();
         return tx.preparedQuery(UPDATE).executeBatch(tuples).map(rows -> {
             RowSet<Row> current = rows;
             int i = 0;
             while (current != null) {
                 if (current.rowCount() != 1) {
-                    JobExecution j = next.get(i);
-                    throw new OptimisticLockException(j.jobId(), j.version() - 1);
+                    Write w = writes.get(i);
+                    throw new OptimisticLockException(w.next().jobId(), w.expectedVersion());
                 }
                 current = current.next();
                 i++;
@@ -238,8 +265,12 @@ public class JobExecutionRepository {
     public record Claim(Instant now, List<JobExecution> jobs) {
     }
 
-    /** One row locked in a transaction, with the transaction's {@code now()}. */
-    public record Locked(Instant now, JobExecution job) {
+    /**
+     * Rows locked in a transaction, by jobId.
+     *
+     * @param now the transaction's {@code now()}; null when none of the ids exists
+     */
+    public record LockedMany(Instant now, Map<UUID, JobExecution> jobs) {
     }
 
     /** Another writer changed the row since it was read. */

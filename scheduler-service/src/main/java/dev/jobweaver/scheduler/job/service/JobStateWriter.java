@@ -15,7 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * letter of a {@code FAILED} job) is published and acknowledged by Kafka, and only then does the caller commit.
  * A crash or a Kafka failure before the commit rolls the row back; the work is redone later and publishes the
  * same events again (same version, same eventIds). A crash between the commit and the consumer's ack makes the
- * outcome come back; it is then seen as already applied and {@link #republish} sends the current status again,
+ * outcome come back; it is then seen as already applied and {@link #publish} sends the current status again,
  * so no status event is ever lost, at worst duplicated (readers keep the highest version).
  */
 @ApplicationScoped
@@ -36,12 +36,11 @@ public class JobStateWriter {
                 .replaceWith(next);
     }
 
-    /** Publishes the events of the job's current state again: status (same version) and, if FAILED, the dead letter. */
-    public Uni<Void> republish(JobExecution job, Context trace) {
-        return publish(job, trace);
-    }
-
-    private Uni<Void> publish(JobExecution job, Context trace) {
+    /**
+     * Publishes the events of the job's state: status (its version) and, if FAILED, the dead letter. Used for a new
+     * state written by the caller, and to re-publish the current state (same version, same eventIds).
+     */
+    public Uni<Void> publish(JobExecution job, Context trace) {
         Uni<Void> status = publisher.status(JobStateMachine.statusEvent(job), trace);
         if (!JobStateMachine.isDeadLetter(job)) {
             return status;
