@@ -16,7 +16,9 @@ import java.util.UUID;
  * @param dispatchedAt {@code jobweaver_scheduler.job_executions.dispatched_at}: the last attempt was dispatched
  * @param startedAt earliest {@code jobweaver_worker.execution_attempts.started_at}, null when it never ran
  * @param finishedAt {@code jobweaver_api.jobs.finished_at}, null until terminal
- * @param visibleAt {@code jobweaver_api.jobs.updated_at}: when the API's read model last changed
+ * @param visibleAt when the API first showed the job terminal (the bench's poll of its database, to within 250 ms);
+ *                  {@code jobweaver_api.jobs.updated_at} until the watcher sets it, which is the scheduler's time
+ *                  of the change, not the read model's
  * @param status {@code jobweaver_api.jobs.status}, null when the row is missing
  * @param attempts {@code jobweaver_api.jobs.attempts}
  * @param executions how many {@code execution_attempts} rows the job has; -1 when they could not be read
@@ -24,6 +26,12 @@ import java.util.UUID;
 public record JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Instant createdAt,
                         Instant ingestedAt, Instant dispatchedAt, Instant startedAt, Instant finishedAt, Instant visibleAt, String status, int attempts,
                         int executions) {
+
+    /** This record with {@code visibleAt} replaced. */
+    public JobRecord withVisibleAt(Instant visible) {
+        return new JobRecord(jobId, kind, submittedAt, acceptMs, createdAt, ingestedAt, dispatchedAt, startedAt,
+                finishedAt, visible, status, attempts, executions);
+    }
 
     /** Whether the status is terminal (COMPLETED, FAILED, REJECTED). */
     public boolean terminal() {

@@ -69,7 +69,7 @@ public final class WorkloadRunner {
         if (workload == null) {
             return null;
         }
-        List<JobRecord> records = db.records(accepted);
+        List<JobRecord> records = watcher.withVisibility(db.records(accepted));
         return WorkloadResult.of(workload, submission, records, note(submission, workerNote(note)));
     }
 
@@ -90,7 +90,7 @@ public final class WorkloadRunner {
         String note = String.format(java.util.Locale.ROOT, "offered %s/s for %s s; largest send delay behind "
                         + "schedule %s ms", Targets.fmt(options.rate()),
                 Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(submission.maxSendLagMs()));
-        List<JobRecord> records = db.records(accepted);
+        List<JobRecord> records = watcher.withVisibility(db.records(accepted));
         return WorkloadResult.of(Workload.STEADY, submission, records, note(submission, workerNote(note)));
     }
 
