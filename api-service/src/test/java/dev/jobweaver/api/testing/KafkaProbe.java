@@ -89,6 +89,22 @@ public final class KafkaProbe implements AutoCloseable {
         }
     }
 
+    /** Sends every record through one producer, in order, and waits for all acknowledgements. */
+    public static void sendAll(List<ProducerRecord<String, byte[]>> records) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 20), new StringSerializer(), new ByteArraySerializer())) {
+            List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
+            records.forEach(record -> acks.add(producer.send(record)));
+            for (var ack : acks) {
+                ack.get();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("could not send " + records.size() + " records", e);
+        }
+    }
+
     @Override
     public void close() {
         consumer.close(Duration.ofSeconds(5));

@@ -74,6 +74,20 @@ public interface JobApiConfig {
         /** The {@code Retry-After} a 503 answer suggests. */
         @WithDefault("5s")
         Duration retryAfter();
+
+        /**
+         * Most submissions stored and published as one group: one multi-row insert, one hand-off to the producer, one
+         * outbox delete. A group is whatever arrived while the previous group was being stored, never waited for.
+         */
+        @WithDefault("256")
+        int maxBatchSize();
+
+        /**
+         * The job-created producer's {@code linger.ms}: how long a record may wait for others to share its produce
+         * request. Adds at most this much to a submission's latency; keep it far below the send timeout.
+         */
+        @WithDefault("5ms")
+        Duration linger();
     }
 
     /** Outbox sweeping. */

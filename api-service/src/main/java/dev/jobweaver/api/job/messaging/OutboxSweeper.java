@@ -77,7 +77,7 @@ public class OutboxSweeper {
         List<UUID> ids = claimed.stream().map(e -> e.jobId).toList();
         return jobs.list("id in ?1", ids).chain(found -> {
             Map<UUID, JobEntity> byId = found.stream().collect(Collectors.toMap(j -> j.id, Function.identity()));
-            List<Uni<UUID>> sends = new ArrayList<>();
+            List<JobCreatedPublisher.Outgoing> sends = new ArrayList<>();
             for (OutboxEntry entry : claimed) {
                 JobEntity job = byId.get(entry.jobId);
                 if (job == null) {
@@ -85,18 +85,22 @@ public class OutboxSweeper {
                 }
                 JobCreatedEvent event = new JobCreatedEvent(job.id, job.type, job.instruction, job.maxRetries,
                         job.traceId, job.createdAt);
-                sends.add(publisher.publish(event, entry.eventId, publisher.contextOf(entry.traceparent))
-                        .replaceWith(entry.jobId)
-                        .onFailure().recoverWithItem(e -> {
-                            LOG.warnf("outbox: job %s still not published: %s", entry.jobId, e.getMessage());
-                            return null;
-                        }));
+                sends.add(new JobCreatedPublisher.Outgoing(event, entry.eventId,
+                        publisher.contextOf(entry.traceparent)));
             }
             if (sends.isEmpty()) {
                 return Uni.createFrom().item(0);
             }
-            return Uni.join().all(sends).andCollectFailures().chain(results -> {
-                List<UUID> published = results.stream().filter(java.util.Objects::nonNull).toList();
+            return publisher.publishAll(sends).chain(results -> {
+                List<UUID> published = new ArrayList<>();
+                for (int i = 0; i < sends.size(); i++) {
+                    UUID jobId = sends.get(i).event().jobId();
+                    if (results.get(i) == null) {
+                        published.add(jobId);
+                    } else {
+                        LOG.warnf("outbox: job %s still not published: %s", jobId, results.get(i).getMessage());
+                    }
+                }
                 if (published.isEmpty()) {
                     return Uni.createFrom().item(0);
                 }

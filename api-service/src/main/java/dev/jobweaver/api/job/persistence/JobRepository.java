@@ -1,6 +1,5 @@
 package dev.jobweaver.api.job.persistence;
 
-import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
@@ -9,12 +8,11 @@ import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** Reads and writes {@code jobs}; every call must run inside a Panache session or transaction. */
+/** Reads {@code jobs} for the query endpoints and the sweeper; every call must run inside a Panache session. */
 @ApplicationScoped
 public class JobRepository implements PanacheRepositoryBase<JobEntity, UUID> {
 
@@ -40,36 +38,5 @@ public class JobRepository implements PanacheRepositoryBase<JobEntity, UUID> {
                 : find(query, Sort.descending("createdAt", "id"), params);
         Uni<List<JobEntity>> jobs = panacheQuery.page(Page.of(page, size)).list();
         return jobs.chain(list -> panacheQuery.count().map(total -> new JobSlice(list, total)));
-    }
-
-    /**
-     * Applies a status event if it is newer than what the job shows.
-     *
-     * @return 1 if applied, 0 if the job is unknown or already at this version or a newer one
-     */
-    public Uni<Integer> applyStatus(JobStatusChangedEvent event, Instant now) {
-        Instant changedAt = event.changedAt() != null ? event.changedAt() : now;
-        Instant finishedAt = event.finishedAt() != null || !event.status().isTerminal() ? event.finishedAt() : changedAt;
-        return update("status = :status, statusVersion = :version, attempts = :attempts, retryCount = :retryCount,"
-                        + " maxRetries = :maxRetries, nextRunAt = :nextRunAt, lastError = :lastError,"
-                        + " updatedAt = :updatedAt, finishedAt = :finishedAt"
-                        + " where id = :id and statusVersion < :version",
-                Parameters.with("status", event.status())
-                        .and("version", event.version())
-                        .and("attempts", event.attempts())
-                        .and("retryCount", event.retryCount())
-                        .and("maxRetries", event.maxRetries())
-                        .and("nextRunAt", event.nextRunAt())
-                        .and("lastError", event.lastError())
-                        .and("updatedAt", changedAt)
-                        .and("finishedAt", finishedAt)
-                        .and("id", event.jobId()));
-    }
-
-    /** Marks a job that Kafka would not take as {@code REJECTED}; it never runs. */
-    public Uni<Integer> reject(UUID jobId, String reason, Instant now) {
-        return update("status = :status, lastError = :reason, updatedAt = :now, finishedAt = :now, nextRunAt = null"
-                        + " where id = :id and statusVersion = 0",
-                Parameters.with("status", JobStatus.REJECTED).and("reason", reason).and("now", now).and("id", jobId));
     }
 }

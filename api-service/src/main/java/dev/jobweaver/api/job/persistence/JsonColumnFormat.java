@@ -22,10 +22,20 @@ import org.hibernate.type.format.jackson.JacksonJsonFormatMapper;
 @Singleton
 public class JsonColumnFormat implements FormatMapper {
 
-    private final FormatMapper delegate = new JacksonJsonFormatMapper(new ObjectMapper()
+    private static final ObjectMapper COLUMN_MAPPER = new ObjectMapper()
             .registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private final FormatMapper delegate = new JacksonJsonFormatMapper(COLUMN_MAPPER);
+
+    /**
+     * The mapper of jsonb columns, for code that writes them without Hibernate ({@link SubmissionStore}), so both
+     * paths store exactly the same JSON. Thread-safe; never reconfigure it.
+     */
+    public static ObjectMapper columnMapper() {
+        return COLUMN_MAPPER;
+    }
 
     @Override
     public <T> T fromString(CharSequence value, JavaType<T> type, WrapperOptions options) {

@@ -13,16 +13,6 @@ import java.util.UUID;
 public class OutboxRepository implements PanacheRepositoryBase<OutboxEntry, UUID> {
 
     /**
-     * Deletes the row of {@code jobId}. A plain DELETE (not SKIP LOCKED): when the sweeper holds the row, this waits
-     * for the sweeper's transaction, so the answer tells whether the sweeper published it.
-     *
-     * @return 1 if the row was there, 0 if somebody already published and removed it
-     */
-    public Uni<Long> remove(UUID jobId) {
-        return delete("jobId", jobId);
-    }
-
-    /**
      * Claims the oldest rows created before {@code cutoff} for this transaction; rows another replica (or a live
      * request's compensation) holds are skipped, so two sweepers never publish the same row at the same time.
      */

@@ -2,6 +2,7 @@ package dev.jobweaver.api.job.service;
 
 import dev.jobweaver.common.messaging.Topics;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +18,7 @@ public class JobMetrics {
     private final Counter sweptPublished;
     private final Counter statusApplied;
     private final Counter statusStale;
+    private final DistributionSummary submissionGroups;
     private final AtomicLong outboxDepth = new AtomicLong();
 
     public JobMetrics(MeterRegistry registry) {
@@ -34,6 +36,9 @@ public class JobMetrics {
         this.statusStale = Counter.builder("jobweaver.status.events")
                 .tag("result", "stale").description("job-status events ignored: older than the job's state or unknown job")
                 .register(registry);
+        this.submissionGroups = DistributionSummary.builder("jobweaver.submission.group.size")
+                .description("Submissions stored and published together as one group (group commit)")
+                .register(registry);
         Gauge.builder("jobweaver.outbox.depth", outboxDepth, AtomicLong::get)
                 .description("Outbox rows waiting for Kafka, as of the last sweep").register(registry);
         malformed(Topics.JOB_STATUS, 0);
@@ -41,6 +46,15 @@ public class JobMetrics {
 
     public void submitted() {
         submitted.increment();
+    }
+
+    public void submitted(int count) {
+        submitted.increment(count);
+    }
+
+    /** A group of {@code size} submissions was stored with one statement. */
+    public void submissionGroup(int size) {
+        submissionGroups.record(size);
     }
 
     public void rejected() {
@@ -51,12 +65,12 @@ public class JobMetrics {
         sweptPublished.increment(count);
     }
 
-    public void statusApplied() {
-        statusApplied.increment();
+    public void statusApplied(int count) {
+        statusApplied.increment(count);
     }
 
-    public void statusStale() {
-        statusStale.increment();
+    public void statusStale(int count) {
+        statusStale.increment(count);
     }
 
     public void outboxDepth(long depth) {

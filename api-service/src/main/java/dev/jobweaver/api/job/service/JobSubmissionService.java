@@ -1,65 +1,84 @@
 package dev.jobweaver.api.job.service;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
 import dev.jobweaver.api.job.messaging.PublishFailedException;
-import dev.jobweaver.api.job.persistence.JobEntity;
-import dev.jobweaver.api.job.persistence.JobRepository;
-import dev.jobweaver.api.job.persistence.OutboxEntry;
-import dev.jobweaver.api.job.persistence.OutboxRepository;
+import dev.jobweaver.api.job.persistence.JsonColumnFormat;
+import dev.jobweaver.api.job.persistence.SubmissionStore;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.instrumentation.annotations.WithSpan;
-import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
 /**
- * Accepts a job so that it can never be lost: the transactional outbox plus a synchronous, bounded publish.
+ * Accepts a job so that it can never be lost: the transactional outbox plus a synchronous, bounded publish, with
+ * concurrent submissions sharing the work (group commit).
  *
  * <ol>
- *   <li>One transaction inserts the job ({@code PENDING}) and its outbox row; commit.</li>
- *   <li>Publish {@code JobCreatedEvent} (acks=all) and wait for Kafka's answer, at most the send timeout.</li>
- *   <li>Acknowledged: delete the outbox row, answer 202. (If that delete fails the sweeper publishes the event once
- *       more; the scheduler ingests idempotently.)</li>
- *   <li>Not acknowledged: one transaction deletes the outbox row and marks the job {@code REJECTED}; answer 503. If
- *       the delete finds no row, the sweeper published the event meanwhile: answer 202 (likewise if the scheduler
- *       already reported the job, i.e. an in-doubt send did land). If this transaction fails,
- *       the row stays and the sweeper will publish it later, so the answer is 202 as well: the job is durably
+ *   <li>One statement inserts the job ({@code PENDING}) and its outbox row, together with those of every submission
+ *       that arrived while the previous group was being stored ({@link GroupCommitQueue}, at most
+ *       {@code publish.max-batch-size}); it commits as one transaction.</li>
+ *   <li>Publish each job's {@code JobCreatedEvent} (acks=all; the producer's linger groups them) and wait for Kafka's
+ *       answer for each, at most the send timeout.</li>
+ *   <li>Acknowledged: one statement deletes the outbox rows of the group's acknowledged jobs, then each of those
+ *       requests is answered 202. (If that delete fails the sweeper publishes the events once more; the scheduler
+ *       ingests idempotently.)</li>
+ *   <li>Not acknowledged: one statement deletes the outbox rows of those jobs and marks {@code REJECTED} the jobs
+ *       whose row it found; answer 503. If the delete finds no row, the sweeper published the event meanwhile: answer
+ *       202 (likewise if the scheduler already reported the job, i.e. an in-doubt send did land). If this statement
+ *       fails, the rows stay and the sweeper will publish them later, so the answer is 202 as well: the job is durably
  *       stored and will reach Kafka, and it is never both 503 and run.</li>
  * </ol>
- * A crash after step 1 leaves the outbox row; {@code OutboxSweeper} publishes it.
+ * Each request's answer depends only on its own job's acknowledgement. A crash after step 1 leaves the outbox rows;
+ * {@code OutboxSweeper} publishes them. The next group is stored while this one waits for Kafka, so the database and
+ * the producer work side by side.
  */
 @ApplicationScoped
 public class JobSubmissionService {
 
     private static final Logger LOG = Logger.getLogger(JobSubmissionService.class);
 
-    private final JobRepository jobs;
-    private final OutboxRepository outbox;
+    /** One validated submission waiting for its group, and how to answer its request. */
+    private record Pending(SubmissionStore.NewJob job, JobCreatedEvent event, Context trace,
+                           UniEmitter<? super SubmissionOutcome> answer) {
+    }
+
+    private final SubmissionStore store;
     private final JobCreatedPublisher publisher;
     private final JobMetrics metrics;
+    private final Vertx vertx;
+    private final ObjectMapper columns = JsonColumnFormat.columnMapper();
+    private final GroupCommitQueue<Pending> queue;
 
-    public JobSubmissionService(JobRepository jobs, OutboxRepository outbox, JobCreatedPublisher publisher,
-                                JobMetrics metrics) {
-        this.jobs = jobs;
-        this.outbox = outbox;
+    public JobSubmissionService(SubmissionStore store, JobCreatedPublisher publisher, JobMetrics metrics, Vertx vertx,
+                                JobApiConfig config) {
+        this.store = store;
         this.publisher = publisher;
         this.metrics = metrics;
+        this.vertx = vertx;
+        this.queue = new GroupCommitQueue<>(config.publish().maxBatchSize(), this::storeAndPublish, this::failAll);
     }
 
     /** Stores and publishes a validated job; the trace id is the current OpenTelemetry trace's. */
-    @WithSpan("submit job")
     public Uni<SubmissionOutcome> submit(JobType type, JobPayload payload, int maxRetries) {
         Context context = Context.current();
         UUID jobId = UUID.randomUUID();
@@ -69,51 +88,141 @@ public class JobSubmissionService {
         MDC.put("jobId", jobId.toString());
         Span.fromContext(context).setAttribute("jobweaver.job.id", jobId.toString());
 
-        JobEntity job = JobEntity.accepted(jobId, type, payload, maxRetries, traceId, now);
-        OutboxEntry entry = OutboxEntry.of(jobId, eventId, publisher.traceparentOf(context), now);
+        String instruction;
+        try {
+            instruction = columns.writeValueAsString(payload);
+        } catch (JsonProcessingException e) {
+            return Uni.createFrom().failure(new IllegalStateException("could not serialise the payload", e));
+        }
+        SubmissionStore.NewJob job = new SubmissionStore.NewJob(jobId, type.name(), instruction, traceId, maxRetries,
+                now, eventId, publisher.traceparentOf(context));
         JobCreatedEvent event = new JobCreatedEvent(jobId, type, payload, maxRetries, traceId, now);
 
-        return Panache.withTransaction(() -> jobs.persist(job).chain(() -> outbox.persist(entry)))
-                .chain(() -> publisher.publish(event, eventId, context))
-                .chain(() -> acknowledged(jobId, traceId))
-                .onFailure(PublishFailedException.class)
-                .recoverWithUni(e -> notAcknowledged(jobId, traceId, (PublishFailedException) e));
+        io.vertx.core.Context caller = Vertx.currentContext();
+        Uni<SubmissionOutcome> outcome = Uni.createFrom()
+                .emitter(emitter -> queue.offer(new Pending(job, event, context, emitter)));
+        // The group is answered from whichever thread finished it; each request resumes on its own context.
+        return caller == null ? outcome : outcome.emitOn(command -> caller.runOnContext(ignored -> command.run()));
     }
 
-    private Uni<SubmissionOutcome> acknowledged(UUID jobId, String traceId) {
-        metrics.submitted();
-        LOG.infof("job %s accepted", jobId);
-        return Panache.withTransaction(() -> outbox.remove(jobId))
-                .onFailure().invoke(e -> LOG.warnf("job %s: outbox row not removed (%s); the sweeper will publish"
-                        + " the event again, which the scheduler ignores", jobId, e.getMessage()))
+    /** Step 1 for one group; the queue starts the next group once this returns, while this one goes on to Kafka. */
+    private Uni<Void> storeAndPublish(List<Pending> group) {
+        List<SubmissionStore.NewJob> rows = new ArrayList<>(group.size());
+        group.forEach(pending -> rows.add(pending.job()));
+        metrics.submissionGroup(group.size());
+        return onOwnContext(() -> store.insert(rows))
+                .invoke(() -> publish(group))
+                .onFailure().invoke(e -> failAll(group, e))
+                .onFailure().recoverWithNull();
+    }
+
+    /**
+     * Runs the statement on a fresh duplicated context: the group's SQL span is its own, not a child of whichever
+     * request happened to start the group.
+     */
+    private <T> Uni<T> onOwnContext(java.util.function.Supplier<Uni<? extends T>> statement) {
+        io.vertx.core.Context current = Vertx.currentContext();
+        io.vertx.core.Context root = current != null ? VertxContext.getRootContext(current) : vertx.getOrCreateContext();
+        io.vertx.core.Context fresh = VertxContext.createNewDuplicatedContext(root);
+        return Uni.createFrom().deferred(statement)
+                .runSubscriptionOn(command -> fresh.runOnContext(ignored -> command.run()));
+    }
+
+    /** Steps 2 to 4 for one group. */
+    private void publish(List<Pending> group) {
+        List<JobCreatedPublisher.Outgoing> events = new ArrayList<>(group.size());
+        group.forEach(p -> events.add(new JobCreatedPublisher.Outgoing(p.event(), p.job().eventId(), p.trace())));
+        publisher.publishAll(events)
+                .chain(failures -> settle(group, failures))
+                .subscribe().with(ignored -> { }, e -> failAll(group, e));
+    }
+
+    private Uni<Void> settle(List<Pending> group, List<PublishFailedException> failures) {
+        List<Pending> acknowledged = new ArrayList<>(group.size());
+        List<Pending> failed = new ArrayList<>();
+        List<PublishFailedException> reasons = new ArrayList<>();
+        for (int i = 0; i < group.size(); i++) {
+            if (failures.get(i) == null) {
+                acknowledged.add(group.get(i));
+            } else {
+                failed.add(group.get(i));
+                reasons.add(failures.get(i));
+            }
+        }
+        return accept(acknowledged).chain(() -> compensate(failed, reasons));
+    }
+
+    private Uni<Void> accept(List<Pending> acknowledged) {
+        if (acknowledged.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<UUID> ids = acknowledged.stream().map(p -> p.job().id()).toList();
+        return store.removeOutbox(ids)
+                .onFailure().invoke(e -> LOG.warnf("%d outbox row(s) not removed (%s); the sweeper will publish those"
+                        + " events again, which the scheduler ignores: %s", ids.size(), e.getMessage(), ids))
                 .onFailure().recoverWithNull()
-                .replaceWith(SubmissionOutcome.accepted(jobId, traceId));
+                .invoke(() -> {
+                    metrics.submitted(acknowledged.size());
+                    for (Pending pending : acknowledged) {
+                        // DEBUG, not INFO: at thousands of jobs per second one line per job costs more than the job
+                        // itself; an accepted job is visible in the metrics, its trace and the scheduler's log.
+                        LOG.debugf("job %s accepted", pending.job().id());
+                        pending.answer().complete(SubmissionOutcome.accepted(pending.job().id(),
+                                pending.job().traceId()));
+                    }
+                })
+                .replaceWithVoid();
     }
 
-    private Uni<SubmissionOutcome> notAcknowledged(UUID jobId, String traceId, PublishFailedException failure) {
-        String reason = "Kafka did not acknowledge the job's event: " + failure.getMessage();
-        LOG.warnf("job %s: %s%s", jobId, failure.getMessage(), failure.inDoubt() ? " (outcome in doubt)" : "");
-        // REJECTED only if the outbox row was still there (the sweeper did not publish it) and the scheduler has not
-        // reported the job (status_version 0): a status event means the event did reach Kafka after all.
-        return Panache.withTransaction(() -> outbox.remove(jobId).chain(removed -> removed == 0
-                        ? Uni.createFrom().item(false)
-                        : jobs.reject(jobId, truncate(reason), Instant.now()).map(updated -> updated > 0)))
-                .map(rejected -> {
-                    if (rejected) {
-                        metrics.rejected();
-                        return SubmissionOutcome.rejected(jobId, traceId, failure.getMessage());
+    private Uni<Void> compensate(List<Pending> failed, List<PublishFailedException> failures) {
+        if (failed.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<SubmissionStore.Rejection> rejections = new ArrayList<>(failed.size());
+        for (int i = 0; i < failed.size(); i++) {
+            UUID jobId = failed.get(i).job().id();
+            PublishFailedException failure = failures.get(i);
+            LOG.warnf("job %s: %s%s", jobId, failure.getMessage(), failure.inDoubt() ? " (outcome in doubt)" : "");
+            rejections.add(new SubmissionStore.Rejection(jobId,
+                    truncate("Kafka did not acknowledge the job's event: " + failure.getMessage())));
+        }
+        return store.reject(rejections, Instant.now())
+                .invoke(rejected -> answerCompensated(failed, failures, rejected))
+                .onFailure().invoke(e -> {
+                    for (Pending pending : failed) {
+                        metrics.submitted();
+                        LOG.errorf("job %s: could not mark it REJECTED (%s); it stays in the outbox and the sweeper"
+                                + " will publish it, so it is accepted", pending.job().id(), e.getMessage());
+                        pending.answer().complete(SubmissionOutcome.accepted(pending.job().id(),
+                                pending.job().traceId()));
                     }
-                    metrics.submitted();
-                    LOG.infof("job %s accepted: its event reached Kafka meanwhile (outbox sweeper or a late append)",
-                            jobId);
-                    return SubmissionOutcome.accepted(jobId, traceId);
                 })
-                .onFailure().recoverWithItem(e -> {
-                    metrics.submitted();
-                    LOG.errorf("job %s: could not mark it REJECTED (%s); it stays in the outbox and the sweeper"
-                            + " will publish it, so it is accepted", jobId, e.getMessage());
-                    return SubmissionOutcome.accepted(jobId, traceId);
-                });
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    private void answerCompensated(List<Pending> failed, List<PublishFailedException> failures, Set<UUID> rejected) {
+        for (int i = 0; i < failed.size(); i++) {
+            Pending pending = failed.get(i);
+            UUID jobId = pending.job().id();
+            if (rejected.contains(jobId)) {
+                metrics.rejected();
+                pending.answer().complete(SubmissionOutcome.rejected(jobId, pending.job().traceId(),
+                        failures.get(i).getMessage()));
+            } else {
+                metrics.submitted();
+                LOG.infof("job %s accepted: its event reached Kafka meanwhile (outbox sweeper or a late append)",
+                        jobId);
+                pending.answer().complete(SubmissionOutcome.accepted(jobId, pending.job().traceId()));
+            }
+        }
+    }
+
+    /** Something unexpected (the insert failed, a bug): every request of the group not answered yet gets the error. */
+    private void failAll(List<Pending> group, Throwable failure) {
+        LOG.errorf(failure, "a group of %d submission(s) failed", group.size());
+        // An emitter ignores everything after its first answer, so requests already answered keep their answer.
+        group.forEach(pending -> pending.answer().fail(failure));
     }
 
     /** The OpenTelemetry trace id of {@code context}, or a fresh random one when tracing is off. */

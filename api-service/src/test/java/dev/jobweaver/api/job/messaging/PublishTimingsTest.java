@@ -19,8 +19,8 @@ class PublishTimingsTest {
         PublishTimings t = PublishTimings.of(Duration.ofMillis(sendTimeoutMs));
 
         assertThat(t.handoff().plus(t.maxBlock()).plus(t.deliveryTimeout()).toMillis()).isLessThanOrEqualTo(sendTimeoutMs);
-        // Kafka requires delivery.timeout.ms >= linger.ms (0) + request.timeout.ms
-        assertThat(t.deliveryTimeout()).isGreaterThanOrEqualTo(t.requestTimeout());
+        // Kafka requires delivery.timeout.ms >= linger.ms (a few ms) + request.timeout.ms
+        assertThat(t.deliveryTimeout()).isGreaterThanOrEqualTo(t.requestTimeout().plusMillis(100));
         assertThat(t.callerWait().toMillis()).isGreaterThan(sendTimeoutMs);
     }
 
@@ -28,12 +28,14 @@ class PublishTimingsTest {
     void producerConfigIsAcceptedByKafkaAndKeepsAcksAllAndIdempotence() {
         PublishTimings t = PublishTimings.of(Duration.ofSeconds(5));
         Map<String, Object> config = JobCreatedPublisher.producerConfig(
-                Map.of("bootstrap.servers", "127.0.0.1:1", "acks", "1", "not.a.kafka.key", "x"), t);
+                Map.of("bootstrap.servers", "127.0.0.1:1", "acks", "1", "not.a.kafka.key", "x"), t,
+                Duration.ofMillis(5));
 
         assertThat(config).containsEntry(ProducerConfig.ACKS_CONFIG, "all")
                 .containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)
                 .containsEntry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 3500)
                 .containsEntry(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1000L)
+                .containsEntry(ProducerConfig.LINGER_MS_CONFIG, 5)
                 .containsKey(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)
                 .doesNotContainKey("not.a.kafka.key");
         // constructing the producer validates the combination (delivery >= linger + request timeout, ...)

@@ -1,0 +1,84 @@
+package dev.jobweaver.api.job.persistence;
+
+import dev.jobweaver.common.event.JobStatusChangedEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Applies {@code job-status} events to the {@code jobs} read model, a whole poll's worth per statement, with the
+ * reactive PostgreSQL client.
+ *
+ * <p>The {@code status_version < version} guard is in the statement itself, so a redelivered or reordered event never
+ * moves a job backwards, whatever else runs concurrently (another replica, a compensation).
+ */
+@ApplicationScoped
+public class JobStatusStore {
+
+    private static final String APPLY = """
+            UPDATE jobs j
+            SET status = e.status, status_version = e.version, attempts = e.attempts, retry_count = e.retry_count,
+                max_retries = e.max_retries, next_run_at = e.next_run_at, last_error = e.last_error,
+                updated_at = e.updated_at, finished_at = e.finished_at
+            FROM unnest($1::uuid[], $2::text[], $3::int8[], $4::int4[], $5::int4[], $6::int4[], $7::timestamptz[],
+                        $8::text[], $9::timestamptz[], $10::timestamptz[])
+                 AS e(id, status, version, attempts, retry_count, max_retries, next_run_at, last_error, updated_at,
+                      finished_at)
+            WHERE j.id = e.id AND j.status_version < e.version
+            """;
+
+    private final Pool pool;
+
+    public JobStatusStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Applies every event that is newer than what its job shows, in one statement (one transaction).
+     *
+     * @param events at most one per job (the caller keeps the highest version of each job: an UPDATE ... FROM joins a
+     *               row once, with an unspecified one of several matches)
+     * @return how many jobs changed; the other events were stale, repeated, or of unknown jobs
+     */
+    public Uni<Integer> applyAll(Collection<JobStatusChangedEvent> events, Instant now) {
+        int n = events.size();
+        UUID[] ids = new UUID[n];
+        String[] statuses = new String[n];
+        Long[] versions = new Long[n];
+        Integer[] attempts = new Integer[n];
+        Integer[] retryCounts = new Integer[n];
+        Integer[] maxRetries = new Integer[n];
+        OffsetDateTime[] nextRunAt = new OffsetDateTime[n];
+        String[] lastErrors = new String[n];
+        OffsetDateTime[] updatedAt = new OffsetDateTime[n];
+        OffsetDateTime[] finishedAt = new OffsetDateTime[n];
+        int i = 0;
+        for (JobStatusChangedEvent event : events) {
+            Instant changedAt = event.changedAt() != null ? event.changedAt() : now;
+            // A terminal event without finishedAt (an older scheduler) finished when it changed.
+            Instant finished = event.finishedAt() != null || !event.status().isTerminal() ? event.finishedAt()
+                    : changedAt;
+            ids[i] = event.jobId();
+            statuses[i] = event.status().name();
+            versions[i] = event.version();
+            attempts[i] = event.attempts();
+            retryCounts[i] = event.retryCount();
+            maxRetries[i] = event.maxRetries();
+            nextRunAt[i] = SubmissionStore.utc(event.nextRunAt());
+            lastErrors[i] = event.lastError();
+            updatedAt[i] = SubmissionStore.utc(changedAt);
+            finishedAt[i] = SubmissionStore.utc(finished);
+            i++;
+        }
+        return pool.preparedQuery(APPLY)
+                .execute(Tuple.from(List.of(ids, statuses, versions, attempts, retryCounts, maxRetries, nextRunAt,
+                        lastErrors, updatedAt, finishedAt)))
+                .map(rows -> rows.rowCount());
+    }
+}

@@ -1,0 +1,99 @@
+package dev.jobweaver.api.job.messaging;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.api.testing.StatusEvents;
+import dev.jobweaver.common.event.JobStatusChangedEvent;
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * job-status arrives in batches applied with one statement: many jobs in one batch all land, and of several events of
+ * one job the highest version wins whatever their order.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+class JobStatusConsumerBatchTest {
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    MeterRegistry registry;
+
+    private static String submitOne() {
+        var response = Jobs.submit(Jobs.VALID);
+        assertThat(response.statusCode()).isEqualTo(202);
+        return response.jsonPath().getString("jobId");
+    }
+
+    private static JsonPath job(String id) {
+        return given().get("/api/jobs/" + id).then().statusCode(200).extract().jsonPath();
+    }
+
+    private double counter(String name, String tag, String value) {
+        var counter = registry.find(name).tag(tag, value).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void ofSeveralEventsOfOneJobTheHighestVersionWinsWhateverTheOrder() {
+        String jobId = submitOne();
+        double staleBefore = counter("jobweaver.status.events", "result", "stale");
+
+        // one partition (same key), so they arrive in this order, most likely in one poll
+        StatusEvents.sendAll(mapper, List.of(
+                StatusEvents.event(jobId, JobStatus.RUNNING, 2, 1, null),
+                StatusEvents.event(jobId, JobStatus.PENDING, 4, 1, "first attempt failed"),
+                StatusEvents.event(jobId, JobStatus.RUNNING, 3, 1, "late"),
+                StatusEvents.event(jobId, JobStatus.RUNNING, 1, 1, "older")));
+
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> counter("jobweaver.status.events", "result", "stale") >= staleBefore + 3);
+        JsonPath after = job(jobId);
+        assertThat(after.getString("status")).isEqualTo("PENDING");
+        assertThat(after.getString("lastError")).isEqualTo("first attempt failed");
+        assertThat(after.getString("nextRunAt")).isNotNull();
+    }
+
+    @Test
+    void aBatchOfManyJobsIsAppliedToEveryJob() {
+        List<String> jobIds = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            jobIds.add(submitOne());
+        }
+        double appliedBefore = counter("jobweaver.status.events", "result", "applied");
+        List<JobStatusChangedEvent> events = new ArrayList<>();
+        for (String jobId : jobIds) {
+            events.add(StatusEvents.event(jobId, JobStatus.RUNNING, 1, 1, null));
+            events.add(StatusEvents.event(jobId, JobStatus.COMPLETED, 2, 1, null));
+        }
+
+        StatusEvents.sendAll(mapper, events);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> jobIds.stream()
+                .allMatch(id -> "COMPLETED".equals(job(id).getString("status"))));
+        for (String jobId : jobIds) {
+            JsonPath completed = job(jobId);
+            assertThat(completed.getInt("attempts")).isEqualTo(1);
+            assertThat(completed.getString("finishedAt")).as("finishedAt of %s", jobId).isNotNull();
+        }
+        assertThat(counter("jobweaver.status.events", "result", "applied"))
+                .isGreaterThanOrEqualTo(appliedBefore + jobIds.size());
+    }
+}
