@@ -15,9 +15,18 @@ public interface WorkerConfig {
     /**
      * Runs in progress at once on this worker, over all its consumers. When every slot is taken the worker stops
      * asking for records, the connector's queue fills and the connector pauses the partitions (the poll loop goes on).
+     * Large because a run is a virtual thread that mostly waits (SLEEP, HTTP_CALL, the database, Kafka's ack): with 5%
+     * of jobs sleeping 5 s at 2,000 jobs/s the sleepers alone hold 500 runs; CPU-bound work has its own, small bound
+     * ({@link #computePermits()}).
      */
-    @WithDefault("16")
+    @WithDefault("1000")
     int maxInFlight();
+
+    /**
+     * COMPUTE steps running at once on this worker (CPU-bound work, held only for the step); unset: one per available
+     * processor. A run waiting for a permit waits within its time bound.
+     */
+    Optional<Integer> computePermits();
 
     /** On shutdown: how long to let runs in progress finish before committing and exiting. */
     @WithDefault("30s")
@@ -47,6 +56,20 @@ public interface WorkerConfig {
         /** How long a database call may take before it is tried again. */
         @WithDefault("10s")
         Duration databaseTimeout();
+
+        /**
+         * At most this many runs' {@code execution_attempts} writes go out as one statement (group commit: the writes
+         * of runs that arrive while earlier ones are being written are written together).
+         */
+        @WithDefault("256")
+        int attemptBatchSize();
+
+        /**
+         * Group-committed statements of each kind (begin, finish) in flight at once; the rest of the connection pool
+         * stays free for other reads.
+         */
+        @WithDefault("4")
+        int attemptBatchesInFlight();
     }
 
     /** The out-of-order commit strategy ({@code commit-strategy=out-of-order}). */

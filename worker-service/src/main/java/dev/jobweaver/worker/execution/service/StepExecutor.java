@@ -10,6 +10,10 @@ import dev.jobweaver.common.job.Step;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
@@ -30,12 +34,16 @@ public class StepExecutor {
 
     private final Tracer tracer;
     private final MeterRegistry registry;
+    private final ComputePermits computePermits;
+    /** Meters are looked up once, not built and registered again for every step. */
+    private final Map<String, Counter> stepCounters = new ConcurrentHashMap<>();
     /** Keeps COMPUTE's sum observable so that the loop is not optimised away. */
     private volatile long computeSink;
 
-    public StepExecutor(Tracer tracer, MeterRegistry registry) {
+    public StepExecutor(Tracer tracer, MeterRegistry registry, ComputePermits computePermits) {
         this.tracer = tracer;
         this.registry = registry;
+        this.computePermits = computePermits;
     }
 
     /**
@@ -56,10 +64,7 @@ public class StepExecutor {
                     .startSpan();
             try (Scope ignored = span.makeCurrent()) {
                 MDC.put("spanId", span.getSpanContext().getSpanId());
-                Counter.builder("jobweaver.worker.steps")
-                        .description("Steps run, by action and by whether they ran on a virtual thread")
-                        .tags("action", action, "virtual_thread", Boolean.toString(Thread.currentThread().isVirtual()))
-                        .register(registry).increment();
+                stepCounter(action, Thread.currentThread().isVirtual()).increment();
                 execute(step, i + 1, attempt, deadline, bound);
             } catch (StepFailure failure) {
                 span.setStatus(StatusCode.ERROR, failure.getMessage());
@@ -81,6 +86,14 @@ public class StepExecutor {
             }
         }
         return RunResult.succeeded();
+    }
+
+    private Counter stepCounter(String action, boolean virtual) {
+        return stepCounters.computeIfAbsent(action + (virtual ? "/virtual" : "/platform"),
+                key -> Counter.builder("jobweaver.worker.steps")
+                        .description("Steps run, by action and by whether they ran on a virtual thread")
+                        .tags("action", action, "virtual_thread", Boolean.toString(virtual))
+                        .register(registry));
     }
 
     private void execute(Step step, int index, int attempt, long deadline, Duration bound)
@@ -118,7 +131,38 @@ public class StepExecutor {
         }
     }
 
-    private void compute(long iterations, long deadline, Duration bound) throws StepFailure {
+    private void compute(long iterations, long deadline, Duration bound) throws StepFailure, InterruptedException {
+        if (!computePermits.acquire(deadline)) {
+            throw overBound(bound);
+        }
+        try {
+            // On a platform thread (ComputePermits says why); the loop honours the deadline itself.
+            Future<Long> loop = computePermits.submit(() -> sum(iterations, deadline, bound));
+            try {
+                computeSink = loop.get();
+            } catch (InterruptedException interrupted) {
+                loop.cancel(true); // the loop sees the interrupt at its next check
+                throw interrupted;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof StepFailure failure) {
+                    throw failure;
+                }
+                throw new IllegalStateException(e.getCause());
+            }
+        } finally {
+            computePermits.release();
+        }
+        LOG.debugf("computed %d over %d iterations", computeSink, iterations);
+    }
+
+    private static long required(Long value, String field, int index) throws StepFailure {
+        if (value == null || value < 0) {
+            throw new StepFailure("step " + index + " has no valid " + field + ": " + value);
+        }
+        return value;
+    }
+
+    private static long sum(long iterations, long deadline, Duration bound) throws StepFailure {
         long sum = 0;
         for (long i = 0; i < iterations; i++) {
             sum += i;
@@ -131,15 +175,7 @@ public class StepExecutor {
                 }
             }
         }
-        computeSink = sum;
-        LOG.debugf("computed %d over %d iterations", computeSink, iterations);
-    }
-
-    private static long required(Long value, String field, int index) throws StepFailure {
-        if (value == null || value < 0) {
-            throw new StepFailure("step " + index + " has no valid " + field + ": " + value);
-        }
-        return value;
+        return sum;
     }
 
     private static StepFailure overBound(Duration bound) {

@@ -102,6 +102,11 @@ class RunDispatcherDrainTest {
         }
 
         @Override
+        public Optional<Integer> computePermits() {
+            return Optional.empty();
+        }
+
+        @Override
         public Run run() {
             throw new UnsupportedOperationException();
         }

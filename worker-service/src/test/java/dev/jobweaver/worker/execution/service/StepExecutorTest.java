@@ -141,5 +141,15 @@ class StepExecutorTest {
         public Duration databaseTimeout() {
             return Duration.ofSeconds(10);
         }
+
+        @Override
+        public int attemptBatchSize() {
+            return 256;
+        }
+
+        @Override
+        public int attemptBatchesInFlight() {
+            return 4;
+        }
     }
 }
