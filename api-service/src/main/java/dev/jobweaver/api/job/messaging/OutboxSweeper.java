@@ -1,13 +1,9 @@
 package dev.jobweaver.api.job.messaging;
 
 import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.persistence.JobEntity;
-import dev.jobweaver.api.job.persistence.JobRepository;
-import dev.jobweaver.api.job.persistence.OutboxEntry;
-import dev.jobweaver.api.job.persistence.OutboxRepository;
+import dev.jobweaver.api.job.persistence.OutboxStore;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.common.event.JobCreatedEvent;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,10 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -37,16 +30,13 @@ public class OutboxSweeper {
 
     private static final Logger LOG = Logger.getLogger(OutboxSweeper.class);
 
-    private final JobRepository jobs;
-    private final OutboxRepository outbox;
+    private final OutboxStore outbox;
     private final JobCreatedPublisher publisher;
     private final JobMetrics metrics;
     private final Duration age;
     private final int batchSize;
 
-    public OutboxSweeper(JobRepository jobs, OutboxRepository outbox, JobCreatedPublisher publisher,
-                         JobMetrics metrics, JobApiConfig config) {
-        this.jobs = jobs;
+    public OutboxSweeper(OutboxStore outbox, JobCreatedPublisher publisher, JobMetrics metrics, JobApiConfig config) {
         this.outbox = outbox;
         this.publisher = publisher;
         this.metrics = metrics;
@@ -66,48 +56,36 @@ public class OutboxSweeper {
     /** One sweep; returns how many rows it published. */
     public Uni<Integer> sweep() {
         Instant cutoff = Instant.now().minus(age);
-        return Panache.withTransaction(() -> outbox.claimOlderThan(cutoff, batchSize)
-                        .chain(claimed -> claimed.isEmpty() ? Uni.createFrom().item(0) : publishAll(claimed)))
-                .call(published -> Panache.withSession(() -> outbox.count())
+        return outbox.sweep(cutoff, batchSize, this::publishAll)
+                .call(published -> outbox.depth()
                         .invoke(metrics::outboxDepth)
                         .onFailure().recoverWithNull());
     }
 
-    private Uni<Integer> publishAll(List<OutboxEntry> claimed) {
-        List<UUID> ids = claimed.stream().map(e -> e.jobId).toList();
-        return jobs.list("id in ?1", ids).chain(found -> {
-            Map<UUID, JobEntity> byId = found.stream().collect(Collectors.toMap(j -> j.id, Function.identity()));
-            List<JobCreatedPublisher.Outgoing> sends = new ArrayList<>();
-            for (OutboxEntry entry : claimed) {
-                JobEntity job = byId.get(entry.jobId);
-                if (job == null) {
-                    continue; // the FK cascade makes this impossible; nothing to publish
+    /** Publishes the claimed rows; answers the jobs Kafka acknowledged. */
+    private Uni<List<UUID>> publishAll(List<OutboxStore.Claimed> claimed) {
+        List<JobCreatedPublisher.Outgoing> sends = new ArrayList<>(claimed.size());
+        for (OutboxStore.Claimed row : claimed) {
+            JobCreatedEvent event = new JobCreatedEvent(row.jobId(), row.type(), row.instruction(), row.maxRetries(),
+                    row.traceId(), row.createdAt());
+            sends.add(new JobCreatedPublisher.Outgoing(event, row.eventId(), publisher.contextOf(row.traceparent())));
+        }
+        return publisher.publishAll(sends).map(results -> {
+            List<UUID> published = new ArrayList<>();
+            for (int i = 0; i < sends.size(); i++) {
+                UUID jobId = sends.get(i).event().jobId();
+                if (results.get(i) == null) {
+                    published.add(jobId);
+                } else {
+                    LOG.warnf("outbox: job %s still not published: %s", jobId, results.get(i).getMessage());
                 }
-                JobCreatedEvent event = new JobCreatedEvent(job.id, job.type, job.instruction, job.maxRetries,
-                        job.traceId, job.createdAt);
-                sends.add(new JobCreatedPublisher.Outgoing(event, entry.eventId,
-                        publisher.contextOf(entry.traceparent)));
             }
-            if (sends.isEmpty()) {
-                return Uni.createFrom().item(0);
-            }
-            return publisher.publishAll(sends).chain(results -> {
-                List<UUID> published = new ArrayList<>();
-                for (int i = 0; i < sends.size(); i++) {
-                    UUID jobId = sends.get(i).event().jobId();
-                    if (results.get(i) == null) {
-                        published.add(jobId);
-                    } else {
-                        LOG.warnf("outbox: job %s still not published: %s", jobId, results.get(i).getMessage());
-                    }
-                }
-                if (published.isEmpty()) {
-                    return Uni.createFrom().item(0);
-                }
-                LOG.infof("outbox: published %d job(s) left behind by earlier requests: %s", published.size(), published);
+            if (!published.isEmpty()) {
+                LOG.infof("outbox: published %d job(s) left behind by earlier requests: %s", published.size(),
+                        published);
                 metrics.sweptPublished(published.size());
-                return outbox.delete("jobId in ?1", published).replaceWith(published.size());
-            });
+            }
+            return published;
         });
     }
 }

@@ -73,7 +73,7 @@ public class SubmissionStore {
     /**
      * A job to store with its outbox row.
      *
-     * @param instructionJson the payload as stored in the jsonb column ({@link JsonColumnFormat#columnMapper()})
+     * @param instructionJson the payload as stored in the jsonb column ({@link JsonColumns#mapper()})
      * @param traceparent W3C trace context of the submitting request; null without tracing
      */
     public record NewJob(UUID id, String type, String instructionJson, String traceId, int maxRetries,

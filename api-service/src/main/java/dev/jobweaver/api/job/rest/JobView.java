@@ -1,6 +1,6 @@
 package dev.jobweaver.api.job.rest;
 
-import dev.jobweaver.api.job.persistence.JobEntity;
+import dev.jobweaver.api.job.persistence.StoredJob;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
@@ -22,8 +22,9 @@ public record JobView(UUID id, JobType type, JobStatus status, String traceId, i
                       int attempts, Instant nextRunAt, String lastError, Instant createdAt, Instant updatedAt,
                       Instant finishedAt, JobPayload payload) {
 
-    static JobView of(JobEntity job) {
-        return new JobView(job.id, job.type, job.status, job.traceId, job.maxRetries, job.retryCount, job.attempts,
-                job.nextRunAt, job.lastError, job.createdAt, job.updatedAt, job.finishedAt, job.instruction);
+    static JobView of(StoredJob job) {
+        return new JobView(job.id(), job.type(), job.status(), job.traceId(), job.maxRetries(), job.retryCount(),
+                job.attempts(), job.nextRunAt(), job.lastError(), job.createdAt(), job.updatedAt(), job.finishedAt(),
+                job.instruction());
     }
 }

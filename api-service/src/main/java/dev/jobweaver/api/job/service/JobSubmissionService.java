@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
 import dev.jobweaver.api.job.messaging.PublishFailedException;
-import dev.jobweaver.api.job.persistence.JsonColumnFormat;
+import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.job.persistence.SubmissionStore;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobPayload;
@@ -66,7 +66,7 @@ public class JobSubmissionService {
     private final JobCreatedPublisher publisher;
     private final JobMetrics metrics;
     private final Vertx vertx;
-    private final ObjectMapper columns = JsonColumnFormat.columnMapper();
+    private final ObjectMapper columns = JsonColumns.mapper();
     private final GroupCommitQueue<Pending> queue;
 
     public JobSubmissionService(SubmissionStore store, JobCreatedPublisher publisher, JobMetrics metrics, Vertx vertx,
