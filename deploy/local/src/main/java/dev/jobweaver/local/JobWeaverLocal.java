@@ -33,6 +33,9 @@ public final class JobWeaverLocal {
               --postgres-port P    PostgreSQL port (default 5432)
               --traces             also start a Zipkin trace viewer (port 9411) and export every span to it
               --zipkin-port P      the viewer's port (default 9411)
+              --no-aot-cache       start the services without JDK AOT caches (by default a service whose cache
+                                   is missing or stale gets one training start first; caches live in DIR/aot)
+              --start-together     start all services at once instead of one after another
               --home DIR           data, logs and configuration (default .jobweaver)
               --root DIR           the repository (default: the current directory)
             """;
@@ -69,6 +72,8 @@ public final class JobWeaverLocal {
         Map<Service, Integer> ports = new EnumMap<>(Service.class);
         Map<Service, Integer> replicas = new EnumMap<>(Service.class);
         boolean traces = false;
+        boolean aotCache = true;
+        boolean together = false;
         int zipkinPort = 9411;
         while (!rest.isEmpty()) {
             String option = rest.pop();
@@ -81,6 +86,8 @@ public final class JobWeaverLocal {
                 case "--kafka-port" -> kafkaPort = positive(option, rest);
                 case "--postgres-port" -> postgresPort = positive(option, rest);
                 case "--traces" -> traces = true;
+                case "--no-aot-cache" -> aotCache = false;
+                case "--start-together" -> together = true;
                 case "--zipkin-port" -> zipkinPort = positive(option, rest);
                 case "--home" -> home = Path.of(value(option, rest)).toAbsolutePath();
                 case "--root" -> root = Path.of(value(option, rest)).toAbsolutePath();
@@ -97,7 +104,8 @@ public final class JobWeaverLocal {
                 Map.of(), false);
         switch (command) {
             case "infra" -> infra(settings);
-            case "up" -> up(root, settings, ports, replicas, traces ? zipkinPort : 0);
+            case "up" -> up(root, settings, ports, replicas, traces ? zipkinPort : 0,
+                    aotCache ? AotCache.directoryUnder(home) : null, !together);
             default -> throw new IllegalArgumentException("unknown command " + command + "\n" + USAGE);
         }
     }
@@ -115,7 +123,7 @@ public final class JobWeaverLocal {
     }
 
     private static void up(Path root, LocalStack.Settings settings, Map<Service, Integer> ports,
-                           Map<Service, Integer> replicas, int zipkinPort) {
+                           Map<Service, Integer> replicas, int zipkinPort, Path aotCaches, boolean oneAtATime) {
         if (zipkinPort > 0) {
             Ports.requireFree(zipkinPort, "Zipkin", "--zipkin-port");
         }
@@ -126,7 +134,8 @@ public final class JobWeaverLocal {
             }
         }
         Platform platform = new Platform(new Platform.Options(root, settings, ports, replicas, Map.of(),
-                Platform.Options.jvmWith(System.getenv("JOBWEAVER_JAVA_OPTS")), Duration.ofSeconds(3), Duration.ofSeconds(120), zipkinPort),
+                Platform.Options.jvmWith(System.getenv("JOBWEAVER_JAVA_OPTS")), Duration.ofSeconds(3), Duration.ofSeconds(120), zipkinPort,
+                aotCaches, oneAtATime),
                 System.out::println);
         if (platform.builtServices().isEmpty()) {
             throw new IllegalStateException("no service is built under " + root + ": run ./jobweaver up from the repository");

@@ -68,14 +68,33 @@ public final class Platform implements AutoCloseable {
      * @param restartDelay how long the supervisor waits before restarting a dead service; null: no restarts
      * @param readyTimeout how long a service may take to become ready
      * @param zipkinPort when positive, a Zipkin server runs on this port and every service exports its spans there
+     * @param aotCaches when not null, the folder of the services' JDK AOT caches ({@link AotCache}): a service whose
+     *                  cache is missing or stale gets one training start before its real start
+     * @param oneAtATime start the instances one after another, each once the previous is ready, instead of all at
+     *                   once (on 2 cores, three JVMs starting together each take three times as long)
      */
     public record Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
                           Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
-                          List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort) {
+                          List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort,
+                          Path aotCaches, boolean oneAtATime) {
 
-        /** The default JVM options of a service: a small heap, as in a container with a memory limit. */
-        public static final List<String> DEFAULT_JVM = List.of("-Xms64m", "-Xmx256m", "-XX:+UseSerialGC",
-                "-XX:+ExitOnOutOfMemoryError");
+        /** Without AOT caches, all instances starting at once (what the end-to-end tests use). */
+        public Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
+                       Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
+                       List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort) {
+            this(root, stack, basePorts, replicas, config, jvmOptions, restartDelay, readyTimeout, zipkinPort, null,
+                    false);
+        }
+
+        /**
+         * The default JVM options of a service, chosen by measurement on the 2-core machine (docs/benchmark.md,
+         * "Start-up and memory"): a small heap (live data after a full GC: api 28, scheduler 19, worker 17 MB) with
+         * the serial collector; C1 only ({@code TieredStopAtLevel=1}), which halves the code cache, drops C2's
+         * compiler arenas and a third of the start-up CPU, with no measurable throughput cost at today's load; and
+         * malloc'd memory the JVM freed given back to the system every 5 s.
+         */
+        public static final List<String> DEFAULT_JVM = List.of("-Xms32m", "-Xmx128m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-XX:TrimNativeHeapInterval=5000", "-XX:+ExitOnOutOfMemoryError");
 
         /**
          * The default JVM options followed by {@code extra} (split on white space), so an operator can add or override
@@ -100,6 +119,8 @@ public final class Platform implements AutoCloseable {
     private final java.util.Set<ServiceProcess> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Consumer<String> out;
     private volatile boolean stopping;
+    private final Object starting = new Object();
+    private volatile ServiceProcess training;
 
     /** @param out where user-facing progress lines go (the console for `up`, the test log for e2e) */
     public Platform(Options options, Consumer<String> out) {
@@ -129,6 +150,7 @@ public final class Platform implements AutoCloseable {
         stack.start();
         Processes.await(viewer, "the trace viewer");
         Path logs = options.stack().home().resolve("logs");
+        trainAotCaches(logs);
         List<ServiceProcess> all = new ArrayList<>();
         for (Service service : builtServices()) {
             List<ServiceProcess> replicas = new CopyOnWriteArrayList<>();
@@ -140,8 +162,16 @@ public final class Platform implements AutoCloseable {
             }
             instances.put(service, replicas);
         }
-        all.forEach(ServiceProcess::start);
+        if (!options.oneAtATime()) {
+            all.forEach(ServiceProcess::start);
+        }
         for (ServiceProcess process : all) {
+            if (stopping) {
+                throw new IllegalStateException("the platform is stopping");
+            }
+            if (options.oneAtATime()) {
+                startUnlessStopping(process);
+            }
             Duration took;
             try {
                 took = process.awaitReady(options.readyTimeout());
@@ -150,12 +180,91 @@ public final class Platform implements AutoCloseable {
                 throw e;
             }
             readyTimes.put(process.spec().name(), took);
-            out.accept(String.format("  %-20s ready in %5.1f s  %s", process.spec().name(), took.toMillis() / 1000.0,
-                    process.url()));
+            out.accept(String.format("  %-20s ready in %5.1f s  %s%s", process.spec().name(), took.toMillis() / 1000.0,
+                    process.url(), process.spec().jvmOptions().stream().anyMatch(o -> o.startsWith("-XX:AOTCache="))
+                            ? "  (AOT cache)" : ""));
         }
         writeState();
         if (options.restartDelay() != null) {
             all.forEach(this::supervise);
+        }
+    }
+
+    /**
+     * The AOT cache of {@code service} for the current build, JVM and options, or null when the platform runs without
+     * caches (or JOBWEAVER_JAVA_OPTS already names one).
+     */
+    AotCache aotCache(Service service) {
+        if (options.aotCaches() == null || AotCache.namedIn(options.jvmOptions())) {
+            return null;
+        }
+        Path application = service.jar(options.root()).getParent();
+        return new AotCache(options.aotCaches(), service.module(),
+                AotCache.fingerprint(application, options.jvmOptions(), AotCache.currentJvm()));
+    }
+
+    /**
+     * Gives every built service whose AOT cache is missing or stale one training start: it starts with
+     * {@code -XX:AOTCacheOutput}, becomes ready, and stops gracefully, and its JVM writes the cache as it exits. The
+     * services train one after another, so that each training sees the start-up of a service alone. A training that
+     * fails costs only speed: the service then starts without a cache.
+     */
+    private void trainAotCaches(Path logs) {
+        List<Service> stale = builtServices().stream()
+                .filter(s -> aotCache(s) != null && !aotCache(s).isUsable())
+                .toList();
+        if (stale.isEmpty()) {
+            return;
+        }
+        try {
+            Files.createDirectories(options.aotCaches());
+        } catch (java.io.IOException e) {
+            out.accept("  no AOT caches: cannot create " + options.aotCaches() + " (" + e.getMessage() + ")");
+            return;
+        }
+        out.accept("  training the start-up (AOT) cache of " + String.join(", ", stale.stream().map(Service::module)
+                .toList()) + ": once per build, about 15 s each");
+        for (Service service : stale) {
+            AotCache cache = aotCache(service);
+            ServiceProcess.Spec real = spec(service, 1);
+            List<String> jvm = new ArrayList<>(options.jvmOptions());
+            jvm.addAll(cache.trainingOptions());
+            training = new ServiceProcess(new ServiceProcess.Spec(real.name() + "-aot-training",
+                    real.jar(), real.port(), real.config(), jvm), logs);
+            long started = System.nanoTime();
+            try {
+                startUnlessStopping(training);
+                training.awaitReady(options.readyTimeout());
+            } catch (RuntimeException e) {
+                out.accept("  " + service.module() + ": AOT training start failed (" + e.getMessage()
+                        + "); it starts without a cache");
+            } finally {
+                training.stop(Duration.ofSeconds(90)); // the JVM assembles the cache while it exits
+            }
+            if (stopping) {
+                cache.discardTrainingOutput();
+                return;
+            }
+            if (cache.commit()) {
+                out.accept(String.format("  %-20s AOT cache trained in %4.1f s", service.module(),
+                        (System.nanoTime() - started) / 1e9));
+            } else {
+                cache.discardTrainingOutput();
+                out.accept("  " + service.module() + ": no AOT cache was written; see " + training.logFile());
+            }
+        }
+    }
+
+    /**
+     * Starts {@code process} unless {@link #close()} has begun; a process that starts while close() runs is stopped
+     * again, so that a Ctrl-C during a one-after-another start leaves no service behind.
+     */
+    private void startUnlessStopping(ServiceProcess process) {
+        synchronized (starting) {
+            if (stopping) {
+                throw new IllegalStateException("the platform is stopping");
+            }
+            process.start();
         }
     }
 
@@ -211,7 +320,12 @@ public final class Platform implements AutoCloseable {
             config.putAll(zipkin.serviceConfig());
         }
         config.putAll(options.config().getOrDefault(service, Map.of()));
-        return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, options.jvmOptions());
+        List<String> jvm = new ArrayList<>(options.jvmOptions());
+        AotCache cache = aotCache(service);
+        if (cache != null) {
+            jvm.addAll(cache.runOptions());
+        }
+        return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, List.copyOf(jvm));
     }
 
     /** Where the running platform describes itself (ports, pids, ready times) for tools such as `./jobweaver bench`. */
@@ -282,7 +396,13 @@ public final class Platform implements AutoCloseable {
      */
     @Override
     public void close() {
-        stopping = true;
+        synchronized (starting) {
+            stopping = true; // no process starts after this; the ones started so far are in instances
+        }
+        ServiceProcess inTraining = training;
+        if (inTraining != null) {
+            inTraining.stop(Duration.ofSeconds(10));
+        }
         supervisors.forEach(Thread::interrupt);
         stopAll(instances(Service.API));
         List<ServiceProcess> rest = new ArrayList<>(instances(Service.SCHEDULER));

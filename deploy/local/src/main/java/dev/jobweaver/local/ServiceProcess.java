@@ -81,13 +81,23 @@ public final class ServiceProcess {
         try {
             Files.createDirectories(logFile.getParent());
             startedAtNanos = System.nanoTime();
-            process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+            limitMallocArenas(builder.environment());
+            process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + spec.name(), e);
         }
+    }
+
+    /**
+     * glibc gives every thread that mallocs concurrently an arena of its own (up to 8 per core), and each keeps the
+     * memory it once held; two arenas are enough for a JVM, whose own heap is not malloc'd. An operator's own
+     * {@code MALLOC_ARENA_MAX} wins.
+     */
+    static void limitMallocArenas(Map<String, String> environment) {
+        environment.putIfAbsent("MALLOC_ARENA_MAX", "2");
     }
 
     /**

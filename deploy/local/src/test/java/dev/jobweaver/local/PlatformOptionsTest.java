@@ -1,9 +1,15 @@
 package dev.jobweaver.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The JVM options every service gets, and how JOBWEAVER_JAVA_OPTS adds to them. */
@@ -21,5 +27,24 @@ class PlatformOptionsTest {
         expected.add("-Xmx512m");
         expected.add("-XX:StartFlightRecording=filename=/tmp/%p.jfr");
         assertEquals(expected, Platform.Options.jvmWith("  -Xmx512m \t -XX:StartFlightRecording=filename=/tmp/%p.jfr "));
+    }
+
+    @Test
+    void servicesGetTwoMallocArenasUnlessTheOperatorSaysOtherwise() {
+        Map<String, String> env = new HashMap<>();
+        ServiceProcess.limitMallocArenas(env);
+        assertEquals("2", env.get("MALLOC_ARENA_MAX"));
+
+        Map<String, String> own = new HashMap<>(Map.of("MALLOC_ARENA_MAX", "4"));
+        ServiceProcess.limitMallocArenas(own);
+        assertEquals("4", own.get("MALLOC_ARENA_MAX"));
+    }
+
+    @Test
+    void theShortConstructorRunsWithoutAotCachesAndStartsEverythingAtOnce() {
+        Platform.Options options = new Platform.Options(Path.of("."), null, Map.of(), Map.of(), Map.of(),
+                Platform.Options.DEFAULT_JVM, null, Duration.ofSeconds(1), 0);
+        assertNull(options.aotCaches());
+        assertFalse(options.oneAtATime());
     }
 }
