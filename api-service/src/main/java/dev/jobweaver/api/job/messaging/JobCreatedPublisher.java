@@ -161,17 +161,6 @@ public class JobCreatedPublisher {
     }
 
     /**
-     * Sends {@code event} alone; completes when Kafka acknowledged it (acks=all), fails with
-     * {@link PublishFailedException} otherwise, always within {@link PublishTimings#callerWait()}. Completion is
-     * delivered on the caller's Vert.x context, so the caller may continue with Hibernate Reactive.
-     */
-    public Uni<Void> publish(JobCreatedEvent event, UUID eventId, Context parent) {
-        return publishAll(List.of(new Outgoing(event, eventId, parent))).chain(results -> results.getFirst() == null
-                ? Uni.createFrom().voidItem()
-                : Uni.createFrom().failure(results.getFirst()));
-    }
-
-    /**
      * Hands every event to the producer, in order, and reports Kafka's answer for each: the result has one entry per
      * event, null when Kafka acknowledged it (acks=all), else why not. It completes once every event is answered,
      * always within {@link PublishTimings#callerWait()}; an event still unanswered then counts as failed, in doubt.
