@@ -50,7 +50,7 @@ public final class GroupCommit<I, O> {
         return result;
     }
 
-    /** Batches waiting or being written: for tests and metrics. */
+    /** Batches being written now. */
     public int batchesInFlight() {
         synchronized (queue) {
             return inFlight;

@@ -19,7 +19,8 @@ import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
 /**
- * Runs a job's steps in order on the calling (virtual) thread, each in its own span of the job's trace.
+ * Runs a job's steps in order on the calling (virtual) thread, each in its own span of the job's trace; a COMPUTE
+ * step's loop runs on a compute thread under a permit ({@link ComputePermits}) while the run's thread waits for it.
  *
  * <p>Every step honours the run's deadline: sleeps and simulated calls wait at most until it, COMPUTE checks it as it
  * loops. A FAIL step, a step past the deadline, a step that is malformed, or a step that throws anything at all ends
