@@ -182,7 +182,8 @@ public class JobSubmissionService {
         for (int i = 0; i < failed.size(); i++) {
             UUID jobId = failed.get(i).job().id();
             PublishFailedException failure = failures.get(i);
-            LOG.warnf("job %s: %s%s", jobId, failure.getMessage(), failure.inDoubt() ? " (outcome in doubt)" : "");
+            logAs(failed.get(i).job(), () -> LOG.warnf("job %s: %s%s", jobId, failure.getMessage(),
+                    failure.inDoubt() ? " (outcome in doubt)" : ""));
             rejections.add(new SubmissionStore.Rejection(jobId,
                     truncate("Kafka did not acknowledge the job's event: " + failure.getMessage())));
         }
@@ -191,8 +192,9 @@ public class JobSubmissionService {
                 .onFailure().invoke(e -> {
                     for (Pending pending : failed) {
                         metrics.submitted();
-                        LOG.errorf("job %s: could not mark it REJECTED (%s); it stays in the outbox and the sweeper"
-                                + " will publish it, so it is accepted", pending.job().id(), e.getMessage());
+                        logAs(pending.job(), () -> LOG.errorf("job %s: could not mark it REJECTED (%s); it stays in"
+                                + " the outbox and the sweeper will publish it, so it is accepted", pending.job().id(),
+                                e.getMessage()));
                         pending.answer().complete(SubmissionOutcome.accepted(pending.job().id(),
                                 pending.job().traceId()));
                     }
@@ -211,10 +213,38 @@ public class JobSubmissionService {
                         failures.get(i).getMessage()));
             } else {
                 metrics.submitted();
-                LOG.infof("job %s accepted: its event reached Kafka meanwhile (outbox sweeper or a late append)",
-                        jobId);
+                logAs(pending.job(), () -> LOG.infof("job %s accepted: its event reached Kafka meanwhile (outbox"
+                        + " sweeper or a late append)", jobId));
                 pending.answer().complete(SubmissionOutcome.accepted(jobId, pending.job().traceId()));
             }
+        }
+    }
+
+    /**
+     * Logs a line about one job of a group with that job's traceId and jobId in the MDC: group work runs in whichever
+     * context finished the group, whose MDC would name another job.
+     */
+    private static void logAs(SubmissionStore.NewJob job, Runnable log) {
+        Object traceId = MDC.get("traceId");
+        Object spanId = MDC.get("spanId");
+        Object jobId = MDC.get("jobId");
+        MDC.put("traceId", job.traceId());
+        MDC.remove("spanId");
+        MDC.put("jobId", job.id().toString());
+        try {
+            log.run();
+        } finally {
+            restore("traceId", traceId);
+            restore("spanId", spanId);
+            restore("jobId", jobId);
+        }
+    }
+
+    private static void restore(String key, Object value) {
+        if (value == null) {
+            MDC.remove(key);
+        } else {
+            MDC.put(key, value);
         }
     }
 
