@@ -83,7 +83,10 @@ public interface WorkerConfig {
         @WithDefault("10s")
         Duration commitTimeout();
 
-        /** An offset in flight for longer than this is reported as stuck (log, metric, health detail). */
+        /**
+         * An offset in flight for longer than this is reported as stuck (log, metric, health detail); so is a
+         * partition paused this long while the worker has free run slots and receives nothing from it.
+         */
         @WithDefault("2m")
         Duration stuckThreshold();
 

@@ -101,6 +101,11 @@ public class RunDispatcher {
         }
     }
 
+    /** Whether a run could start now (not draining, a slot free). */
+    public boolean hasFreeSlot() {
+        return !draining && running() < config.maxInFlight();
+    }
+
     /** Whether the worker is shutting down and refuses new runs. */
     public boolean isDraining() {
         return draining;

@@ -18,7 +18,7 @@ public class OffsetMetrics {
     private final Map<TopicPartition, PartitionGauges> gauges = new ConcurrentHashMap<>();
 
     /** The gauges of one partition; they read 0 while another worker owns it. */
-    private record PartitionGauges(AtomicLong lag, AtomicLong stuck, AtomicLong committed) {
+    private record PartitionGauges(AtomicLong lag, AtomicLong stuck, AtomicLong committed, AtomicLong stalled) {
     }
 
     public OffsetMetrics(MeterRegistry registry) {
@@ -33,12 +33,18 @@ public class OffsetMetrics {
         g.committed().set(committedOffset);
     }
 
+    /** Whether the connector stopped delivering {@code tp}'s records (see {@link DeliveryWatch}). */
+    void deliveryStalled(TopicPartition tp, boolean stalled) {
+        gauges.computeIfAbsent(tp, this::register).stalled().set(stalled ? 1 : 0);
+    }
+
     /** The partition moved to another worker: its gauges no longer describe this one. */
     void forget(TopicPartition tp) {
         PartitionGauges g = gauges.get(tp);
         if (g != null) {
             g.lag().set(0);
             g.stuck().set(0);
+            g.stalled().set(0);
         }
     }
 
@@ -71,7 +77,8 @@ public class OffsetMetrics {
     }
 
     private PartitionGauges register(TopicPartition tp) {
-        PartitionGauges g = new PartitionGauges(new AtomicLong(), new AtomicLong(), new AtomicLong(-1));
+        PartitionGauges g = new PartitionGauges(new AtomicLong(), new AtomicLong(), new AtomicLong(-1),
+                new AtomicLong());
         Tags tags = Tags.of("topic", tp.topic(), "partition", Integer.toString(tp.partition()));
         Gauge.builder("jobweaver.worker.committed.offset.lag", g.lag(), AtomicLong::get)
                 .description("Records received but not yet covered by the committed offset")
@@ -81,6 +88,9 @@ public class OffsetMetrics {
                 .tags(tags).register(registry);
         Gauge.builder("jobweaver.worker.committed.offset", g.committed(), AtomicLong::get)
                 .description("The offset last committed by this worker")
+                .tags(tags).register(registry);
+        Gauge.builder("jobweaver.worker.delivery.stalled", g.stalled(), AtomicLong::get)
+                .description("1 while the partition is paused with records waiting, free run slots and nothing received")
                 .tags(tags).register(registry);
         return g;
     }

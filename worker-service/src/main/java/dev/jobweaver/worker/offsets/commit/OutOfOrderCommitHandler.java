@@ -71,11 +71,14 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
     private final WorkerConfig.Offsets config;
     private final OffsetMetrics metrics;
     private final BooleanSupplier draining;
+    private final BooleanSupplier slotsFree;
     private final Drain drain;
     private final Object lock = new Object();
     private final Map<TopicPartition, PartitionOffsets> partitions = new HashMap<>();
     private final Map<TopicPartition, List<StuckOffset>> stuck = new HashMap<>();
     private final Set<String> reportedStuck = new HashSet<>();
+    private final Map<TopicPartition, DeliveryWatch> deliveryWatches = new HashMap<>();
+    private final Set<TopicPartition> deliveryStalled = new HashSet<>();
     private final AtomicBoolean flushPending = new AtomicBoolean();
     private volatile boolean terminated;
     private final long timerId;
@@ -89,11 +92,13 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
 
     /** A snapshot of one partition for health and tests. */
     public record PartitionReport(String topic, int partition, long committedOffset, long commitPosition, int inFlight,
-            int completedAbove, int knownCompleted, long uncommittedLag, List<StuckOffset> stuck) {
+            int completedAbove, int knownCompleted, long uncommittedLag, List<StuckOffset> stuck,
+            boolean deliveryStalled) {
     }
 
     OutOfOrderCommitHandler(String channel, String clientId, KafkaConsumer<?, ?> consumer, Vertx vertx,
-            WorkerConfig.Offsets config, OffsetMetrics metrics, BooleanSupplier draining, Drain drain) {
+            WorkerConfig.Offsets config, OffsetMetrics metrics, BooleanSupplier draining, BooleanSupplier slotsFree,
+            Drain drain) {
         this.channel = channel;
         this.clientId = clientId;
         this.consumer = consumer;
@@ -101,6 +106,7 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
         this.config = config;
         this.metrics = metrics;
         this.draining = draining;
+        this.slotsFree = slotsFree;
         this.drain = drain;
         this.timerId = vertx.setPeriodic(config.commitInterval().toMillis(), id -> flush());
     }
@@ -180,6 +186,8 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
             for (TopicPartition tp : revoked) {
                 PartitionOffsets state = partitions.remove(tp);
                 stuck.remove(tp);
+                deliveryWatches.remove(tp);
+                deliveryStalled.remove(tp);
                 if (state != null) {
                     CommitPoint point = state.commitPoint(config.metadataMaxChars());
                     if (point != null) {
@@ -215,7 +223,8 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
             List<PartitionReport> reports = new ArrayList<>();
             partitions.forEach((tp, s) -> reports.add(new PartitionReport(tp.topic(), tp.partition(),
                     s.lastCommittedOffset(), s.commitPosition(), s.inFlightCount(), s.completedAboveCount(),
-                    s.knownCompletedCount(), s.uncommittedLag(), List.copyOf(stuck.getOrDefault(tp, List.of())))));
+                    s.knownCompletedCount(), s.uncommittedLag(), List.copyOf(stuck.getOrDefault(tp, List.of())),
+                    deliveryStalled.contains(tp))));
             return reports;
         }
     }
@@ -225,6 +234,11 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
         return consumer.runOnPollingThread(c -> {
             return Set.copyOf(c.paused());
         }).await().atMost(Duration.ofSeconds(10));
+    }
+
+    /** The Kafka consumer this handler commits for (tests pause a partition with it). */
+    KafkaConsumer<?, ?> consumer() {
+        return consumer;
     }
 
     /** The channel this handler commits for. */
@@ -248,6 +262,7 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
     private void commitOnPollingThread(Consumer<?, ?> kafka, String reason) {
         Map<TopicPartition, CommitPoint> points = new HashMap<>();
         long now = System.nanoTime();
+        Set<TopicPartition> paused = kafka.paused();
         synchronized (lock) {
             for (Map.Entry<TopicPartition, PartitionOffsets> entry : partitions.entrySet()) {
                 CommitPoint point = entry.getValue().commitPoint(config.metadataMaxChars());
@@ -256,6 +271,7 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
                 }
             }
             checkStuck(now);
+            checkDelivery(paused, now);
         }
         commit(kafka, points, reason);
     }
@@ -279,6 +295,32 @@ public final class OutOfOrderCommitHandler implements KafkaCommitHandler {
         }
         if (reportedStuck.size() > 10_000) {
             reportedStuck.clear();
+        }
+    }
+
+    /**
+     * Must hold {@code lock}. A partition paused while the worker has free slots and nothing new received from it for
+     * {@code stuck-threshold}: the connector stopped handing its records over (seen once; worker README). Reported
+     * like a stuck offset (log once, gauge, health detail); nothing is lost, the records are uncommitted.
+     */
+    private void checkDelivery(Set<TopicPartition> paused, long now) {
+        boolean free = slotsFree.getAsBoolean() && !draining.getAsBoolean();
+        long threshold = config.stuckThreshold().toNanos();
+        for (Map.Entry<TopicPartition, PartitionOffsets> entry : partitions.entrySet()) {
+            TopicPartition tp = entry.getKey();
+            DeliveryWatch watch = deliveryWatches.computeIfAbsent(tp, ignored -> new DeliveryWatch());
+            long stalled = watch.observe(paused.contains(tp), entry.getValue().highestReceived(), free, now);
+            if (stalled >= threshold) {
+                deliveryStalled.add(tp);
+                if (watch.firstReport()) {
+                    LOG.warnf("%s: %s paused for %d ms with records waiting while the worker has free run slots and"
+                            + " nothing new was received: the connector stopped delivering them (they stay uncommitted;"
+                            + " a restart of the worker delivers them)", clientId, tp, stalled / 1_000_000);
+                }
+            } else {
+                deliveryStalled.remove(tp);
+            }
+            metrics.deliveryStalled(tp, deliveryStalled.contains(tp));
         }
     }
 

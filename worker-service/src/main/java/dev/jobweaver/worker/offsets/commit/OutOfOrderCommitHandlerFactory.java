@@ -41,7 +41,7 @@ public class OutOfOrderCommitHandlerFactory implements KafkaCommitHandler.Factor
             KafkaConsumer<?, ?> consumer, BiConsumer<Throwable, Boolean> reportFailure) {
         String clientId = String.valueOf(consumer.configuration().get(ConsumerConfig.CLIENT_ID_CONFIG));
         OutOfOrderCommitHandler handler = new OutOfOrderCommitHandler(configuration.getChannel(), clientId, consumer,
-                vertx, config.offsets(), metrics, dispatcher::isDraining, dispatcher::awaitIdle);
+                vertx, config.offsets(), metrics, dispatcher::isDraining, dispatcher::hasFreeSlot, dispatcher::awaitIdle);
         handlers.add(handler);
         return handler;
     }

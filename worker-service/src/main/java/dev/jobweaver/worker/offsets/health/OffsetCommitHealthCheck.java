@@ -38,7 +38,8 @@ public class OffsetCommitHealthCheck implements HealthCheck {
                         + " inFlight=" + r.inFlight() + " completedAbove=" + r.completedAbove()
                         + " uncommittedLag=" + r.uncommittedLag()
                         + (r.stuck().isEmpty() ? "" : " stuck=" + r.stuck().stream()
-                                .map(s -> s.offset() + "(" + s.ageMillis() + "ms)").toList()));
+                                .map(s -> s.offset() + "(" + s.ageMillis() + "ms)").toList())
+                        + (r.deliveryStalled() ? " deliveryStalled=true" : ""));
             }
         }
         builder.withData("stuckOffsets", stuckCount);
