@@ -90,8 +90,8 @@ public final class Platform implements AutoCloseable {
          * The default JVM options of a service, chosen by measurement on the 2-core machine (docs/benchmark.md,
          * "Start-up and memory"): a small heap (live data after a full GC: api 28, scheduler 19, worker 17 MB) with
          * the serial collector; C1 only ({@code TieredStopAtLevel=1}), which halves the code cache, drops C2's
-         * compiler arenas and a third of the start-up CPU, with no measurable throughput cost at today's load; and
-         * malloc'd memory the JVM freed given back to the system every 5 s.
+         * compiler arenas and a third of the start-up CPU, and was faster than C2 in 3000-job bursts on 2 cores (C2's
+         * compiler threads compete with the services); and malloc'd memory the JVM freed given back every 5 s.
          */
         public static final List<String> DEFAULT_JVM = List.of("-Xms32m", "-Xmx128m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-XX:TrimNativeHeapInterval=5000", "-XX:+ExitOnOutOfMemoryError");
@@ -223,7 +223,7 @@ public final class Platform implements AutoCloseable {
             return;
         }
         out.accept("  training the start-up (AOT) cache of " + String.join(", ", stale.stream().map(Service::module)
-                .toList()) + ": once per build, about 15 s each");
+                .toList()) + ": once per build, 15-30 s each");
         for (Service service : stale) {
             AotCache cache = aotCache(service);
             ServiceProcess.Spec real = spec(service, 1);
