@@ -9,7 +9,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
- * Receives {@code run-job} records (several Kafka consumers, the channel's {@code partitions}) and hands each to the
+ * Receives {@code run-job} records (several Kafka consumers: the channel's {@code concurrency} runs one copy of the channel per consumer) and hands each to the
  * {@link RunDispatcher}.
  *
  * <p>Non-blocking on purpose: it runs on the consumer's event loop and returns as soon as the record's run has a slot

@@ -36,7 +36,7 @@ import org.jboss.logging.Logger;
  * committed offset back, never the records behind it: they run, publish and complete at once.
  *
  * <h2>Threads</h2>
- * One instance per Kafka consumer (the channel's {@code partitions} attribute creates several). The bookkeeping of
+ * One instance per Kafka consumer (the channel's {@code concurrency} attribute creates several). The bookkeeping of
  * its partitions ({@link PartitionOffsets}, not thread-safe) is only touched under {@code lock}:
  * <ul>
  *   <li>{@link #received}: the consumer's Vert.x event-loop context, as records leave the connector's queue.</li>
