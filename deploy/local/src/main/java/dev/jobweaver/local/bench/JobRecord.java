@@ -16,7 +16,8 @@ import java.util.UUID;
  * @param dispatchedAt {@code jobweaver_scheduler.job_executions.dispatched_at}: the last attempt was dispatched
  * @param startedAt earliest {@code jobweaver_worker.execution_attempts.started_at}, null when it never ran
  * @param finishedAt {@code jobweaver_api.jobs.finished_at}, null until terminal
- * @param visibleAt when the API first showed the job terminal (the bench's poll of its database, to within 250 ms);
+ * @param visibleAt when the API first showed the job terminal (the bench's poll of its database, to within one
+ *                  poll period: 250 ms, up to 1 s while 20,000 jobs are open);
  *                  {@code jobweaver_api.jobs.updated_at} until the watcher sets it, which is the scheduler's time
  *                  of the change, not the read model's
  * @param status {@code jobweaver_api.jobs.status}, null when the row is missing
