@@ -110,6 +110,12 @@ public final class Platform implements AutoCloseable {
         }
     }
 
+    /**
+     * The services sample {@code parentbased_traceidratio} (fixed at build time); the ratio is run-time configuration,
+     * 1.0 by default.
+     */
+    static final String SAMPLER_RATIO = "quarkus.otel.traces.sampler.arg";
+
     private final Options options;
     private final LocalStack stack;
     private final Zipkin zipkin;
@@ -318,6 +324,10 @@ public final class Platform implements AutoCloseable {
         config.put("quarkus.log.category.\"io.quarkus.opentelemetry.runtime.exporter.otlp\".level", "OFF");
         if (zipkin != null) {
             config.putAll(zipkin.serviceConfig());
+        } else {
+            // No viewer: every span would be exported to nobody. Record none (trace ids are still made and
+            // propagated, so the API's traceId and the logs' traceId stay right); --traces records them all.
+            config.put(SAMPLER_RATIO, "0.0");
         }
         config.putAll(options.config().getOrDefault(service, Map.of()));
         List<String> jvm = new ArrayList<>(options.jvmOptions());
