@@ -2,7 +2,10 @@ package dev.jobweaver.api.testing;
 
 import static io.restassured.RestAssured.given;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 
 /** Request bodies and calls the integration tests share. */
@@ -18,5 +21,26 @@ public final class Jobs {
     /** POST /api/jobs with {@code body} as JSON. */
     public static Response submit(String body) {
         return given().contentType(ContentType.JSON).body(body).when().post("/api/jobs");
+    }
+
+    /** Submits {@link #VALID}, asserts the 202, and returns the new job's id. */
+    public static String submitOne() {
+        Response response = submit(VALID);
+        if (response.statusCode() != 202) {
+            throw new AssertionError("expected 202 for a valid job, got " + response.statusCode() + ": "
+                    + response.body().asString());
+        }
+        return response.jsonPath().getString("jobId");
+    }
+
+    /** GET /api/jobs/{id}, which must answer 200. */
+    public static JsonPath get(String id) {
+        return given().get("/api/jobs/" + id).then().statusCode(200).extract().jsonPath();
+    }
+
+    /** The count of the counter {@code name} with {@code tag=value}; 0 while it does not exist. */
+    public static double count(MeterRegistry registry, String name, String tag, String value) {
+        Counter counter = registry.find(name).tag(tag, value).counter();
+        return counter == null ? 0 : counter.count();
     }
 }

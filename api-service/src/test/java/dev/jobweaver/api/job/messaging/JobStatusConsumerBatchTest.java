@@ -1,6 +1,5 @@
 package dev.jobweaver.api.job.messaging;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -36,25 +35,10 @@ class JobStatusConsumerBatchTest {
     @Inject
     MeterRegistry registry;
 
-    private static String submitOne() {
-        var response = Jobs.submit(Jobs.VALID);
-        assertThat(response.statusCode()).isEqualTo(202);
-        return response.jsonPath().getString("jobId");
-    }
-
-    private static JsonPath job(String id) {
-        return given().get("/api/jobs/" + id).then().statusCode(200).extract().jsonPath();
-    }
-
-    private double counter(String name, String tag, String value) {
-        var counter = registry.find(name).tag(tag, value).counter();
-        return counter == null ? 0 : counter.count();
-    }
-
     @Test
     void ofSeveralEventsOfOneJobTheHighestVersionWinsWhateverTheOrder() {
-        String jobId = submitOne();
-        double staleBefore = counter("jobweaver.status.events", "result", "stale");
+        String jobId = Jobs.submitOne();
+        double staleBefore = Jobs.count(registry, "jobweaver.status.events", "result", "stale");
 
         // one partition (same key), so they arrive in this order, most likely in one poll
         StatusEvents.sendAll(mapper, List.of(
@@ -64,8 +48,8 @@ class JobStatusConsumerBatchTest {
                 StatusEvents.event(jobId, JobStatus.RUNNING, 1, 1, "older")));
 
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> counter("jobweaver.status.events", "result", "stale") >= staleBefore + 3);
-        JsonPath after = job(jobId);
+                .until(() -> Jobs.count(registry, "jobweaver.status.events", "result", "stale") >= staleBefore + 3);
+        JsonPath after = Jobs.get(jobId);
         assertThat(after.getString("status")).isEqualTo("PENDING");
         assertThat(after.getString("lastError")).isEqualTo("first attempt failed");
         assertThat(after.getString("nextRunAt")).isNotNull();
@@ -75,9 +59,9 @@ class JobStatusConsumerBatchTest {
     void aBatchOfManyJobsIsAppliedToEveryJob() {
         List<String> jobIds = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            jobIds.add(submitOne());
+            jobIds.add(Jobs.submitOne());
         }
-        double appliedBefore = counter("jobweaver.status.events", "result", "applied");
+        double appliedBefore = Jobs.count(registry, "jobweaver.status.events", "result", "applied");
         List<JobStatusChangedEvent> events = new ArrayList<>();
         for (String jobId : jobIds) {
             events.add(StatusEvents.event(jobId, JobStatus.RUNNING, 1, 1, null));
@@ -87,13 +71,13 @@ class JobStatusConsumerBatchTest {
         StatusEvents.sendAll(mapper, events);
 
         await().atMost(Duration.ofSeconds(30)).until(() -> jobIds.stream()
-                .allMatch(id -> "COMPLETED".equals(job(id).getString("status"))));
+                .allMatch(id -> "COMPLETED".equals(Jobs.get(id).getString("status"))));
         for (String jobId : jobIds) {
-            JsonPath completed = job(jobId);
+            JsonPath completed = Jobs.get(jobId);
             assertThat(completed.getInt("attempts")).isEqualTo(1);
             assertThat(completed.getString("finishedAt")).as("finishedAt of %s", jobId).isNotNull();
         }
-        assertThat(counter("jobweaver.status.events", "result", "applied"))
+        assertThat(Jobs.count(registry, "jobweaver.status.events", "result", "applied"))
                 .isGreaterThanOrEqualTo(appliedBefore + jobIds.size());
     }
 }

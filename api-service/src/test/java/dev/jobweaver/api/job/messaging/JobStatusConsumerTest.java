@@ -2,7 +2,6 @@ package dev.jobweaver.api.job.messaging;
 
 import dev.jobweaver.local.testing.LocalStackResource;
 import io.quarkus.test.common.ResourceArg;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -33,50 +32,35 @@ class JobStatusConsumerTest {
     @Inject
     MeterRegistry registry;
 
-    private static String submitOne() {
-        var response = Jobs.submit(Jobs.VALID);
-        assertThat(response.statusCode()).isEqualTo(202);
-        return response.jsonPath().getString("jobId");
-    }
-
-    private static JsonPath job(String id) {
-        return given().get("/api/jobs/" + id).then().statusCode(200).extract().jsonPath();
-    }
-
-    private double counter(String name, String tag, String value) {
-        var counter = registry.find(name).tag(tag, value).counter();
-        return counter == null ? 0 : counter.count();
-    }
-
     @Test
     void statusEventUpdatesTheJobAndAStaleOneDoesNot() {
-        String jobId = submitOne();
+        String jobId = Jobs.submitOne();
 
         StatusEvents.send(mapper, jobId, JobStatus.RUNNING, 2, 1, null);
-        await().atMost(Duration.ofSeconds(20)).until(() -> "RUNNING".equals(job(jobId).getString("status")));
-        JsonPath running = job(jobId);
+        await().atMost(Duration.ofSeconds(20)).until(() -> "RUNNING".equals(Jobs.get(jobId).getString("status")));
+        JsonPath running = Jobs.get(jobId);
         assertThat(running.getInt("attempts")).isEqualTo(1);
         assertThat(running.getString("updatedAt")).isNotNull();
 
-        double staleBefore = counter("jobweaver.status.events", "result", "stale");
+        double staleBefore = Jobs.count(registry, "jobweaver.status.events", "result", "stale");
         StatusEvents.send(mapper, jobId, JobStatus.FAILED, 1, 1, "stale failure");
         StatusEvents.send(mapper, jobId, JobStatus.RUNNING, 2, 1, "repeated");
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> counter("jobweaver.status.events", "result", "stale") >= staleBefore + 2);
-        JsonPath after = job(jobId);
+                .until(() -> Jobs.count(registry, "jobweaver.status.events", "result", "stale") >= staleBefore + 2);
+        JsonPath after = Jobs.get(jobId);
         assertThat(after.getString("status")).isEqualTo("RUNNING");
         assertThat(after.getString("lastError")).isNull();
 
         StatusEvents.send(mapper, jobId, JobStatus.PENDING, 3, 1, "boom");
-        await().atMost(Duration.ofSeconds(20)).until(() -> "PENDING".equals(job(jobId).getString("status")));
-        JsonPath retrying = job(jobId);
+        await().atMost(Duration.ofSeconds(20)).until(() -> "PENDING".equals(Jobs.get(jobId).getString("status")));
+        JsonPath retrying = Jobs.get(jobId);
         assertThat(retrying.getString("lastError")).isEqualTo("boom");
         assertThat(retrying.getString("nextRunAt")).isNotNull();
         assertThat(retrying.getInt("retryCount")).isZero();
 
         StatusEvents.send(mapper, jobId, JobStatus.FAILED, 5, 3, "final");
-        await().atMost(Duration.ofSeconds(20)).until(() -> "FAILED".equals(job(jobId).getString("status")));
-        JsonPath failed = job(jobId);
+        await().atMost(Duration.ofSeconds(20)).until(() -> "FAILED".equals(Jobs.get(jobId).getString("status")));
+        JsonPath failed = Jobs.get(jobId);
         assertThat(failed.getInt("attempts")).isEqualTo(3);
         assertThat(failed.getInt("retryCount")).isEqualTo(2);
         assertThat(failed.getString("finishedAt")).isNotNull();
@@ -84,16 +68,16 @@ class JobStatusConsumerTest {
 
     @Test
     void malformedRecordIsCountedAndSkipped() {
-        String jobId = submitOne();
-        double malformedBefore = counter("jobweaver.malformed.records", "topic", Topics.JOB_STATUS);
+        String jobId = Jobs.submitOne();
+        double malformedBefore = Jobs.count(registry, "jobweaver.malformed.records", "topic", Topics.JOB_STATUS);
 
         KafkaProbe.send(Topics.JOB_STATUS, jobId, "{not json".getBytes(StandardCharsets.UTF_8));
         KafkaProbe.send(Topics.JOB_STATUS, jobId, "{\"status\":\"RUNNING\"}".getBytes(StandardCharsets.UTF_8));
         StatusEvents.send(mapper, jobId, JobStatus.COMPLETED, 4, 1, null);
 
         // the partition is not blocked: the valid event behind the bad ones is applied
-        await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(job(jobId).getString("status")));
-        assertThat(counter("jobweaver.malformed.records", "topic", Topics.JOB_STATUS))
+        await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(Jobs.get(jobId).getString("status")));
+        assertThat(Jobs.count(registry, "jobweaver.malformed.records", "topic", Topics.JOB_STATUS))
                 .isGreaterThanOrEqualTo(malformedBefore + 2);
     }
 }

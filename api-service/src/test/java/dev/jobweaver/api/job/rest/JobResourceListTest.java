@@ -36,17 +36,11 @@ class JobResourceListTest {
     @Inject
     ObjectMapper mapper;
 
-    private static String submitOne() {
-        Response response = Jobs.submit(Jobs.VALID);
-        assertThat(response.statusCode()).isEqualTo(202);
-        return response.jsonPath().getString("jobId");
-    }
-
     @Test
     void pagesAreNewestFirstAndAddUp() {
         List<String> mine = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            mine.add(submitOne());
+            mine.add(Jobs.submitOne());
         }
 
         JsonPath first = given().queryParam("page", 0).queryParam("size", 2).queryParam("type", "SIMULATION")
@@ -80,8 +74,8 @@ class JobResourceListTest {
 
     @Test
     void statusFilterReturnsOnlyThatStatus() {
-        String completed = submitOne();
-        String pending = submitOne();
+        String completed = Jobs.submitOne();
+        String pending = Jobs.submitOne();
         StatusEvents.send(mapper, completed, JobStatus.COMPLETED, 3, 1, null);
         await().atMost(Duration.ofSeconds(20)).until(() ->
                 "COMPLETED".equals(given().get("/api/jobs/" + completed).jsonPath().getString("status")));
