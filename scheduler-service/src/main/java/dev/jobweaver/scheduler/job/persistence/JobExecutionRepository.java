@@ -35,10 +35,15 @@ public class JobExecutionRepository {
             + " job_status, retry_count, max_retries, attempt, next_run_at, lease_until, last_error, created_at,"
             + " updated_at, dispatched_at, started_at, finished_at, version, now() AS db_now";
 
-    // The instruction is bound as text and cast: bound as jsonb, a Java String would be stored as a JSON string.
+    // One statement for a whole poll: arrays unnested on the server, so one round trip and no explicit transaction
+    // (a single statement is atomic on its own). The instruction is bound as text and cast: bound as jsonb, a Java
+    // String would be stored as a JSON string.
     private static final String INSERT = "INSERT INTO job_executions (job_id, job_type, trace_id, traceparent,"
             + " instruction, job_status, retry_count, max_retries, attempt, next_run_at, created_at, updated_at, version)"
-            + " VALUES ($1, $2, $3, $4, $5::text::jsonb, 'PENDING', 0, $6, 0, now(), $7, now(), 0)"
+            + " SELECT u.job_id, u.job_type, u.trace_id, u.traceparent, u.instruction::jsonb, 'PENDING', 0,"
+            + " u.max_retries, 0, now(), u.created_at, now(), 0"
+            + " FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[])"
+            + " AS u(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at)"
             + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id";
 
     private static final String CLAIM_DUE = "SELECT " + COLUMNS + " FROM job_executions"
@@ -84,21 +89,36 @@ public class JobExecutionRepository {
     }
 
     /**
-     * New jobs, {@code PENDING} and due now, in one transaction (one round trip: the inserts are pipelined);
-     * the ids of those that were not there yet. A job already there (a redelivered event) is left as it is.
+     * New jobs, {@code PENDING} and due now, in one statement (atomic on its own: all rows or none); the ids of those
+     * that were not there yet. A job already there (a redelivered event) is left as it is.
      */
     public Uni<Set<UUID>> insertIfAbsent(List<NewJob> jobs) {
         if (jobs.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        List<Tuple> tuples = jobs.stream().map(j -> Tuple.from(new Object[] {j.jobId(), j.jobType(), j.traceId(),
-                j.traceparent(), j.instruction(), j.maxRetries(), odt(j.createdAt())})).toList();
-        return pool.withTransaction(tx -> tx.preparedQuery(INSERT).executeBatch(tuples)).map(rows -> {
+        int n = jobs.size();
+        UUID[] ids = new UUID[n];
+        String[] types = new String[n];
+        String[] traceIds = new String[n];
+        String[] traceparents = new String[n];
+        String[] instructions = new String[n];
+        Integer[] maxRetries = new Integer[n];
+        OffsetDateTime[] createdAt = new OffsetDateTime[n];
+        for (int i = 0; i < n; i++) {
+            NewJob j = jobs.get(i);
+            ids[i] = j.jobId();
+            types[i] = j.jobType();
+            traceIds[i] = j.traceId();
+            traceparents[i] = j.traceparent();
+            instructions[i] = j.instruction();
+            maxRetries[i] = j.maxRetries();
+            createdAt[i] = odt(j.createdAt());
+        }
+        Tuple arrays = Tuple.from(new Object[] {ids, types, traceIds, traceparents, instructions, maxRetries, createdAt});
+        return pool.preparedQuery(INSERT).execute(arrays).map(rows -> {
             Set<UUID> inserted = new HashSet<>();
-            for (RowSet<Row> current = rows; current != null; current = current.next()) {
-                for (Row row : current) {
-                    inserted.add(row.getUUID("job_id"));
-                }
+            for (Row row : rows) {
+                inserted.add(row.getUUID("job_id"));
             }
             return inserted;
         });
