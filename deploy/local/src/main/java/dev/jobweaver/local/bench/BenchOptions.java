@@ -20,13 +20,16 @@ import java.util.regex.Pattern;
  * @param duration how long the steady workload offers load
  * @param baseline burst throughput (jobs/s) to compare sleepers with when burst is not run; NaN if none
  * @param warmup no-op jobs run (and not reported) before the first workload
+ * @param settle how long steady offers its rate, unreported, before the measured run: a platform's first seconds of
+ *               a new load shape are spent compiling (the services' JIT, the broker's C2), which a burst of warm-up
+ *               jobs does not cover, since at a low rate every record takes the per-record paths; zero: none
  * @param timeout how long to wait without any new completion before declaring the open jobs lost
  * @param home the platform's home folder (holds platform.properties)
  * @param out where to write the figures; null: {@code <home>/bench/<timestamp>}
  * @param help whether only the usage was asked for
  */
 public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, double rate, Duration duration,
-                           double baseline, int warmup, Duration timeout, Path home, Path out, boolean help) {
+                           double baseline, int warmup, Duration settle, Duration timeout, Path home, Path out, boolean help) {
 
     /** The usage text. */
     public static final String USAGE = """
@@ -43,6 +46,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
               --duration D       steady: how long, e.g. 30s, 2m, 500ms (default 30s)
               --baseline J       sleepers: burst throughput in jobs/s to compare with, when burst is not run
               --warmup N         no-op jobs run first and not reported (default 200; 0: none)
+              --settle D         steady: the rate is offered for D first, unreported (default 20s; 0: none)
               --timeout D        give up on open jobs after D without any new completion (default 120s)
               --home DIR         the platform's home (default .jobweaver)
               --out DIR          where to write the figures (default <home>/bench/<timestamp>)
@@ -60,6 +64,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
         Duration duration = Duration.ofSeconds(30);
         double baseline = Double.NaN;
         int warmup = 200;
+        Duration settle = Duration.ofSeconds(20);
         Duration timeout = Duration.ofSeconds(120);
         Path home = cwd.resolve(".jobweaver");
         Path out = null;
@@ -74,6 +79,10 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
                 case "--duration" -> duration = duration(arg, value(arg, rest));
                 case "--baseline" -> baseline = positive(arg, rest);
                 case "--warmup" -> warmup = whole(arg, atLeastZero(arg, rest));
+                case "--settle" -> {
+                    String raw = value(arg, rest);
+                    settle = raw.trim().matches("0+(\\.0*)?(ms|s|m|h)?") ? Duration.ZERO : duration(arg, raw);
+                }
                 case "--timeout" -> timeout = duration(arg, value(arg, rest));
                 case "--home" -> home = cwd.resolve(value(arg, rest)).normalize();
                 case "--out" -> out = cwd.resolve(value(arg, rest)).normalize();
@@ -88,7 +97,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
         if (workloads.isEmpty()) {
             workloads = EnumSet.allOf(Workload.class);
         }
-        return new BenchOptions(workloads, jobs, concurrency, rate, duration, baseline, warmup, timeout, home, out, help);
+        return new BenchOptions(workloads, jobs, concurrency, rate, duration, baseline, warmup, settle, timeout, home, out, help);
     }
 
     /** {@code 30s}, {@code 2m}, {@code 500ms}, {@code 1h}; a bare number means seconds. */

@@ -26,6 +26,7 @@ public final class SummaryJson {
         options.put("durationMs", run.options().duration().toMillis());
         putNumber(options, "baseline", run.options().baseline());
         options.put("warmup", run.options().warmup());
+        options.put("settleMs", run.options().settle().toMillis());
         options.put("timeoutMs", run.options().timeout().toMillis());
         ObjectNode platform = root.putObject("platform");
         platform.put("apiUrl", run.platform().apiUrl());

@@ -74,8 +74,26 @@ public final class WorkloadRunner {
     }
 
     private WorkloadResult openLoop() {
+        if (!options.settle().isZero()) {
+            openLoop("steady warm-up", new RateSchedule(options.rate(), options.settle()));
+        }
         RateSchedule schedule = new RateSchedule(options.rate(), options.duration());
-        Progress progress = new Progress(Workload.STEADY.cliName(), schedule.count(), out, terminal);
+        OpenLoopRun run = openLoop(Workload.STEADY.cliName(), schedule);
+        String note = String.format(java.util.Locale.ROOT, "offered %s/s for %s s after %s s unreported; largest send "
+                        + "delay behind schedule %s ms", Targets.fmt(options.rate()),
+                Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(options.settle().toMillis() / 1000.0),
+                Targets.fmt(run.submission().maxSendLagMs()));
+        List<JobRecord> records = run.watcher().withVisibility(db.records(run.accepted()));
+        return WorkloadResult.of(Workload.STEADY, run.submission(), records, note(run.submission(), workerNote(note)));
+    }
+
+    /** An open-loop run's submission, the jobs it got accepted, and the watcher that saw them finish. */
+    private record OpenLoopRun(Submission submission, List<Accepted> accepted, CompletionWatcher watcher) {
+    }
+
+    /** Offers {@code schedule}'s load and waits until every accepted job ended (or the stall timeout). */
+    private OpenLoopRun openLoop(String label, RateSchedule schedule) {
+        Progress progress = new Progress(label, schedule.count(), out, terminal);
         CompletionWatcher watcher = new CompletionWatcher(db, progress, options.timeout()).start();
         Submission submission;
         List<Accepted> accepted;
@@ -87,11 +105,7 @@ public final class WorkloadRunner {
             }
             accepted = watcher.await();
         }
-        String note = String.format(java.util.Locale.ROOT, "offered %s/s for %s s; largest send delay behind "
-                        + "schedule %s ms", Targets.fmt(options.rate()),
-                Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(submission.maxSendLagMs()));
-        List<JobRecord> records = watcher.withVisibility(db.records(accepted));
-        return WorkloadResult.of(Workload.STEADY, submission, records, note(submission, workerNote(note)));
+        return new OpenLoopRun(submission, accepted, watcher);
     }
 
     private WorkloadResult retries() {

@@ -35,7 +35,7 @@ class BenchOptionsTest {
     @Test
     void everyOptionIsRead() {
         BenchOptions o = BenchOptions.parse(List.of("steady", "--jobs", "500", "--concurrency", "8", "--rate", "250",
-                "--duration", "2m", "--baseline", "1800", "--warmup", "0", "--timeout", "500ms", "--home", "h",
+                "--duration", "2m", "--baseline", "1800", "--warmup", "0", "--settle", "5s", "--timeout", "500ms", "--home", "h",
                 "--out", "/tmp/x"), CWD);
         assertThat(o.workloads()).containsExactly(Workload.STEADY);
         assertThat(o.jobs()).isEqualTo(500);
@@ -44,9 +44,19 @@ class BenchOptionsTest {
         assertThat(o.duration()).isEqualTo(Duration.ofMinutes(2));
         assertThat(o.baseline()).isEqualTo(1800);
         assertThat(o.warmup()).isZero();
+        assertThat(o.settle()).isEqualTo(Duration.ofSeconds(5));
         assertThat(o.timeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(o.home()).isEqualTo(Path.of("/repo/h"));
         assertThat(o.out()).isEqualTo(Path.of("/tmp/x"));
+    }
+
+    @Test
+    void steadySettlesForTwentySecondsUnlessToldOtherwise() {
+        assertThat(BenchOptions.parse(List.of("steady"), CWD).settle()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(BenchOptions.parse(List.of("steady", "--settle", "0"), CWD).settle()).isZero();
+        assertThat(BenchOptions.parse(List.of("steady", "--settle", "0s"), CWD).settle()).isZero();
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("steady", "--settle", "soon"), CWD))
+                .hasMessageContaining("--settle needs a duration");
     }
 
     @Test
