@@ -1,4 +1,4 @@
-package dev.jobweaver.worker.execution.persistence;
+package dev.jobweaver.common.batch;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

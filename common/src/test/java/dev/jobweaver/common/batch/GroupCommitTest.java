@@ -1,4 +1,4 @@
-package dev.jobweaver.worker.execution.persistence;
+package dev.jobweaver.common.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
