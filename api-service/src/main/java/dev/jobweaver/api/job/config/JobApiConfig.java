@@ -83,6 +83,16 @@ public interface JobApiConfig {
         int maxBatchSize();
 
         /**
+         * Group inserts in flight at once (the group commit's batches in flight). With 1, a group holds everything
+         * that arrived while the previous one was being inserted: the largest groups and the fewest statements, the
+         * behaviour the README's measurements were made with. A group's Kafka publish is outside this bound: a group
+         * leaves it once its insert committed, so the next group is stored while earlier ones wait for Kafka whatever
+         * the value. More than 1 trades smaller groups (more statements per job) for less waiting behind an insert.
+         */
+        @WithDefault("1")
+        int batchesInFlight();
+
+        /**
          * The job-created producer's {@code linger.ms}: how long a record may wait for others to share its produce
          * request. Adds at most this much to a submission's latency; keep it far below the send timeout.
          */

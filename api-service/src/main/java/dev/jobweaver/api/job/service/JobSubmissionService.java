@@ -7,6 +7,7 @@ import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
 import dev.jobweaver.api.job.messaging.PublishFailedException;
 import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.job.persistence.SubmissionStore;
+import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
@@ -15,7 +16,6 @@ import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.context.Context;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.UniEmitter;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -25,6 +25,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
@@ -35,8 +37,9 @@ import org.jboss.logging.MDC;
  *
  * <ol>
  *   <li>One statement inserts the job ({@code PENDING}) and its outbox row, together with those of every submission
- *       that arrived while the previous group was being stored ({@link GroupCommitQueue}, at most
- *       {@code publish.max-batch-size}); it commits as one transaction.</li>
+ *       that arrived while the previous group was being stored; it commits as one transaction. The insert is the
+ *       unit of a {@link GroupCommit} (at most {@code publish.max-batch-size} submissions per group,
+ *       {@code publish.batches-in-flight} inserts at once).</li>
  *   <li>Publish each job's {@code JobCreatedEvent} (acks=all; the producer's linger groups them) and wait for Kafka's
  *       answer for each, at most the send timeout.</li>
  *   <li>Acknowledged: one statement deletes the outbox rows of the group's acknowledged jobs, then each of those
@@ -49,17 +52,18 @@ import org.jboss.logging.MDC;
  *       stored and will reach Kafka, and it is never both 503 and run.</li>
  * </ol>
  * Each request's answer depends only on its own job's acknowledgement. A crash after step 1 leaves the outbox rows;
- * {@code OutboxSweeper} publishes them. The next group is stored while this one waits for Kafka, so the database and
- * the producer work side by side.
+ * {@code OutboxSweeper} publishes them. A group leaves the group commit as soon as its insert committed and goes on
+ * to Kafka (steps 2 to 4) outside it, so the next group is stored while this one waits for Kafka: the database and the
+ * producer work side by side.
  */
 @ApplicationScoped
 public class JobSubmissionService {
 
     private static final Logger LOG = Logger.getLogger(JobSubmissionService.class);
 
-    /** One validated submission waiting for its group, and how to answer its request. */
+    /** One validated submission waiting for its group, and the answer its request waits for. */
     private record Pending(SubmissionStore.NewJob job, JobCreatedEvent event, Context trace,
-                           UniEmitter<? super SubmissionOutcome> answer) {
+                           CompletableFuture<SubmissionOutcome> answer) {
     }
 
     private final SubmissionStore store;
@@ -67,7 +71,8 @@ public class JobSubmissionService {
     private final JobMetrics metrics;
     private final Vertx vertx;
     private final ObjectMapper columns = JsonColumns.mapper();
-    private final GroupCommitQueue<Pending> queue;
+    /** Step 1 per group; a submission's result is its answer to come, which steps 2 to 4 of its group complete. */
+    private final GroupCommit<Pending, CompletionStage<SubmissionOutcome>> inserts;
 
     public JobSubmissionService(SubmissionStore store, JobCreatedPublisher publisher, JobMetrics metrics, Vertx vertx,
                                 JobApiConfig config) {
@@ -75,7 +80,8 @@ public class JobSubmissionService {
         this.publisher = publisher;
         this.metrics = metrics;
         this.vertx = vertx;
-        this.queue = new GroupCommitQueue<>(config.publish().maxBatchSize(), this::storeAndPublish, this::failAll);
+        this.inserts = new GroupCommit<>(config.publish().maxBatchSize(), config.publish().batchesInFlight(),
+                this::storeAndPublish);
     }
 
     /** Stores and publishes a validated job; the trace id is the current OpenTelemetry trace's. */
@@ -99,21 +105,35 @@ public class JobSubmissionService {
         JobCreatedEvent event = new JobCreatedEvent(jobId, type, payload, maxRetries, traceId, now);
 
         io.vertx.core.Context caller = Vertx.currentContext();
-        Uni<SubmissionOutcome> outcome = Uni.createFrom()
-                .emitter(emitter -> queue.offer(new Pending(job, event, context, emitter)));
+        // Queued on subscription, stored with its group, then answered by its group's publish (steps 2 to 4).
+        Uni<SubmissionOutcome> outcome = Uni.createFrom().completionStage(() -> inserts
+                .submit(new Pending(job, event, context, new CompletableFuture<>()))
+                .thenCompose(answer -> answer));
         // The group is answered from whichever thread finished it; each request resumes on its own context.
         return caller == null ? outcome : outcome.emitOn(command -> caller.runOnContext(ignored -> command.run()));
     }
 
-    /** Step 1 for one group; the queue starts the next group once this returns, while this one goes on to Kafka. */
-    private Uni<Void> storeAndPublish(List<Pending> group) {
+    /**
+     * Step 1 for one group, the group commit's flush: once the insert committed, steps 2 to 4 start and the group
+     * commit is free to store the next group while this one waits for Kafka. Answers, per submission and in the
+     * group's order, the answer its group's publish will complete. If the insert fails, the group commit fails each
+     * submission of the group with the reason.
+     */
+    private CompletionStage<List<CompletionStage<SubmissionOutcome>>> storeAndPublish(List<Pending> group) {
         List<SubmissionStore.NewJob> rows = new ArrayList<>(group.size());
-        group.forEach(pending -> rows.add(pending.job()));
+        List<CompletionStage<SubmissionOutcome>> answers = new ArrayList<>(group.size());
+        for (Pending pending : group) {
+            rows.add(pending.job());
+            answers.add(pending.answer());
+        }
         metrics.submissionGroup(group.size());
         return onOwnContext(() -> store.insert(rows))
-                .invoke(() -> publish(group))
-                .onFailure().invoke(e -> failAll(group, e))
-                .onFailure().recoverWithNull();
+                .map(stored -> {
+                    publish(group);
+                    return answers;
+                })
+                .onFailure().invoke(e -> LOG.errorf(e, "a group of %d submission(s) failed", group.size()))
+                .subscribeAsCompletionStage();
     }
 
     /**
@@ -248,11 +268,11 @@ public class JobSubmissionService {
         }
     }
 
-    /** Something unexpected (the insert failed, a bug): every request of the group not answered yet gets the error. */
+    /** Something unexpected after the insert (a bug): every request of the group not answered yet gets the error. */
     private void failAll(List<Pending> group, Throwable failure) {
         LOG.errorf(failure, "a group of %d submission(s) failed", group.size());
-        // An emitter ignores everything after its first answer, so requests already answered keep their answer.
-        group.forEach(pending -> pending.answer().fail(failure));
+        // A future ignores everything after its first completion, so requests already answered keep their answer.
+        group.forEach(pending -> pending.answer().completeExceptionally(failure));
     }
 
     /** The OpenTelemetry trace id of {@code context}, or a fresh random one when tracing is off. */

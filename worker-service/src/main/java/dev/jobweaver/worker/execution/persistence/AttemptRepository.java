@@ -1,5 +1,6 @@
 package dev.jobweaver.worker.execution.persistence;
 
+import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.job.ExecutionOutcome;
 import dev.jobweaver.worker.config.WorkerConfig;
 import io.opentelemetry.instrumentation.annotations.WithSpan;

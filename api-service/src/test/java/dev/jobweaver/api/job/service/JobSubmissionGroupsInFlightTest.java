@@ -1,0 +1,171 @@
+package dev.jobweaver.api.job.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.jobweaver.api.job.messaging.HeldJobCreatedPublisher;
+import dev.jobweaver.api.job.persistence.HeldSubmissionStore;
+import dev.jobweaver.api.testing.Database;
+import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.local.testing.LocalStackResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How groups of submissions go through the service: a group leaves the group commit once its insert committed, so
+ * later groups are stored while it waits for Kafka; at most {@code publish.batches-in-flight} inserts run at once; a
+ * failed insert fails its own group only. Inserts and publishes are the real ones, held back by the test.
+ */
+@QuarkusTest
+@TestProfile(JobSubmissionGroupsInFlightTest.TwoInsertsInFlight.class)
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+class JobSubmissionGroupsInFlightTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    /** Two group inserts in flight, and the store and publisher the test can hold back. */
+    public static final class TwoInsertsInFlight implements QuarkusTestProfile {
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("jobweaver.api.publish.batches-in-flight", "2");
+        }
+
+        @Override
+        public Set<Class<?>> getEnabledAlternatives() {
+            return Set.of(HeldSubmissionStore.class, HeldJobCreatedPublisher.class);
+        }
+    }
+
+    @TestHTTPResource("/api/jobs")
+    URI jobs;
+
+    @Inject
+    HeldSubmissionStore store;
+
+    @Inject
+    HeldJobCreatedPublisher publisher;
+
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @AfterEach
+    void letEverythingGo() {
+        store.reset();
+        publisher.release();
+    }
+
+    @Test
+    void laterGroupsAreStoredWhileEarlierOnesWaitForKafkaAndNoneIsAnsweredBeforeIt() throws Exception {
+        publisher.hold();
+        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            calls.add(submit());
+            int stored = i;
+            await().atMost(WAIT).until(() -> store.stored().size() == stored);
+        }
+
+        // Three groups stored one after another with two inserts in flight: none of them kept its slot while it
+        // waited for Kafka.
+        await().atMost(WAIT).until(() -> publisher.held() == 3);
+        assertThat(calls).as("answered before Kafka's acknowledgement").noneMatch(CompletableFuture::isDone);
+        assertThat(count("SELECT count(*) FROM job_outbox WHERE job_id = ANY(?)", store.stored())).isEqualTo(3);
+
+        publisher.release();
+
+        List<UUID> answered = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> call : calls) {
+            HttpResponse<String> response = call.get(30, TimeUnit.SECONDS);
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+            answered.add(UUID.fromString(new JsonPath(response.body()).getString("jobId")));
+        }
+        assertThat(answered).containsExactlyInAnyOrderElementsOf(store.stored());
+        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM job_outbox WHERE job_id = ANY(?)", answered) == 0);
+    }
+
+    @Test
+    void atMostTheConfiguredInsertsRunAtOnce() throws Exception {
+        store.hold();
+        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        calls.add(submit());
+        await().atMost(WAIT).until(() -> store.started().size() == 1);
+        calls.add(submit());
+        await("the second insert did not wait for the first").atMost(WAIT)
+                .until(() -> store.started().size() == 2);
+        calls.add(submit());
+        calls.add(submit());
+        // A negative: these two may only start once a slot is free. (A slow machine can make this pass wrongly,
+        // never fail wrongly.)
+        Thread.sleep(1_000);
+        assertThat(store.started()).as("inserts started while two were held").hasSize(2);
+
+        store.release();
+
+        List<UUID> answered = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> call : calls) {
+            HttpResponse<String> response = call.get(30, TimeUnit.SECONDS);
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+            answered.add(UUID.fromString(new JsonPath(response.body()).getString("jobId")));
+        }
+        assertThat(store.started().stream().flatMap(List::stream).toList())
+                .as("each submission in exactly one insert").containsExactlyInAnyOrderElementsOf(answered);
+        assertThat(count("SELECT count(*) FROM jobs WHERE status = 'PENDING' AND id = ANY(?)", answered))
+                .isEqualTo(answered.size());
+    }
+
+    @Test
+    void aFailedInsertFailsItsOwnGroupAndTheNextGroupIsStored() throws Exception {
+        store.failNext(new IllegalStateException("connection to the database lost (test)"));
+
+        HttpResponse<String> failed = submit().get(30, TimeUnit.SECONDS);
+        HttpResponse<String> next = submit().get(30, TimeUnit.SECONDS);
+
+        assertThat(failed.statusCode()).as(failed.body()).isEqualTo(500);
+        assertThat(new JsonPath(failed.body()).getString("errorCode")).isEqualTo("API.INTERNAL_ERROR");
+        assertThat(next.statusCode()).as(next.body()).isEqualTo(202);
+        UUID stored = UUID.fromString(new JsonPath(next.body()).getString("jobId"));
+        assertThat(store.started()).hasSize(2);
+        assertThat(store.stored()).containsExactly(stored);
+        assertThat(count("SELECT count(*) FROM jobs WHERE id = ANY(?)", store.started().getFirst())).isZero();
+    }
+
+    private CompletableFuture<HttpResponse<String>> submit() {
+        return client.sendAsync(HttpRequest.newBuilder(jobs)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Jobs.VALID)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static long count(String sql, Collection<UUID> ids) throws Exception {
+        try (Connection db = Database.connect(); PreparedStatement query = db.prepareStatement(sql)) {
+            query.setArray(1, db.createArrayOf("uuid", ids.toArray()));
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+}
