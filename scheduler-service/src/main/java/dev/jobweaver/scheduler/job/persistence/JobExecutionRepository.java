@@ -65,6 +65,20 @@ public class JobExecutionRepository {
             + " started_at = $10, finished_at = $11, version = $12"
             + " WHERE job_id = $1 AND version = $13";
 
+    // Many rows in one statement: arrays unnested on the server, each row written only if still at its expected
+    // version; the ids written come back, so the caller can tell which row another writer changed.
+    private static final String UPDATE_MANY = "UPDATE job_executions AS j SET job_status = u.job_status,"
+            + " retry_count = u.retry_count, attempt = u.attempt, next_run_at = u.next_run_at,"
+            + " lease_until = u.lease_until, last_error = u.last_error, updated_at = u.updated_at,"
+            + " dispatched_at = u.dispatched_at, started_at = u.started_at, finished_at = u.finished_at,"
+            + " version = u.version"
+            + " FROM unnest($1::uuid[], $2::text[], $3::int4[], $4::int4[], $5::timestamptz[], $6::timestamptz[],"
+            + " $7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[], $12::int8[],"
+            + " $13::int8[]) AS u(job_id, job_status, retry_count, attempt, next_run_at, lease_until, last_error,"
+            + " updated_at, dispatched_at, started_at, finished_at, version, expected)"
+            + " WHERE j.job_id = u.job_id AND j.version = u.expected"
+            + " RETURNING j.job_id";
+
     // Two counts, each matching a partial index's predicate, so the gauges never scan finished jobs.
     private static final String COUNT_ACTIVE = "SELECT"
             + " (SELECT count(*) FROM job_executions WHERE job_status = 'PENDING') AS pending,"
@@ -196,26 +210,64 @@ public class JobExecutionRepository {
     }
 
     /**
-     * Writes every row in one batch (one round trip: the updates are pipelined).
+     * Writes every row in one statement (one round trip, one execution, whatever the number of rows).
      *
-     * @throws OptimisticLockException (in the Uni) if any row was changed by another writer in between; the caller's
-     *                                 transaction then rolls back as a whole
+     * @throws OptimisticLockException (in the Uni) if any row was changed by another writer in between (the first
+     *                                 such row in {@code writes}' order); the caller's transaction then rolls back as
+     *                                 a whole
      */
     public Uni<Void> writeAll(SqlConnection tx, List<Write> writes) {
         if (writes.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        List<Tuple> tuples = writes.stream().map(w -> updateTuple(w.next(), w.expectedVersion())).toList();
-        return tx.preparedQuery(UPDATE).executeBatch(tuples).map(rows -> {
-            RowSet<Row> current = rows;
-            int i = 0;
-            while (current != null) {
-                if (current.rowCount() != 1) {
-                    Write w = writes.get(i);
+        if (writes.size() == 1) {
+            Write only = writes.getFirst();
+            return update(tx, only.next(), only.expectedVersion());
+        }
+        int n = writes.size();
+        UUID[] ids = new UUID[n];
+        String[] statuses = new String[n];
+        Integer[] retryCounts = new Integer[n];
+        Integer[] attempts = new Integer[n];
+        OffsetDateTime[] nextRunAt = new OffsetDateTime[n];
+        OffsetDateTime[] leaseUntil = new OffsetDateTime[n];
+        String[] lastErrors = new String[n];
+        OffsetDateTime[] updatedAt = new OffsetDateTime[n];
+        OffsetDateTime[] dispatchedAt = new OffsetDateTime[n];
+        OffsetDateTime[] startedAt = new OffsetDateTime[n];
+        OffsetDateTime[] finishedAt = new OffsetDateTime[n];
+        Long[] versions = new Long[n];
+        Long[] expected = new Long[n];
+        for (int i = 0; i < n; i++) {
+            JobExecution j = writes.get(i).next();
+            ids[i] = j.jobId();
+            statuses[i] = j.status().name();
+            retryCounts[i] = j.retryCount();
+            attempts[i] = j.attempt();
+            nextRunAt[i] = odt(j.nextRunAt());
+            leaseUntil[i] = odt(j.leaseUntil());
+            lastErrors[i] = j.lastError();
+            updatedAt[i] = odt(j.updatedAt());
+            dispatchedAt[i] = odt(j.dispatchedAt());
+            startedAt[i] = odt(j.startedAt());
+            finishedAt[i] = odt(j.finishedAt());
+            versions[i] = j.version();
+            expected[i] = writes.get(i).expectedVersion();
+        }
+        Tuple arrays = Tuple.from(new Object[] {ids, statuses, retryCounts, attempts, nextRunAt, leaseUntil,
+                lastErrors, updatedAt, dispatchedAt, startedAt, finishedAt, versions, expected});
+        return tx.preparedQuery(UPDATE_MANY).execute(arrays).map(rows -> {
+            if (rows.rowCount() == n) {
+                return null;
+            }
+            Set<UUID> written = new HashSet<>();
+            for (Row row : rows) {
+                written.add(row.getUUID("job_id"));
+            }
+            for (Write w : writes) {
+                if (!written.remove(w.next().jobId())) {
                     throw new OptimisticLockException(w.next().jobId(), w.expectedVersion());
                 }
-                current = current.next();
-                i++;
             }
             return null;
         });
