@@ -33,7 +33,7 @@ import org.jboss.logging.Logger;
  * Dual-write rule, for a whole batch (one Kafka poll of a partition) at a time: in one transaction the batch's rows
  * are locked ({@code FOR UPDATE}, in jobId order, waiting for a dispatch round that may still hold one), each
  * outcome is judged against the row as the outcomes before it in the batch left it, every changed row is updated
- * on the version it was read at (one pipelined batch), every status event (and dead letter) is published and
+ * on the version it was read at (one set-based UPDATE), every status event (and dead letter) is published and
  * acknowledged by Kafka, and only then is the transaction committed; the caller acknowledges the batch's records
  * after that. Any failure rolls the whole batch back, and the caller retries it: applying is idempotent.
  *
