@@ -1,5 +1,6 @@
 package dev.jobweaver.api.job.persistence;
 
+import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -47,38 +48,30 @@ public class JobStatusStore {
      * @return how many jobs changed; the other events were stale, repeated, or of unknown jobs
      */
     public Uni<Integer> applyAll(Collection<JobStatusChangedEvent> events, Instant now) {
-        int n = events.size();
-        UUID[] ids = new UUID[n];
-        String[] statuses = new String[n];
-        Long[] versions = new Long[n];
-        Integer[] attempts = new Integer[n];
-        Integer[] retryCounts = new Integer[n];
-        Integer[] maxRetries = new Integer[n];
-        OffsetDateTime[] nextRunAt = new OffsetDateTime[n];
-        String[] lastErrors = new String[n];
-        OffsetDateTime[] updatedAt = new OffsetDateTime[n];
-        OffsetDateTime[] finishedAt = new OffsetDateTime[n];
-        int i = 0;
-        for (JobStatusChangedEvent event : events) {
-            Instant changedAt = event.changedAt() != null ? event.changedAt() : now;
-            // A terminal event without finishedAt (an older scheduler) finished when it changed.
-            Instant finished = event.finishedAt() != null || !event.status().isTerminal() ? event.finishedAt()
-                    : changedAt;
-            ids[i] = event.jobId();
-            statuses[i] = event.status().name();
-            versions[i] = event.version();
-            attempts[i] = event.attempts();
-            retryCounts[i] = event.retryCount();
-            maxRetries[i] = event.maxRetries();
-            nextRunAt[i] = SubmissionStore.utc(event.nextRunAt());
-            lastErrors[i] = event.lastError();
-            updatedAt[i] = SubmissionStore.utc(changedAt);
-            finishedAt[i] = SubmissionStore.utc(finished);
-            i++;
-        }
+        List<JobStatusChangedEvent> batch = List.copyOf(events);
         return pool.preparedQuery(APPLY)
-                .execute(Tuple.from(List.of(ids, statuses, versions, attempts, retryCounts, maxRetries, nextRunAt,
-                        lastErrors, updatedAt, finishedAt)))
+                .execute(Tuple.from(List.of(
+                        Columns.of(batch, JobStatusChangedEvent::jobId, UUID[]::new),
+                        Columns.of(batch, e -> e.status().name(), String[]::new),
+                        Columns.of(batch, JobStatusChangedEvent::version, Long[]::new),
+                        Columns.of(batch, JobStatusChangedEvent::attempts, Integer[]::new),
+                        Columns.of(batch, JobStatusChangedEvent::retryCount, Integer[]::new),
+                        Columns.of(batch, JobStatusChangedEvent::maxRetries, Integer[]::new),
+                        Columns.of(batch, e -> SubmissionStore.utc(e.nextRunAt()), OffsetDateTime[]::new),
+                        Columns.of(batch, JobStatusChangedEvent::lastError, String[]::new),
+                        Columns.of(batch, e -> SubmissionStore.utc(changedAt(e, now)), OffsetDateTime[]::new),
+                        Columns.of(batch, e -> SubmissionStore.utc(finishedAt(e, now)), OffsetDateTime[]::new))))
                 .map(rows -> rows.rowCount());
+    }
+
+    /** When the event says the job changed; {@code now} if it does not say. */
+    private static Instant changedAt(JobStatusChangedEvent event, Instant now) {
+        return event.changedAt() != null ? event.changedAt() : now;
+    }
+
+    /** A terminal event without finishedAt (an older scheduler) finished when it changed. */
+    private static Instant finishedAt(JobStatusChangedEvent event, Instant now) {
+        return event.finishedAt() != null || !event.status().isTerminal() ? event.finishedAt()
+                : changedAt(event, now);
     }
 }

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.job.persistence;
 
+import dev.jobweaver.common.batch.Columns;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -88,29 +89,16 @@ public class SubmissionStore {
     public Uni<Void> insert(List<NewJob> jobs) {
         // Tuple.from, not Tuple.wrap: a tuple wrapping an immutable List.of made the query never complete (no error
         // surfaced; the client presumably writes into the tuple's list); Tuple.from copies into a list of its own.
-        int n = jobs.size();
-        UUID[] ids = new UUID[n];
-        String[] types = new String[n];
-        String[] instructions = new String[n];
-        String[] traceIds = new String[n];
-        Integer[] maxRetries = new Integer[n];
-        OffsetDateTime[] createdAt = new OffsetDateTime[n];
-        UUID[] eventIds = new UUID[n];
-        String[] traceparents = new String[n];
-        for (int i = 0; i < n; i++) {
-            NewJob job = jobs.get(i);
-            ids[i] = job.id();
-            types[i] = job.type();
-            instructions[i] = job.instructionJson();
-            traceIds[i] = job.traceId();
-            maxRetries[i] = job.maxRetries();
-            createdAt[i] = utc(job.createdAt());
-            eventIds[i] = job.eventId();
-            traceparents[i] = job.traceparent();
-        }
         return pool.preparedQuery(INSERT)
-                .execute(Tuple.from(List.of(ids, types, instructions, traceIds, maxRetries, createdAt, eventIds,
-                        traceparents)))
+                .execute(Tuple.from(List.of(
+                        Columns.of(jobs, NewJob::id, UUID[]::new),
+                        Columns.of(jobs, NewJob::type, String[]::new),
+                        Columns.of(jobs, NewJob::instructionJson, String[]::new),
+                        Columns.of(jobs, NewJob::traceId, String[]::new),
+                        Columns.of(jobs, NewJob::maxRetries, Integer[]::new),
+                        Columns.of(jobs, job -> utc(job.createdAt()), OffsetDateTime[]::new),
+                        Columns.of(jobs, NewJob::eventId, UUID[]::new),
+                        Columns.of(jobs, NewJob::traceparent, String[]::new))))
                 .replaceWithVoid();
     }
 

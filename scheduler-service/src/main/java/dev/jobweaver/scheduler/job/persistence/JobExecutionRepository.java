@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.job.persistence;
 
+import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.job.JobStatus;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -110,25 +111,14 @@ public class JobExecutionRepository {
         if (jobs.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        int n = jobs.size();
-        UUID[] ids = new UUID[n];
-        String[] types = new String[n];
-        String[] traceIds = new String[n];
-        String[] traceparents = new String[n];
-        String[] instructions = new String[n];
-        Integer[] maxRetries = new Integer[n];
-        OffsetDateTime[] createdAt = new OffsetDateTime[n];
-        for (int i = 0; i < n; i++) {
-            NewJob j = jobs.get(i);
-            ids[i] = j.jobId();
-            types[i] = j.jobType();
-            traceIds[i] = j.traceId();
-            traceparents[i] = j.traceparent();
-            instructions[i] = j.instruction();
-            maxRetries[i] = j.maxRetries();
-            createdAt[i] = odt(j.createdAt());
-        }
-        Tuple arrays = Tuple.from(new Object[] {ids, types, traceIds, traceparents, instructions, maxRetries, createdAt});
+        Tuple arrays = Tuple.from(new Object[] {
+                Columns.of(jobs, NewJob::jobId, UUID[]::new),
+                Columns.of(jobs, NewJob::jobType, String[]::new),
+                Columns.of(jobs, NewJob::traceId, String[]::new),
+                Columns.of(jobs, NewJob::traceparent, String[]::new),
+                Columns.of(jobs, NewJob::instruction, String[]::new),
+                Columns.of(jobs, NewJob::maxRetries, Integer[]::new),
+                Columns.of(jobs, j -> odt(j.createdAt()), OffsetDateTime[]::new)});
         return pool.preparedQuery(INSERT).execute(arrays).map(rows -> {
             Set<UUID> inserted = new HashSet<>();
             for (Row row : rows) {
@@ -224,40 +214,23 @@ public class JobExecutionRepository {
             Write only = writes.getFirst();
             return update(tx, only.next(), only.expectedVersion());
         }
-        int n = writes.size();
-        UUID[] ids = new UUID[n];
-        String[] statuses = new String[n];
-        Integer[] retryCounts = new Integer[n];
-        Integer[] attempts = new Integer[n];
-        OffsetDateTime[] nextRunAt = new OffsetDateTime[n];
-        OffsetDateTime[] leaseUntil = new OffsetDateTime[n];
-        String[] lastErrors = new String[n];
-        OffsetDateTime[] updatedAt = new OffsetDateTime[n];
-        OffsetDateTime[] dispatchedAt = new OffsetDateTime[n];
-        OffsetDateTime[] startedAt = new OffsetDateTime[n];
-        OffsetDateTime[] finishedAt = new OffsetDateTime[n];
-        Long[] versions = new Long[n];
-        Long[] expected = new Long[n];
-        for (int i = 0; i < n; i++) {
-            JobExecution j = writes.get(i).next();
-            ids[i] = j.jobId();
-            statuses[i] = j.status().name();
-            retryCounts[i] = j.retryCount();
-            attempts[i] = j.attempt();
-            nextRunAt[i] = odt(j.nextRunAt());
-            leaseUntil[i] = odt(j.leaseUntil());
-            lastErrors[i] = j.lastError();
-            updatedAt[i] = odt(j.updatedAt());
-            dispatchedAt[i] = odt(j.dispatchedAt());
-            startedAt[i] = odt(j.startedAt());
-            finishedAt[i] = odt(j.finishedAt());
-            versions[i] = j.version();
-            expected[i] = writes.get(i).expectedVersion();
-        }
-        Tuple arrays = Tuple.from(new Object[] {ids, statuses, retryCounts, attempts, nextRunAt, leaseUntil,
-                lastErrors, updatedAt, dispatchedAt, startedAt, finishedAt, versions, expected});
+        List<JobExecution> next = writes.stream().map(Write::next).toList();
+        Tuple arrays = Tuple.from(new Object[] {
+                Columns.of(next, JobExecution::jobId, UUID[]::new),
+                Columns.of(next, j -> j.status().name(), String[]::new),
+                Columns.of(next, JobExecution::retryCount, Integer[]::new),
+                Columns.of(next, JobExecution::attempt, Integer[]::new),
+                Columns.of(next, j -> odt(j.nextRunAt()), OffsetDateTime[]::new),
+                Columns.of(next, j -> odt(j.leaseUntil()), OffsetDateTime[]::new),
+                Columns.of(next, JobExecution::lastError, String[]::new),
+                Columns.of(next, j -> odt(j.updatedAt()), OffsetDateTime[]::new),
+                Columns.of(next, j -> odt(j.dispatchedAt()), OffsetDateTime[]::new),
+                Columns.of(next, j -> odt(j.startedAt()), OffsetDateTime[]::new),
+                Columns.of(next, j -> odt(j.finishedAt()), OffsetDateTime[]::new),
+                Columns.of(next, JobExecution::version, Long[]::new),
+                Columns.of(writes, Write::expectedVersion, Long[]::new)});
         return tx.preparedQuery(UPDATE_MANY).execute(arrays).map(rows -> {
-            if (rows.rowCount() == n) {
+            if (rows.rowCount() == writes.size()) {
                 return null;
             }
             Set<UUID> written = new HashSet<>();

@@ -1,5 +1,6 @@
 package dev.jobweaver.worker.execution.persistence;
 
+import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.job.ExecutionOutcome;
 import dev.jobweaver.worker.config.WorkerConfig;
@@ -99,24 +100,13 @@ public class AttemptRepository {
     }
 
     private CompletionStage<List<Begin>> beginAll(List<ExecutionAttempt> batch) {
-        int n = batch.size();
-        UUID[] events = new UUID[n];
-        UUID[] jobs = new UUID[n];
-        Integer[] attempts = new Integer[n];
-        String[] traces = new String[n];
-        OffsetDateTime[] started = new OffsetDateTime[n];
-        String[] workers = new String[n];
-        for (int i = 0; i < n; i++) {
-            ExecutionAttempt a = batch.get(i);
-            events[i] = a.eventId();
-            jobs[i] = a.jobId();
-            attempts[i] = a.attempt();
-            traces[i] = a.traceId();
-            started[i] = utc(a.startedAt());
-            workers[i] = a.workerId();
-        }
-        Tuple args = Tuple.tuple().addArrayOfUUID(events).addArrayOfUUID(jobs).addArrayOfInteger(attempts)
-                .addArrayOfString(traces).addArrayOfOffsetDateTime(started).addArrayOfString(workers);
+        Tuple args = Tuple.tuple()
+                .addArrayOfUUID(Columns.of(batch, ExecutionAttempt::eventId, UUID[]::new))
+                .addArrayOfUUID(Columns.of(batch, ExecutionAttempt::jobId, UUID[]::new))
+                .addArrayOfInteger(Columns.of(batch, ExecutionAttempt::attempt, Integer[]::new))
+                .addArrayOfString(Columns.of(batch, ExecutionAttempt::traceId, String[]::new))
+                .addArrayOfOffsetDateTime(Columns.of(batch, a -> utc(a.startedAt()), OffsetDateTime[]::new))
+                .addArrayOfString(Columns.of(batch, ExecutionAttempt::workerId, String[]::new));
         return pool.preparedQuery(BEGIN).execute(args)
                 .chain(inserted -> {
                     Map<UUID, ExecutionAttempt> created = byEventId(inserted);
@@ -139,20 +129,11 @@ public class AttemptRepository {
     }
 
     private CompletionStage<List<ExecutionAttempt>> finishAll(List<Finish> batch) {
-        int n = batch.size();
-        UUID[] events = new UUID[n];
-        String[] outcomes = new String[n];
-        String[] errors = new String[n];
-        OffsetDateTime[] finished = new OffsetDateTime[n];
-        for (int i = 0; i < n; i++) {
-            Finish f = batch.get(i);
-            events[i] = f.eventId();
-            outcomes[i] = f.outcome().name();
-            errors[i] = f.errorMessage();
-            finished[i] = utc(f.finishedAt());
-        }
-        Tuple args = Tuple.tuple().addArrayOfUUID(events).addArrayOfString(outcomes).addArrayOfString(errors)
-                .addArrayOfOffsetDateTime(finished);
+        Tuple args = Tuple.tuple()
+                .addArrayOfUUID(Columns.of(batch, Finish::eventId, UUID[]::new))
+                .addArrayOfString(Columns.of(batch, f -> f.outcome().name(), String[]::new))
+                .addArrayOfString(Columns.of(batch, Finish::errorMessage, String[]::new))
+                .addArrayOfOffsetDateTime(Columns.of(batch, f -> utc(f.finishedAt()), OffsetDateTime[]::new));
         return pool.preparedQuery(FINISH).execute(args)
                 .chain(updated -> {
                     Map<UUID, ExecutionAttempt> closed = byEventId(updated);
