@@ -22,7 +22,6 @@ import io.smallrye.mutiny.Uni;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.vertx.VertxContext;
 import io.vertx.core.Vertx;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -139,9 +138,8 @@ public class Dispatcher {
      */
     public Uni<List<UUID>> dispatchRound() {
         List<Span> spans = new ArrayList<>();
-        return repository.pool().withTransaction(tx -> roundSize(tx).chain(size -> size <= 0
-                ? Uni.createFrom().item(List.<JobExecution>of())
-                : repository.claimDue(tx, size).chain(claim -> {
+        return repository.pool().withTransaction(tx -> repository.claimDue(tx, batchSize, maxInFlight)
+                .chain(claim -> {
                     if (claim.jobs().isEmpty()) {
                         return Uni.createFrom().item(List.<JobExecution>of());
                     }
@@ -176,7 +174,7 @@ public class Dispatcher {
                     return Uni.join().all(publishes).andFailFast()
                             .chain(() -> repository.updateAll(tx, next))
                             .replaceWith(next);
-                })))
+                }))
                 .onItemOrFailure().invoke((dispatched, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
                 .map(dispatched -> {
                     for (JobExecution job : dispatched) {
@@ -186,22 +184,6 @@ public class Dispatcher {
                     }
                     return dispatched.stream().map(JobExecution::jobId).toList();
                 });
-    }
-
-    /** Rows this round may claim: the batch, or less when the in-flight limit is near. */
-    private Uni<Integer> roundSize(SqlConnection tx) {
-        if (maxInFlight <= 0) {
-            return Uni.createFrom().item(batchSize);
-        }
-        return repository.countRunning(tx).map(running -> roundSize(batchSize, maxInFlight, running));
-    }
-
-    /** {@code min(batch, maxInFlight - running)}, never negative; {@code maxInFlight <= 0} means no limit. */
-    static int roundSize(int batchSize, int maxInFlight, long running) {
-        if (maxInFlight <= 0) {
-            return batchSize;
-        }
-        return (int) Math.max(0, Math.min(batchSize, maxInFlight - running));
     }
 
     private RunJobEvent runEvent(JobExecution job, JobPayload payload) {

@@ -51,6 +51,13 @@ public class JobExecutionRepository {
             + " WHERE job_status = 'PENDING' AND next_run_at <= now()"
             + " ORDER BY next_run_at LIMIT $1 FOR UPDATE SKIP LOCKED";
 
+    // The same claim within an in-flight limit: at most min(batch, limit - running) rows, never a negative count
+    // (replicas may overshoot together), counted in the claim's own statement rather than a round trip before it.
+    private static final String CLAIM_DUE_CAPPED = "SELECT " + COLUMNS + " FROM job_executions"
+            + " WHERE job_status = 'PENDING' AND next_run_at <= now()"
+            + " ORDER BY next_run_at LIMIT LEAST($1, GREATEST(0, $2 - (SELECT count(*) FROM job_executions"
+            + " WHERE job_status = 'RUNNING'))) FOR UPDATE SKIP LOCKED";
+
     private static final String CLAIM_EXPIRED = "SELECT " + COLUMNS + " FROM job_executions"
             + " WHERE job_status = 'RUNNING' AND lease_until < now()"
             + " ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED";
@@ -85,7 +92,6 @@ public class JobExecutionRepository {
             + " (SELECT count(*) FROM job_executions WHERE job_status = 'PENDING') AS pending,"
             + " (SELECT count(*) FROM job_executions WHERE job_status = 'RUNNING') AS running";
 
-    private static final String COUNT_RUNNING = "SELECT count(*) AS n FROM job_executions WHERE job_status = 'RUNNING'";
 
     private final Pool pool;
 
@@ -128,14 +134,16 @@ public class JobExecutionRepository {
         });
     }
 
-    /** The rows a dispatch round owns until its transaction ends: due, {@code PENDING}, not locked by anyone. */
-    public Uni<Claim> claimDue(SqlConnection tx, int limit) {
-        return tx.preparedQuery(CLAIM_DUE).execute(Tuple.of(limit)).map(JobExecutionRepository::claim);
-    }
-
-    /** How many jobs are {@code RUNNING} (counted through the lease index). */
-    public Uni<Long> countRunning(SqlConnection tx) {
-        return tx.query(COUNT_RUNNING).execute().map(rows -> rows.iterator().next().getLong("n"));
+    /**
+     * The rows a dispatch round owns until its transaction ends: due, {@code PENDING}, not locked by anyone; at most
+     * {@code batch}, and at most {@code maxInFlight} minus the jobs {@code RUNNING} now ({@code maxInFlight <= 0}: no
+     * such limit).
+     */
+    public Uni<Claim> claimDue(SqlConnection tx, int batch, int maxInFlight) {
+        return maxInFlight <= 0
+                ? tx.preparedQuery(CLAIM_DUE).execute(Tuple.of(batch)).map(JobExecutionRepository::claim)
+                : tx.preparedQuery(CLAIM_DUE_CAPPED).execute(Tuple.of(batch, maxInFlight))
+                        .map(JobExecutionRepository::claim);
     }
 
     /** {@code RUNNING} rows whose lease has passed and nobody else is handling. */

@@ -1,0 +1,118 @@
+package dev.jobweaver.scheduler.job.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Claim;
+import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.LongUnaryOperator;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code claimDue}: due PENDING rows, oldest first, at most the batch and at most the in-flight limit minus the jobs
+ * RUNNING now. Every claim here runs in a transaction that is rolled back; the rows are due a year ago, so they come
+ * before any other test's rows, and are deleted after each test.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackResource.class,
+        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+class JobExecutionRepositoryClaimDueTest extends KafkaAndDbTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final String NOOP = "{\"steps\":[{\"action\":\"LOG\",\"message\":\"x\"}]}";
+    private static final long A_YEAR_AGO = -365L * 24 * 3600;
+
+    private final List<UUID> created = new ArrayList<>();
+
+    @AfterEach
+    void deleteTheRows() {
+        db.update("DELETE FROM job_executions WHERE job_id = ANY($1)", (Object) created.toArray(UUID[]::new));
+    }
+
+    @Test
+    void aRoundClaimsTheBatchWhileTheLimitIsFar() {
+        List<UUID> due = dueJobs(6);
+
+        List<UUID> claimed = claimAndRollBack(4, 0, running -> running + 100);
+
+        assertThat(claimed).containsExactlyElementsOf(due.subList(0, 4));
+    }
+
+    @Test
+    void aRoundClaimsOnlyTheFreeSlotsNearTheLimit() {
+        List<UUID> due = dueJobs(6);
+
+        List<UUID> claimed = claimAndRollBack(5, 0, running -> running + 2);
+
+        assertThat(claimed).containsExactlyElementsOf(due.subList(0, 2));
+    }
+
+    @Test
+    void aRoundAtOrOverTheLimitClaimsNothing() {
+        dueJobs(3);
+
+        assertThat(claimAndRollBack(5, 2, running -> running)).isEmpty();
+        assertThat(claimAndRollBack(5, 2, running -> running - 1)).as("replicas overshooting together").isEmpty();
+    }
+
+    @Test
+    void zeroMeansNoLimit() {
+        List<UUID> due = dueJobs(3);
+
+        assertThat(claimAndRollBack(3, 0, running -> 0)).containsExactlyElementsOf(due);
+    }
+
+    /** {@code count} PENDING rows due a year ago, a second apart, oldest first. */
+    private List<UUID> dueJobs(int count) {
+        return IntStream.range(0, count).mapToObj(i -> {
+            UUID id = UUID.randomUUID();
+            db.insertPending(id, NOOP, 0, A_YEAR_AGO - 10 * (count - i));
+            created.add(id);
+            return id;
+        }).toList();
+    }
+
+    /**
+     * In one transaction, rolled back at the end: inserts {@code extraRunning} RUNNING rows, counts the RUNNING rows,
+     * and claims with the in-flight limit {@code limit} computes from that count.
+     */
+    private List<UUID> claimAndRollBack(int batch, int extraRunning, LongUnaryOperator limit) {
+        return repository.pool().getConnection().chain(connection -> connection.begin().chain(tx ->
+                insertRunning(connection, extraRunning)
+                        .chain(() -> connection.query(
+                                "SELECT count(*) AS n FROM job_executions WHERE job_status = 'RUNNING'").execute())
+                        .map(rows -> rows.iterator().next().getLong("n"))
+                        .chain(running -> repository.claimDue(connection, batch,
+                                (int) limit.applyAsLong(running)))
+                        .map(Claim::jobs)
+                        .call(() -> tx.rollback())
+                        .onFailure().call(() -> tx.rollback()))
+                        .eventually(connection::close))
+                .map(jobs -> jobs.stream().map(JobExecution::jobId).toList())
+                .await().atMost(TIMEOUT);
+    }
+
+    private static Uni<Void> insertRunning(SqlConnection connection, int count) {
+        Uni<Void> all = Uni.createFrom().voidItem();
+        for (int i = 0; i < count; i++) {
+            all = all.chain(() -> connection.preparedQuery("INSERT INTO job_executions (job_id, job_type, instruction,"
+                    + " job_status, retry_count, max_retries, attempt, next_run_at, lease_until, created_at,"
+                    + " updated_at, version) VALUES ($1, 'SIMULATION', $2::text::jsonb, 'RUNNING', 0, 0, 1, now(),"
+                    + " now() + interval '1 day', now(), now(), 1)")
+                    .execute(Tuple.of(UUID.randomUUID(), NOOP)).replaceWithVoid());
+        }
+        return all;
+    }
+}
