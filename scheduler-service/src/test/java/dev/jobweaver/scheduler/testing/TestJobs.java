@@ -17,6 +17,9 @@ public final class TestJobs {
     private TestJobs() {
     }
 
+    /** A stored instruction of one LOG step, as ingestion writes it. */
+    public static final String LOG_INSTRUCTION = "{\"steps\":[{\"action\":\"LOG\",\"message\":\"x\"}]}";
+
     public static JobCreatedEvent created(UUID jobId, int maxRetries, Step... steps) {
         List<Step> list = steps.length == 0 ? List.of(new Step.Log("hello")) : List.of(steps);
         return new JobCreatedEvent(jobId, JobType.SIMULATION, new JobPayload(list), maxRetries,

@@ -47,16 +47,13 @@ public class JobExecutionRepository {
             + " AS u(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at)"
             + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id";
 
+    // At most min(batch, maxInFlight - running) rows, never a negative count (replicas may overshoot together),
+    // counted in the claim's own statement rather than a round trip before it; maxInFlight <= 0 means no such limit
+    // (CASE evaluates the count only when there is one).
     private static final String CLAIM_DUE = "SELECT " + COLUMNS + " FROM job_executions"
             + " WHERE job_status = 'PENDING' AND next_run_at <= now()"
-            + " ORDER BY next_run_at LIMIT $1 FOR UPDATE SKIP LOCKED";
-
-    // The same claim within an in-flight limit: at most min(batch, limit - running) rows, never a negative count
-    // (replicas may overshoot together), counted in the claim's own statement rather than a round trip before it.
-    private static final String CLAIM_DUE_CAPPED = "SELECT " + COLUMNS + " FROM job_executions"
-            + " WHERE job_status = 'PENDING' AND next_run_at <= now()"
-            + " ORDER BY next_run_at LIMIT LEAST($1, GREATEST(0, $2 - (SELECT count(*) FROM job_executions"
-            + " WHERE job_status = 'RUNNING'))) FOR UPDATE SKIP LOCKED";
+            + " ORDER BY next_run_at LIMIT CASE WHEN $2 <= 0 THEN $1 ELSE LEAST($1, GREATEST(0, $2 - (SELECT count(*)"
+            + " FROM job_executions WHERE job_status = 'RUNNING'))) END FOR UPDATE SKIP LOCKED";
 
     private static final String CLAIM_EXPIRED = "SELECT " + COLUMNS + " FROM job_executions"
             + " WHERE job_status = 'RUNNING' AND lease_until < now()"
@@ -91,7 +88,6 @@ public class JobExecutionRepository {
     private static final String COUNT_ACTIVE = "SELECT"
             + " (SELECT count(*) FROM job_executions WHERE job_status = 'PENDING') AS pending,"
             + " (SELECT count(*) FROM job_executions WHERE job_status = 'RUNNING') AS running";
-
 
     private final Pool pool;
 
@@ -140,10 +136,7 @@ public class JobExecutionRepository {
      * such limit).
      */
     public Uni<Claim> claimDue(SqlConnection tx, int batch, int maxInFlight) {
-        return maxInFlight <= 0
-                ? tx.preparedQuery(CLAIM_DUE).execute(Tuple.of(batch)).map(JobExecutionRepository::claim)
-                : tx.preparedQuery(CLAIM_DUE_CAPPED).execute(Tuple.of(batch, maxInFlight))
-                        .map(JobExecutionRepository::claim);
+        return tx.preparedQuery(CLAIM_DUE).execute(Tuple.of(batch, maxInFlight)).map(JobExecutionRepository::claim);
     }
 
     /** {@code RUNNING} rows whose lease has passed and nobody else is handling. */
@@ -217,10 +210,6 @@ public class JobExecutionRepository {
     public Uni<Void> writeAll(SqlConnection tx, List<Write> writes) {
         if (writes.isEmpty()) {
             return Uni.createFrom().voidItem();
-        }
-        if (writes.size() == 1) {
-            Write only = writes.getFirst();
-            return update(tx, only.next(), only.expectedVersion());
         }
         List<JobExecution> next = writes.stream().map(Write::next).toList();
         Tuple arrays = Tuple.from(new Object[] {

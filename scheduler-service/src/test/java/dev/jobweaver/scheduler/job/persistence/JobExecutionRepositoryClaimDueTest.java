@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Claim;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
@@ -31,7 +32,6 @@ import org.junit.jupiter.api.Test;
 class JobExecutionRepositoryClaimDueTest extends KafkaAndDbTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private static final String NOOP = "{\"steps\":[{\"action\":\"LOG\",\"message\":\"x\"}]}";
     private static final long A_YEAR_AGO = -365L * 24 * 3600;
 
     private final List<UUID> created = new ArrayList<>();
@@ -78,7 +78,7 @@ class JobExecutionRepositoryClaimDueTest extends KafkaAndDbTest {
     private List<UUID> dueJobs(int count) {
         return IntStream.range(0, count).mapToObj(i -> {
             UUID id = UUID.randomUUID();
-            db.insertPending(id, NOOP, 0, A_YEAR_AGO - 10 * (count - i));
+            db.insertPending(id, TestJobs.LOG_INSTRUCTION, 0, A_YEAR_AGO - 10 * (count - i));
             created.add(id);
             return id;
         }).toList();
@@ -111,7 +111,7 @@ class JobExecutionRepositoryClaimDueTest extends KafkaAndDbTest {
                     + " job_status, retry_count, max_retries, attempt, next_run_at, lease_until, created_at,"
                     + " updated_at, version) VALUES ($1, 'SIMULATION', $2::text::jsonb, 'RUNNING', 0, 0, 1, now(),"
                     + " now() + interval '1 day', now(), now(), 1)")
-                    .execute(Tuple.of(UUID.randomUUID(), NOOP)).replaceWithVoid());
+                    .execute(Tuple.of(UUID.randomUUID(), TestJobs.LOG_INSTRUCTION)).replaceWithVoid());
         }
         return all;
     }

@@ -9,6 +9,7 @@ import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Optimistic
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Write;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
@@ -28,7 +29,6 @@ import org.junit.jupiter.api.Test;
 class JobExecutionRepositoryWriteAllTest extends KafkaAndDbTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private static final String NOOP = "{\"steps\":[{\"action\":\"LOG\",\"message\":\"x\"}]}";
 
     @Test
     void everyRowIsWrittenWithEachOfItsColumnsNullsIncluded() {
@@ -92,7 +92,7 @@ class JobExecutionRepositoryWriteAllTest extends KafkaAndDbTest {
     private List<JobExecution> pendingJobs(int count) {
         return IntStream.range(0, count).mapToObj(i -> {
             UUID id = UUID.randomUUID();
-            db.insertPending(id, NOOP, 1, 3600);
+            db.insertPending(id, TestJobs.LOG_INSTRUCTION, 1, 3600);
             return db.get(id);
         }).toList();
     }
