@@ -47,7 +47,7 @@ import java.util.function.Function;
  * stays flat however many batches wait.
  *
  * <p><b>Defaults.</b> None here: each user passes both bounds from its configuration (the worker's
- * {@code jobweaver.worker.run.attempt-batch-size}, 256, and {@code attempt-batches-in-flight}, 4; the API's
+ * {@code jobweaver.worker.run.attempt-batch-size}, 256, and {@code attempt-batches-in-flight}, 1; the API's
  * {@code jobweaver.api.publish.max-batch-size}, 256, and {@code batches-in-flight}, 1).
  *
  * @param <I> what a call writes
