@@ -2,29 +2,62 @@ package dev.jobweaver.local.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
-/** The bench's client of the public REST API: {@code POST /api/jobs} asynchronously, and the readiness probe. */
-public final class ApiClient {
+/**
+ * The bench's client of the public REST API: {@code POST /api/jobs} asynchronously, and the readiness probe.
+ *
+ * <p>Why Vert.x and not {@code java.net.http}: the load generator shares the two cores with what it measures. With
+ * the JDK client it took a quarter of a core during a 20,000-job burst (its selector and executor threads, 9% of all
+ * samples in {@code perf}); a Vert.x client on one event loop, keep-alive connections, no pipelining (the API answers
+ * a connection's requests in order anyway) does the same work for a fraction of that (docs/benchmark.md).
+ *
+ * <p>Threads: every answer completes on the client's single event loop, so a caller's continuation must not block.
+ * {@link #close()} stops that loop.
+ */
+public final class ApiClient implements AutoCloseable {
+
+    /** Connections kept to the API; beyond it, requests wait for a free one (the bench's concurrency stays below). */
+    static final int MAX_CONNECTIONS = 512;
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long REQUEST_TIMEOUT_MS = 60_000;
+    private static final long PROBE_TIMEOUT_MS = 5_000;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final Vertx vertx;
+    private final HttpClient http;
     private final String baseUrl;
-    private final URI jobs;
+    private final String basePath;
 
     /** A client of the API at {@code baseUrl} ({@code http://localhost:8080}). */
     public ApiClient(String baseUrl) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-        this.jobs = URI.create(this.baseUrl + "/api/jobs");
+        URI uri = URI.create(this.baseUrl);
+        this.basePath = uri.getRawPath() == null ? "" : uri.getRawPath();
+        this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1)
+                .setInternalBlockingPoolSize(1));
+        this.http = vertx.createHttpClient(new HttpClientOptions()
+                        .setDefaultHost(uri.getHost())
+                        .setDefaultPort(uri.getPort() > 0 ? uri.getPort() : 80)
+                        .setConnectTimeout((int) PROBE_TIMEOUT_MS)
+                        .setKeepAlive(true),
+                new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS));
     }
 
     /**
@@ -44,21 +77,26 @@ public final class ApiClient {
 
     /** Sends one job; the future never fails (a transport error becomes status 0). */
     public CompletableFuture<Answer> submit(String body) {
-        HttpRequest request = HttpRequest.newBuilder(jobs).timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                .thenApply(ApiClient::answer)
+        RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST).setURI(basePath + "/api/jobs")
+                .setTimeout(REQUEST_TIMEOUT_MS).putHeader("Content-Type", "application/json");
+        return http.request(request)
+                .compose(r -> r.send(Buffer.buffer(body)))
+                .compose(response -> response.body().map(b -> answer(response, b.toString(StandardCharsets.UTF_8))))
+                .toCompletionStage().toCompletableFuture()
                 .exceptionally(e -> new Answer(0, null, describe(e)));
     }
 
     /** Whether {@code /q/health/ready} answers 200 within a few seconds. */
     public boolean ready() {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/q/health/ready"))
-                .timeout(Duration.ofSeconds(5)).GET().build();
+        RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET).setURI(basePath + "/q/health/ready")
+                .setTimeout(PROBE_TIMEOUT_MS);
         try {
-            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        } catch (IOException e) {
+            return http.request(request)
+                    .compose(r -> r.send())
+                    .compose(response -> response.body().map(b -> response.statusCode() == 200))
+                    .toCompletionStage().toCompletableFuture()
+                    .get(PROBE_TIMEOUT_MS + 1_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -71,17 +109,25 @@ public final class ApiClient {
         return baseUrl;
     }
 
-    private static Answer answer(HttpResponse<String> response) {
+    /** Closes the connections and stops the event loop. */
+    @Override
+    public void close() {
+        vertx.close().toCompletionStage().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null)
+                .join();
+    }
+
+    private static Answer answer(HttpClientResponse response, String body) {
+        int status = response.statusCode();
         UUID id = null;
-        if (response.statusCode() == 202) {
+        if (status == 202) {
             try {
-                JsonNode node = JSON.readTree(response.body());
+                JsonNode node = JSON.readTree(body);
                 id = UUID.fromString(node.path("jobId").asText());
             } catch (IOException | IllegalArgumentException e) {
-                return new Answer(response.statusCode(), null, "202 without a jobId: " + response.body());
+                return new Answer(status, null, "202 without a jobId: " + body);
             }
         }
-        return new Answer(response.statusCode(), id, response.body());
+        return new Answer(status, id, body);
     }
 
     private static String describe(Throwable e) {

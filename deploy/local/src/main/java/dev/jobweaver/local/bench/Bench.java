@@ -60,11 +60,16 @@ public final class Bench {
         }
         PlatformState platform = PlatformState.load(options.home());
         requireAlive(platform, options.home());
-        ApiClient api = new ApiClient(platform.apiUrl());
-        if (!api.ready()) {
-            throw new IllegalStateException("the platform is not up: " + platform.apiUrl()
-                    + "/q/health/ready does not answer 200. Start it with `./jobweaver up`");
+        try (ApiClient api = new ApiClient(platform.apiUrl())) {
+            if (!api.ready()) {
+                throw new IllegalStateException("the platform is not up: " + platform.apiUrl()
+                        + "/q/health/ready does not answer 200. Start it with `./jobweaver up`");
+            }
+            return run(options, platform, api, out);
         }
+    }
+
+    private static int run(BenchOptions options, PlatformState platform, ApiClient api, PrintStream out) {
         Instant startedAt = Instant.now();
         Path folder = options.out() != null ? options.out()
                 : options.home().resolve("bench").resolve(FOLDER.format(startedAt));

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 class SubmitterTest {
 
     private HttpServer server;
+    private ApiClient client;
     private final Set<String> bodies = ConcurrentHashMap.newKeySet();
     private final AtomicInteger requests = new AtomicInteger();
 
@@ -40,11 +41,15 @@ class SubmitterTest {
         });
         server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4));
         server.start();
-        return new ApiClient("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+        return client;
     }
 
     @AfterEach
     void stop() {
+        if (client != null) {
+            client.close();
+        }
         if (server != null) {
             server.stop(0);
         }
@@ -100,9 +105,28 @@ class SubmitterTest {
 
     @Test
     void anUnreachableApiIsAnAnswerNotAnException() {
-        ApiClient.Answer answer = new ApiClient("http://127.0.0.1:1").submit(JobKind.NOOP.body()).join();
-        assertThat(answer.status()).isZero();
-        assertThat(answer.accepted()).isFalse();
-        assertThat(new ApiClient("http://127.0.0.1:1").ready()).isFalse();
+        try (ApiClient unreachable = new ApiClient("http://127.0.0.1:1")) {
+            ApiClient.Answer answer = unreachable.submit(JobKind.NOOP.body()).join();
+            assertThat(answer.status()).isZero();
+            assertThat(answer.accepted()).isFalse();
+            assertThat(answer.body()).isNotBlank();
+            assertThat(unreachable.ready()).isFalse();
+        }
+    }
+
+    @Test
+    void theReadinessProbeIsTrueOnlyFor200() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        AtomicInteger status = new AtomicInteger(503);
+        server.createContext("/q/health/ready", exchange -> {
+            exchange.sendResponseHeaders(status.get(), -1);
+            exchange.close();
+        });
+        server.start();
+        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
+
+        assertThat(client.ready()).isFalse();
+        status.set(200);
+        assertThat(client.ready()).isTrue();
     }
 }
