@@ -26,7 +26,7 @@ import java.util.concurrent.TimeoutException;
  * <p>Why Vert.x and not {@code java.net.http}: the load generator shares the two cores with what it measures. With
  * the JDK client it took a quarter of a core during a 20,000-job burst (its selector and executor threads, 9% of all
  * samples in {@code perf}); a Vert.x client on one event loop, keep-alive connections, no pipelining (the API answers
- * a connection's requests in order anyway) does the same work for a fraction of that (docs/benchmark.md).
+ * a connection's requests in order anyway) took 11-14% of a core for the same bursts (docs/benchmark.md).
  *
  * <p>Threads: every answer completes on the client's single event loop, so a caller's continuation must not block.
  * {@link #close()} stops that loop.
