@@ -33,7 +33,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class ApiClient implements AutoCloseable {
 
-    /** Connections kept to the API; beyond it, requests wait for a free one (the bench's concurrency stays below). */
+    /** Connections kept to the API; beyond it, requests wait for a free one (the default concurrency is 64). */
     static final int MAX_CONNECTIONS = 512;
 
     private static final ObjectMapper JSON = new ObjectMapper();
