@@ -95,6 +95,20 @@ class LocalStackTest {
     }
 
     @Test
+    void flushesEveryCommitToDisk() throws Exception {
+        // The embedded server's own defaults turn both off; an accepted job must survive a crash of the machine.
+        try (Connection c = DriverManager.getConnection(stack.postgres().jdbcUrl(Postgres.DATABASES.getFirst()),
+                Postgres.USER, Postgres.PASSWORD); ResultSet rs = c.createStatement().executeQuery(
+                "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit')")) {
+            Map<String, String> settings = new java.util.HashMap<>();
+            while (rs.next()) {
+                settings.put(rs.getString(1), rs.getString(2));
+            }
+            assertThat(settings).containsOnly(Map.entry("fsync", "on"), Map.entry("synchronous_commit", "on"));
+        }
+    }
+
+    @Test
     void aStackWhosePostgresCannotStartFailsInsteadOfComingUpWithoutIt() throws Exception {
         LocalStack.Settings settings = LocalStack.Settings.ephemeral();
         // PostgreSQL's folder is taken by a plain file, so its start fails while Kafka's succeeds.
