@@ -24,6 +24,8 @@ public class HeldSubmissionStore extends SubmissionStore {
     private final List<UUID> stored = new CopyOnWriteArrayList<>();
     private final AtomicReference<CompletableFuture<Void>> gate =
             new AtomicReference<>(CompletableFuture.completedFuture(null));
+    private final AtomicReference<CompletableFuture<Void>> removalGate =
+            new AtomicReference<>(CompletableFuture.completedFuture(null));
     private final AtomicReference<RuntimeException> failNext = new AtomicReference<>();
 
     public HeldSubmissionStore(Pool pool) {
@@ -45,6 +47,26 @@ public class HeldSubmissionStore extends SubmissionStore {
             opened = opened.emitOn(command -> context.runOnContext(ignored -> command.run()));
         }
         return opened.chain(() -> super.insert(jobs)).invoke(() -> stored.addAll(ids));
+    }
+
+    @Override
+    public Uni<Integer> removeOutbox(List<UUID> jobIds) {
+        io.vertx.core.Context context = Vertx.currentContext();
+        Uni<Void> opened = Uni.createFrom().completionStage(removalGate.get());
+        if (context != null) {
+            opened = opened.emitOn(command -> context.runOnContext(ignored -> command.run()));
+        }
+        return opened.chain(() -> super.removeOutbox(jobIds));
+    }
+
+    /** From now on outbox deletes wait until {@link #releaseOutboxRemovals()}. */
+    public void holdOutboxRemovals() {
+        removalGate.set(new CompletableFuture<>());
+    }
+
+    /** Lets held outbox deletes and later ones go. */
+    public void releaseOutboxRemovals() {
+        removalGate.get().complete(null);
     }
 
     /** From now on inserts wait until {@link #release()}. */
@@ -75,6 +97,7 @@ public class HeldSubmissionStore extends SubmissionStore {
     /** Back to a pass-through store with nothing recorded. */
     public void reset() {
         release();
+        releaseOutboxRemovals();
         failNext.set(null);
         started.clear();
         stored.clear();

@@ -4,6 +4,7 @@ import dev.jobweaver.local.testing.LocalStackResource;
 import io.quarkus.test.common.ResourceArg;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Database;
@@ -85,10 +86,14 @@ class JobResourceSubmitTest {
                     assertThat(rs.getString(2)).isEqualTo(traceId);
                 }
                 outbox.setObject(1, UUID.fromString(jobId));
-                try (ResultSet rs = outbox.executeQuery()) {
-                    rs.next();
-                    assertThat(rs.getInt(1)).as("outbox row removed once Kafka acknowledged").isZero();
-                }
+                // The 202 does not wait for the outbox delete, which follows it at once.
+                await("outbox row removed once Kafka acknowledged")
+                        .atMost(Duration.ofSeconds(10)).until(() -> {
+                            try (ResultSet rs = outbox.executeQuery()) {
+                                rs.next();
+                                return rs.getInt(1) == 0;
+                            }
+                        });
             }
         }
     }

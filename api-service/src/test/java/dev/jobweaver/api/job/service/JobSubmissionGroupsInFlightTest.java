@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Test;
 /**
  * How groups of submissions go through the service: a group leaves the group commit once its insert committed, so
  * later groups are stored while it waits for Kafka; at most {@code publish.batches-in-flight} inserts run at once; a
- * failed insert fails its own group only. Inserts and publishes are the real ones, held back by the test.
+ * failed insert fails its own group only; a request's answer does not wait for its outbox row's delete. Inserts,
+ * publishes and deletes are the real ones, held back by the test.
  */
 @QuarkusTest
 @TestProfile(JobSubmissionGroupsInFlightTest.TwoInsertsInFlight.class)
@@ -135,6 +136,22 @@ class JobSubmissionGroupsInFlightTest {
                 .as("each submission in exactly one insert").containsExactlyInAnyOrderElementsOf(answered);
         assertThat(count("SELECT count(*) FROM jobs WHERE status = 'PENDING' AND id = ANY(?)", answered))
                 .isEqualTo(answered.size());
+    }
+
+    @Test
+    void theAnswerDoesNotWaitForTheOutboxDelete() throws Exception {
+        store.holdOutboxRemovals();
+
+        HttpResponse<String> response = submit().get(30, TimeUnit.SECONDS);
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        UUID jobId = UUID.fromString(new JsonPath(response.body()).getString("jobId"));
+        assertThat(count("SELECT count(*) FROM job_outbox WHERE job_id = ANY(?)", List.of(jobId)))
+                .as("outbox row still there when the 202 went out").isEqualTo(1);
+
+        store.releaseOutboxRemovals();
+        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM job_outbox WHERE job_id = ANY(?)",
+                List.of(jobId)) == 0);
     }
 
     @Test
