@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The JVM options every service gets, and how JOBWEAVER_JAVA_OPTS adds to them. */
+/** The JVM options and tracing settings every service gets, and how JOBWEAVER_JAVA_OPTS adds to them. */
 class PlatformOptionsTest {
 
     @Test
@@ -27,6 +27,14 @@ class PlatformOptionsTest {
         expected.add("-Xmx512m");
         expected.add("-XX:StartFlightRecording=filename=/tmp/%p.jfr");
         assertEquals(expected, Platform.Options.jvmWith("  -Xmx512m \t -XX:StartFlightRecording=filename=/tmp/%p.jfr "));
+    }
+
+    @Test
+    void withoutATraceViewerNoSpanIsRecordedAndNoSqlOrKafkaSpanIsMade() {
+        assertEquals(Map.of("quarkus.otel.traces.sampler.arg", "0.0",
+                        "quarkus.otel.instrument.vertx-sql-client", "false",
+                        "mp.messaging.connector.smallrye-kafka.tracing-enabled", "false"),
+                Platform.withoutTraceViewer());
     }
 
     @Test
