@@ -115,6 +115,20 @@ class SubmitterTest {
     }
 
     @Test
+    void aSilentApiIsAnAnswerWithinTheRequestTimeout() throws Exception {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/api/jobs", exchange -> { }); // reads nothing, answers nothing, keeps the connection
+        server.start();
+        try (ApiClient silent = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort(),
+                Duration.ofMillis(300))) {
+            ApiClient.Answer answer = silent.submit(JobKind.NOOP.body()).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(answer.status()).isZero();
+            assertThat(answer.accepted()).isFalse();
+            assertThat(answer.body()).containsIgnoringCase("timeout");
+        }
+    }
+
+    @Test
     void theReadinessProbeIsTrueOnlyFor200() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         AtomicInteger status = new AtomicInteger(503);
