@@ -6,6 +6,7 @@ import dev.jobweaver.common.messaging.Topics;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -100,7 +101,7 @@ class LocalStackTest {
         try (Connection c = DriverManager.getConnection(stack.postgres().jdbcUrl(Postgres.DATABASES.getFirst()),
                 Postgres.USER, Postgres.PASSWORD); ResultSet rs = c.createStatement().executeQuery(
                 "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit')")) {
-            Map<String, String> settings = new java.util.HashMap<>();
+            Map<String, String> settings = new HashMap<>();
             while (rs.next()) {
                 settings.put(rs.getString(1), rs.getString(2));
             }

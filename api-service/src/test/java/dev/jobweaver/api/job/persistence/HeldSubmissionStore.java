@@ -40,23 +40,23 @@ public class HeldSubmissionStore extends SubmissionStore {
         if (failure != null) {
             return Uni.createFrom().failure(failure);
         }
-        io.vertx.core.Context context = Vertx.currentContext();
-        Uni<Void> opened = Uni.createFrom().completionStage(gate.get());
-        if (context != null) {
-            // the insert itself runs where it would have run without the hold
-            opened = opened.emitOn(command -> context.runOnContext(ignored -> command.run()));
-        }
-        return opened.chain(() -> super.insert(jobs)).invoke(() -> stored.addAll(ids));
+        return opened(gate).chain(() -> super.insert(jobs)).invoke(() -> stored.addAll(ids));
     }
 
     @Override
     public Uni<Integer> removeOutbox(List<UUID> jobIds) {
+        return opened(removalGate).chain(() -> super.removeOutbox(jobIds));
+    }
+
+    /**
+     * Completes once {@code gate} is open, on the caller's Vert.x context if it has one: the held statement then runs
+     * where it would have run without the hold.
+     */
+    private static Uni<Void> opened(AtomicReference<CompletableFuture<Void>> gate) {
         io.vertx.core.Context context = Vertx.currentContext();
-        Uni<Void> opened = Uni.createFrom().completionStage(removalGate.get());
-        if (context != null) {
-            opened = opened.emitOn(command -> context.runOnContext(ignored -> command.run()));
-        }
-        return opened.chain(() -> super.removeOutbox(jobIds));
+        Uni<Void> opened = Uni.createFrom().completionStage(gate.get());
+        return context == null ? opened
+                : opened.emitOn(command -> context.runOnContext(ignored -> command.run()));
     }
 
     /** From now on outbox deletes wait until {@link #releaseOutboxRemovals()}. */

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -121,7 +122,7 @@ class SubmitterTest {
         server.start();
         try (ApiClient silent = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort(),
                 Duration.ofMillis(300))) {
-            ApiClient.Answer answer = silent.submit(JobKind.NOOP.body()).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            ApiClient.Answer answer = silent.submit(JobKind.NOOP.body()).get(10, TimeUnit.SECONDS);
             assertThat(answer.status()).isZero();
             assertThat(answer.accepted()).isFalse();
             assertThat(answer.body()).containsIgnoringCase("timeout");
