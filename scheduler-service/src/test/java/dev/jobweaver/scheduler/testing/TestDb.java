@@ -7,6 +7,8 @@ import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
+import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
+import io.smallrye.mutiny.Multi;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -67,6 +69,15 @@ public final class TestDb {
                 + " VALUES ($1, 'SIMULATION', $2, NULL, $3::text::jsonb, 'PENDING', 0, $4, 0,"
                 + " now() + make_interval(secs => $5), now(), now(), 0)",
                 jobId, TestJobs.traceId(jobId), instructionJson, maxRetries, (double) dueInSeconds);
+    }
+
+    /**
+     * Dispatches every due PENDING job, so that a test starts without a waiting job (ingestion stores new jobs
+     * PENDING while one waits).
+     */
+    public void dispatchAllDue(Dispatcher dispatcher) {
+        Multi.createBy().repeating().uni(dispatcher::dispatchRound).whilst(claimed -> !claimed.isEmpty())
+                .collect().last().await().atMost(TIMEOUT);
     }
 
     public int update(String sql, Object... args) {

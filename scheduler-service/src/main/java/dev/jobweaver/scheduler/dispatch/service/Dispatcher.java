@@ -2,12 +2,8 @@ package dev.jobweaver.scheduler.dispatch.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.error.SchedulerErrorCode;
-import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobPayload;
-import dev.jobweaver.common.job.JobType;
-import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
-import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
@@ -33,7 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
- * Claims due jobs and dispatches their next attempt to {@code run-job}.
+ * Claims due jobs and dispatches their next attempt to {@code run-job}: retries that became due, and new jobs that
+ * ingestion stored {@code PENDING} instead of dispatching them itself (no slot free, a due job waiting, Kafka down).
  *
  * <p>A round is one transaction: {@code SELECT ... WHERE job_status = 'PENDING' AND next_run_at <= now() ORDER BY
  * next_run_at LIMIT batch FOR UPDATE SKIP LOCKED} claims rows that no other replica holds; for each, the
@@ -60,7 +57,6 @@ public class Dispatcher {
     public static final String UNREADABLE = "stored instruction is unreadable";
 
     private final JobExecutionRepository repository;
-    private final JobEventPublisher publisher;
     private final JobStateWriter writer;
     private final LeasePolicy leasePolicy;
     private final JobTracing tracing;
@@ -73,12 +69,10 @@ public class Dispatcher {
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile boolean stopped;
 
-    public Dispatcher(JobExecutionRepository repository, JobEventPublisher publisher, JobStateWriter writer,
-                      LeasePolicy leasePolicy,
+    public Dispatcher(JobExecutionRepository repository, JobStateWriter writer, LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
                       SchedulerConfig config) {
         this.repository = repository;
-        this.publisher = publisher;
         this.writer = writer;
         this.leasePolicy = leasePolicy;
         this.tracing = tracing;
@@ -167,8 +161,7 @@ public class Dispatcher {
                         }
                         JobExecution attempt = JobStateMachine.dispatch(job, now, now.plus(leasePolicy.leaseFor(payload)));
                         next.add(attempt);
-                        publishes.add(publisher.run(runEvent(attempt, payload), trace));
-                        publishes.add(publisher.status(JobStateMachine.statusEvent(attempt), trace));
+                        publishes.add(writer.publishAttempt(attempt, payload, trace));
                     }
                     publishes.add(unrunnable);
                     return Uni.join().all(publishes).andFailFast()
@@ -177,18 +170,15 @@ public class Dispatcher {
                 }))
                 .onItemOrFailure().invoke((dispatched, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
                 .map(dispatched -> {
-                    for (JobExecution job : dispatched) {
-                        metrics.dispatched(job.attempt(), Duration.between(job.createdAt(), job.dispatchedAt()));
-                        JobLog.debug(LOG, job.jobId(), job.traceId(), "dispatched attempt %d, leased until %s",
-                                job.attempt(), job.leaseUntil());
-                    }
+                    dispatched.forEach(this::dispatched);
                     return dispatched.stream().map(JobExecution::jobId).toList();
                 });
     }
 
-    private RunJobEvent runEvent(JobExecution job, JobPayload payload) {
-        return new RunJobEvent(EventIds.runEventId(job.jobId(), job.attempt()), job.jobId(), job.attempt(),
-                JobType.valueOf(job.jobType()), payload, job.traceId(), job.createdAt(), job.dispatchedAt(),
+    /** Counts and logs an attempt dispatched by a committed transaction, this class's or ingestion's. */
+    public void dispatched(JobExecution job) {
+        metrics.dispatched(job.attempt(), Duration.between(job.createdAt(), job.dispatchedAt()));
+        JobLog.debug(LOG, job.jobId(), job.traceId(), "dispatched attempt %d, leased until %s", job.attempt(),
                 job.leaseUntil());
     }
 

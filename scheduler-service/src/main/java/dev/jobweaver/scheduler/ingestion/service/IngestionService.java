@@ -3,9 +3,16 @@ package dev.jobweaver.scheduler.ingestion.service;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.JobCreatedEvent;
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.NewJob;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Stored;
+import dev.jobweaver.scheduler.job.service.JobStateMachine;
+import dev.jobweaver.scheduler.job.service.JobStateWriter;
+import dev.jobweaver.scheduler.job.service.LeasePolicy;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
@@ -15,6 +22,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,11 +32,29 @@ import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /**
- * Stores accepted jobs as {@code PENDING} executions, once each, and wakes the dispatcher.
+ * Stores accepted jobs, once each, and dispatches their first attempt in the same transaction when it can.
  *
- * <p>Idempotent: {@code INSERT ... ON CONFLICT (job_id) DO NOTHING}, so a redelivered {@code JobCreatedEvent}
- * changes nothing, whatever state the job has reached since. The events of one poll are stored in one transaction;
- * the caller acknowledges their records only after the returned {@link Uni} completed, that is after the commit.
+ * <h2>Guarantee</h2>
+ * Idempotent: {@code INSERT ... ON CONFLICT (job_id) DO NOTHING}, so a redelivered {@code JobCreatedEvent} changes
+ * nothing, whatever state the job has reached since. The events of one poll are stored in one transaction; the
+ * caller acknowledges their records only after the returned {@link Uni} completed, that is after the commit.
+ *
+ * <h2>Dispatch at ingestion</h2>
+ * While the in-flight limit allows and no due {@code PENDING} job is waiting, a new job is stored {@code RUNNING} at
+ * attempt 1, and its run and {@code RUNNING} status are published and acknowledged by Kafka before the commit: the
+ * {@link Dispatcher}'s dual-write rule, without storing the job {@code PENDING}, claiming it and updating it in a
+ * second transaction. The other jobs are stored {@code PENDING} and the dispatcher is woken.
+ * <ul>
+ *   <li>If publishing fails, the transaction rolls back and the poll is stored again, all {@code PENDING}: a job
+ *       never waits for {@code run-job} to be stored. A run already acknowledged is dispatched again later with the
+ *       same attempt number, hence the same eventId, which the worker recognises as the same run.</li>
+ *   <li>An outcome can come back before the commit. The transaction holds the ingestion fence (an advisory lock,
+ *       shared) until it ends, and the outcome service waits on it for a job it cannot see
+ *       ({@link JobExecutionRepository#awaitIngestions}) instead of ignoring the outcome.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * Runs on the Vert.x context of the consuming channel; nothing blocks.
  */
 @ApplicationScoped
 public class IngestionService {
@@ -36,18 +62,25 @@ public class IngestionService {
     private static final Logger LOG = Logger.getLogger(IngestionService.class);
 
     private final JobExecutionRepository repository;
+    private final JobStateWriter writer;
     private final Dispatcher dispatcher;
+    private final LeasePolicy leasePolicy;
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
     private final ObjectMapper mapper;
+    private final int maxInFlight;
 
-    public IngestionService(JobExecutionRepository repository, Dispatcher dispatcher, JobTracing tracing,
-                            SchedulerMetrics metrics, ObjectMapper mapper) {
+    public IngestionService(JobExecutionRepository repository, JobStateWriter writer, Dispatcher dispatcher,
+                            LeasePolicy leasePolicy, JobTracing tracing, SchedulerMetrics metrics,
+                            ObjectMapper mapper, SchedulerConfig config) {
         this.repository = repository;
+        this.writer = writer;
         this.dispatcher = dispatcher;
+        this.leasePolicy = leasePolicy;
         this.tracing = tracing;
         this.metrics = metrics;
         this.mapper = mapper;
+        this.maxInFlight = config.dispatch().maxInFlight();
     }
 
     /**
@@ -58,45 +91,96 @@ public class IngestionService {
     public record Accepted(JobCreatedEvent event, Context parent) {
     }
 
-    /** Stores the jobs that are new; the ids of those that were. */
+    /** A job of the poll being stored: its row, its event and its ingestion span. */
+    private record Incoming(NewJob row, JobCreatedEvent event, Span span) {
+    }
+
+    /** Stores the jobs that are new, dispatching what it can; the ids of those that were new. */
     public Uni<Set<UUID>> ingest(List<Accepted> accepted) {
         return Uni.createFrom().deferred(() -> {
             // A job twice in one poll (a redelivery right behind the original) is stored from its first event.
             Map<UUID, Accepted> byJob = new LinkedHashMap<>();
             accepted.forEach(a -> byJob.putIfAbsent(a.event().jobId(), a));
-            List<Span> spans = new ArrayList<>(byJob.size());
-            List<NewJob> rows = new ArrayList<>(byJob.size());
+            List<Incoming> jobs = new ArrayList<>(byJob.size());
             for (Accepted a : byJob.values()) {
                 JobCreatedEvent event = a.event();
                 Span span = tracing.start("scheduler ingest", a.parent() != null ? a.parent() : Context.root(),
                         event.jobId(), 0);
-                spans.add(span);
                 // The trace the API told the client about; the span's own trace if the event did not say.
                 String traceId = event.traceId() != null && !event.traceId().isBlank()
                         ? event.traceId() : JobTracing.traceId(span);
-                rows.add(new NewJob(event.jobId(), event.jobType().name(), traceId, JobTracing.traceparent(span),
-                        instruction(event), event.maxRetries(),
-                        event.createdAt() != null ? event.createdAt() : Instant.now()));
+                // Truncated as the database stores it, so that the run carries the stored instant.
+                Instant createdAt = (event.createdAt() != null ? event.createdAt() : Instant.now())
+                        .truncatedTo(ChronoUnit.MICROS);
+                jobs.add(new Incoming(new NewJob(event.jobId(), event.jobType().name(), traceId,
+                        JobTracing.traceparent(span), instruction(event), event.maxRetries(), createdAt,
+                        leasePolicy.leaseFor(event.payload()).toMillis()), event, span));
             }
-            return repository.insertIfAbsent(rows)
-                    .onItemOrFailure().invoke((inserted, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
-                    .invoke(inserted -> afterCommit(rows, inserted));
+            List<NewJob> rows = jobs.stream().map(Incoming::row).toList();
+            List<Span> dispatchSpans = new ArrayList<>();
+            List<JobExecution> dispatched = new ArrayList<>();
+            return storeAndDispatch(jobs, rows, dispatched, dispatchSpans)
+                    .onItemOrFailure().invoke((stored, failure) -> dispatchSpans.forEach(s -> JobTracing.end(s, failure)))
+                    .onFailure().recoverWithUni(failure -> {
+                        LOG.warnf("could not dispatch %d new job(s) as they were stored (%s): storing them PENDING",
+                                rows.size(), failure.toString());
+                        dispatched.clear();
+                        return repository.insertIfAbsent(repository.pool(), rows, 0, maxInFlight);
+                    })
+                    .onItemOrFailure().invoke((stored, failure) -> jobs.forEach(j -> JobTracing.end(j.span(), failure)))
+                    .map(stored -> afterCommit(rows, stored, dispatched));
         });
     }
 
-    private void afterCommit(List<NewJob> rows, Set<UUID> inserted) {
+    /** One transaction: store the jobs, publish the runs of those stored RUNNING, commit after Kafka's acks. */
+    private Uni<Stored> storeAndDispatch(List<Incoming> jobs, List<NewJob> rows, List<JobExecution> dispatched,
+                                         List<Span> dispatchSpans) {
+        return repository.pool().withTransaction(tx -> repository.insertIfAbsent(tx, rows, rows.size(), maxInFlight)
+                .call(stored -> {
+                    List<Uni<Void>> publishes = new ArrayList<>();
+                    for (Incoming job : jobs) {
+                        if (stored.inserted().get(job.row().jobId()) != JobStatus.RUNNING) {
+                            continue;
+                        }
+                        JobExecution attempt = firstAttempt(job.row(), stored.now());
+                        Span span = tracing.start("scheduler dispatch", Context.root().with(job.span()),
+                                attempt.jobId(), attempt.attempt());
+                        dispatchSpans.add(span);
+                        dispatched.add(attempt);
+                        publishes.add(writer.publishAttempt(attempt, job.event().payload(), Context.root().with(span)));
+                    }
+                    return publishes.isEmpty() ? Uni.createFrom().voidItem()
+                            : Uni.join().all(publishes).andFailFast().replaceWithVoid();
+                }));
+    }
+
+    /** The row of a job stored RUNNING: its PENDING row as stored at {@code now}, dispatched at {@code now}. */
+    static JobExecution firstAttempt(NewJob row, Instant now) {
+        JobExecution pending = new JobExecution(row.jobId(), row.jobType(), row.traceId(), row.traceparent(),
+                row.instruction(), JobStatus.PENDING, 0, row.maxRetries(), 0, now, null, null, row.createdAt(), now,
+                null, null, null, 0);
+        return JobStateMachine.dispatch(pending, now, now.plusMillis(row.leaseMillis()));
+    }
+
+    private Set<UUID> afterCommit(List<NewJob> rows, Stored stored, List<JobExecution> dispatched) {
+        boolean pending = false;
         for (NewJob row : rows) {
-            if (inserted.contains(row.jobId())) {
+            JobStatus status = stored.inserted().get(row.jobId());
+            if (status != null) {
                 metrics.ingested();
-                JobLog.debug(LOG, row.jobId(), row.traceId(), "job ingested PENDING (maxRetries=%d)", row.maxRetries());
+                pending |= status == JobStatus.PENDING;
+                JobLog.debug(LOG, row.jobId(), row.traceId(), "job ingested %s (maxRetries=%d)", status,
+                        row.maxRetries());
             } else {
                 metrics.duplicateIngestion();
                 JobLog.info(LOG, row.jobId(), row.traceId(), "job already known: redelivered event ignored");
             }
         }
-        if (!inserted.isEmpty()) {
+        dispatched.forEach(dispatcher::dispatched);
+        if (pending) {
             dispatcher.wake();
         }
+        return stored.inserted().keySet();
     }
 
     private String instruction(JobCreatedEvent event) {

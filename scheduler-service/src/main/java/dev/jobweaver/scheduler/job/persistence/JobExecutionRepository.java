@@ -36,16 +36,44 @@ public class JobExecutionRepository {
             + " job_status, retry_count, max_retries, attempt, next_run_at, lease_until, last_error, created_at,"
             + " updated_at, dispatched_at, started_at, finished_at, version, now() AS db_now";
 
-    // One statement for a whole poll: arrays unnested on the server, so one round trip and no explicit transaction
-    // (a single statement is atomic on its own). The instruction is bound as text and cast: bound as jsonb, a Java
-    // String would be stored as a JSON string.
-    private static final String INSERT = "INSERT INTO job_executions (job_id, job_type, trace_id, traceparent,"
-            + " instruction, job_status, retry_count, max_retries, attempt, next_run_at, created_at, updated_at, version)"
-            + " SELECT u.job_id, u.job_type, u.trace_id, u.traceparent, u.instruction::jsonb, 'PENDING', 0,"
-            + " u.max_retries, 0, now(), u.created_at, now(), 0"
-            + " FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[])"
-            + " AS u(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at)"
-            + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id";
+    /**
+     * The advisory lock that fences ingestion: every transaction that stores and dispatches new jobs holds it shared
+     * until it ends, and an outcome for a job it cannot see takes it exclusively, which waits for those transactions
+     * (see {@link #awaitIngestions}). The key is arbitrary; the database belongs to this service alone.
+     */
+    static final long INGESTION_FENCE = 0x4a6f_6257_6561_7645L;
+
+    // One statement for a whole poll: arrays unnested on the server, so one round trip. The instruction is bound as
+    // text and cast: bound as jsonb, a Java String would be stored as a JSON string.
+    //
+    // The first rows (in the poll's order) go straight to RUNNING at attempt 1, as JobStateMachine.dispatch would
+    // move them, when there are slots: $8 caps them, $9 is max-in-flight (<= 0: no limit), and none go while a due
+    // PENDING job is waiting, since the dispatcher owes it the next slot (jobs start in the order they became due).
+    // The others are stored PENDING and due now. Both CTEs run once (MATERIALIZED); the first takes the fence.
+    private static final String INSERT = "WITH fence AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared("
+            + INGESTION_FENCE + ")),"
+            + " slots AS MATERIALIZED (SELECT CASE WHEN $8::int4 <= 0 THEN 0"
+            + " WHEN EXISTS (SELECT 1 FROM job_executions WHERE job_status = 'PENDING' AND next_run_at <= now()) THEN 0"
+            + " WHEN $9::int4 <= 0 THEN $8::int4"
+            + " ELSE LEAST($8::int4, GREATEST(0, $9::int4 - (SELECT count(*) FROM job_executions"
+            + " WHERE job_status = 'RUNNING'))) END AS n FROM fence)"
+            + " INSERT INTO job_executions (job_id, job_type, trace_id, traceparent, instruction, job_status,"
+            + " retry_count, max_retries, attempt, next_run_at, lease_until, created_at, updated_at, dispatched_at,"
+            + " version)"
+            + " SELECT u.job_id, u.job_type, u.trace_id, u.traceparent, u.instruction::jsonb,"
+            + " CASE WHEN u.ord <= s.n THEN 'RUNNING' ELSE 'PENDING' END, 0, u.max_retries,"
+            + " CASE WHEN u.ord <= s.n THEN 1 ELSE 0 END, now(),"
+            + " CASE WHEN u.ord <= s.n THEN now() + u.lease_ms * interval '1 millisecond' END,"
+            + " u.created_at, now(), CASE WHEN u.ord <= s.n THEN now() END, CASE WHEN u.ord <= s.n THEN 1 ELSE 0 END"
+            + " FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],"
+            + " $10::int8[]) WITH ORDINALITY"
+            + " AS u(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at, lease_ms, ord)"
+            + " CROSS JOIN slots s"
+            + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id, job_status, now() AS db_now";
+
+    // Waits for every transaction that holds the fence shared, then lets go at once (autocommit: the statement is
+    // its own transaction), so that the outcome's transaction never holds it.
+    private static final String AWAIT_INGESTIONS = "SELECT pg_advisory_xact_lock(" + INGESTION_FENCE + ")";
 
     // At most min(batch, maxInFlight - running) rows, never a negative count (replicas may overshoot together),
     // counted in the claim's own statement rather than a round trip before it; maxInFlight <= 0 means no such limit
@@ -100,18 +128,37 @@ public class JobExecutionRepository {
         return pool;
     }
 
-    /** A job to store, as ingestion read it. */
+    /**
+     * A job to store, as ingestion read it.
+     *
+     * @param leaseMillis the lease of its first attempt, if it is dispatched as it is stored
+     */
     public record NewJob(UUID jobId, String jobType, String traceId, String traceparent, String instruction,
-                         int maxRetries, Instant createdAt) {
+                         int maxRetries, Instant createdAt, long leaseMillis) {
     }
 
     /**
-     * New jobs, {@code PENDING} and due now, in one statement (atomic on its own: all rows or none); the ids of those
-     * that were not there yet. A job already there (a redelivered event) is left as it is.
+     * What storing new jobs did.
+     *
+     * @param now      the database's {@code now()} of the statement (null when nothing was stored)
+     * @param inserted each job that was not there yet, and the status it was stored in: {@code RUNNING} at attempt 1
+     *                 (dispatched: {@code JobStateMachine.dispatch} of its {@code PENDING} row at {@code now}) or
+     *                 {@code PENDING} and due now
      */
-    public Uni<Set<UUID>> insertIfAbsent(List<NewJob> jobs) {
+    public record Stored(Instant now, Map<UUID, JobStatus> inserted) {
+    }
+
+    /**
+     * New jobs in one statement (all rows or none); a job already there (a redelivered event) is left as it is.
+     * Up to {@code dispatchAtMost} of them, in list order, go straight to {@code RUNNING} while the in-flight limit
+     * allows and no due {@code PENDING} job waits; the caller must then publish their runs before it commits
+     * {@code client}'s transaction. With {@code dispatchAtMost} 0 every job is stored {@code PENDING}.
+     *
+     * @param maxInFlight most jobs {@code RUNNING} at once; 0 or less: no limit
+     */
+    public Uni<Stored> insertIfAbsent(SqlClient client, List<NewJob> jobs, int dispatchAtMost, int maxInFlight) {
         if (jobs.isEmpty()) {
-            return Uni.createFrom().item(Set.of());
+            return Uni.createFrom().item(new Stored(null, Map.of()));
         }
         Tuple arrays = Tuple.from(new Object[] {
                 Columns.of(jobs, NewJob::jobId, UUID[]::new),
@@ -120,14 +167,28 @@ public class JobExecutionRepository {
                 Columns.of(jobs, NewJob::traceparent, String[]::new),
                 Columns.of(jobs, NewJob::instruction, String[]::new),
                 Columns.of(jobs, NewJob::maxRetries, Integer[]::new),
-                Columns.of(jobs, j -> odt(j.createdAt()), OffsetDateTime[]::new)});
-        return pool.preparedQuery(INSERT).execute(arrays).map(rows -> {
-            Set<UUID> inserted = new HashSet<>();
+                Columns.of(jobs, j -> odt(j.createdAt()), OffsetDateTime[]::new),
+                dispatchAtMost,
+                maxInFlight,
+                Columns.of(jobs, NewJob::leaseMillis, Long[]::new)});
+        return client.preparedQuery(INSERT).execute(arrays).map(rows -> {
+            Map<UUID, JobStatus> inserted = new HashMap<>();
+            Instant now = null;
             for (Row row : rows) {
-                inserted.add(row.getUUID("job_id"));
+                now = instant(row, "db_now");
+                inserted.put(row.getUUID("job_id"), JobStatus.valueOf(row.getString("job_status")));
             }
-            return inserted;
+            return new Stored(now, inserted);
         });
+    }
+
+    /**
+     * Waits until every transaction that was storing and dispatching new jobs when this was called has ended. An
+     * outcome can come back before the transaction that dispatched its job at ingestion commits (the run was
+     * acknowledged by Kafka, the commit not yet done); after this, such a job is visible to a new statement.
+     */
+    public Uni<Void> awaitIngestions() {
+        return pool.query(AWAIT_INGESTIONS).execute().replaceWithVoid();
     }
 
     /**

@@ -2,6 +2,9 @@ package dev.jobweaver.scheduler.job.service;
 
 import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
+import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
@@ -112,6 +115,14 @@ public final class JobStateMachine {
         return new JobStatusChangedEvent(job.jobId(), job.status(), job.version(), job.attempt(), job.retryCount(),
                 job.maxRetries(), job.status() == JobStatus.PENDING ? job.nextRunAt() : null, job.lastError(),
                 job.traceId(), job.updatedAt(), or(job.startedAt(), job.dispatchedAt()), job.finishedAt());
+    }
+
+    /** The run of a dispatched attempt; its eventId is derived from (jobId, attempt), so a re-dispatch repeats it. */
+    public static RunJobEvent runEvent(JobExecution attempt, JobPayload payload) {
+        require(attempt.status() == JobStatus.RUNNING, attempt, "run");
+        return new RunJobEvent(EventIds.runEventId(attempt.jobId(), attempt.attempt()), attempt.jobId(),
+                attempt.attempt(), JobType.valueOf(attempt.jobType()), payload, attempt.traceId(),
+                attempt.createdAt(), attempt.dispatchedAt(), attempt.leaseUntil());
     }
 
     /** The dead letter of a {@code FAILED} job. */

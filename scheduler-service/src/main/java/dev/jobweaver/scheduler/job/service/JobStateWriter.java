@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.job.service;
 
+import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
@@ -34,6 +35,13 @@ public class JobStateWriter {
         return repository.update(tx, next, current.version())
                 .chain(() -> publish(next, trace))
                 .replaceWith(next);
+    }
+
+    /** Publishes a dispatched attempt: its run and its {@code RUNNING} status, both acknowledged by Kafka. */
+    public Uni<Void> publishAttempt(JobExecution attempt, JobPayload payload, Context trace) {
+        return Uni.join().all(publisher.run(JobStateMachine.runEvent(attempt, payload), trace),
+                        publisher.status(JobStateMachine.statusEvent(attempt), trace))
+                .andFailFast().replaceWithVoid();
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.jobweaver.scheduler.outcome.service;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.LockedMany;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Write;
 import dev.jobweaver.scheduler.job.service.BackoffPolicy;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
@@ -13,8 +15,8 @@ import dev.jobweaver.scheduler.observability.SchedulerMetrics;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Write;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,6 +38,9 @@ import org.jboss.logging.Logger;
  * on the version it was read at (one set-based UPDATE), every status event (and dead letter) is published and
  * acknowledged by Kafka, and only then is the transaction committed; the caller acknowledges the batch's records
  * after that. Any failure rolls the whole batch back, and the caller retries it: applying is idempotent.
+ *
+ * <p>An outcome for a job the transaction cannot see waits for ingestion transactions in progress first: ingestion
+ * may have dispatched the job and not committed yet (see {@code IngestionService}). Only then is it unknown.
  *
  * <p>An outcome for an attempt other than the current one is stale and ignored; a redelivered outcome of an attempt
  * already applied re-publishes the current status with the same version, so a crash between commit and publish
@@ -101,7 +106,7 @@ public class OutcomeService {
             Instant[] now = new Instant[1];
             Set<UUID> ids = new LinkedHashSet<>();
             batch.forEach(r -> ids.add(r.outcome().jobId()));
-            Uni<List<Applied>> work = repository.pool().withTransaction(tx -> repository.lockAll(tx, ids)
+            Uni<List<Applied>> work = repository.pool().withTransaction(tx -> lockAll(tx, ids)
                     .chain(locked -> {
                         now[0] = locked.now();
                         Map<UUID, JobExecution> current = new HashMap<>(locked.jobs());
@@ -155,6 +160,28 @@ public class OutcomeService {
                     }));
             return work.onItemOrFailure().invoke((applied, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
                     .invoke(applied -> afterCommit(applied, now[0]));
+        });
+    }
+
+    /**
+     * Locks the batch's jobs. A job it cannot see may be in a transaction of ingestion that dispatched it and has
+     * not committed yet: it then waits for such transactions to end and looks for the missing jobs again, so that
+     * only a job that really is unknown is reported as such.
+     */
+    private Uni<LockedMany> lockAll(SqlConnection tx, Set<UUID> ids) {
+        return repository.lockAll(tx, ids).chain(locked -> {
+            if (locked.jobs().size() == ids.size()) {
+                return Uni.createFrom().item(locked);
+            }
+            Set<UUID> unseen = new LinkedHashSet<>(ids);
+            unseen.removeAll(locked.jobs().keySet());
+            return repository.awaitIngestions()
+                    .chain(() -> repository.lockAll(tx, unseen))
+                    .map(late -> {
+                        Map<UUID, JobExecution> all = new HashMap<>(locked.jobs());
+                        all.putAll(late.jobs());
+                        return new LockedMany(locked.now() != null ? locked.now() : late.now(), all);
+                    });
         });
     }
 

@@ -10,6 +10,7 @@ import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.local.testing.LocalStackResource;
@@ -43,6 +44,9 @@ class DispatcherTest extends KafkaAndDbTest {
     @Inject
     Dispatcher dispatcher;
 
+    @Inject
+    SchedulerConfig config;
+
     @Test
     void dispatchesOnlyDueJobsWithKeyEventIdHeadersAndLease() {
         UUID due = UUID.randomUUID();
@@ -62,8 +66,9 @@ class DispatcherTest extends KafkaAndDbTest {
         assertThat(run.attempt()).isEqualTo(1);
         assertThat(run.traceId()).isEqualTo(TestJobs.traceId(due));
         assertThat(run.payload().steps()).hasSize(4).first().isEqualTo(new Step.Sleep(2000L));
-        // SLEEP 2000 + HTTP_CALL 500 + COMPUTE 10M iterations at 50 ms per million (500) + grace 60 s.
-        assertThat(Duration.between(run.dispatchedAt(), run.leaseUntil())).isEqualTo(Duration.ofMillis(63_000));
+        // SLEEP 2000 + HTTP_CALL 500 + COMPUTE 10M iterations at 50 ms per million (500) + the grace.
+        assertThat(Duration.between(run.dispatchedAt(), run.leaseUntil()))
+                .isEqualTo(Duration.ofMillis(3_000).plus(config.lease().grace()));
 
         JobExecution row = db.awaitJob(due, JobStatus.RUNNING, 1);
         assertThat(row.version()).isEqualTo(1);
