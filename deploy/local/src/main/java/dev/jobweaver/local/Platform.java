@@ -93,18 +93,25 @@ public final class Platform implements AutoCloseable {
          * compiler arenas and a third of the start-up CPU, and was faster than C2 in 3000-job bursts on 2 cores (C2's
          * compiler threads compete with the services); and malloc'd memory the JVM freed given back every 5 s.
          *
-         * <p>The young generation is fixed at 20 MB with survivor spaces of 4 MB ({@code SurvivorRatio=3}; the
-         * default sizing gave 13 MB of eden and 1.7 MB survivors): records in flight during a burst (awaiting their
-         * Kafka acknowledgement or their commit) outlived the tiny survivors and were promoted, so the old
-         * generation filled with short-lived garbage and grew to 87 MB around a live set of 24 MB (scheduler RSS 264
-         * MB). With room to age in the young generation they die there, and the old generation stays near the live
-         * data (scheduler 188-191 MB RSS over the same runs). {@code -XX:-ShrinkHeapInSteps} lets a full collection
-         * give back everything above the free-ratio at once instead of a little at a time. {@code -Xms40m} leaves the
-         * old generation room at start for the AOT cache's archived heap objects (with {@code -Xms} equal to the
-         * young size the JVM refuses the cache).
+         * <p>Compact object headers ({@code -XX:+UseCompactObjectHeaders}, JEP 519, a product option since JDK 25):
+         * 8-byte headers instead of 12, so the small objects a job makes (records, events, futures) take less heap and
+         * fewer of them are promoted. With them, 128 requests in flight stayed under 200 MB RSS in every service,
+         * where 64 had been the most that fit (docs/benchmark.md, "Session 6").
+         *
+         * <p>The young generation is fixed at 28 MB with survivor spaces of 7 MB ({@code SurvivorRatio=2}): records in
+         * flight during a burst (awaiting their Kafka acknowledgement or their commit) outlive a young collection, and
+         * in survivors that are too small (1.7 MB by default, 4 MB before session 6) they were promoted, so the old
+         * generation filled with short-lived garbage and grew to 85 MB around a live set of 18-28 MB (scheduler RSS
+         * 239-262 MB with 128 in flight). With room to age in the young generation they die there, and the old
+         * generation stays near the live data. {@code -Xmx64m} caps what is left to the old generation (36 MB) should
+         * promotion rise anyway: a full collection then runs instead of the heap growing, since everything else a
+         * service maps (AOT cache 86 MB, code, the JVM itself, malloc) already takes 135-145 MB.
+         * {@code -XX:-ShrinkHeapInSteps} lets a full collection give back everything above the free-ratio at once
+         * instead of a little at a time. {@code -Xms48m} leaves the old generation 20 MB at start for the AOT cache's
+         * archived heap objects (with too little the JVM refuses the cache and does not start).
          */
-        public static final List<String> DEFAULT_JVM = List.of("-Xms40m", "-Xmx128m", "-Xmn20m",
-                "-XX:SurvivorRatio=3", "-XX:-ShrinkHeapInSteps", "-XX:+UseSerialGC",
+        public static final List<String> DEFAULT_JVM = List.of("-Xms48m", "-Xmx64m", "-Xmn28m",
+                "-XX:SurvivorRatio=2", "-XX:-ShrinkHeapInSteps", "-XX:+UseSerialGC", "-XX:+UseCompactObjectHeaders",
                 "-XX:TieredStopAtLevel=1", "-XX:TrimNativeHeapInterval=5000", "-XX:+ExitOnOutOfMemoryError");
 
         /**

@@ -41,7 +41,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
               retries    like burst, 10% of the jobs fail once and pass on retry (FAIL step with "times")
             options:
               --jobs N           jobs per burst, sleepers and retries run (default 20000)
-              --concurrency C    requests in flight during burst-like submission (default 64)
+              --concurrency C    requests in flight during burst-like submission (default 128)
               --rate R           steady: offered jobs per second (default 100)
               --duration D       steady: how long, e.g. 30s, 2m, 500ms (default 30s)
               --baseline J       sleepers: burst throughput in jobs/s to compare with, when burst is not run
@@ -59,7 +59,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
         Deque<String> rest = new ArrayDeque<>(args);
         Set<Workload> workloads = EnumSet.noneOf(Workload.class);
         int jobs = 20_000;
-        int concurrency = 64;
+        int concurrency = 128;
         double rate = 100;
         Duration duration = Duration.ofSeconds(30);
         double baseline = Double.NaN;
