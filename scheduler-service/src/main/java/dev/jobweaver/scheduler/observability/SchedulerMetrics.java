@@ -28,7 +28,8 @@ public class SchedulerMetrics {
         this.registry = registry;
         registry.gauge("jobweaver.jobs.pending", pending);
         registry.gauge("jobweaver.jobs.running", running);
-        this.ingested = Counter.builder("jobweaver.jobs.ingested").description("New jobs stored (PENDING, or RUNNING when dispatched as they were stored)")
+        this.ingested = Counter.builder("jobweaver.jobs.ingested")
+                .description("New jobs stored (PENDING, or RUNNING when dispatched as they were stored)")
                 .register(registry);
         this.duplicateIngestions = Counter.builder("jobweaver.jobs.ingested.duplicates")
                 .description("Redelivered JobCreatedEvents that changed nothing").register(registry);
