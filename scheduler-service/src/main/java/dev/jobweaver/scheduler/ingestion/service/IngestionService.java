@@ -120,14 +120,16 @@ public class IngestionService {
             List<Span> dispatchSpans = new ArrayList<>();
             List<JobExecution> dispatched = new ArrayList<>();
             return storeAndDispatch(jobs, rows, dispatched, dispatchSpans)
-                    .onItemOrFailure().invoke((stored, failure) -> dispatchSpans.forEach(s -> JobTracing.end(s, failure)))
+                    .onItemOrFailure()
+                    .invoke((stored, failure) -> dispatchSpans.forEach(s -> JobTracing.end(s, failure)))
                     .onFailure().recoverWithUni(failure -> {
                         LOG.warnf("could not dispatch %d new job(s) as they were stored (%s): storing them PENDING",
                                 rows.size(), failure.toString());
                         dispatched.clear();
                         return repository.insertIfAbsent(repository.pool(), rows, 0, maxInFlight);
                     })
-                    .onItemOrFailure().invoke((stored, failure) -> jobs.forEach(j -> JobTracing.end(j.span(), failure)))
+                    .onItemOrFailure()
+                    .invoke((stored, failure) -> jobs.forEach(j -> JobTracing.end(j.span(), failure)))
                     .map(stored -> afterCommit(rows, stored, dispatched));
         });
     }
@@ -155,11 +157,8 @@ public class IngestionService {
     }
 
     /** The row of a job stored RUNNING: its PENDING row as stored at {@code now}, dispatched at {@code now}. */
-    static JobExecution firstAttempt(NewJob row, Instant now) {
-        JobExecution pending = new JobExecution(row.jobId(), row.jobType(), row.traceId(), row.traceparent(),
-                row.instruction(), JobStatus.PENDING, 0, row.maxRetries(), 0, now, null, null, row.createdAt(), now,
-                null, null, null, 0);
-        return JobStateMachine.dispatch(pending, now, now.plusMillis(row.leaseMillis()));
+    private static JobExecution firstAttempt(NewJob row, Instant now) {
+        return JobStateMachine.dispatch(row.pendingRow(now), now, now.plusMillis(row.leaseMillis()));
     }
 
     private Set<UUID> afterCommit(List<NewJob> rows, Stored stored, List<JobExecution> dispatched) {

@@ -37,6 +37,17 @@ public class JobExecutionRepository {
             + " updated_at, dispatched_at, started_at, finished_at, version, now() AS db_now";
 
     /**
+     * The in-flight rule, shared by the dispatch claim and the insert that dispatches new jobs: at most
+     * {@code min(cap, maxInFlight - running)} rows, never a negative count (replicas may overshoot together), counted
+     * in the caller's own statement rather than a round trip before it; {@code maxInFlight <= 0} means no such limit
+     * (CASE evaluates the count only when there is one).
+     */
+    private static String slotsUnder(String cap, String maxInFlight) {
+        return "CASE WHEN " + maxInFlight + " <= 0 THEN " + cap + " ELSE LEAST(" + cap + ", GREATEST(0, " + maxInFlight
+                + " - (SELECT count(*) FROM job_executions WHERE job_status = 'RUNNING'))) END";
+    }
+
+    /**
      * The advisory lock that fences ingestion: every transaction that stores and dispatches new jobs holds it shared
      * until it ends, and an outcome for a job it cannot see takes it exclusively, which waits for those transactions
      * (see {@link #awaitIngestions}). The key is arbitrary; the database belongs to this service alone.
@@ -54,9 +65,7 @@ public class JobExecutionRepository {
             + INGESTION_FENCE + ")),"
             + " slots AS MATERIALIZED (SELECT CASE WHEN $8::int4 <= 0 THEN 0"
             + " WHEN EXISTS (SELECT 1 FROM job_executions WHERE job_status = 'PENDING' AND next_run_at <= now()) THEN 0"
-            + " WHEN $9::int4 <= 0 THEN $8::int4"
-            + " ELSE LEAST($8::int4, GREATEST(0, $9::int4 - (SELECT count(*) FROM job_executions"
-            + " WHERE job_status = 'RUNNING'))) END AS n FROM fence)"
+            + " ELSE " + slotsUnder("$8::int4", "$9::int4") + " END AS n FROM fence)"
             + " INSERT INTO job_executions (job_id, job_type, trace_id, traceparent, instruction, job_status,"
             + " retry_count, max_retries, attempt, next_run_at, lease_until, created_at, updated_at, dispatched_at,"
             + " version)"
@@ -75,13 +84,9 @@ public class JobExecutionRepository {
     // its own transaction), so that the outcome's transaction never holds it.
     private static final String AWAIT_INGESTIONS = "SELECT pg_advisory_xact_lock(" + INGESTION_FENCE + ")";
 
-    // At most min(batch, maxInFlight - running) rows, never a negative count (replicas may overshoot together),
-    // counted in the claim's own statement rather than a round trip before it; maxInFlight <= 0 means no such limit
-    // (CASE evaluates the count only when there is one).
     private static final String CLAIM_DUE = "SELECT " + COLUMNS + " FROM job_executions"
             + " WHERE job_status = 'PENDING' AND next_run_at <= now()"
-            + " ORDER BY next_run_at LIMIT CASE WHEN $2 <= 0 THEN $1 ELSE LEAST($1, GREATEST(0, $2 - (SELECT count(*)"
-            + " FROM job_executions WHERE job_status = 'RUNNING'))) END FOR UPDATE SKIP LOCKED";
+            + " ORDER BY next_run_at LIMIT " + slotsUnder("$1", "$2") + " FOR UPDATE SKIP LOCKED";
 
     private static final String CLAIM_EXPIRED = "SELECT " + COLUMNS + " FROM job_executions"
             + " WHERE job_status = 'RUNNING' AND lease_until < now()"
@@ -135,6 +140,12 @@ public class JobExecutionRepository {
      */
     public record NewJob(UUID jobId, String jobType, String traceId, String traceparent, String instruction,
                          int maxRetries, Instant createdAt, long leaseMillis) {
+
+        /** The row of this job stored {@code PENDING} by a statement whose clock read {@code now}. */
+        public JobExecution pendingRow(Instant now) {
+            return new JobExecution(jobId, jobType, traceId, traceparent, instruction, JobStatus.PENDING, 0, maxRetries,
+                    0, now, null, null, createdAt, now, null, null, null, 0);
+        }
     }
 
     /**

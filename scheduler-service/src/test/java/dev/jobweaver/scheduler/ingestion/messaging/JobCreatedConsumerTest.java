@@ -49,7 +49,8 @@ class JobCreatedConsumerTest extends KafkaAndDbTest {
         producer.sendJson(Topics.JOB_CREATED, marker, TestJobs.created(marker, 0));
         db.awaitJob(marker, j -> true);
 
-        // The dispatch timer never fires in tests: the job was dispatched at ingestion (or by the wake-up that follows).
+        // The dispatch timer never fires in tests: the job was dispatched at ingestion (or by the wake-up that
+        // follows it).
         JobExecution after = db.awaitJob(jobId, JobStatus.RUNNING, 1);
         assertThat(after.maxRetries()).isEqualTo(2);
         assertThat(after.instruction()).contains("first").doesNotContain("second");

@@ -54,10 +54,7 @@ class JobExecutionRepositoryInsertTest {
 
         assertThat(stored.inserted()).containsExactly(Map.entry(job.jobId(), JobStatus.RUNNING));
         Instant now = stored.now();
-        JobExecution pending = new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(),
-                job.instruction(), JobStatus.PENDING, 0, job.maxRetries(), 0, now, null, null, job.createdAt(), now,
-                null, null, null, 0);
-        JobExecution expected = JobStateMachine.dispatch(pending, now, now.plusMillis(LEASE_MILLIS));
+        JobExecution expected = JobStateMachine.dispatch(job.pendingRow(now), now, now.plusMillis(LEASE_MILLIS));
         assertThat(db.get(job.jobId())).usingRecursiveComparison().ignoringFields("instruction").isEqualTo(expected);
         assertThat(expected.attempt()).isEqualTo(1);
         assertThat(expected.version()).isEqualTo(1);
