@@ -36,7 +36,7 @@ class ObservabilityTest extends KafkaAndDbTest {
                 .body(containsString("Reactive PostgreSQL"))
                 .body(containsString("Reactive Messaging"))
                 .body(containsString("job-created-in"))
-                .body(containsString("run-job-out")));
+                .body(containsString("scheduler-events-out")));
     }
 
     @Test

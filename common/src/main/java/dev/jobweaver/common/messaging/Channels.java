@@ -12,8 +12,12 @@ public final class Channels {
     public static final String JOB_CREATED_OUT = "job-created-out";
     /** Scheduler ingests accepted jobs. */
     public static final String JOB_CREATED_IN = "job-created-in";
-    /** Scheduler dispatches attempts. */
-    public static final String RUN_JOB_OUT = "run-job-out";
+    /**
+     * Scheduler publishes runs ({@code run-job}), state changes ({@code job-status}) and dead letters
+     * ({@code job-dead-letter}) through one producer; each record names its topic. The one exception to the naming
+     * rule: a round's runs and status changes then travel in one produce request and are acknowledged together.
+     */
+    public static final String SCHEDULER_EVENTS_OUT = "scheduler-events-out";
     /** Worker receives attempts. */
     public static final String RUN_JOB_IN = "run-job-in";
     /** Worker reports a success. */
@@ -24,10 +28,6 @@ public final class Channels {
     public static final String JOB_FAILED_OUT = "job-failed-out";
     /** Scheduler applies a failure. */
     public static final String JOB_FAILED_IN = "job-failed-in";
-    /** Scheduler dead-letters a job. */
-    public static final String JOB_DEAD_LETTER_OUT = "job-dead-letter-out";
-    /** Scheduler publishes state changes. */
-    public static final String JOB_STATUS_OUT = "job-status-out";
     /** API follows state changes into its read model. */
     public static final String JOB_STATUS_IN = "job-status-in";
 

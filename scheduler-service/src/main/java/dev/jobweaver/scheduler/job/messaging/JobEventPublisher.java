@@ -6,6 +6,7 @@ import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.messaging.Topics;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -24,35 +25,35 @@ import org.eclipse.microprofile.reactive.messaging.Metadata;
  *
  * <p>Every returned {@link Uni} completes only when Kafka acknowledged the record ({@code acks=all}); callers
  * commit their transaction after that (see the dual-write rule in the services' javadoc and the README).
+ *
+ * <p>One producer for the three topics ({@link Channels#SCHEDULER_EVENTS_OUT}; each record names its topic): a
+ * dispatch round sends a run and a {@code RUNNING} status per job and waits for both, and with one producer they
+ * share the round's produce request and its acknowledgement instead of two of each. Order per topic-partition, the
+ * only order readers rely on, is the producer's as before.
  */
 @ApplicationScoped
 public class JobEventPublisher {
 
-    private final MutinyEmitter<RunJobEvent> runJob;
-    private final MutinyEmitter<JobStatusChangedEvent> status;
-    private final MutinyEmitter<DeadLetterEvent> deadLetter;
+    private final MutinyEmitter<Object> events;
 
-    public JobEventPublisher(@Channel(Channels.RUN_JOB_OUT) MutinyEmitter<RunJobEvent> runJob,
-                             @Channel(Channels.JOB_STATUS_OUT) MutinyEmitter<JobStatusChangedEvent> status,
-                             @Channel(Channels.JOB_DEAD_LETTER_OUT) MutinyEmitter<DeadLetterEvent> deadLetter) {
-        this.runJob = runJob;
-        this.status = status;
-        this.deadLetter = deadLetter;
+    public JobEventPublisher(@Channel(Channels.SCHEDULER_EVENTS_OUT) MutinyEmitter<Object> events) {
+        this.events = events;
     }
 
     /** Publishes a run; its eventId is derived from (jobId, attempt), so a re-dispatch carries the same one. */
     public Uni<Void> run(RunJobEvent event, Context trace) {
-        return send(runJob, event.jobId(), event.eventId(), event, trace);
+        return send(Topics.RUN_JOB, event.jobId(), event.eventId(), event, trace);
     }
 
     /** Publishes a status change; its eventId is derived from (jobId, version). */
     public Uni<Void> status(JobStatusChangedEvent event, Context trace) {
-        return send(status, event.jobId(), EventIds.statusEventId(event.jobId(), event.version()), event, trace);
+        return send(Topics.JOB_STATUS, event.jobId(), EventIds.statusEventId(event.jobId(), event.version()), event,
+                trace);
     }
 
     /** Publishes a dead letter; a job dead-letters once, so its eventId is derived from the jobId. */
     public Uni<Void> deadLetter(DeadLetterEvent event, Context trace) {
-        return send(deadLetter, event.jobId(), deadLetterEventId(event.jobId()), event, trace);
+        return send(Topics.JOB_DEAD_LETTER, event.jobId(), deadLetterEventId(event.jobId()), event, trace);
     }
 
     /** The eventId of the dead letter of {@code jobId}. */
@@ -60,16 +61,17 @@ public class JobEventPublisher {
         return UUID.nameUUIDFromBytes(("dead-letter:" + jobId).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static <T> Uni<Void> send(MutinyEmitter<T> emitter, UUID jobId, UUID eventId, T payload, Context trace) {
+    private Uni<Void> send(String topic, UUID jobId, UUID eventId, Object payload, Context trace) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(Headers.EVENT_ID, eventId.toString().getBytes(StandardCharsets.UTF_8));
         OutgoingKafkaRecordMetadata<String> kafka = OutgoingKafkaRecordMetadata.<String>builder()
+                .withTopic(topic)
                 .withKey(jobId.toString())
                 .withHeaders(headers)
                 .build();
         Metadata metadata = trace == null
                 ? Metadata.of(kafka)
                 : Metadata.of(kafka, TracingMetadata.withCurrent(trace));
-        return emitter.sendMessage(Message.of(payload, metadata));
+        return events.sendMessage(Message.of(payload, metadata));
     }
 }

@@ -92,7 +92,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
 
     @Test
     void aPollWhoseRunsCannotBePublishedIsStoredPendingForTheDispatcher() {
-        JobEventPublisher brokerDown = new JobEventPublisher(failing(), failing(), failing());
+        JobEventPublisher brokerDown = new JobEventPublisher(failing());
         IngestionService withoutKafka = new IngestionService(repository, new JobStateWriter(repository, brokerDown),
                 dispatcher, leasePolicy, tracing, metrics, mapper, config);
         UUID jobId = UUID.randomUUID();
