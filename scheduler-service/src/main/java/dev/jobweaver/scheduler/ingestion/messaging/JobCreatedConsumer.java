@@ -6,6 +6,7 @@ import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.scheduler.ingestion.service.IngestionService;
 import dev.jobweaver.scheduler.ingestion.service.IngestionService.Accepted;
 import dev.jobweaver.scheduler.messaging.IncomingRecords;
+import dev.jobweaver.scheduler.messaging.PollRounds;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
@@ -18,21 +19,29 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
- * Consumes {@code job-created}, one poll at a time (batch mode): the poll's jobs are stored in one transaction and
- * its offsets acknowledged only after the commit. A database failure is retried with backoff (the records are not
- * lost, the partition waits for the database); malformed records are skipped.
+ * Consumes {@code job-created} in batch mode: the polls that arrive while an ingestion round runs are stored together
+ * by the next round, in one transaction ({@link PollRounds}), and their offsets acknowledged only after its commit.
+ * A database failure is retried with backoff (the records are not lost, the partition waits for the database);
+ * malformed records are skipped.
  */
 @ApplicationScoped
 public class JobCreatedConsumer {
 
     private static final Logger LOG = Logger.getLogger(JobCreatedConsumer.class);
 
+    /** Jobs that may wait for the next ingestion round: two polls' worth ({@code max.poll.records}). */
+    static final int MAX_WAITING = 1000;
+
     private final IncomingRecords records;
-    private final IngestionService ingestion;
+    private final PollRounds<Accepted> rounds;
 
     public JobCreatedConsumer(IncomingRecords records, IngestionService ingestion) {
         this.records = records;
-        this.ingestion = ingestion;
+        this.rounds = new PollRounds<>(Channels.JOB_CREATED_IN, accepted -> ingestion.ingest(accepted)
+                .onFailure().invoke(e -> LOG.warnf("could not store %d job(s), retrying: %s", accepted.size(),
+                        e.toString()))
+                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely()
+                .replaceWithVoid(), MAX_WAITING);
     }
 
     @Incoming(Channels.JOB_CREATED_IN)
@@ -42,11 +51,7 @@ public class JobCreatedConsumer {
             records.read(record, JobCreatedEvent.class, JobCreatedConsumer::problem)
                     .ifPresent(event -> accepted.add(new Accepted(event, JobTracing.incoming(record))));
         }
-        return ingestion.ingest(accepted)
-                .onFailure().invoke(e -> LOG.warnf("could not store %d job(s), retrying: %s", accepted.size(),
-                        e.toString()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely()
-                .chain(() -> IncomingRecords.ack(batch));
+        return rounds.offer(accepted, batch);
     }
 
     /** What makes a parsed event unusable, or null. */

@@ -1,0 +1,121 @@
+package dev.jobweaver.scheduler.messaging;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+
+/**
+ * Applies a batch channel's polls in rounds, one round at a time, each round taking every poll that arrived while the
+ * previous one ran (group commit), instead of one round per poll.
+ *
+ * <h2>Why</h2>
+ * In batch mode the connector polls ahead while a round runs and queues up to two polls; a poll taken right after the
+ * previous one holds what arrived in between, often a single record, and it then cost a whole round (a transaction,
+ * a produce request and its acknowledgement, a commit): in a 20,000-job burst a tenth of the ingestion rounds
+ * stored one job, and the jobs behind them waited.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>Polls are applied in the order they were offered; rounds never overlap.</li>
+ *   <li>A poll is acknowledged only after the round that applied it succeeded, so its offsets are committed only
+ *       then; a round is retried (by the {@code round} function) until it succeeds or the application stops, and
+ *       polls left unacknowledged at a stop are delivered again.</li>
+ *   <li>At most {@code maxWaiting} records wait here for the next round. Up to that bound the Uni returned by
+ *       {@link #offer} completes at once, so the connector hands over its next poll; beyond it, only when a round
+ *       takes the poll, so the connector's queue fills and it pauses the partitions.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * {@link #offer} runs on the consumer's event loop; a round starts there (when none runs) or where the previous
+ * round completed. The returned Uni completes on the Vert.x context of the {@code offer} call, so the connector's
+ * stream never continues on another thread. The state is guarded by this object's monitor.
+ *
+ * @param <T> what one record becomes, the input of a round
+ */
+public final class PollRounds<T> {
+
+    private static final Logger LOG = Logger.getLogger(PollRounds.class);
+
+    private final String name;
+    private final Function<List<T>, Uni<Void>> round;
+    private final int maxWaiting;
+    private final ArrayDeque<Poll<T>> waiting = new ArrayDeque<>();
+    private int waitingItems;
+    private boolean running;
+
+    /** One offered poll: its items, the batch message to acknowledge, and the signal for the connector. */
+    private record Poll<T>(List<T> items, Message<?> batch, CompletableFuture<Void> taken) {
+    }
+
+    /**
+     * @param name       names the channel in log lines
+     * @param round      applies the items of a round; retries failures itself (a failed round is logged and its
+     *                   polls left unacknowledged)
+     * @param maxWaiting items that may wait for the next round before the connector is held back
+     */
+    public PollRounds(String name, Function<List<T>, Uni<Void>> round, int maxWaiting) {
+        this.name = name;
+        this.round = round;
+        this.maxWaiting = maxWaiting;
+    }
+
+    /** Adds a poll to the next round; the Uni completes when the connector may hand over its next poll. */
+    public Uni<Void> offer(List<T> items, Message<?> batch) {
+        Poll<T> poll = new Poll<>(items, batch, new CompletableFuture<>());
+        boolean start;
+        synchronized (this) {
+            waiting.add(poll);
+            waitingItems += items.size();
+            start = !running;
+            running = true;
+            if (!start && waitingItems <= maxWaiting) {
+                poll.taken().complete(null);
+            }
+        }
+        if (start) {
+            nextRound();
+        }
+        Context context = Vertx.currentContext();
+        Uni<Void> taken = Uni.createFrom().completionStage(poll.taken());
+        return context == null ? taken : taken.emitOn(task -> context.runOnContext(ignored -> task.run()));
+    }
+
+    /** Items waiting for the next round now (for tests and metrics). */
+    public synchronized int waiting() {
+        return waitingItems;
+    }
+
+    private void nextRound() {
+        List<Poll<T>> polls;
+        synchronized (this) {
+            if (waiting.isEmpty()) {
+                running = false;
+                return;
+            }
+            polls = new ArrayList<>(waiting);
+            waiting.clear();
+            waitingItems = 0;
+        }
+        List<T> items = new ArrayList<>();
+        for (Poll<T> poll : polls) {
+            poll.taken().complete(null); // no-op for those let through already
+            items.addAll(poll.items());
+        }
+        Uni<Void> acks = Uni.join().all(polls.stream().map(p -> IncomingRecords.ack(p.batch())).toList())
+                .andFailFast().replaceWithVoid();
+        Uni.createFrom().deferred(() -> round.apply(items))
+                .chain(() -> acks)
+                .subscribe().with(ignored -> nextRound(), failure -> {
+                    LOG.errorf("%s: a round of %d record(s) failed and is left unacknowledged: %s", name,
+                            items.size(), failure.toString());
+                    nextRound();
+                });
+    }
+}
