@@ -23,7 +23,9 @@ for spec in $TOPICS; do
   IFS=: read -r name partitions policy <<<"$spec"
   configs=(--config "min.insync.replicas=$MIN_ISR")
   if [ "${policy:-}" = "compact" ]; then
-    configs+=(--config cleanup.policy=compact)
+    # Keys (job ids) never repeat: compaction alone would keep every job's last status forever
+    # (Topics.COMPACTED_RETENTION). A topic created before this keeps its policy: kafka-configs.sh --alter.
+    configs+=(--config cleanup.policy=compact,delete --config "retention.ms=${COMPACTED_RETENTION_MS:-604800000}")
   fi
   "$KT" "${CLIENT[@]}" --create --if-not-exists --topic "$name" \
     --partitions "$partitions" --replication-factor "$RF" "${configs[@]}"

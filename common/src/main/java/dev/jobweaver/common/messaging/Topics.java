@@ -1,5 +1,6 @@
 package dev.jobweaver.common.messaging;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -23,6 +24,14 @@ public final class Topics {
     public static final String JOB_DEAD_LETTER = "job-dead-letter";
     /** Scheduler to API: every state change of a job. Keyed by jobId, compacted: the latest status per job survives. */
     public static final String JOB_STATUS = "job-status";
+
+    /**
+     * How long a compacted topic keeps a key's last record ({@code cleanup.policy=compact,delete}). {@code job-status}
+     * is keyed by jobId, which never repeats, so compaction alone would keep every job's last status forever: a
+     * day of benchmarks left 13 GB, which the broker's log cleaner read again at every start. A consumer more than
+     * this far behind misses statuses older than this; the API's read model keeps what it applied.
+     */
+    public static final Duration COMPACTED_RETENTION = Duration.ofDays(7);
 
     /** A topic with the partition count it is created with and whether it is log-compacted. */
     public record TopicSpec(String name, int partitions, boolean compacted) {

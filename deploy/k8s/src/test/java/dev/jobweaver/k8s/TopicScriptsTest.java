@@ -74,7 +74,9 @@ class TopicScriptsTest {
         assertThat(creates).hasSize(Topics.ALL.size()).allMatch(line -> line.contains("--if-not-exists"))
                 .allMatch(line -> line.contains("min.insync.replicas=1"));
         assertThat(creates).filteredOn(line -> line.contains("cleanup.policy=compact"))
-                .singleElement().asString().contains("--topic " + Topics.JOB_STATUS + " ");
+                .singleElement().asString().contains("--topic " + Topics.JOB_STATUS + " ")
+                .contains("cleanup.policy=compact,delete")
+                .contains("retention.ms=" + Topics.COMPACTED_RETENTION.toMillis());
     }
 
     @Test

@@ -10,9 +10,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -28,6 +31,12 @@ public final class TopicProvisioner {
 
     private static final Logger LOG = Logger.getLogger(TopicProvisioner.class);
 
+    /** The configuration of a compacted topic: the last record per key, for {@link Topics#COMPACTED_RETENTION}. */
+    static final Map<String, String> COMPACTED = Map.of(
+            TopicConfig.CLEANUP_POLICY_CONFIG,
+            TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+            TopicConfig.RETENTION_MS_CONFIG, String.valueOf(Topics.COMPACTED_RETENTION.toMillis()));
+
     private TopicProvisioner() {
     }
 
@@ -40,7 +49,7 @@ public final class TopicProvisioner {
             for (TopicSpec spec : specs) {
                 NewTopic topic = new NewTopic(spec.name(), spec.partitions(), (short) 1);
                 if (spec.compacted()) {
-                    topic.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+                    topic.configs(COMPACTED);
                 }
                 try {
                     admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
@@ -49,6 +58,9 @@ public final class TopicProvisioner {
                         throw e;
                     }
                     growIfNeeded(admin, spec);
+                    if (spec.compacted()) {
+                        applyCompaction(admin, spec); // a topic made by an older version: compacted forever
+                    }
                 }
             }
             awaitVisible(admin, specs);
@@ -58,6 +70,15 @@ public final class TopicProvisioner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         }
+    }
+
+    private static void applyCompaction(Admin admin, TopicSpec spec)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, spec.name());
+        List<AlterConfigOp> ops = COMPACTED.entrySet().stream()
+                .map(e -> new AlterConfigOp(new ConfigEntry(e.getKey(), e.getValue()), AlterConfigOp.OpType.SET))
+                .toList();
+        admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get(30, TimeUnit.SECONDS);
     }
 
     private static void growIfNeeded(Admin admin, TopicSpec spec)

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -59,12 +61,32 @@ class LocalStackTest {
     }
 
     @Test
-    void compactsTheStatusTopic() throws Exception {
+    void compactsTheStatusTopicAndDeletesWhatIsOlderThanTheRetention() throws Exception {
         try (Admin admin = admin()) {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, Topics.JOB_STATUS);
-            String policy = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS)
-                    .get(resource).get("cleanup.policy").value();
-            assertThat(policy).isEqualTo("compact");
+            var config = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource);
+            assertThat(config.get("cleanup.policy").value()).isEqualTo("compact,delete");
+            assertThat(config.get("retention.ms").value())
+                    .isEqualTo(String.valueOf(Topics.COMPACTED_RETENTION.toMillis()));
+        }
+    }
+
+    @Test
+    void anExistingStatusTopicCompactedForeverGetsTheRetention() throws Exception {
+        try (Admin admin = admin()) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, Topics.JOB_STATUS);
+            // As an install made before the retention existed left it.
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(
+                    new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET),
+                    new AlterConfigOp(new ConfigEntry("retention.ms", ""), AlterConfigOp.OpType.DELETE))))
+                    .all().get(10, TimeUnit.SECONDS);
+
+            TopicProvisioner.ensureTopics(stack.kafkaBootstrapServers(), Map.of());
+
+            var config = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource);
+            assertThat(config.get("cleanup.policy").value()).isEqualTo("compact,delete");
+            assertThat(config.get("retention.ms").value())
+                    .isEqualTo(String.valueOf(Topics.COMPACTED_RETENTION.toMillis()));
         }
     }
 
