@@ -63,11 +63,7 @@ class LocalStackTest {
     @Test
     void compactsTheStatusTopicAndDeletesWhatIsOlderThanTheRetention() throws Exception {
         try (Admin admin = admin()) {
-            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, Topics.JOB_STATUS);
-            var config = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource);
-            assertThat(config.get("cleanup.policy").value()).isEqualTo("compact,delete");
-            assertThat(config.get("retention.ms").value())
-                    .isEqualTo(String.valueOf(Topics.COMPACTED_RETENTION.toMillis()));
+            assertCompactedWithRetention(admin);
         }
     }
 
@@ -83,11 +79,15 @@ class LocalStackTest {
 
             TopicProvisioner.ensureTopics(stack.kafkaBootstrapServers(), Map.of());
 
-            var config = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource);
-            assertThat(config.get("cleanup.policy").value()).isEqualTo("compact,delete");
-            assertThat(config.get("retention.ms").value())
-                    .isEqualTo(String.valueOf(Topics.COMPACTED_RETENTION.toMillis()));
+            assertCompactedWithRetention(admin);
         }
+    }
+
+    private static void assertCompactedWithRetention(Admin admin) throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, Topics.JOB_STATUS);
+        var config = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource);
+        assertThat(config.get("cleanup.policy").value()).isEqualTo("compact,delete");
+        assertThat(config.get("retention.ms").value()).isEqualTo(String.valueOf(Topics.COMPACTED_RETENTION.toMillis()));
     }
 
     @Test
