@@ -19,7 +19,11 @@ import java.util.regex.Pattern;
  * @param rate offered jobs per second of the steady workload
  * @param duration how long the steady workload offers load
  * @param baseline burst throughput (jobs/s) to compare sleepers with when burst is not run; NaN if none
- * @param warmup no-op jobs run (and not reported) before the first workload
+ * @param warmup no-op jobs run (and not reported) before the first workload, at the burst's concurrency; every one
+ *               has finished before the first workload starts, so the platform starts it idle. The bench is a fresh
+ *               JVM each time: with 200 its own code was still being compiled during the first seconds of a burst,
+ *               which then submitted at 1,100-1,300 jobs/s instead of 1,800-2,000 (warm bursts of 1,603-1,696 jobs/s
+ *               against 1,973-2,096 with 2,000 on the same platform)
  * @param settle how long steady offers its rate, unreported, before the measured run: a platform's first seconds of
  *               a new load shape are spent compiling (the services' JIT, the broker's C2), which a burst of warm-up
  *               jobs does not cover, since at a low rate every record takes the per-record paths; zero: none
@@ -45,7 +49,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
               --rate R           steady: offered jobs per second (default 100)
               --duration D       steady: how long, e.g. 30s, 2m, 500ms (default 30s)
               --baseline J       sleepers: burst throughput in jobs/s to compare with, when burst is not run
-              --warmup N         no-op jobs run first and not reported (default 200; 0: none)
+              --warmup N         no-op jobs run first and not reported (default 2000; 0: none)
               --settle D         steady: the rate is offered for D first, unreported (default 20s; 0: none)
               --timeout D        give up on open jobs after D without any new completion (default 120s)
               --home DIR         the platform's home (default .jobweaver)
@@ -63,7 +67,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
         double rate = 100;
         Duration duration = Duration.ofSeconds(30);
         double baseline = Double.NaN;
-        int warmup = 200;
+        int warmup = 2000;
         Duration settle = Duration.ofSeconds(20);
         Duration timeout = Duration.ofSeconds(120);
         Path home = cwd.resolve(".jobweaver");

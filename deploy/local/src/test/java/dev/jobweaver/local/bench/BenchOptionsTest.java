@@ -18,6 +18,7 @@ class BenchOptionsTest {
         assertThat(o.workloads()).containsExactly(Workload.BURST, Workload.STEADY, Workload.SLEEPERS, Workload.RETRIES);
         assertThat(o.jobs()).isEqualTo(20_000);
         assertThat(o.concurrency()).isEqualTo(128);
+        assertThat(o.warmup()).isEqualTo(2000);
         assertThat(o.rate()).isEqualTo(100);
         assertThat(o.duration()).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.baseline()).isNaN();
