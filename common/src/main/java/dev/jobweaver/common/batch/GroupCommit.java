@@ -48,7 +48,8 @@ import java.util.function.Function;
  *
  * <p><b>Defaults.</b> None here: each user passes both bounds from its configuration (the worker's
  * {@code jobweaver.worker.run.attempt-batch-size}, 256, and {@code attempt-batches-in-flight}, 1; the API's
- * {@code jobweaver.api.publish.max-batch-size}, 256, and {@code batches-in-flight}, 1).
+ * {@code jobweaver.api.publish.max-batch-size}, 256, and {@code batches-in-flight}, 1; the scheduler's ingestion
+ * rounds, {@code PollRounds}, every waiting poll and 1).
  *
  * @param <I> what a call writes
  * @param <O> what a call gets back; {@code flush} answers one per item, in the items' order

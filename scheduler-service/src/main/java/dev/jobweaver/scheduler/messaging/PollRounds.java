@@ -1,12 +1,15 @@
 package dev.jobweaver.scheduler.messaging;
 
+import dev.jobweaver.common.batch.GroupCommit;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -35,7 +38,12 @@ import org.jboss.logging.Logger;
  * <h2>Threads</h2>
  * {@link #offer} runs on the consumer's event loop; a round starts there (when none runs) or where the previous
  * round completed. The returned Uni completes on the Vert.x context of the {@code offer} call, so the connector's
- * stream never continues on another thread. The state is guarded by this object's monitor.
+ * stream never continues on another thread.
+ *
+ * <h2>How</h2>
+ * The rounds are the project's {@link GroupCommit} with one batch in flight and no bound on a batch's size: a poll
+ * is a call, a round a batch. What is added here is the acknowledgement after a round's success and the bound in
+ * records on what waits.
  *
  * @param <T> what one record becomes, the input of a round
  */
@@ -46,9 +54,9 @@ public final class PollRounds<T> {
     private final String name;
     private final Function<List<T>, Uni<Void>> round;
     private final int maxWaiting;
-    private final ArrayDeque<Poll<T>> waiting = new ArrayDeque<>();
-    private int waitingItems;
-    private boolean running;
+    private final GroupCommit<Poll<T>, Void> rounds = new GroupCommit<>(Integer.MAX_VALUE, 1, this::apply);
+    /** Items offered and not yet taken by a round. */
+    private final AtomicInteger waitingItems = new AtomicInteger();
 
     /** One offered poll: its items, the batch message to acknowledge, and the signal for the connector. */
     private record Poll<T>(List<T> items, Message<?> batch, CompletableFuture<Void> taken) {
@@ -69,53 +77,35 @@ public final class PollRounds<T> {
     /** Adds a poll to the next round; the Uni completes when the connector may hand over its next poll. */
     public Uni<Void> offer(List<T> items, Message<?> batch) {
         Poll<T> poll = new Poll<>(items, batch, new CompletableFuture<>());
-        boolean start;
-        synchronized (this) {
-            waiting.add(poll);
-            waitingItems += items.size();
-            start = !running;
-            running = true;
-            if (!start && waitingItems <= maxWaiting) {
-                poll.taken().complete(null);
-            }
+        if (waitingItems.addAndGet(items.size()) <= maxWaiting) {
+            poll.taken().complete(null);
         }
-        if (start) {
-            nextRound();
-        }
+        rounds.submit(poll);
         Context context = Vertx.currentContext();
         Uni<Void> taken = Uni.createFrom().completionStage(poll.taken());
         return context == null ? taken : taken.emitOn(task -> context.runOnContext(ignored -> task.run()));
     }
 
     /** Items waiting for the next round now (for tests and metrics). */
-    public synchronized int waiting() {
-        return waitingItems;
+    public int waiting() {
+        return waitingItems.get();
     }
 
-    private void nextRound() {
-        List<Poll<T>> polls;
-        synchronized (this) {
-            if (waiting.isEmpty()) {
-                running = false;
-                return;
-            }
-            polls = new ArrayList<>(waiting);
-            waiting.clear();
-            waitingItems = 0;
-        }
+    /** One round: its polls are taken (the connector may go on), applied together, then acknowledged. */
+    private CompletionStage<List<Void>> apply(List<Poll<T>> polls) {
         List<T> items = new ArrayList<>();
         for (Poll<T> poll : polls) {
-            poll.taken().complete(null); // no-op for those let through already
             items.addAll(poll.items());
         }
+        waitingItems.addAndGet(-items.size());
+        polls.forEach(poll -> poll.taken().complete(null)); // no-op for those let through already
         Uni<Void> acks = Uni.join().all(polls.stream().map(p -> IncomingRecords.ack(p.batch())).toList())
                 .andFailFast().replaceWithVoid();
-        Uni.createFrom().deferred(() -> round.apply(items))
+        return Uni.createFrom().deferred(() -> round.apply(items))
                 .chain(() -> acks)
-                .subscribe().with(ignored -> nextRound(), failure -> {
-                    LOG.errorf("%s: a round of %d record(s) failed and is left unacknowledged: %s", name,
-                            items.size(), failure.toString());
-                    nextRound();
-                });
+                .onFailure().invoke(failure -> LOG.errorf("%s: a round of %d record(s) failed and is left"
+                        + " unacknowledged: %s", name, items.size(), failure.toString()))
+                .map(ignored -> Collections.<Void>nCopies(polls.size(), null))
+                .subscribeAsCompletionStage();
     }
 }
