@@ -5,8 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -102,6 +106,37 @@ public final class KafkaProbe implements AutoCloseable {
             }
         } catch (Exception e) {
             throw new IllegalStateException("could not send " + records.size() + " records", e);
+        }
+    }
+
+    /** The end offset (the next offset to be written) of every partition of {@code topic}. */
+    public static Map<Integer, Long> endOffsets(String topic) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            Map<Integer, Long> ends = new TreeMap<>();
+            consumer.endOffsets(partitions, Duration.ofSeconds(30)).forEach((p, end) -> ends.put(p.partition(), end));
+            return ends;
+        }
+    }
+
+    /** The offsets consumer group {@code group} committed on {@code topic}, by partition (absent: none committed). */
+    public static Map<Integer, Long> committedOffsets(String group, String topic) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            Map<Integer, Long> committed = new TreeMap<>();
+            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30,
+                    TimeUnit.SECONDS)
+                    .forEach((p, offset) -> {
+                        if (p.topic().equals(topic) && offset != null) {
+                            committed.put(p.partition(), offset.offset());
+                        }
+                    });
+            return committed;
+        } catch (Exception e) {
+            throw new IllegalStateException("could not read the offsets of " + group, e);
         }
     }
 

@@ -20,6 +20,7 @@ public class JobMetrics {
     private final Counter statusStale;
     private final DistributionSummary submissionGroups;
     private final AtomicLong outboxDepth = new AtomicLong();
+    private final AtomicLong statusHeld = new AtomicLong();
 
     public JobMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -41,6 +42,9 @@ public class JobMetrics {
                 .register(registry);
         Gauge.builder("jobweaver.outbox.depth", outboxDepth, AtomicLong::get)
                 .description("Outbox rows waiting for Kafka, as of the last sweep").register(registry);
+        Gauge.builder("jobweaver.status.held", statusHeld, AtomicLong::get)
+                .description("job-status events held back from the read model for a newer status of their job")
+                .register(registry);
         malformed(Topics.JOB_STATUS, 0);
     }
 
@@ -71,6 +75,11 @@ public class JobMetrics {
 
     public void statusStale(int count) {
         statusStale.increment(count);
+    }
+
+    /** How many non-terminal job-status events are held back now. */
+    public void statusHeld(int held) {
+        statusHeld.set(held);
     }
 
     public void outboxDepth(long depth) {
