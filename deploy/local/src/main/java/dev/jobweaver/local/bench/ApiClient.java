@@ -34,7 +34,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class ApiClient implements AutoCloseable {
 
-    /** Connections kept to the API; beyond it, requests wait for a free one (the default concurrency is 128). */
+    /** Connections kept to the API; beyond it, requests wait for a free one (the default concurrency is 256). */
     static final int MAX_CONNECTIONS = 512;
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -17,7 +17,7 @@ class BenchOptionsTest {
         BenchOptions o = BenchOptions.parse(List.of(), CWD);
         assertThat(o.workloads()).containsExactly(Workload.BURST, Workload.STEADY, Workload.SLEEPERS, Workload.RETRIES);
         assertThat(o.jobs()).isEqualTo(20_000);
-        assertThat(o.concurrency()).isEqualTo(128);
+        assertThat(o.concurrency()).isEqualTo(256);
         assertThat(o.warmup()).isEqualTo(2000);
         assertThat(o.rate()).isEqualTo(100);
         assertThat(o.duration()).isEqualTo(Duration.ofSeconds(30));
