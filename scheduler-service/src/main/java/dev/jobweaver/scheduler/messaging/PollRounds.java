@@ -1,9 +1,8 @@
 package dev.jobweaver.scheduler.messaging;
 
 import dev.jobweaver.common.batch.GroupCommit;
+import dev.jobweaver.common.reactive.VertxContexts;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -81,9 +80,7 @@ public final class PollRounds<T> {
             poll.taken().complete(null);
         }
         rounds.submit(poll);
-        Context context = Vertx.currentContext();
-        Uni<Void> taken = Uni.createFrom().completionStage(poll.taken());
-        return context == null ? taken : taken.emitOn(task -> context.runOnContext(ignored -> task.run()));
+        return VertxContexts.backToCaller(Uni.createFrom().completionStage(poll.taken()));
     }
 
     /** Items waiting for the next round now (for tests and metrics). */

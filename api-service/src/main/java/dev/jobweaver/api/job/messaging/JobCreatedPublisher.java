@@ -6,6 +6,7 @@ import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.reactive.VertxContexts;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.opentelemetry.api.OpenTelemetry;
@@ -19,7 +20,6 @@ import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapSetter;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -176,9 +176,7 @@ public class JobCreatedPublisher {
         if (n == 0) {
             return Uni.createFrom().item(List.of());
         }
-        io.vertx.core.Context vertxContext = Vertx.currentContext();
-        Executor callerContext = vertxContext == null ? Runnable::run
-                : command -> vertxContext.runOnContext(ignored -> command.run());
+        Executor callerContext = VertxContexts.callerExecutor();
         long handoffDeadline = System.nanoTime() + timings.handoff().toNanos();
         List<CompletableFuture<Void>> answers = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

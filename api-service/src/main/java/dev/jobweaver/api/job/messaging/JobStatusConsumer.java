@@ -6,6 +6,7 @@ import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.reactive.VertxContexts;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.DeserializationFailureHandler;
 import io.smallrye.reactive.messaging.kafka.IncomingKafkaRecord;
@@ -87,8 +88,7 @@ public class JobStatusConsumer {
             armTimer(context);
         }
         metrics.statusHeld(hold.size());
-        Uni<Void> written = write(step, batch);
-        return context == null ? written : written.emitOn(task -> context.runOnContext(ignored -> task.run()));
+        return VertxContexts.backToCaller(write(step, batch));
     }
 
     /** Writes held events once they are due; the timer fires on the consumer's event loop. */

@@ -11,6 +11,7 @@ import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.reactive.VertxContexts;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.context.Context;
@@ -105,13 +106,12 @@ public class JobSubmissionService {
                 now, eventId, publisher.traceparentOf(context));
         JobCreatedEvent event = new JobCreatedEvent(jobId, type, payload, maxRetries, traceId, now);
 
-        io.vertx.core.Context caller = Vertx.currentContext();
         // Queued on subscription, stored with its group, then answered by its group's publish (steps 2 to 4).
         Uni<SubmissionOutcome> outcome = Uni.createFrom().completionStage(() -> inserts
                 .submit(new Pending(job, event, context, new CompletableFuture<>()))
                 .thenCompose(answer -> answer));
         // The group is answered from whichever thread finished it; each request resumes on its own context.
-        return caller == null ? outcome : outcome.emitOn(command -> caller.runOnContext(ignored -> command.run()));
+        return VertxContexts.backToCaller(outcome);
     }
 
     /**

@@ -1,12 +1,11 @@
 package dev.jobweaver.worker.execution.service;
 
 import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.reactive.VertxContexts;
 import dev.jobweaver.worker.config.WorkerConfig;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -86,9 +85,7 @@ public class RunDispatcher {
             lock.unlock();
         }
         // Resume the stream on the event loop it came from, not on the virtual thread that frees the slot.
-        Context context = Vertx.currentContext();
-        Uni<Void> uni = Uni.createFrom().completionStage(slot);
-        return context == null ? uni : uni.emitOn(task -> context.runOnContext(ignored -> task.run()));
+        return VertxContexts.backToCaller(Uni.createFrom().completionStage(slot));
     }
 
     /** Runs in progress now. */
