@@ -41,7 +41,7 @@ import org.jboss.logging.Logger;
  *   <li>An event is applied only if its version is higher than the job's {@code status_version}: an older or repeated
  *       event never overwrites a newer one; of several events of one job in a poll, the highest version wins.</li>
  *   <li>A terminal status is written with the poll that brings it. A non-terminal one may be held back for
- *       {@code jobweaver.api.status.hold} (250 ms by default) and is then written with the job's next status instead
+ *       {@code jobweaver.api.status.hold} (1 s by default) and is then written with the job's next status instead
  *       ({@link StatusHold}): a no-op job's row is updated once, not twice.</li>
  *   <li>A poll is acknowledged only after everything it carried is written (or replaced by a newer status of the same
  *       job), so its offsets are committed only then; held events lost in a crash are consumed again.</li>
