@@ -91,11 +91,14 @@ public class JobStatusConsumer {
         return VertxContexts.backToCaller(write(step, batch));
     }
 
-    /** Writes held events once they are due; the timer fires on the consumer's event loop. */
+    /**
+     * Writes held events once they are due; the timer fires on the consumer's event loop. A pending timer is kept: it
+     * was set for the oldest event held then, and every event held since is due later, so at worst it fires early,
+     * finds the oldest replaced and sets itself again.
+     */
     private void armTimer(Context context) {
         if (holdTimer >= 0) {
-            context.owner().cancelTimer(holdTimer);
-            holdTimer = -1;
+            return;
         }
         long untilDue = hold.untilNextDue(System.nanoTime());
         if (untilDue < 0) {
@@ -106,7 +109,9 @@ public class JobStatusConsumer {
             StatusHold.Step<Message<?>> due = hold.due(System.nanoTime());
             metrics.statusHeld(hold.size());
             armTimer(context);
-            write(due, null).subscribe().with(ignored -> { }, failure -> { }); // logged and nacked in write
+            if (!due.write().isEmpty() || !due.ackable().isEmpty()) {
+                write(due, null).subscribe().with(ignored -> { }, failure -> { }); // logged and nacked in write
+            }
         });
     }
 
