@@ -108,16 +108,26 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /**
-     * The configuration a Quarkus service needs to use this stack with database {@code database}: the same keys
-     * whether it is passed to a test (test resource) or to a packaged service (system properties).
+     * The configuration a running Quarkus service needs to use this stack with database {@code database}: the same
+     * keys whether it is passed to a test (test resource) or to a packaged service (system properties). No JDBC URL:
+     * without one Quarkus leaves the JDBC datasource, and Flyway with it, inactive (see {@link #migrationConfig}).
      */
     public Map<String, String> serviceConfig(String database) {
         return Map.of(
                 "kafka.bootstrap.servers", kafka.bootstrapServers(),
                 "quarkus.datasource.reactive.url", postgres.reactiveUrl(database),
-                "quarkus.datasource.jdbc.url", postgres.jdbcUrl(database),
                 "quarkus.datasource.username", Postgres.USER,
                 "quarkus.datasource.password", Postgres.PASSWORD);
+    }
+
+    /**
+     * What a service needs on top of {@link #serviceConfig} to migrate database {@code database} with Flyway as it
+     * starts: the JDBC URL (Flyway speaks JDBC only). Tests start their service this way; the packaged platform
+     * migrates in a separate short start instead ({@link SchemaMigration}), so that its long-running services never
+     * load JDBC, Agroal and Flyway.
+     */
+    public Map<String, String> migrationConfig(String database) {
+        return Map.of("quarkus.datasource.jdbc.url", postgres.jdbcUrl(database));
     }
 
     /** Stops Kafka, then PostgreSQL; removes the folder if the settings say so. */

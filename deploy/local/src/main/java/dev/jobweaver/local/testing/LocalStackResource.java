@@ -29,6 +29,7 @@ public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         LocalStack stack = LocalStack.shared();
         Map<String, String> config = new HashMap<>(stack.serviceConfig(database));
+        config.putAll(stack.migrationConfig(database)); // the service under test migrates its schema as it starts
         config.put("quarkus.devservices.enabled", "false");
         return config;
     }

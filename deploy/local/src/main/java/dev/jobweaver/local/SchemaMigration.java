@@ -1,0 +1,101 @@
+package dev.jobweaver.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Brings one service's database to the schema of its build: a short start of the packaged service itself, with a
+ * JDBC URL and Quarkus' {@code quarkus.init-and-exit}, so that Flyway migrates (and validates) as the service
+ * initialises, and the process exits before it serves or consumes anything.
+ *
+ * <h2>Why a separate start</h2>
+ * A service that migrates as it starts keeps what migrating loaded for its whole life: the JDBC driver, Agroal and
+ * Flyway, about 600 classes and 6-8 MB of class metadata per service (docs/benchmark.md, "Session 10"). The running
+ * services get no JDBC URL; Quarkus then leaves the JDBC datasource and Flyway inactive, and each service checks at
+ * start that its schema is current ({@code dev.jobweaver.common.schema.SchemaGuard}). The same artefact migrates, so
+ * there is one definition of the schema and one Flyway configuration: Kubernetes can run it as an init container.
+ *
+ * <h2>Cost</h2>
+ * About 7 s per service, mostly Quarkus' own wait after an init-and-exit start; the launcher runs the three at once.
+ * Flyway takes a PostgreSQL advisory lock, so concurrent migrations of one database (two launchers) are safe.
+ */
+final class SchemaMigration {
+
+    /** Far above the 7 s a migration takes, for a slow first start (cold page cache). */
+    static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+    private final String name;
+    private final Path jar;
+    private final Map<String, String> config;
+    private final Path logFile;
+
+    /**
+     * @param name    the service, for messages and the log file's name
+     * @param jar     the service's {@code quarkus-run.jar}
+     * @param config  the service's configuration including the JDBC URL ({@link LocalStack#migrationConfig})
+     * @param logs    the folder of the platform's logs
+     */
+    SchemaMigration(String name, Path jar, Map<String, String> config, Path logs) {
+        this.name = name;
+        this.jar = jar;
+        this.config = config;
+        this.logFile = logs.resolve(name + "-migration.log");
+    }
+
+    /** The command line: a small JVM (it lives seconds), the service's configuration, then init-and-exit. */
+    List<String> command() {
+        List<String> command = new ArrayList<>(List.of(KafkaBroker.javaExecutable(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"));
+        Map<String, String> all = new TreeMap<>(config);
+        all.put("quarkus.flyway.migrate-at-start", "true");
+        all.put("quarkus.init-and-exit", "true");
+        // It exits before serving, but must not collide with a service already listening on the usual port.
+        all.put("quarkus.http.port", "0");
+        // No spans to export from a process that only migrates.
+        all.put("quarkus.otel.sdk.disabled", "true");
+        all.forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.add("-jar");
+        command.add(jar.toString());
+        return command;
+    }
+
+    /** Runs the migration and waits for it; throws with the end of its log if it fails or hangs. */
+    void run() {
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(name + " is not built: " + jar + " is missing");
+        }
+        try {
+            Files.createDirectories(logFile.getParent());
+            Process process = new ProcessBuilder(command())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                    .start();
+            if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(name + ": schema migration did not finish within " + TIMEOUT
+                        + "; the end of " + logFile + ":\n" + Platform.tail(logFile, 15));
+            }
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException(name + ": schema migration failed (exit " + process.exitValue()
+                        + "); the end of " + logFile + ":\n" + Platform.tail(logFile, 15));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(name + ": could not start its schema migration: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(name + ": interrupted while migrating its schema", e);
+        }
+    }
+
+    /** Where the migration's output goes. */
+    Path logFile() {
+        return logFile;
+    }
+}
