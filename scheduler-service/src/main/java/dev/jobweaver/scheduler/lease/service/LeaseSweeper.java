@@ -14,10 +14,14 @@ import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +49,8 @@ public class LeaseSweeper {
     private final SchedulerMetrics metrics;
     private final int batchSize;
     private final AtomicBoolean sweeping = new AtomicBoolean();
+    /** Set as shutdown begins: a sweep still running then fails on the closing pool, which is no news. */
+    private volatile boolean stopping;
 
     public LeaseSweeper(JobExecutionRepository repository, JobStateWriter writer, BackoffPolicy backoff,
                         Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics, SchedulerConfig config) {
@@ -63,11 +69,21 @@ public class LeaseSweeper {
             return Uni.createFrom().voidItem();
         }
         return sweepAll()
-                .onFailure().invoke(e -> LOG.errorf(e, "%s: lease sweep failed; it runs again on the next tick",
-                        SchedulerErrorCode.LEASE_EXPIRED.code()))
+                .onFailure().invoke(e -> {
+                    if (stopping) {
+                        LOG.debugf("lease sweep interrupted by shutdown: %s", e.getMessage());
+                    } else {
+                        LOG.errorf(e, "%s: lease sweep failed; it runs again on the next tick",
+                                SchedulerErrorCode.LEASE_EXPIRED.code());
+                    }
+                })
                 .onFailure().recoverWithNull()
                 .eventually(() -> sweeping.set(false))
                 .replaceWithVoid();
+    }
+
+    void stopping(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {
+        stopping = true;
     }
 
     /** Sweeps batches until one is not full; the number of attempts expired. */
