@@ -4,10 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,26 +50,19 @@ final class SchemaMigration {
 
     /** The command line: a small JVM (it lives seconds), the service's configuration, then init-and-exit. */
     List<String> command() {
-        List<String> command = new ArrayList<>(List.of(KafkaBroker.javaExecutable(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"));
-        Map<String, String> all = new TreeMap<>(config);
+        Map<String, String> all = new HashMap<>(config);
         all.put("quarkus.flyway.migrate-at-start", "true");
         all.put("quarkus.init-and-exit", "true");
         // It exits before serving, but must not collide with a service already listening on the usual port.
         all.put("quarkus.http.port", "0");
         // No spans to export from a process that only migrates.
         all.put("quarkus.otel.sdk.disabled", "true");
-        all.forEach((k, v) -> command.add("-D" + k + "=" + v));
-        command.add("-jar");
-        command.add(jar.toString());
-        return command;
+        return ServiceProcess.commandLine(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"), all, jar);
     }
 
     /** Runs the migration and waits for it; throws with the end of its log if it fails or hangs. */
     void run() {
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(name + " is not built: " + jar + " is missing");
-        }
+        ServiceProcess.requireBuilt(name, jar);
         try {
             Files.createDirectories(logFile.getParent());
             Process process = new ProcessBuilder(command())

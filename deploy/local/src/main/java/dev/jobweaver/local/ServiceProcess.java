@@ -69,15 +69,8 @@ public final class ServiceProcess {
 
     /** Starts the process (appending to its log file). */
     public void start() {
-        if (!Files.exists(spec.jar())) {
-            throw new IllegalStateException(spec.name() + " is not built: " + spec.jar() + " is missing");
-        }
-        List<String> command = new ArrayList<>();
-        command.add(KafkaBroker.javaExecutable());
-        command.addAll(spec.jvmOptions());
-        new TreeMap<>(spec.config()).forEach((k, v) -> command.add("-D" + k + "=" + v));
-        command.add("-jar");
-        command.add(spec.jar().toString());
+        requireBuilt(spec.name(), spec.jar());
+        List<String> command = commandLine(spec.jvmOptions(), spec.config(), spec.jar());
         try {
             Files.createDirectories(logFile.getParent());
             startedAtNanos = System.nanoTime();
@@ -89,6 +82,24 @@ public final class ServiceProcess {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + spec.name(), e);
         }
+    }
+
+    /** Fails with a message naming {@code name} when its packaged {@code jar} does not exist. */
+    static void requireBuilt(String name, Path jar) {
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(name + " is not built: " + jar + " is missing");
+        }
+    }
+
+    /** How a packaged service runs: this JDK, {@code jvmOptions}, {@code config} as sorted system properties, the jar. */
+    static List<String> commandLine(List<String> jvmOptions, Map<String, String> config, Path jar) {
+        List<String> command = new ArrayList<>();
+        command.add(KafkaBroker.javaExecutable());
+        command.addAll(jvmOptions);
+        new TreeMap<>(config).forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.add("-jar");
+        command.add(jar.toString());
+        return command;
     }
 
     /**
