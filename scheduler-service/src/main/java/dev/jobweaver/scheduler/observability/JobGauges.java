@@ -20,7 +20,8 @@ public class JobGauges {
         this.metrics = metrics;
     }
 
-    @Scheduled(every = "${jobweaver.scheduler.metrics.refresh-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${jobweaver.scheduler.metrics.refresh-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> refresh() {
         return repository.countActive()
                 .invoke(counts -> metrics.activeJobs(counts[0], counts[1]))

@@ -45,7 +45,8 @@ public class OutboxSweeper {
     }
 
     @Scheduled(every = "${jobweaver.api.outbox.sweep-interval:5s}", delayed = "${jobweaver.api.outbox.sweep-interval:5s}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "outbox-sweeper")
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "outbox-sweeper",
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledSweep() {
         return sweep()
                 .onFailure().invoke(e -> LOG.warnf("outbox sweep failed: %s", e.getMessage()))

@@ -13,7 +13,8 @@ public class DispatchTimer {
         this.dispatcher = dispatcher;
     }
 
-    @Scheduled(every = "${jobweaver.scheduler.dispatch.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${jobweaver.scheduler.dispatch.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void tick() {
         dispatcher.wake();
     }

@@ -49,7 +49,10 @@ public class LeaseSweeper {
     private final SchedulerMetrics metrics;
     private final int batchSize;
     private final AtomicBoolean sweeping = new AtomicBoolean();
-    /** Set as shutdown begins: a sweep still running then fails on the closing pool, which is no news. */
+    /**
+     * Set as shutdown begins. No tick starts a sweep from then on ({@code ApplicationNotRunning}); a sweep already
+     * running fails on the closing pool, which is no news.
+     */
     private volatile boolean stopping;
 
     public LeaseSweeper(JobExecutionRepository repository, JobStateWriter writer, BackoffPolicy backoff,
@@ -63,7 +66,8 @@ public class LeaseSweeper {
         this.batchSize = config.lease().sweepBatchSize();
     }
 
-    @Scheduled(every = "${jobweaver.scheduler.lease.sweep-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${jobweaver.scheduler.lease.sweep-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledSweep() {
         if (!sweeping.compareAndSet(false, true)) {
             return Uni.createFrom().voidItem();
