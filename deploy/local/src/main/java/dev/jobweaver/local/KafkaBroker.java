@@ -36,6 +36,8 @@ public final class KafkaBroker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(KafkaBroker.class);
     private static final String CLASSPATH_RESOURCE = "jobweaver/kafka-broker.classpath";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    /** Extra JVM options for the broker, after its own ({@link #jvmOptions}). */
+    public static final String JAVA_OPTS_ENV = "JOBWEAVER_KAFKA_JAVA_OPTS";
 
     private final Path home;
     private final int port;
@@ -88,10 +90,11 @@ public final class KafkaBroker implements AutoCloseable {
             if (!Files.exists(data.resolve("meta.properties"))) {
                 format(config);
             }
-            List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xms" + heap, "-Xmx" + heap,
-                    "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-Djava.awt.headless=true",
-                    "-Dlog4j2.configurationFile=" + home.resolve("log4j2.properties"),
-                    "-cp", brokerClasspath(), "kafka.Kafka", config.toString()));
+            List<String> command = new ArrayList<>();
+            command.add(javaExecutable());
+            command.addAll(jvmOptions(heap, System.getenv(JAVA_OPTS_ENV)));
+            command.add("-Dlog4j2.configurationFile=" + home.resolve("log4j2.properties"));
+            command.addAll(List.of("-cp", brokerClasspath(), "kafka.Kafka", config.toString()));
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
@@ -102,6 +105,24 @@ public final class KafkaBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the Kafka broker in " + home, e);
         }
+    }
+
+    /**
+     * The broker's JVM options: a fixed heap of {@code heap}, G1 with short pauses, C1 only, then {@code extra} (split on
+     * white space; null or blank adds nothing), which comes last and so wins, e.g. {@code -XX:TieredStopAtLevel=4}.
+     *
+     * <p>C1 only, because on two cores C2 was the broker's largest cost for its first minutes: C2 compiled for 8-11 s of
+     * CPU while the first bursts ran (the broker at 34-37% of a core instead of 20%), and those bursts made 1,380-1,533
+     * jobs/s against 1,617-1,989 with C1 only (docs/benchmark.md, session 11). Fully warmed, C2 code is cheaper, but a
+     * broker that carries a few thousand records a second never earns the compile back within a benchmark's minutes.
+     */
+    static List<String> jvmOptions(String heap, String extra) {
+        List<String> options = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC",
+                "-XX:MaxGCPauseMillis=20", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true"));
+        if (extra != null && !extra.isBlank()) {
+            options.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        return List.copyOf(options);
     }
 
     /** Stops the broker (SIGTERM, so it shuts down cleanly), waiting up to 30 s before killing it. */

@@ -1,0 +1,27 @@
+package dev.jobweaver.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The broker's JVM options and how JOBWEAVER_KAFKA_JAVA_OPTS adds to them. */
+class KafkaBrokerOptionsTest {
+
+    @Test
+    void theBrokerRunsOnAFixedHeapWithC1Only() {
+        List<String> options = KafkaBroker.jvmOptions("512m", null);
+        assertTrue(options.containsAll(List.of("-Xms512m", "-Xmx512m", "-XX:TieredStopAtLevel=1")), options::toString);
+        assertEquals(options, KafkaBroker.jvmOptions("512m", " \t "));
+    }
+
+    @Test
+    void extraOptionsComeLastSoTheyWin() {
+        List<String> defaults = KafkaBroker.jvmOptions("256m", null);
+        List<String> options = KafkaBroker.jvmOptions("256m", "  -XX:TieredStopAtLevel=4 \t -XX:+UseSerialGC ");
+        assertEquals(defaults, options.subList(0, defaults.size()));
+        assertEquals(List.of("-XX:TieredStopAtLevel=4", "-XX:+UseSerialGC"),
+                options.subList(defaults.size(), options.size()));
+    }
+}
