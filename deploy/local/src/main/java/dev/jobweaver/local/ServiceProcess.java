@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,12 +68,16 @@ public final class ServiceProcess {
         return process != null && process.isAlive();
     }
 
-    /** Starts the process (appending to its log file). */
+    /**
+     * Starts the process, appending to its log file; a log file over {@link #LOG_ROTATE_BYTES} is first moved aside
+     * ({@link #rotateIfOver}).
+     */
     public void start() {
         requireBuilt(spec.name(), spec.jar());
         List<String> command = commandLine(spec.jvmOptions(), spec.config(), spec.jar());
         try {
             Files.createDirectories(logFile.getParent());
+            rotateIfOver(logFile, LOG_ROTATE_BYTES);
             startedAtNanos = System.nanoTime();
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -81,6 +86,23 @@ public final class ServiceProcess {
             process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + spec.name(), e);
+        }
+    }
+
+    /**
+     * Size above which a service's log is moved aside when the service starts: 64 MiB. The worker logs every LOG
+     * step at INFO (SPEC.md), about 250 bytes a job, so a day of benchmarks appended gigabytes to one file.
+     */
+    static final long LOG_ROTATE_BYTES = 64L * 1024 * 1024;
+
+    /**
+     * Moves {@code log} to {@code <log>.1}, replacing an older one, when it is larger than {@code maxBytes}; a smaller
+     * or missing log is left alone, so a restarted service (the end-to-end tests kill and restart them) appends to the
+     * log of its earlier start. Checked at start only: one long run still writes a single file.
+     */
+    static void rotateIfOver(Path log, long maxBytes) throws IOException {
+        if (Files.exists(log) && Files.size(log) > maxBytes) {
+            Files.move(log, log.resolveSibling(log.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
         }
     }
 
