@@ -3,11 +3,18 @@ package dev.jobweaver.scheduler.observability;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The scheduler's Micrometer meters, exposed in Prometheus format at {@code /q/metrics}. */
+/**
+ * The scheduler's Micrometer meters, exposed in Prometheus format at {@code /q/metrics}.
+ *
+ * <p>Created at start ({@code @Startup}), so every meter is in the first scrape; as a lazy bean it appeared only with
+ * the first event or gauge refresh, and the refresh no longer runs before the application has started.
+ */
+@Startup
 @ApplicationScoped
 public class SchedulerMetrics {
 
