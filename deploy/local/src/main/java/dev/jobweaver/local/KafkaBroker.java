@@ -117,12 +117,8 @@ public final class KafkaBroker implements AutoCloseable {
      * broker that carries a few thousand records a second never earns the compile back within a benchmark's minutes.
      */
     static List<String> jvmOptions(String heap, String extra) {
-        List<String> options = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC",
-                "-XX:MaxGCPauseMillis=20", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true"));
-        if (extra != null && !extra.isBlank()) {
-            options.addAll(List.of(extra.trim().split("\\s+")));
-        }
-        return List.copyOf(options);
+        return Processes.withExtraOptions(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC",
+                "-XX:MaxGCPauseMillis=20", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true"), extra);
     }
 
     /** Stops the broker (SIGTERM, so it shuts down cleanly), waiting up to 30 s before killing it. */

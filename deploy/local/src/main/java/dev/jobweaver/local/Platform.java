@@ -124,12 +124,7 @@ public final class Platform implements AutoCloseable {
          * one, e.g. {@code JOBWEAVER_JAVA_OPTS=-XX:StartFlightRecording=filename=api.jfr}; null or blank adds nothing.
          */
         public static List<String> jvmWith(String extra) {
-            if (extra == null || extra.isBlank()) {
-                return DEFAULT_JVM;
-            }
-            List<String> all = new ArrayList<>(DEFAULT_JVM);
-            all.addAll(List.of(extra.trim().split("\\s+")));
-            return List.copyOf(all);
+            return Processes.withExtraOptions(DEFAULT_JVM, extra);
         }
     }
 

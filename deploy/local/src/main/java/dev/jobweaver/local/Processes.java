@@ -7,19 +7,35 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What every child process of the local platform (broker, services, trace viewer) needs: a graceful stop, a wait for
- * an HTTP readiness answer, and starting things side by side without losing their failures.
+ * What every child process of the local platform (broker, services, trace viewer) needs: its JVM options with an
+ * operator's own after them, a graceful stop, a wait for an HTTP readiness answer, and starting things side by side
+ * without losing their failures.
  */
 final class Processes {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private Processes() {
+    }
+
+    /**
+     * {@code defaults} followed by {@code extra} split on white space, so that an operator's option comes last and
+     * wins (e.g. from {@code JOBWEAVER_JAVA_OPTS}); null or blank adds nothing.
+     */
+    static List<String> withExtraOptions(List<String> defaults, String extra) {
+        if (extra == null || extra.isBlank()) {
+            return List.copyOf(defaults);
+        }
+        List<String> all = new ArrayList<>(defaults);
+        all.addAll(List.of(extra.trim().split("\\s+")));
+        return List.copyOf(all);
     }
 
     /**
