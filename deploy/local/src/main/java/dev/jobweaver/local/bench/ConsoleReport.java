@@ -67,12 +67,13 @@ public final class ConsoleReport {
             c.examples().forEach(e -> notes.append("  ").append(name).append(": ").append(e).append('\n'));
         }
         TextTable resources = new TextTable("process", "RSS max MB", "RSS mean MB", "CPU mean %", "CPU max %",
-                "ready s");
+                "JIT cpu s", "GC cpu s", "ready s");
         for (ResourceSummary s : run.resources()) {
             long ready = run.platform().instances().stream().filter(i -> i.name().equals(s.process()))
                     .mapToLong(PlatformState.Instance::readyMs).findFirst().orElse(-1);
             resources.row(s.process(), fmt(s.maxRssMb()), fmt(s.meanRssMb()), fmt(s.meanCpuPercent()),
-                    fmt(s.maxCpuPercent()), ready < 0 ? "-" : fmt(ready / 1000.0));
+                    fmt(s.maxCpuPercent()), fmt(s.jitCpuSeconds()), fmt(s.gcCpuSeconds()),
+                    ready < 0 ? "-" : fmt(ready / 1000.0));
         }
         TextTable stages = stagesTable(run);
         TextTable targets = new TextTable("target", "goal", "measured", "verdict");
@@ -82,7 +83,8 @@ public final class ConsoleReport {
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once)\n").append(stages.render());
         }
-        out.append("\nResources during the run (every second, from /proc)\n").append(resources.render());
+        out.append("\nResources during the run (every second, from /proc; JIT and GC: CPU of the JVM's compiler and"
+                + " collector threads)\n").append(resources.render());
         out.append("\nTargets of issue 7 (reported, not asserted)\n").append(targets.render());
         if (!notes.isEmpty()) {
             out.append("\nNotes\n").append(notes);

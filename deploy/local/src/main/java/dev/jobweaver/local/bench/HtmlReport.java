@@ -62,13 +62,14 @@ public final class HtmlReport {
         html.append(latencyChart(run, false)).append(latencyChart(run, true));
         html.append(completionsChart(run));
         html.append("<h2>Resources</h2>\n<table><tr><th>process</th><th>RSS max MB</th><th>RSS mean MB</th>")
-                .append("<th>CPU mean % of a core</th><th>CPU max %</th><th>start-to-ready s</th></tr>\n");
+                .append("<th>CPU mean % of a core</th><th>CPU max %</th><th>JIT compiler CPU s</th>")
+                .append("<th>garbage collector CPU s</th><th>start-to-ready s</th></tr>\n");
         for (ResourceSummary s : run.resources()) {
             long ready = run.platform().instances().stream().filter(i -> i.name().equals(s.process()))
                     .mapToLong(PlatformState.Instance::readyMs).findFirst().orElse(-1);
             html.append("<tr><td>").append(escape(s.process())).append("</td>");
             cells(html, fmt(s.maxRssMb()), fmt(s.meanRssMb()), fmt(s.meanCpuPercent()), fmt(s.maxCpuPercent()),
-                    ready < 0 ? "-" : fmt(ready / 1000.0));
+                    fmt(s.jitCpuSeconds()), fmt(s.gcCpuSeconds()), ready < 0 ? "-" : fmt(ready / 1000.0));
             html.append("</tr>\n");
         }
         html.append("</table>\n").append(rssChart(run));

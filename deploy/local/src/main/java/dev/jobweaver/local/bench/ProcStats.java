@@ -1,6 +1,6 @@
 package dev.jobweaver.local.bench;
 
-/** Parses Linux {@code /proc/<pid>/status} and {@code /proc/<pid>/stat}. */
+/** Parses Linux {@code /proc/<pid>/status}, {@code /proc/<pid>/stat} and a thread's {@code comm}. */
 public final class ProcStats {
 
     /** Clock ticks per second of {@code utime}/{@code stime}: USER_HZ, 100 on every mainstream Linux. */
@@ -48,6 +48,33 @@ public final class ProcStats {
         String[] fields = stat.substring(close + 1).trim().split("\\s+");
         // fields[0] is field 3 (state); utime is field 14, stime field 15
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /** What a JVM thread does for the runtime rather than for the application, told by its name. */
+    public enum RuntimeThread {
+        /** A JIT compiler thread ({@code C1 CompilerThre}, {@code C2 CompilerThre}: names are cut at 15 bytes). */
+        JIT,
+        /**
+         * A garbage collector thread: {@code GC Thread#n}, G1's ({@code G1 ...}), ZGC's and Shenandoah's, and the
+         * {@code VM Thread}, where the serial collector (the services' collector) does all of its work. The VM thread
+         * also runs other safepoint operations, which are small beside collections.
+         */
+        GC,
+        /** Anything else, the application's threads included. */
+        OTHER
+    }
+
+    /** The kind of a JVM thread from its {@code /proc/<pid>/task/<tid>/comm} (trailing new line allowed). */
+    public static RuntimeThread runtimeThread(String comm) {
+        String name = comm.strip();
+        if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+            return RuntimeThread.JIT;
+        }
+        if (name.equals("VM Thread") || name.startsWith("GC Thread#") || name.startsWith("G1 ")
+                || name.startsWith("ZWorker") || name.startsWith("ZDriver") || name.startsWith("Shenandoah")) {
+            return RuntimeThread.GC;
+        }
+        return RuntimeThread.OTHER;
     }
 
     /** Percent of one core used between two readings {@code wallNanos} apart. */

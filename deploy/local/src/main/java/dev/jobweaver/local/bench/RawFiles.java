@@ -64,12 +64,16 @@ public final class RawFiles {
         return array;
     }
 
-    /** One line per sample: time, process, RSS in kB, CPU percent of one core. */
+    /**
+     * One line per sample: time, process, RSS in kB, CPU percent of one core, and CPU seconds of the JVM's JIT and
+     * GC threads since the previous sample (empty for a process that is not a JVM).
+     */
     public static String resourcesCsv(List<ResourceSample> samples) {
-        StringBuilder out = new StringBuilder("time,process,rssKb,cpuPercent\n");
+        StringBuilder out = new StringBuilder("time,process,rssKb,cpuPercent,jitCpuSeconds,gcCpuSeconds\n");
         for (ResourceSample s : samples) {
             out.append(Instant.ofEpochMilli(s.epochMs())).append(',').append(csv(s.process())).append(',')
-                    .append(s.rssKb()).append(',').append(number(s.cpuPercent())).append('\n');
+                    .append(s.rssKb()).append(',').append(number(s.cpuPercent())).append(',')
+                    .append(number(s.jitCpuSeconds())).append(',').append(number(s.gcCpuSeconds())).append('\n');
         }
         return out.toString();
     }

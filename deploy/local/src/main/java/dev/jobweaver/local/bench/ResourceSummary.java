@@ -14,9 +14,18 @@ import java.util.Map;
  * @param meanRssMb mean RSS in MiB
  * @param meanCpuPercent mean percent of one core (NaN without two readings)
  * @param maxCpuPercent largest one-second percent of one core
+ * @param jitCpuSeconds CPU seconds of the JVM's JIT compiler threads in the window (NaN: not a JVM); high while a
+ *                      service still compiles its hot code, near zero once it is warm
+ * @param gcCpuSeconds CPU seconds of its garbage collector threads in the window (NaN: not a JVM)
  */
 public record ResourceSummary(String process, int samples, double maxRssMb, double meanRssMb, double meanCpuPercent,
-                              double maxCpuPercent) {
+                              double maxCpuPercent, double jitCpuSeconds, double gcCpuSeconds) {
+
+    /** A summary without JVM thread figures. */
+    public ResourceSummary(String process, int samples, double maxRssMb, double meanRssMb, double meanCpuPercent,
+                           double maxCpuPercent) {
+        this(process, samples, maxRssMb, meanRssMb, meanCpuPercent, maxCpuPercent, Double.NaN, Double.NaN);
+    }
 
     /** One summary per process, in first-seen order, of the samples with {@code fromMs <= epochMs <= toMs}. */
     public static List<ResourceSummary> of(List<ResourceSample> samples, long fromMs, long toMs) {
@@ -33,7 +42,11 @@ public record ResourceSummary(String process, int samples, double maxRssMb, doub
             double sumCpu = 0;
             double maxCpu = Double.NaN;
             int cpuCount = 0;
+            double jit = Double.NaN;
+            double gc = Double.NaN;
             for (ResourceSample s : list) {
+                jit = sumOrNaN(jit, s.jitCpuSeconds());
+                gc = sumOrNaN(gc, s.gcCpuSeconds());
                 double mb = s.rssKb() / 1024.0;
                 maxRss = Math.max(maxRss, mb);
                 sumRss += mb;
@@ -44,8 +57,16 @@ public record ResourceSummary(String process, int samples, double maxRssMb, doub
                 }
             }
             result.add(new ResourceSummary(process, list.size(), maxRss, sumRss / list.size(),
-                    cpuCount == 0 ? Double.NaN : sumCpu / cpuCount, maxCpu));
+                    cpuCount == 0 ? Double.NaN : sumCpu / cpuCount, maxCpu, jit, gc));
         });
         return result;
+    }
+
+    /** {@code sum + value}, where NaN means "no figure yet" for the sum and "no figure" for the value. */
+    private static double sumOrNaN(double sum, double value) {
+        if (Double.isNaN(value)) {
+            return sum;
+        }
+        return Double.isNaN(sum) ? value : sum + value;
     }
 }

@@ -118,6 +118,8 @@ public final class SummaryJson {
             putNumber(o, "meanRssMb", s.meanRssMb());
             putNumber(o, "meanCpuPercent", s.meanCpuPercent());
             putNumber(o, "maxCpuPercent", s.maxCpuPercent());
+            putNumber(o, "jitCpuSeconds", s.jitCpuSeconds());
+            putNumber(o, "gcCpuSeconds", s.gcCpuSeconds());
         }
     }
 }

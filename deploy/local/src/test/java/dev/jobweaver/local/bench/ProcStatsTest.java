@@ -51,4 +51,16 @@ class ProcStatsTest {
         assertThat(ProcStats.cpuPercent(0, 50, 2_000_000_000L)).isEqualTo(25.0);
         assertThat(ProcStats.cpuPercent(0, 50, 0)).isNaN();
     }
+
+    @Test
+    void tellsTheJvmsCompilerAndCollectorThreadsFromTheOthers() {
+        assertThat(ProcStats.runtimeThread("C1 CompilerThre\n")).isEqualTo(ProcStats.RuntimeThread.JIT);
+        assertThat(ProcStats.runtimeThread("C2 CompilerThre")).isEqualTo(ProcStats.RuntimeThread.JIT);
+        assertThat(ProcStats.runtimeThread("VM Thread\n")).isEqualTo(ProcStats.RuntimeThread.GC);
+        assertThat(ProcStats.runtimeThread("GC Thread#0")).isEqualTo(ProcStats.RuntimeThread.GC);
+        assertThat(ProcStats.runtimeThread("G1 Conc#0")).isEqualTo(ProcStats.RuntimeThread.GC);
+        assertThat(ProcStats.runtimeThread("vert.x-eventloo")).isEqualTo(ProcStats.RuntimeThread.OTHER);
+        assertThat(ProcStats.runtimeThread("VM Periodic Tas")).isEqualTo(ProcStats.RuntimeThread.OTHER);
+        assertThat(ProcStats.runtimeThread("postgres")).isEqualTo(ProcStats.RuntimeThread.OTHER);
+    }
 }

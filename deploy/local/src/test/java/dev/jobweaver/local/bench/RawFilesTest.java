@@ -54,8 +54,9 @@ class RawFilesTest {
     @Test
     void resourcesCsv() {
         String csv = RawFiles.resourcesCsv(List.of(new ResourceSample(0, "api-service", 2048, Double.NaN),
-                new ResourceSample(1000, "kafka", 4096, 12.5)));
-        assertThat(csv).isEqualTo("time,process,rssKb,cpuPercent\n1970-01-01T00:00:00Z,api-service,2048,\n"
-                + "1970-01-01T00:00:01Z,kafka,4096,12.500\n");
+                new ResourceSample(1000, "kafka", 4096, 12.5, 0.25, 0.5)));
+        assertThat(csv).isEqualTo("time,process,rssKb,cpuPercent,jitCpuSeconds,gcCpuSeconds\n"
+                + "1970-01-01T00:00:00Z,api-service,2048,,,\n"
+                + "1970-01-01T00:00:01Z,kafka,4096,12.500,0.250,0.500\n");
     }
 }

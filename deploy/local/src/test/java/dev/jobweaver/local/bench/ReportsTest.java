@@ -29,7 +29,7 @@ class ReportsTest {
                 ended(JobKind.NOOP, "COMPLETED", 1, 2)), "");
         WorkloadResult retries = WorkloadResult.unavailable(Workload.RETRIES, "the API rejects \"times\" <400>");
         List<ResourceSample> samples = List.of(new ResourceSample(0, "api-service", 150 * 1024, Double.NaN),
-                new ResourceSample(1000, "api-service", 170 * 1024, 80),
+                new ResourceSample(1000, "api-service", 170 * 1024, 80, 1.25, 0.5),
                 new ResourceSample(1000, "kafka", 400 * 1024, 30));
         List<ResourceSummary> resources = ResourceSummary.of(samples, 0, 10_000);
         List<WorkloadResult> results = List.of(burst, retries);
@@ -48,6 +48,9 @@ class ReportsTest {
         assertThat(text).contains("executed 2 times, expected 1");
         assertThat(text).containsPattern("api-service RSS\\s+<= 200 MB\\s+max 170 MB\\s+pass");
         assertThat(text).containsPattern("burst correctness .* miss");
+        assertThat(text).containsPattern("JIT cpu s\\s+GC cpu s");
+        assertThat(text).containsPattern("api-service\\s+170\\s+160\\s+80\\s+80\\s+1\\.25\\s+0\\.50\\s");
+        assertThat(text).containsPattern("kafka\\s+400\\s+400\\s+30\\s+30\\s+-\\s+-\\s");
     }
 
     @Test
@@ -66,6 +69,8 @@ class ReportsTest {
                 .isLessThan(burst.path("throughputJobsPerSecond").asDouble());
         assertThat(json.at("/workloads/1/available").asBoolean()).isFalse();
         assertThat(json.at("/resources/0/maxRssMb").asDouble()).isEqualTo(170.0);
+        assertThat(json.at("/resources/0/jitCpuSeconds").asDouble()).isEqualTo(1.25);
+        assertThat(json.at("/resources/1/gcCpuSeconds").isNull()).as("kafka had no JVM figures").isTrue();
         assertThat(json.at("/platform/instances/2/readyMs").isNull()).isTrue();
         assertThat(json.path("targets").size()).isGreaterThan(5);
     }
