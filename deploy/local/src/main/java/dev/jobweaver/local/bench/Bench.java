@@ -77,6 +77,8 @@ public final class Bench {
         out.println("JobWeaver bench against " + platform.apiUrl() + ": "
                 + String.join(", ", options.workloads().stream().map(Workload::cliName).toList())
                 + "; figures go to " + folder);
+        Machine machine = Machine.probe();
+        out.println("Machine: " + machine.describe());
         List<WorkloadResult> results = new ArrayList<>();
         Map<Workload, List<ResourceSummary>> byWorkload = new EnumMap<>(Workload.class);
         List<ResourceSample> samples;
@@ -108,7 +110,8 @@ public final class Bench {
         }
         List<ResourceSummary> resources = ResourceSummary.of(samples, Long.MIN_VALUE, Long.MAX_VALUE);
         BenchRun run = new BenchRun(startedAt, options, platform, List.copyOf(results),
-                Targets.evaluate(results, options, platform, resources), resources, byWorkload, samples);
+                Targets.evaluate(results, options, platform, resources), resources, byWorkload, samples,
+                machine);
         out.print(ConsoleReport.render(run));
         write(folder, run);
         out.println("\nRaw figures and report: " + folder + " (open report.html)");

@@ -15,8 +15,10 @@ import java.util.Map;
  * @param resources RSS and CPU per process over the whole run
  * @param resourcesByWorkload RSS and CPU per process during each workload
  * @param samples every resource reading
+ * @param machine how fast the machine was when the run began
  */
 public record BenchRun(Instant startedAt, BenchOptions options, PlatformState platform, List<WorkloadResult> results,
                        List<TargetRow> targets, List<ResourceSummary> resources,
-                       Map<Workload, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples) {
+                       Map<Workload, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples,
+                       Machine machine) {
 }

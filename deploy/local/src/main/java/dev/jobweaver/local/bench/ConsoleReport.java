@@ -78,6 +78,7 @@ public final class ConsoleReport {
         TextTable stages = stagesTable(run);
         TextTable targets = new TextTable("target", "goal", "measured", "verdict");
         run.targets().forEach(t -> targets.row(t.target(), t.goal(), t.measured(), t.verdict()));
+        out.append("\nMachine: ").append(run.machine().describe()).append('\n');
         out.append("\nWorkloads\n").append(workloads.render());
         out.append("\nLatency, from the platform's recorded timestamps (ms)\n").append(latency.render());
         if (stages != null) {

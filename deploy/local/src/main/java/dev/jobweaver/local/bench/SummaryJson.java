@@ -28,6 +28,10 @@ public final class SummaryJson {
         options.put("warmup", run.options().warmup());
         options.put("settleMs", run.options().settle().toMillis());
         options.put("timeoutMs", run.options().timeout().toMillis());
+        ObjectNode machine = root.putObject("machine");
+        machine.put("cpuModel", run.machine().cpuModel());
+        machine.put("cpus", run.machine().cpus());
+        putNumber(machine, "memoryLatencyNs", run.machine().memoryLatencyNs());
         ObjectNode platform = root.putObject("platform");
         platform.put("apiUrl", run.platform().apiUrl());
         platform.put("postgresPort", run.platform().postgresPort());

@@ -35,7 +35,7 @@ class ReportsTest {
         List<WorkloadResult> results = List.of(burst, retries);
         return new BenchRun(Fixtures.T0, options, Fixtures.platform(), results,
                 Targets.evaluate(results, options, Fixtures.platform(), resources), resources,
-                Map.of(Workload.BURST, resources), samples);
+                Map.of(Workload.BURST, resources), samples, new Machine("AMD EPYC", 2, 153.4));
     }
 
     @Test
@@ -49,6 +49,7 @@ class ReportsTest {
         assertThat(text).containsPattern("api-service RSS\\s+<= 200 MB\\s+max 170 MB\\s+pass");
         assertThat(text).containsPattern("burst correctness .* miss");
         assertThat(text).containsPattern("JIT cpu s\\s+GC cpu s");
+        assertThat(text).contains("Machine: AMD EPYC, 2 CPUs; memory latency 153 ns");
         assertThat(text).containsPattern("api-service\\s+170\\s+160\\s+80\\s+80\\s+1\\.25\\s+0\\.50\\s");
         assertThat(text).containsPattern("kafka\\s+400\\s+400\\s+30\\s+30\\s+-\\s+-\\s");
     }
@@ -69,6 +70,8 @@ class ReportsTest {
                 .isLessThan(burst.path("throughputJobsPerSecond").asDouble());
         assertThat(json.at("/workloads/1/available").asBoolean()).isFalse();
         assertThat(json.at("/resources/0/maxRssMb").asDouble()).isEqualTo(170.0);
+        assertThat(json.at("/machine/memoryLatencyNs").asDouble()).isEqualTo(153.4);
+        assertThat(json.at("/machine/cpus").asInt()).isEqualTo(2);
         assertThat(json.at("/resources/0/jitCpuSeconds").asDouble()).isEqualTo(1.25);
         assertThat(json.at("/resources/1/gcCpuSeconds").isNull()).as("kafka had no JVM figures").isTrue();
         assertThat(json.at("/platform/instances/2/readyMs").isNull()).isTrue();
