@@ -25,6 +25,9 @@ import java.util.Map;
  */
 public final class Bench {
 
+    /** How the resource tables name the bench's own JVM. */
+    static final String SELF = "bench";
+
     private static final DateTimeFormatter FOLDER = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
             .withZone(ZoneOffset.UTC);
 
@@ -82,13 +85,15 @@ public final class Bench {
         List<WorkloadResult> results = new ArrayList<>();
         Map<Workload, List<ResourceSummary>> byWorkload = new EnumMap<>(Workload.class);
         List<ResourceSample> samples;
+        WarmUp warmUp;
         boolean failed = false;
         try (PlatformDb db = new PlatformDb(platform.postgresPort());
              ResourceSampler sampler = new ResourceSampler(sampled(platform))) {
             WorkloadRunner runner = new WorkloadRunner(options, api, db, out, terminal);
-            if (options.warmup() > 0) {
-                runner.warmUp(options.warmup());
-            }
+            warmUp = options.warmup() == BenchOptions.AUTO_WARMUP
+                    ? WarmUp.adaptive(runner::warmUp, sampler::platformJitCpuSeconds)
+                    : WarmUp.fixed(options.warmup(), runner::warmUp, sampler::platformJitCpuSeconds);
+            out.println("Warm-up: " + warmUp.describe());
             sampler.start();
             for (Workload workload : options.workloads()) {
                 long from = System.currentTimeMillis();
@@ -111,7 +116,7 @@ public final class Bench {
         List<ResourceSummary> resources = ResourceSummary.of(samples, Long.MIN_VALUE, Long.MAX_VALUE);
         BenchRun run = new BenchRun(startedAt, options, platform, List.copyOf(results),
                 Targets.evaluate(results, options, platform, resources), resources, byWorkload, samples,
-                machine);
+                machine, warmUp);
         out.print(ConsoleReport.render(run));
         write(folder, run);
         out.println("\nRaw figures and report: " + folder + " (open report.html)");
@@ -122,7 +127,7 @@ public final class Bench {
     /** The platform's processes plus this one, so the bench's own share of the machine is visible. */
     private static List<SampledProcess> sampled(PlatformState platform) {
         List<SampledProcess> all = new ArrayList<>(platform.sampledProcesses());
-        all.add(new SampledProcess("bench", ProcessHandle.current().pid(), false));
+        all.add(new SampledProcess(SELF, ProcessHandle.current().pid(), false));
         return all;
     }
 

@@ -20,10 +20,10 @@ import java.util.regex.Pattern;
  * @param duration how long the steady workload offers load
  * @param baseline burst throughput (jobs/s) to compare sleepers with when burst is not run; NaN if none
  * @param warmup no-op jobs run (and not reported) before the first workload, at the burst's concurrency; every one
- *               has finished before the first workload starts, so the platform starts it idle. The bench is a fresh
- *               JVM each time: with 200 its own code was still being compiled during the first seconds of a burst,
- *               which then submitted at 1,100-1,300 jobs/s instead of 1,800-2,000 (warm bursts of 1,603-1,696 jobs/s
- *               against 1,973-2,096 with 2,000 on the same platform)
+ *               has finished before the first workload starts, so the platform starts it idle. {@link #AUTO_WARMUP}:
+ *               rounds until the platform's JIT has settled ({@link WarmUp}). At least one round also warms the
+ *               bench, a fresh JVM each time: with 200 jobs its own code was still being compiled during the first
+ *               seconds of a burst, which then submitted at 1,100-1,300 jobs/s instead of 1,800-2,000
  * @param settle how long steady offers its rate, unreported, before the measured run: a platform's first seconds of
  *               a new load shape are spent compiling (the services' JIT, the broker's C2), which a burst of warm-up
  *               jobs does not cover, since at a low rate every record takes the per-record paths; zero: none
@@ -34,6 +34,9 @@ import java.util.regex.Pattern;
  */
 public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, double rate, Duration duration,
                            double baseline, int warmup, Duration settle, Duration timeout, Path home, Path out, boolean help) {
+
+    /** {@code --warmup auto}: rounds of no-op jobs until the platform's JIT compilers have settled. */
+    public static final int AUTO_WARMUP = -1;
 
     /** The usage text. */
     public static final String USAGE = """
@@ -49,7 +52,8 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
               --rate R           steady: offered jobs per second (default 100)
               --duration D       steady: how long, e.g. 30s, 2m, 500ms (default 30s)
               --baseline J       sleepers: burst throughput in jobs/s to compare with, when burst is not run
-              --warmup N         no-op jobs run first and not reported (default 2000; 0: none)
+              --warmup N|auto    no-op jobs run first and not reported; auto (default): rounds of 2000 until
+                                 no service's JIT compiler used 0.1 s in a round (at most 10); 0: none
               --settle D         steady: the rate is offered for D first, unreported (default 20s; 0: none)
               --timeout D        give up on open jobs after D without any new completion (default 120s)
               --home DIR         the platform's home (default .jobweaver)
@@ -70,7 +74,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
         double rate = 100;
         Duration duration = Duration.ofSeconds(30);
         double baseline = Double.NaN;
-        int warmup = 2000;
+        int warmup = AUTO_WARMUP;
         Duration settle = Duration.ofSeconds(20);
         Duration timeout = Duration.ofSeconds(120);
         Path home = cwd.resolve(".jobweaver");
@@ -85,7 +89,14 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
                 case "--rate" -> rate = positive(arg, rest);
                 case "--duration" -> duration = duration(arg, value(arg, rest));
                 case "--baseline" -> baseline = positive(arg, rest);
-                case "--warmup" -> warmup = whole(arg, atLeastZero(arg, rest));
+                case "--warmup" -> {
+                    if ("auto".equals(rest.peek())) {
+                        rest.pop();
+                        warmup = AUTO_WARMUP;
+                    } else {
+                        warmup = whole(arg, atLeastZero(arg, rest));
+                    }
+                }
                 case "--settle" -> {
                     String raw = value(arg, rest);
                     settle = raw.trim().matches("0+(\\.0*)?(ms|s|m|h)?") ? Duration.ZERO : duration(arg, raw);

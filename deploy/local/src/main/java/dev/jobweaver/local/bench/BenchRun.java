@@ -16,9 +16,10 @@ import java.util.Map;
  * @param resourcesByWorkload RSS and CPU per process during each workload
  * @param samples every resource reading
  * @param machine how fast the machine was when the run began
+ * @param warmUp the unreported jobs run first, and how warm they left the platform
  */
 public record BenchRun(Instant startedAt, BenchOptions options, PlatformState platform, List<WorkloadResult> results,
                        List<TargetRow> targets, List<ResourceSummary> resources,
                        Map<Workload, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples,
-                       Machine machine) {
+                       Machine machine, WarmUp warmUp) {
 }

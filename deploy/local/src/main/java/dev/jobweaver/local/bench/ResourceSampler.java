@@ -144,6 +144,23 @@ public final class ResourceSampler implements AutoCloseable {
         readings++;
     }
 
+    /**
+     * Cumulative CPU seconds of the JIT compiler threads of every sampled JVM but the bench itself, read now (the
+     * warm-up asks between its rounds); a process that is not a JVM, or is gone, is missing.
+     */
+    public synchronized Map<String, Double> platformJitCpuSeconds() {
+        Map<String, Double> jit = new HashMap<>();
+        for (SampledProcess p : processes) {
+            if (p.pid() > 0 && !p.withDescendants() && !p.name().equals(Bench.SELF)) {
+                long[] ticks = runtimeTicks(p);
+                if (ticks != null) {
+                    jit.put(p.name(), ticks[0] / (double) ProcStats.CLOCK_TICKS_PER_SECOND);
+                }
+            }
+        }
+        return jit;
+    }
+
     /** Clock ticks of the JIT threads and of the GC threads of {@code p}, or null when it has none (not a JVM). */
     private long[] runtimeTicks(SampledProcess p) {
         Path tasks = proc.resolve(Long.toString(p.pid())).resolve("task");

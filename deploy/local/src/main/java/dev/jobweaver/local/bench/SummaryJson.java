@@ -25,13 +25,29 @@ public final class SummaryJson {
         putNumber(options, "rate", run.options().rate());
         options.put("durationMs", run.options().duration().toMillis());
         putNumber(options, "baseline", run.options().baseline());
-        options.put("warmup", run.options().warmup());
+        if (run.options().warmup() == BenchOptions.AUTO_WARMUP) {
+            options.put("warmup", "auto");
+        } else {
+            options.put("warmup", run.options().warmup());
+        }
         options.put("settleMs", run.options().settle().toMillis());
         options.put("timeoutMs", run.options().timeout().toMillis());
         ObjectNode machine = root.putObject("machine");
         machine.put("cpuModel", run.machine().cpuModel());
         machine.put("cpus", run.machine().cpus());
         putNumber(machine, "memoryLatencyNs", run.machine().memoryLatencyNs());
+        ObjectNode warmUp = root.putObject("warmUp");
+        warmUp.put("jobs", run.warmUp().totalJobs());
+        warmUp.put("adaptive", run.warmUp().adaptive());
+        warmUp.put("settled", run.warmUp().settled());
+        ArrayNode rounds = warmUp.putArray("roundJitCpuSeconds");
+        run.warmUp().roundJitSeconds().forEach(s -> {
+            if (Double.isNaN(s)) {
+                rounds.addNull();
+            } else {
+                rounds.add(s);
+            }
+        });
         ObjectNode platform = root.putObject("platform");
         platform.put("apiUrl", run.platform().apiUrl());
         platform.put("postgresPort", run.platform().postgresPort());

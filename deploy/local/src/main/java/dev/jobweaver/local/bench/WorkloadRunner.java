@@ -47,7 +47,7 @@ public final class WorkloadRunner {
         };
     }
 
-    /** Runs {@code count} no-op jobs and forgets them (JIT and connection warm-up). */
+    /** Runs {@code count} no-op jobs and forgets them, once all have ended (JIT and connection warm-up, {@link WarmUp}). */
     public void warmUp(int count) {
         closedLoop(null, count, i -> JobKind.NOOP, "");
     }

@@ -37,12 +37,14 @@ class ApiClientAnswersTest {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/api/jobs", exchange -> {
             exchange.getRequestBody().readAllBytes();
+            // counted before answering: counted after, the caller could have its answer, and the test its count,
+            // before the handler's thread got to the increment
+            served.incrementAndGet();
             byte[] answer = ("{\"jobId\":\"" + UUID.randomUUID() + "\",\"traceId\":\"abc\"}")
                     .getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(202, answer.length);
             exchange.getResponseBody().write(answer);
             exchange.close();
-            served.incrementAndGet();
         });
         handlers = Executors.newFixedThreadPool(4);
         server.setExecutor(handlers);

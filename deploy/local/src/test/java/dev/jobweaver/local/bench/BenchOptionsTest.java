@@ -18,7 +18,7 @@ class BenchOptionsTest {
         assertThat(o.workloads()).containsExactly(Workload.BURST, Workload.STEADY, Workload.SLEEPERS, Workload.RETRIES);
         assertThat(o.jobs()).isEqualTo(20_000);
         assertThat(o.concurrency()).isEqualTo(256);
-        assertThat(o.warmup()).isEqualTo(2000);
+        assertThat(o.warmup()).isEqualTo(BenchOptions.AUTO_WARMUP);
         assertThat(o.rate()).isEqualTo(100);
         assertThat(o.duration()).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.baseline()).isNaN();
@@ -45,6 +45,8 @@ class BenchOptionsTest {
         assertThat(o.duration()).isEqualTo(Duration.ofMinutes(2));
         assertThat(o.baseline()).isEqualTo(1800);
         assertThat(o.warmup()).isZero();
+        assertThat(BenchOptions.parse(List.of("--warmup", "auto"), CWD).warmup()).isEqualTo(BenchOptions.AUTO_WARMUP);
+        assertThat(BenchOptions.parse(List.of("--warmup", "5000"), CWD).warmup()).isEqualTo(5000);
         assertThat(o.settle()).isEqualTo(Duration.ofSeconds(5));
         assertThat(o.timeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(o.home()).isEqualTo(Path.of("/repo/h"));

@@ -35,7 +35,8 @@ class ReportsTest {
         List<WorkloadResult> results = List.of(burst, retries);
         return new BenchRun(Fixtures.T0, options, Fixtures.platform(), results,
                 Targets.evaluate(results, options, Fixtures.platform(), resources), resources,
-                Map.of(Workload.BURST, resources), samples, new Machine("AMD EPYC", 2, 153.4));
+                Map.of(Workload.BURST, resources), samples, new Machine("AMD EPYC", 2, 153.4),
+                new WarmUp(2_000, List.of(1.0, 0.05), true, true));
     }
 
     @Test
@@ -50,6 +51,7 @@ class ReportsTest {
         assertThat(text).containsPattern("burst correctness .* miss");
         assertThat(text).containsPattern("JIT cpu s\\s+GC cpu s");
         assertThat(text).contains("Machine: AMD EPYC, 2 CPUs; memory latency 153 ns");
+        assertThat(text).contains("Warm-up: 4,000 no-op jobs in 2 rounds of 2,000");
         assertThat(text).containsPattern("api-service\\s+170\\s+160\\s+80\\s+80\\s+1\\.25\\s+0\\.50\\s");
         assertThat(text).containsPattern("kafka\\s+400\\s+400\\s+30\\s+30\\s+-\\s+-\\s");
     }
@@ -72,6 +74,8 @@ class ReportsTest {
         assertThat(json.at("/resources/0/maxRssMb").asDouble()).isEqualTo(170.0);
         assertThat(json.at("/machine/memoryLatencyNs").asDouble()).isEqualTo(153.4);
         assertThat(json.at("/machine/cpus").asInt()).isEqualTo(2);
+        assertThat(json.at("/warmUp/jobs").asInt()).isEqualTo(4_000);
+        assertThat(json.at("/warmUp/roundJitCpuSeconds/1").asDouble()).isEqualTo(0.05);
         assertThat(json.at("/resources/0/jitCpuSeconds").asDouble()).isEqualTo(1.25);
         assertThat(json.at("/resources/1/gcCpuSeconds").isNull()).as("kafka had no JVM figures").isTrue();
         assertThat(json.at("/platform/instances/2/readyMs").isNull()).isTrue();
