@@ -25,7 +25,6 @@ import jakarta.interceptor.Interceptor;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -48,7 +47,6 @@ public class LeaseSweeper {
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
     private final int batchSize;
-    private final AtomicBoolean sweeping = new AtomicBoolean();
     /**
      * Set as shutdown begins. No tick starts a sweep from then on ({@code ApplicationNotRunning}); a sweep already
      * running fails on the closing pool, which is no news.
@@ -66,12 +64,14 @@ public class LeaseSweeper {
         this.batchSize = config.lease().sweepBatchSize();
     }
 
+    /**
+     * Every sweep interval, on the event loop. A tick while the previous sweep's {@code Uni} has not completed is
+     * skipped ({@code SKIP}: Quarkus clears its running flag only when the returned {@code Uni} completes), so two
+     * sweeps of one replica never overlap; replicas need no such guard, since their claims skip each other's rows.
+     */
     @Scheduled(every = "${jobweaver.scheduler.lease.sweep-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledSweep() {
-        if (!sweeping.compareAndSet(false, true)) {
-            return Uni.createFrom().voidItem();
-        }
         return sweepAll()
                 .onFailure().invoke(e -> {
                     if (stopping) {
@@ -82,7 +82,6 @@ public class LeaseSweeper {
                     }
                 })
                 .onFailure().recoverWithNull()
-                .eventually(() -> sweeping.set(false))
                 .replaceWithVoid();
     }
 
