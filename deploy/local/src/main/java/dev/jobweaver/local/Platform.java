@@ -210,7 +210,8 @@ public final class Platform implements AutoCloseable {
             try {
                 took = process.awaitReady(options.readyTimeout());
             } catch (IllegalStateException e) {
-                out.accept(process.spec().name() + " did not start; the end of its log:\n" + tail(process.logFile(), 15));
+                out.accept(process.spec().name() + " did not start; the end of its log:\n" + tail(process.logFile(), 15)
+                        + outsideLogging(process.outFile()));
                 throw e;
             }
             readyTimes.put(process.spec().name(), took);
@@ -490,6 +491,18 @@ public final class Platform implements AutoCloseable {
                 .map(p -> Thread.ofVirtual().start(() -> p.stop(Duration.ofSeconds(40))))
                 .toList()
                 .forEach(Platform::join);
+    }
+
+    /** The end of a service's out file, for a failure message, when the JVM printed anything there; else nothing. */
+    static String outsideLogging(Path out) {
+        try {
+            if (!Files.exists(out) || Files.size(out) == 0) {
+                return "";
+            }
+        } catch (java.io.IOException e) {
+            return "";
+        }
+        return "\nand of what its JVM printed outside logging (" + out.getFileName() + "):\n" + tail(out, 15);
     }
 
     /** The last {@code lines} lines of a log, for a failure message that shows why without opening a file. */

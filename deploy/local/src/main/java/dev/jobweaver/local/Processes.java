@@ -60,16 +60,17 @@ final class Processes {
     /**
      * Polls {@code url} until it answers 200.
      *
-     * @throws IllegalStateException naming {@code what} and its {@code log} if the process exits or the timeout
+     * @param logs where the process's output is, for the message
+     * @throws IllegalStateException naming {@code what} and its {@code logs} if the process exits or the timeout
      *                               passes first
      */
-    static void awaitHttpOk(Process process, URI url, Duration timeout, String what, Path log) {
+    static void awaitHttpOk(Process process, URI url, Duration timeout, String what, String logs) {
         HttpRequest request = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(what + " exited during start-up with code " + process.exitValue()
-                        + "; see " + log);
+                        + "; see " + logs);
             }
             try {
                 if (HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
@@ -83,7 +84,7 @@ final class Processes {
                 throw new IllegalStateException("interrupted while waiting for " + what, e);
             }
         }
-        throw new IllegalStateException(what + " was not ready within " + timeout + "; see " + log);
+        throw new IllegalStateException(what + " was not ready within " + timeout + "; see " + logs);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,7 +16,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One packaged Quarkus service ({@code target/quarkus-app/quarkus-run.jar}) run as its own process, as in
- * production: configuration is passed as system properties, output goes to a log file.
+ * production: configuration is passed as system properties, output goes to files.
+ *
+ * <p>Two files per instance: {@code <name>.log}, written by the service's own logging, which rotates it at
+ * {@link #LOG_ROTATE_SIZE} while it runs ({@link #rotatingLog}); and {@code <name>.out}, the JVM's standard output and
+ * error, which holds only what is printed outside logging (a JVM warning, an error before logging starts, a crash).
+ * In a cluster the services log to the console instead; only this launcher turns the file on.
  *
  * <p>Not thread-safe by itself: {@link Platform} serialises start, stop and restart per service.
  */
@@ -35,12 +41,14 @@ public final class ServiceProcess {
 
     private final Spec spec;
     private final Path logFile;
+    private final Path outFile;
     private Process process;
     private long startedAtNanos;
 
     public ServiceProcess(Spec spec, Path logDirectory) {
         this.spec = spec;
         this.logFile = logDirectory.resolve(spec.name() + ".log");
+        this.outFile = logDirectory.resolve(spec.name() + ".out");
     }
 
     /** The spec this process runs. */
@@ -53,9 +61,14 @@ public final class ServiceProcess {
         return "http://localhost:" + spec.port();
     }
 
-    /** Where its output goes. */
+    /** Its log, rotated to {@code <log>.1} past {@link #LOG_ROTATE_SIZE}. */
     public Path logFile() {
         return logFile;
+    }
+
+    /** Its JVM's standard output and error: what is printed outside logging. */
+    public Path outFile() {
+        return outFile;
     }
 
     /** The running process, or null. */
@@ -69,19 +82,19 @@ public final class ServiceProcess {
     }
 
     /**
-     * Starts the process, appending to its log file; a log file over {@link #LOG_ROTATE_BYTES} is first moved aside
-     * ({@link #rotateIfOver}).
+     * Starts the process, its logging appending to its log file (rotated as it grows) and its standard output to its
+     * out file; an out file over {@link #OUT_ROTATE_BYTES} is first moved aside ({@link #rotateIfOver}).
      */
     public void start() {
         requireBuilt(spec.name(), spec.jar());
-        List<String> command = commandLine(spec.jvmOptions(), spec.config(), spec.jar());
+        List<String> command = commandLine(spec.jvmOptions(), withRotatingLog(logFile, spec.config()), spec.jar());
         try {
             Files.createDirectories(logFile.getParent());
-            rotateIfOver(logFile, LOG_ROTATE_BYTES);
+            rotateIfOver(outFile, OUT_ROTATE_BYTES);
             startedAtNanos = System.nanoTime();
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(outFile.toFile()));
             limitMallocArenas(builder.environment());
             process = builder.start();
         } catch (IOException e) {
@@ -90,15 +103,41 @@ public final class ServiceProcess {
     }
 
     /**
-     * Size above which a service's log is moved aside when the service starts: 64 MiB. The worker logs every LOG
-     * step at INFO (SPEC.md), about 250 bytes a job, so a day of benchmarks appended gigabytes to one file.
+     * Size at which a service's log moves to {@code <log>.1} (replacing an older one) while it runs: 64 MiB. The
+     * worker logs every LOG step at INFO (SPEC.md), about 250 bytes a job, so a day of benchmarks had appended
+     * gigabytes to one file; now a service's logs take at most twice this.
      */
-    static final long LOG_ROTATE_BYTES = 64L * 1024 * 1024;
+    static final String LOG_ROTATE_SIZE = "64M";
+
+    /** Size above which an out file is moved aside when its service starts (it holds little: nothing logs there). */
+    static final long OUT_ROTATE_BYTES = 64L * 1024 * 1024;
+
+    /**
+     * The Quarkus configuration that makes a service log to {@code log} instead of the console, in the console's own
+     * format, rotated at {@link #LOG_ROTATE_SIZE} with one older file kept. Not rotated at boot: a restarted service
+     * (the end-to-end tests kill and restart them) appends to the log of its earlier start.
+     */
+    static Map<String, String> rotatingLog(Path log) {
+        return Map.of(
+                "quarkus.log.console.enabled", "false",
+                "quarkus.log.file.enabled", "true",
+                "quarkus.log.file.path", log.toString(),
+                "quarkus.log.file.format", "${quarkus.log.console.format}",
+                "quarkus.log.file.rotation.max-file-size", LOG_ROTATE_SIZE,
+                "quarkus.log.file.rotation.max-backup-index", "1",
+                "quarkus.log.file.rotation.rotate-on-boot", "false");
+    }
+
+    /** {@code config} with {@link #rotatingLog} added; where both set a key, {@code config}'s value wins. */
+    static Map<String, String> withRotatingLog(Path log, Map<String, String> config) {
+        Map<String, String> all = new HashMap<>(rotatingLog(log));
+        all.putAll(config);
+        return all;
+    }
 
     /**
      * Moves {@code log} to {@code <log>.1}, replacing an older one, when it is larger than {@code maxBytes}; a smaller
-     * or missing log is left alone, so a restarted service (the end-to-end tests kill and restart them) appends to the
-     * log of its earlier start. Checked at start only: one long run still writes a single file.
+     * or missing file is left alone, so a restarted service appends to the file of its earlier start.
      */
     static void rotateIfOver(Path log, long maxBytes) throws IOException {
         if (Files.exists(log) && Files.size(log) > maxBytes) {
@@ -142,7 +181,8 @@ public final class ServiceProcess {
         if (process == null) {
             throw new IllegalStateException(spec.name() + " was never started");
         }
-        Processes.awaitHttpOk(process, URI.create(url() + "/q/health/ready"), timeout, spec.name(), logFile);
+        Processes.awaitHttpOk(process, URI.create(url() + "/q/health/ready"), timeout, spec.name(),
+                logFile + " and " + outFile.getFileName());
         return Duration.ofNanos(System.nanoTime() - startedAtNanos);
     }
 

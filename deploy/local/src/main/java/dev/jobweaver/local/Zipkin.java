@@ -81,7 +81,7 @@ public final class Zipkin implements AutoCloseable {
             throw new UncheckedIOException("could not start Zipkin", e);
         }
         Processes.awaitHttpOk(process, URI.create("http://127.0.0.1:" + port + "/health"), Duration.ofSeconds(60),
-                "Zipkin", logFile);
+                "Zipkin", logFile.toString());
     }
 
     @Override

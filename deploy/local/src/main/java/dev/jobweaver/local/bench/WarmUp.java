@@ -104,7 +104,8 @@ public record WarmUp(int jobsPerRound, List<Double> roundJitSeconds, boolean ada
                 : roundJitSeconds.stream().anyMatch(s -> Double.isNaN(s))
                         ? "one round: JIT CPU not readable here"
                         : "the JIT had not settled after " + MAX_ROUNDS + " rounds";
-        return String.format(Locale.ROOT, "%s in %d rounds of %,d, %s (largest per round: %s s)", what,
-                roundJitSeconds.size(), jobsPerRound, until, jit);
+        int rounds = roundJitSeconds.size();
+        return String.format(Locale.ROOT, "%s in %d %s of %,d, %s (largest per round: %s s)", what, rounds,
+                rounds == 1 ? "round" : "rounds", jobsPerRound, until, jit);
     }
 }

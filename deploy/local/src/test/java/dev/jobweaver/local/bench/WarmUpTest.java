@@ -56,6 +56,7 @@ class WarmUpTest {
         WarmUp warmUp = WarmUp.adaptive(platform::run, platform::jit);
         assertThat(platform.rounds).hasSize(1);
         assertThat(warmUp.settled()).isTrue();
+        assertThat(warmUp.describe()).startsWith("2,000 no-op jobs in 1 round of 2,000, until");
     }
 
     @Test
