@@ -53,7 +53,8 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
               --duration D       steady: how long, e.g. 30s, 2m, 500ms (default 30s)
               --baseline J       sleepers: burst throughput in jobs/s to compare with, when burst is not run
               --warmup N|auto    no-op jobs run first and not reported; auto (default): rounds of 2000 until
-                                 no service's JIT compiler used 0.1 s in a round (at most 10); 0: none
+                                 no platform JVM (services, Kafka) used 0.1 s of JIT CPU in a round, at most
+                                 10; 0: none
               --settle D         steady: the rate is offered for D first, unreported (default 20s; 0: none)
               --timeout D        give up on open jobs after D without any new completion (default 120s)
               --home DIR         the platform's home (default .jobweaver)
