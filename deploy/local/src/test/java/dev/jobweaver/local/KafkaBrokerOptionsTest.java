@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The broker's JVM options and how JOBWEAVER_KAFKA_JAVA_OPTS adds to them. */
+/** The broker's JVM options, how JOBWEAVER_KAFKA_JAVA_OPTS adds to them, and its request threads. */
 class KafkaBrokerOptionsTest {
 
     @Test
@@ -23,5 +23,13 @@ class KafkaBrokerOptionsTest {
         assertEquals(defaults, options.subList(0, defaults.size()));
         assertEquals(List.of("-XX:TieredStopAtLevel=4", "-XX:+UseSerialGC"),
                 options.subList(defaults.size(), options.size()));
+    }
+
+    @Test
+    void requestThreadsFollowTheCoresWithinKafkasDefaults() {
+        assertEquals(java.util.Map.of("num.io.threads", "2", "num.network.threads", "1"), KafkaBroker.threads(1));
+        assertEquals(java.util.Map.of("num.io.threads", "2", "num.network.threads", "1"), KafkaBroker.threads(2));
+        assertEquals(java.util.Map.of("num.io.threads", "8", "num.network.threads", "2"), KafkaBroker.threads(8));
+        assertEquals(java.util.Map.of("num.io.threads", "8", "num.network.threads", "3"), KafkaBroker.threads(64));
     }
 }
