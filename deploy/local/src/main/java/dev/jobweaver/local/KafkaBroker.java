@@ -141,7 +141,7 @@ public final class KafkaBroker implements AutoCloseable {
      * The broker's request threads for a machine of {@code cores}: one request handler per core (Kafka's default of 8
      * at most) and one network thread per four cores. Kafka's defaults (8 handlers, 3 network threads) are sized for
      * a server of its own; here the broker shares the cores with everything else, and on the 2-core machine 2 handlers
-     * and 1 network thread took 4-20% less broker CPU per job in five alternated bursts and made the bursts 0-35%
+     * and 1 network thread took 4-34% less broker CPU per job in five alternated bursts and made the bursts 0-35%
      * faster (median 5%, docs/benchmark.md, "Session 12").
      */
     static Map<String, String> threads(int cores) {
