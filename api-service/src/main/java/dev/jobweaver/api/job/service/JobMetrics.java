@@ -41,7 +41,8 @@ public class JobMetrics {
                 .description("Submissions stored and published together as one group (group commit)")
                 .register(registry);
         Gauge.builder("jobweaver.outbox.depth", outboxDepth, AtomicLong::get)
-                .description("Outbox rows waiting for Kafka, as of the last sweep").register(registry);
+                .description("Outbox rows not yet deleted, as of the last sweep: waiting for Kafka, or acknowledged"
+                        + " within the last jobweaver.api.outbox.delete-delay").register(registry);
         Gauge.builder("jobweaver.status.held", statusHeld, AtomicLong::get)
                 .description("job-status events held back from the read model for a newer status of their job")
                 .register(registry);

@@ -43,8 +43,9 @@ import org.jboss.logging.MDC;
  *       {@code publish.batches-in-flight} inserts at once).</li>
  *   <li>Publish each job's {@code JobCreatedEvent} (acks=all; the producer's linger groups them) and wait for Kafka's
  *       answer for each, at most the send timeout.</li>
- *   <li>Acknowledged: each of those requests is answered 202, then one statement deletes the outbox rows of the
- *       group's acknowledged jobs. The answer does not wait for the delete, whose outcome cannot change it: if the
+ *   <li>Acknowledged: each of those requests is answered 202, and the outbox rows of the group's acknowledged jobs
+ *       are deleted within {@code outbox.delete-delay}, with those of the other groups acknowledged meanwhile
+ *       ({@link OutboxCleanup}). The answer does not wait for the delete, whose outcome cannot change it: if the
  *       delete fails, or the process dies first, the sweeper publishes the events once more, and the scheduler
  *       ingests idempotently.</li>
  *   <li>Not acknowledged: one statement deletes the outbox rows of those jobs and marks {@code REJECTED} the jobs
@@ -71,16 +72,18 @@ public class JobSubmissionService {
     private final SubmissionStore store;
     private final JobCreatedPublisher publisher;
     private final JobMetrics metrics;
+    private final OutboxCleanup outboxCleanup;
     private final Vertx vertx;
     private final ObjectMapper columns = JsonColumns.mapper();
     /** Step 1 per group; a submission's result is its answer to come, which steps 2 to 4 of its group complete. */
     private final GroupCommit<Pending, CompletionStage<SubmissionOutcome>> inserts;
 
-    public JobSubmissionService(SubmissionStore store, JobCreatedPublisher publisher, JobMetrics metrics, Vertx vertx,
-                                JobApiConfig config) {
+    public JobSubmissionService(SubmissionStore store, JobCreatedPublisher publisher, JobMetrics metrics,
+                                OutboxCleanup outboxCleanup, Vertx vertx, JobApiConfig config) {
         this.store = store;
         this.publisher = publisher;
         this.metrics = metrics;
+        this.outboxCleanup = outboxCleanup;
         this.vertx = vertx;
         this.inserts = new GroupCommit<>(config.publish().maxBatchSize(), config.publish().batchesInFlight(),
                 this::storeAndPublish);
@@ -186,11 +189,8 @@ public class JobSubmissionService {
             LOG.debugf("job %s accepted", pending.job().id());
             pending.answer().complete(SubmissionOutcome.accepted(pending.job().id(), pending.job().traceId()));
         }
-        return store.removeOutbox(ids)
-                .onFailure().invoke(e -> LOG.warnf("%d outbox row(s) not removed (%s); the sweeper will publish those"
-                        + " events again, which the scheduler ignores: %s", ids.size(), e.getMessage(), ids))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+        outboxCleanup.deleteLater(ids);
+        return Uni.createFrom().voidItem();
     }
 
     private Uni<Void> compensate(List<Pending> failed, List<PublishFailedException> failures) {
