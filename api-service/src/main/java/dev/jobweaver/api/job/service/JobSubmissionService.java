@@ -9,6 +9,7 @@ import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.job.persistence.SubmissionStore;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.event.JobCreatedEvent;
+import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.reactive.VertxContexts;
@@ -92,7 +93,7 @@ public class JobSubmissionService {
     /** Stores and publishes a validated job; the trace id is the current OpenTelemetry trace's. */
     public Uni<SubmissionOutcome> submit(JobType type, JobPayload payload, int maxRetries) {
         Context context = Context.current();
-        UUID jobId = UUID.randomUUID();
+        UUID jobId = JobIds.next();
         UUID eventId = UUID.randomUUID();
         String traceId = traceIdOf(context);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);

@@ -47,7 +47,7 @@ class JobResourceSubmitTest {
             assertThat(response.statusCode()).isEqualTo(202);
             String jobId = response.jsonPath().getString("jobId");
             String traceId = response.jsonPath().getString("traceId");
-            assertThat(UUID.fromString(jobId)).isNotNull();
+            assertThat(UUID.fromString(jobId).version()).as("a time-ordered (version 7) job id").isEqualTo(7);
             assertThat(traceId).matches("[0-9a-f]{32}").isNotEqualTo("0".repeat(32));
             assertThat(response.header("Location")).endsWith("/api/jobs/" + jobId);
 

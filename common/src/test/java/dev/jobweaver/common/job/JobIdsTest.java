@@ -1,0 +1,53 @@
+package dev.jobweaver.common.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class JobIdsTest {
+
+    @Test
+    void aNewIdIsVersion7WithRfc9562sVariantAndTodaysTime() {
+        long before = System.currentTimeMillis();
+        UUID id = JobIds.next();
+        long after = System.currentTimeMillis();
+
+        assertThat(id.version()).isEqualTo(7);
+        assertThat(id.variant()).isEqualTo(2);
+        assertThat(id.getMostSignificantBits() >>> 16).isBetween(before, after);
+    }
+
+    @Test
+    void theTimeIsTheFirst48BitsSoTheTextSortsByTime() {
+        UUID id = JobIds.of(0x0123_4567_89ABL, new UUID(0, 0x8000_0000_0000_0000L));
+
+        assertThat(id.toString()).startsWith("01234567-89ab-7000-8000-");
+        UUID earlier = JobIds.of(1_700_000_000_000L, UUID.randomUUID());
+        UUID later = JobIds.of(1_700_000_000_001L, UUID.randomUUID());
+        assertThat(earlier.compareTo(later)).isNegative();
+        assertThat(earlier.toString().compareTo(later.toString())).isNegative();
+    }
+
+    @Test
+    void keepsTheSeventyFourRandomBitsOfTheVersion4Uuid() {
+        UUID random = UUID.fromString("ffffffff-ffff-4abc-bdef-0123456789ab");
+
+        UUID id = JobIds.of(1_700_000_000_000L, random);
+
+        assertThat(id.getMostSignificantBits() & 0x0FFFL).isEqualTo(0xABCL);
+        assertThat(id.getLeastSignificantBits()).isEqualTo(random.getLeastSignificantBits());
+    }
+
+    @Test
+    void idsOfTheSameMillisecondStillDiffer() {
+        Set<UUID> ids = new HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            ids.add(JobIds.of(1_700_000_000_000L, UUID.randomUUID()));
+        }
+
+        assertThat(ids).hasSize(10_000);
+    }
+}
