@@ -49,7 +49,7 @@ class JobResourceSubmitTest {
             String traceId = response.jsonPath().getString("traceId");
             assertThat(UUID.fromString(jobId).version()).as("a time-ordered (version 7) job id").isEqualTo(7);
             assertThat(traceId).matches("[0-9a-f]{32}").isNotEqualTo("0".repeat(32));
-            assertThat(response.header("Location")).endsWith("/api/jobs/" + jobId);
+            assertThat(response.header("Location")).as("relative, as SPEC.md writes it").isEqualTo("/api/jobs/" + jobId);
 
             List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
                     seen -> seen.stream().anyMatch(r -> jobId.equals(r.key())), Duration.ofSeconds(20));
