@@ -114,8 +114,10 @@ public final class Bench {
             samples = sampler.samples();
         }
         List<ResourceSummary> resources = ResourceSummary.of(samples, Long.MIN_VALUE, Long.MAX_VALUE);
+        Map<Workload, CpuPerJob> cpu = new EnumMap<>(Workload.class);
+        results.forEach(r -> cpu.put(r.workload(), CpuPerJob.of(samples, r, machine.cpus())));
         BenchRun run = new BenchRun(startedAt, options, platform, List.copyOf(results),
-                Targets.evaluate(results, options, platform, resources), resources, byWorkload, samples,
+                Targets.evaluate(results, options, platform, resources, cpu), resources, byWorkload, samples,
                 machine, warmUp);
         out.print(ConsoleReport.render(run));
         write(folder, run);

@@ -22,4 +22,9 @@ public record BenchRun(Instant startedAt, BenchOptions options, PlatformState pl
                        List<TargetRow> targets, List<ResourceSummary> resources,
                        Map<Workload, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples,
                        Machine machine, WarmUp warmUp) {
+
+    /** What each completed job of {@code result} cost in CPU, over its throughput window, on this machine. */
+    public CpuPerJob cpuPerJob(WorkloadResult result) {
+        return CpuPerJob.of(samples, result, machine.cpus());
+    }
 }

@@ -2,6 +2,9 @@ package dev.jobweaver.local.bench;
 
 import static dev.jobweaver.local.bench.Targets.fmt;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /** The tables printed at the end of a run. */
 public final class ConsoleReport {
 
@@ -10,7 +13,7 @@ public final class ConsoleReport {
 
     /** One row per stage, one column per workload that has stage figures; null when none has. */
     static TextTable stagesTable(BenchRun run) {
-        java.util.List<WorkloadResult> with = run.results().stream()
+        List<WorkloadResult> with = run.results().stream()
                 .filter(r -> r.available() && !r.stages().isEmpty()).toList();
         if (with.isEmpty()) {
             return null;
@@ -29,6 +32,35 @@ public final class ConsoleReport {
                 row[i + 1] = p.count() == 0 ? "-" : fmt(p.p50()) + " / " + fmt(p.p99());
             }
             table.row(row);
+        }
+        return table;
+    }
+
+    /**
+     * One row per workload that completed jobs: CPU milliseconds per completed job by process, the platform's sum and
+     * the ceiling that cost sets; null when no workload has a figure. A steady workload's ceiling is left out: at an
+     * offered rate a job also pays for the platform's idle rounds, so its cost says nothing of what the cores allow.
+     */
+    static TextTable cpuTable(BenchRun run) {
+        List<WorkloadResult> with = run.results().stream().filter(r -> run.cpuPerJob(r).measured()).toList();
+        if (with.isEmpty()) {
+            return null;
+        }
+        List<String> processes = run.resources().stream().map(ResourceSummary::process).toList();
+        List<String> header = new ArrayList<>();
+        header.add("workload (ms/job)");
+        header.addAll(processes);
+        header.add("platform");
+        header.add("ceiling jobs/s");
+        TextTable table = new TextTable(header.toArray(String[]::new));
+        for (WorkloadResult r : with) {
+            CpuPerJob cpu = run.cpuPerJob(r);
+            List<String> row = new ArrayList<>();
+            row.add(r.workload().cliName());
+            processes.forEach(p -> row.add(fmt(cpu.ms(p))));
+            row.add(fmt(cpu.platformMs()));
+            row.add(r.workload() == Workload.STEADY ? "-" : fmt(cpu.ceilingJobsPerSecond()));
+            table.row(row.toArray(String[]::new));
         }
         return table;
     }
@@ -76,6 +108,7 @@ public final class ConsoleReport {
                     ready < 0 ? "-" : fmt(ready / 1000.0));
         }
         TextTable stages = stagesTable(run);
+        TextTable cpu = cpuTable(run);
         TextTable targets = new TextTable("target", "goal", "measured", "verdict");
         run.targets().forEach(t -> targets.row(t.target(), t.goal(), t.measured(), t.verdict()));
         out.append("\nMachine: ").append(run.machine().describe()).append('\n');
@@ -87,6 +120,11 @@ public final class ConsoleReport {
         }
         out.append("\nResources during the run (every second, from /proc; JIT and GC: CPU of the JVM's compiler and"
                 + " collector threads)\n").append(resources.render());
+        if (cpu != null) {
+            out.append("\nCPU per completed job, first submission to last completion (ms of CPU; ceiling: jobs/s that")
+                    .append(" cost allows on ").append(run.machine().cpus()).append(" cores, bench included)\n")
+                    .append(cpu.render());
+        }
         out.append("\nTargets of issue 7 (reported, not asserted)\n").append(targets.render());
         if (!notes.isEmpty()) {
             out.append("\nNotes\n").append(notes);

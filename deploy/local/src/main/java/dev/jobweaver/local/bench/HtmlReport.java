@@ -75,6 +75,21 @@ public final class HtmlReport {
             html.append("</tr>\n");
         }
         html.append("</table>\n").append(rssChart(run));
+        TextTable cpu = ConsoleReport.cpuTable(run);
+        if (cpu != null) {
+            html.append("<h2>CPU per completed job</h2>\n<p>Milliseconds of CPU per completed job, from the first ")
+                    .append("submission to the last completion; ceiling: the jobs per second that cost allows on ")
+                    .append(run.machine().cpus()).append(" cores, the bench included (none for steady, whose jobs ")
+                    .append("also pay for idle rounds).</p>\n<table><tr>");
+            cpu.header().forEach(h -> html.append("<th>").append(escape(h)).append("</th>"));
+            html.append("</tr>\n");
+            for (List<String> row : cpu.rows()) {
+                html.append("<tr>");
+                cells(html, row.toArray(String[]::new));
+                html.append("</tr>\n");
+            }
+            html.append("</table>\n");
+        }
         html.append("<p>Raw figures: one CSV and one JSON file per workload (one row per job), resources.csv, ")
                 .append("summary.json, in this folder.</p>\n</body></html>\n");
         return html.toString();

@@ -107,6 +107,7 @@ public final class SummaryJson {
                 perSecond.add(n);
             }
             resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.workload(), List.of()));
+            cpuPerJob(w.putObject("cpuPerJobMs"), run.cpuPerJob(r));
         }
         resources(root.putArray("resources"), run.resources());
         ArrayNode targets = root.putArray("targets");
@@ -127,6 +128,14 @@ public final class SummaryJson {
         putNumber(o, "p99", p.p99());
         putNumber(o, "max", p.max());
         putNumber(o, "mean", p.mean());
+    }
+
+    private static void cpuPerJob(ObjectNode o, CpuPerJob cpu) {
+        ObjectNode byProcess = o.putObject("byProcess");
+        cpu.msByProcess().forEach((process, ms) -> putNumber(byProcess, process, ms));
+        putNumber(o, "platform", cpu.platformMs());
+        putNumber(o, "bench", cpu.benchMs());
+        putNumber(o, "ceilingJobsPerSecond", cpu.ceilingJobsPerSecond());
     }
 
     private static void resources(ArrayNode array, List<ResourceSummary> summaries) {

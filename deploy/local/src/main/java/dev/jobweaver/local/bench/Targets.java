@@ -3,6 +3,7 @@ package dev.jobweaver.local.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** The targets beside this run's figures: reporting, never asserting. */
 public final class Targets {
@@ -23,9 +24,24 @@ public final class Targets {
     private Targets() {
     }
 
-    /** The rows for this run. */
+    /** {@code "; CPU 1.33 ms a job, so at most 1,504 jobs/s"}, or nothing without a figure. */
+    static String ceiling(CpuPerJob cpu) {
+        if (cpu == null || !cpu.measured() || Double.isNaN(cpu.ceilingJobsPerSecond())) {
+            return "";
+        }
+        return "; CPU " + fmt(cpu.platformMs() + cpu.benchMs()) + " ms a job (bench included), so at most "
+                + fmt(cpu.ceilingJobsPerSecond()) + " jobs/s on these cores";
+    }
+
+    /** The rows for this run, without CPU per job. */
     public static List<TargetRow> evaluate(List<WorkloadResult> results, BenchOptions options, PlatformState platform,
                                            List<ResourceSummary> resources) {
+        return evaluate(results, options, platform, resources, Map.of());
+    }
+
+    /** The rows for this run; the burst row names the CPU a job cost and the ceiling that sets ({@code cpu}). */
+    public static List<TargetRow> evaluate(List<WorkloadResult> results, BenchOptions options, PlatformState platform,
+                                           List<ResourceSummary> resources, Map<Workload, CpuPerJob> cpu) {
         List<TargetRow> rows = new ArrayList<>();
         WorkloadResult burst = find(results, Workload.BURST);
         WorkloadResult steady = find(results, Workload.STEADY);
@@ -34,7 +50,7 @@ public final class Targets {
         if (burst != null && burst.available()) {
             rows.add(TargetRow.of("burst throughput", burstGoal,
                     fmt(burst.throughput()) + " jobs/s (visible in the API: " + fmt(burst.visibleThroughput())
-                            + "), " + burst.correctness().summary(),
+                            + "), " + burst.correctness().summary() + ceiling(cpu.get(Workload.BURST)),
                     burst.throughput() >= BURST_JOBS_PER_SECOND && burst.correctness().ok()));
         } else {
             rows.add(TargetRow.notMeasured("burst throughput", burstGoal, "burst not run"));

@@ -27,6 +27,16 @@ public final class TextTable {
         return this;
     }
 
+    /** The column titles. */
+    public List<String> header() {
+        return header;
+    }
+
+    /** The rows so far, each as wide as the header. */
+    public List<List<String>> rows() {
+        return List.copyOf(rows);
+    }
+
     /** The rendered table, lines ending in '\n'; numbers-looking cells are right-aligned. */
     public String render() {
         int[] widths = new int[header.size()];

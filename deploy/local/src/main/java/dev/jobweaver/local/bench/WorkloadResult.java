@@ -65,6 +65,18 @@ public record WorkloadResult(Workload workload, boolean available, String note, 
                 List.copyOf(jobs));
     }
 
+    /** When the first job was submitted; null when none was. */
+    public Instant firstSubmit() {
+        return jobs.stream().map(JobRecord::submittedAt).filter(Objects::nonNull).min(Comparator.naturalOrder())
+                .orElse(null);
+    }
+
+    /** When the last completed job finished, the end of the throughput window; null when none completed. */
+    public Instant lastCompletion() {
+        return jobs.stream().filter(JobRecord::completed).map(JobRecord::finishedAt).filter(Objects::nonNull)
+                .max(Comparator.naturalOrder()).orElse(null);
+    }
+
     /** Completed jobs per second from {@code firstSubmit} to the latest {@code end}; NaN when nothing completed. */
     static double throughput(List<JobRecord> completed, Instant firstSubmit,
                              java.util.function.Function<JobRecord, Instant> end) {

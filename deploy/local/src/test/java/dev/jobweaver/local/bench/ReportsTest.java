@@ -23,20 +23,24 @@ class ReportsTest {
     Path folder;
 
     static BenchRun run() {
+        return run(List.of(new ResourceSample(0, "api-service", 150 * 1024, Double.NaN),
+                new ResourceSample(1000, "api-service", 170 * 1024, 80, 1.25, 0.5),
+                new ResourceSample(1000, "kafka", 400 * 1024, 30)));
+    }
+
+    static BenchRun run(List<ResourceSample> samples) {
         BenchOptions options = BenchOptions.parse(List.of("burst", "retries"), Path.of("/r"));
         WorkloadResult burst = WorkloadResult.of(Workload.BURST, submission(3), List.of(
                 completed(JobKind.NOOP, 0, 4, 10), completed(JobKind.NOOP, 1, 6, 20),
                 ended(JobKind.NOOP, "COMPLETED", 1, 2)), "");
         WorkloadResult retries = WorkloadResult.unavailable(Workload.RETRIES, "the API rejects \"times\" <400>");
-        List<ResourceSample> samples = List.of(new ResourceSample(0, "api-service", 150 * 1024, Double.NaN),
-                new ResourceSample(1000, "api-service", 170 * 1024, 80, 1.25, 0.5),
-                new ResourceSample(1000, "kafka", 400 * 1024, 30));
-        List<ResourceSummary> resources = ResourceSummary.of(samples, 0, 10_000);
+        List<ResourceSummary> resources = ResourceSummary.of(samples, Long.MIN_VALUE, Long.MAX_VALUE);
         List<WorkloadResult> results = List.of(burst, retries);
+        Machine machine = new Machine("AMD EPYC", 2, 153.4);
+        Map<Workload, CpuPerJob> cpu = Map.of(Workload.BURST, CpuPerJob.of(samples, burst, machine.cpus()));
         return new BenchRun(Fixtures.T0, options, Fixtures.platform(), results,
-                Targets.evaluate(results, options, Fixtures.platform(), resources), resources,
-                Map.of(Workload.BURST, resources), samples, new Machine("AMD EPYC", 2, 153.4),
-                new WarmUp(2_000, List.of(1.0, 0.05), true, true));
+                Targets.evaluate(results, options, Fixtures.platform(), resources, cpu), resources,
+                Map.of(Workload.BURST, resources), samples, machine, new WarmUp(2_000, List.of(1.0, 0.05), true, true));
     }
 
     @Test
@@ -54,6 +58,29 @@ class ReportsTest {
         assertThat(text).contains("Warm-up: 4,000 no-op jobs in 2 rounds of 2,000");
         assertThat(text).containsPattern("api-service\\s+170\\s+160\\s+80\\s+80\\s+1\\.25\\s+0\\.50\\s");
         assertThat(text).containsPattern("kafka\\s+400\\s+400\\s+30\\s+30\\s+-\\s+-\\s");
+    }
+
+    @Test
+    void cpuPerJobIsShownPerWorkloadAndProcessWithItsCeiling() throws Exception {
+        // The burst's window is T0 to T0+20 ms (its three COMPLETED jobs); 80% and 30% of a core over it.
+        long t0 = Fixtures.T0.toEpochMilli();
+        BenchRun run = run(List.of(new ResourceSample(t0, "api-service", 170 * 1024, Double.NaN),
+                new ResourceSample(t0, "kafka", 400 * 1024, Double.NaN),
+                new ResourceSample(t0 + 20, "api-service", 170 * 1024, 80),
+                new ResourceSample(t0 + 20, "kafka", 400 * 1024, 30)));
+
+        String text = ConsoleReport.render(run);
+        assertThat(text).contains("CPU per completed job, first submission to last completion");
+        // api 0.8 × 20 ms / 3 jobs = 5.33 ms, kafka 2 ms; 2 cores / 7.33 ms a job = 273 jobs/s
+        assertThat(text).containsPattern("burst\\s+5\\.33\\s+2\\s+7\\.33\\s+273");
+        assertThat(text).containsPattern(
+                "burst throughput .*; CPU 7\\.33 ms a job \\(bench included\\), so at most 273 jobs/s");
+        JsonNode json = SummaryJson.of(JSON, run);
+        assertThat(json.at("/workloads/0/cpuPerJobMs/byProcess/api-service").asDouble()).isCloseTo(16.0 / 3,
+                org.assertj.core.api.Assertions.within(1e-3));
+        assertThat(json.at("/workloads/0/cpuPerJobMs/platform").asDouble()).isCloseTo(22.0 / 3,
+                org.assertj.core.api.Assertions.within(1e-3));
+        assertThat(HtmlReport.render(run)).contains("<h2>CPU per completed job</h2>");
     }
 
     @Test
