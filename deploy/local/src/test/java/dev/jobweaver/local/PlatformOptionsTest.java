@@ -30,9 +30,10 @@ class PlatformOptionsTest {
     }
 
     @Test
-    void withoutATraceViewerNoSpanIsRecordedAndNoSqlOrKafkaSpanIsMade() {
+    void withoutATraceViewerNoSpanIsRecordedAndNoSqlKafkaOrHttpServerSpanIsMade() {
         assertEquals(Map.of("quarkus.otel.traces.sampler.arg", "0.0",
                         "quarkus.otel.instrument.vertx-sql-client", "false",
+                        "quarkus.otel.instrument.vertx-http", "false",
                         "mp.messaging.connector.smallrye-kafka.tracing-enabled", "false"),
                 Platform.withoutTraceViewer());
     }

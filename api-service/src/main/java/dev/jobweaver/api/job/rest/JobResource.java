@@ -10,6 +10,7 @@ import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.messaging.Headers;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
@@ -105,7 +106,8 @@ public class JobResource {
         }
         int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount()
                 : config.validation().defaultRetryCount();
-        return submissions.submit(request.jobType(), request.payload(), maxRetries).map(outcome -> {
+        String traceparent = routing.request().getHeader(Headers.TRACEPARENT);
+        return submissions.submit(request.jobType(), request.payload(), maxRetries, traceparent).map(outcome -> {
             if (!outcome.accepted()) {
                 throw new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
                         "the job could not be handed to Kafka and was not accepted (" + outcome.reason()
