@@ -2,6 +2,7 @@ package dev.jobweaver.api.web.rest;
 
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.common.messaging.Headers;
 import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -55,7 +56,7 @@ public class ApiExceptionMappers {
     }
 
     @ServerExceptionMapper
-    public Response web(WebApplicationException e) {
+    public Response web(WebApplicationException e, HttpHeaders request) {
         int status = e.getResponse().getStatus();
         ApiErrorCode code = switch (status) {
             case 400 -> ApiErrorCode.INVALID_PARAMETER;
@@ -67,19 +68,24 @@ public class ApiExceptionMappers {
             default -> null;
         };
         if (code == null) {
-            return internal(e);
+            return internal(e, request);
         }
         return builder(code, Response.Status.fromStatusCode(status) != null
                 ? Response.Status.fromStatusCode(status).getReasonPhrase() : "bad request", null).build();
     }
 
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)
-    public Response unexpected(Throwable e) {
-        return internal(e);
+    public Response unexpected(Throwable e, HttpHeaders request) {
+        return internal(e, request);
     }
 
-    private static Response internal(Throwable e) {
-        LOG.error("unexpected failure while serving a request", e);
+    /**
+     * The 500: the cause goes to the log only. The line names the client's {@code traceparent}, which carries the
+     * trace id the answer points to, also where no HTTP server span puts it in the MDC (traces off).
+     */
+    private static Response internal(Throwable e, HttpHeaders request) {
+        String traceparent = request == null ? null : request.getHeaderString(Headers.TRACEPARENT);
+        LOG.errorf(e, "unexpected failure while serving a request (traceparent %s)", traceparent);
         return builder(ApiErrorCode.INTERNAL_ERROR, "internal error; see the server log for this traceId", null)
                 .build();
     }
