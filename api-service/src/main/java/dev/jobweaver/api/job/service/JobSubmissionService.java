@@ -101,7 +101,7 @@ public class JobSubmissionService {
         Context context = jobContext(Context.current(), clientTraceparent);
         UUID jobId = JobIds.next();
         UUID eventId = UUID.randomUUID();
-        String traceId = traceIdOf(context);
+        String traceId = Span.fromContext(context).getSpanContext().getTraceId(); // valid: jobContext sees to it
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         MDC.put("jobId", jobId.toString());
         Span.fromContext(context).setAttribute("jobweaver.job.id", jobId.toString());
@@ -299,12 +299,6 @@ public class JobSubmissionService {
         SpanContext fresh = SpanContext.create(randomHex(16), randomHex(8), TraceFlags.getDefault(),
                 TraceState.getDefault());
         return current.with(Span.wrap(fresh));
-    }
-
-    /** The OpenTelemetry trace id of {@code context}, or a fresh random one when it has no valid span. */
-    static String traceIdOf(Context context) {
-        SpanContext span = Span.fromContext(context).getSpanContext();
-        return span.isValid() ? span.getTraceId() : randomHex(16);
     }
 
     /** {@code bytes} random bytes in lower-case hex, as W3C trace and span ids are written (never all zero in practice). */

@@ -3,7 +3,9 @@ package dev.jobweaver.local.bench;
 import static dev.jobweaver.local.bench.Targets.fmt;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The tables printed at the end of a run. */
 public final class ConsoleReport {
@@ -42,8 +44,14 @@ public final class ConsoleReport {
      * offered rate a job also pays for the platform's idle rounds, so its cost says nothing of what the cores allow.
      */
     static TextTable cpuTable(BenchRun run) {
-        List<WorkloadResult> with = run.results().stream().filter(r -> run.cpuPerJob(r).measured()).toList();
-        if (with.isEmpty()) {
+        Map<Workload, CpuPerJob> measured = new LinkedHashMap<>();
+        run.results().forEach(r -> {
+            CpuPerJob cpu = run.cpuPerJob(r);
+            if (cpu.measured()) {
+                measured.put(r.workload(), cpu);
+            }
+        });
+        if (measured.isEmpty()) {
             return null;
         }
         List<String> processes = run.resources().stream().map(ResourceSummary::process).toList();
@@ -53,15 +61,14 @@ public final class ConsoleReport {
         header.add("platform");
         header.add("ceiling jobs/s");
         TextTable table = new TextTable(header.toArray(String[]::new));
-        for (WorkloadResult r : with) {
-            CpuPerJob cpu = run.cpuPerJob(r);
+        measured.forEach((workload, cpu) -> {
             List<String> row = new ArrayList<>();
-            row.add(r.workload().cliName());
+            row.add(workload.cliName());
             processes.forEach(p -> row.add(fmt(cpu.ms(p))));
             row.add(fmt(cpu.platformMs()));
-            row.add(r.workload() == Workload.STEADY ? "-" : fmt(cpu.ceilingJobsPerSecond()));
+            row.add(workload == Workload.STEADY ? "-" : fmt(cpu.ceilingJobsPerSecond()));
             table.row(row.toArray(String[]::new));
-        }
+        });
         return table;
     }
 
