@@ -22,6 +22,8 @@ public enum ApiErrorCode implements ErrorCode {
     UNSUPPORTED_MEDIA_TYPE(415),
     /** Kafka did not take the job's event in time; nothing was accepted, retry after the given delay. */
     SERVICE_UNAVAILABLE(503),
+    /** Too many submission bytes are being handled at once; nothing was read or stored, retry after the given delay. */
+    OVERLOADED(503),
     /** A fault on our side; the message never carries a stack trace. */
     INTERNAL_ERROR(500);
 

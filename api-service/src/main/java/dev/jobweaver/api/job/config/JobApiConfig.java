@@ -23,6 +23,29 @@ public interface JobApiConfig {
     /** How {@code job-status} is written into the read model. */
     Status status();
 
+    /** How many submissions the API takes in at once, so that large ones cannot exhaust its memory. */
+    Admission admission();
+
+    /** Back-pressure on {@code POST /api/jobs} by the size of the bodies being handled. */
+    interface Admission {
+
+        /**
+         * Most request-body bytes of {@code POST /api/jobs} handled at once (a body without {@code Content-Length}
+         * counts as {@code validation.max-body-bytes}). A request that would cross it is answered 503
+         * {@code API.OVERLOADED} with {@code Retry-After} before its body is read; one request is always admitted when
+         * none is in flight. Each admitted byte costs several on the heap while its job is parsed, stored and published
+         * (the body, the parsed payload, its JSON column, the event, the producer's batch): without a budget, 256
+         * concurrent submissions of 60 KiB took the 64 MB heap to an OutOfMemoryError (README, Decisions). No-op jobs
+         * of a few hundred bytes never come near it.
+         */
+        @WithDefault("4194304")
+        long maxBytesInFlight();
+
+        /** The {@code Retry-After} of an {@code API.OVERLOADED} answer. */
+        @WithDefault("1s")
+        Duration retryAfter();
+    }
+
     /** Validation bounds; every one is reported by field name when broken. */
     interface Validation {
 

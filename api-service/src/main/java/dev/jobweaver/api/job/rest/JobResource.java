@@ -82,7 +82,8 @@ public class JobResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "415", description = "Content-Type is not application/json",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "503", description = "Kafka did not take the job; retry after Retry-After seconds",
+    @APIResponse(responseCode = "503", description = "Kafka did not take the job (API.SERVICE_UNAVAILABLE), or too"
+            + " many submission bytes are in flight (API.OVERLOADED, body unread); retry after Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<RestResponse<JobSubmitted>> submit(@Context RoutingContext routing) {

@@ -15,6 +15,7 @@ public class JobMetrics {
     private final MeterRegistry registry;
     private final Counter submitted;
     private final Counter rejected;
+    private final Counter overloaded;
     private final Counter sweptPublished;
     private final Counter statusApplied;
     private final Counter statusStale;
@@ -28,6 +29,9 @@ public class JobMetrics {
                 .description("Jobs accepted: stored and acknowledged by Kafka (202)").register(registry);
         this.rejected = Counter.builder("jobweaver.jobs.rejected")
                 .description("Submissions answered 503 because Kafka did not take the event").register(registry);
+        this.overloaded = Counter.builder("jobweaver.submissions.overloaded")
+                .description("Submissions answered 503 API.OVERLOADED, unread: too many body bytes in flight")
+                .register(registry);
         this.sweptPublished = Counter.builder("jobweaver.outbox.published")
                 .description("Outbox rows published by the sweeper (left behind by a crashed request)")
                 .register(registry);
@@ -64,6 +68,11 @@ public class JobMetrics {
 
     public void rejected() {
         rejected.increment();
+    }
+
+    /** A submission refused unread because the budget of bytes in flight was spent. */
+    public void overloaded() {
+        overloaded.increment();
     }
 
     public void sweptPublished(int count) {

@@ -23,6 +23,12 @@ import jakarta.enterprise.event.Observes;
  *       as soon as it crosses the limit; both get 413 {@code API.PAYLOAD_TOO_LARGE} and the connection is closed.
  *       The resource then takes the buffered body from the routing context (it declares no body parameter, so the
  *       REST layer never reads the request a second time).</li>
+ *   <li>Before that, the request is admitted against the budget of body bytes in flight ({@link BytesInFlight},
+ *       {@code admission.max-bytes-in-flight}), charged its {@code Content-Length} (the body limit when it has
+ *       none). A request that does not fit is answered 503 {@code API.OVERLOADED} with {@code Retry-After} before a
+ *       byte of its body is read, and its connection is closed (the unread body would otherwise have to be drained);
+ *       nothing is stored. An admitted request gives its charge back when its response ends or its connection
+ *       drops.</li>
  *   <li>A path nothing else serves gets 404 {@code API.NOT_FOUND}.</li>
  * </ul>
  */
@@ -31,24 +37,65 @@ public class HttpEdgeRoutes {
 
     /** Runs before Quarkus' max-body-size route (order -2). */
     static final int BODY_ROUTE_ORDER = -10;
+    /** Runs before the body is read. */
+    static final int ADMISSION_ROUTE_ORDER = BODY_ROUTE_ORDER - 1;
 
     private final ObjectMapper mapper;
     private final JobMetrics metrics;
     private final int maxBodyBytes;
+    private final BytesInFlight bytesInFlight;
+    private final String overloadedRetryAfter;
 
     public HttpEdgeRoutes(ObjectMapper mapper, JobMetrics metrics, JobApiConfig config) {
         this.mapper = mapper;
         this.metrics = metrics;
         this.maxBodyBytes = config.validation().maxBodyBytes();
+        this.bytesInFlight = new BytesInFlight(config.admission().maxBytesInFlight());
+        this.overloadedRetryAfter = Long.toString(Math.max(1, config.admission().retryAfter().toSeconds()));
     }
 
     void install(@Observes Router router) {
+        router.postWithRegex("^/api/jobs/?$")
+                .order(ADMISSION_ROUTE_ORDER)
+                .handler(this::admit);
         router.postWithRegex("^/api/jobs/?$")
                 .order(BODY_ROUTE_ORDER)
                 .handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes).setHandleFileUploads(false))
                 .failureHandler(this::onBodyFailure);
 
         router.route().order(Integer.MAX_VALUE).handler(this::notFound);
+    }
+
+    private void admit(RoutingContext ctx) {
+        long charge = chargeOf(ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH));
+        if (!bytesInFlight.tryAcquire(charge)) {
+            metrics.overloaded();
+            ctx.response().putHeader(HttpHeaders.CONNECTION, "close").putHeader("Retry-After", overloadedRetryAfter);
+            write(ctx, ApiErrorCode.OVERLOADED, "the API is handling " + bytesInFlight.held() + " bytes of submissions,"
+                    + " its limit is " + bytesInFlight.limit() + "; nothing was stored, retry after "
+                    + overloadedRetryAfter + " s");
+            return;
+        }
+        ctx.addEndHandler(ended -> bytesInFlight.release(charge));
+        ctx.next();
+    }
+
+    /**
+     * What a request is charged: its {@code Content-Length}, at most the body limit (a longer one is refused with 413
+     * before it is read); the body limit when the length is absent (chunked) or unreadable.
+     */
+    long chargeOf(String contentLength) {
+        if (contentLength != null) {
+            try {
+                long length = Long.parseLong(contentLength.trim());
+                if (length >= 0) {
+                    return Math.min(length, maxBodyBytes);
+                }
+            } catch (NumberFormatException e) {
+                // charged as a body of unknown length
+            }
+        }
+        return maxBodyBytes;
     }
 
     private void onBodyFailure(RoutingContext ctx) {
