@@ -106,15 +106,17 @@ public final class Platform implements AutoCloseable {
          * generation stays near the live data. {@code -XX:TargetSurvivorRatio=90} lets them fill 90% of a survivor
          * space before the collector starts promoting early (the default, 50%, wasted half of it): the worker parks a
          * run's virtual thread while its attempt row and outcome are written, and those stacks (about 6 KB each) had
-         * filled its old generation to 32 MB; with 90% it held 22 MB. {@code -Xmx64m} caps what is left to the old
-         * generation (36 MB) should promotion rise anyway: a full collection then runs instead of the heap growing,
-         * since everything else a service maps (AOT cache 86 MB, code, the JVM itself, malloc) already takes
-         * 135-145 MB.
+         * filled its old generation to 32 MB; with 90% it held 22 MB. {@code -Xmx58m} caps what is left to the old
+         * generation (30 MB) should promotion rise anyway: a full collection then runs instead of the heap growing,
+         * since everything else a service maps (AOT cache 80 MB, code, the JVM itself, malloc) already takes
+         * 133-142 MB. The heap is all touched within a long run, so the cap is what decides the RSS target: with
+         * 64 MB the API reached 202 MB in a sequence on a normal day (session 20); with 58 MB the same sequence kept every
+         * service at 195 MB or less at the same collector CPU (docs/benchmark.md, "Session 20").
          * {@code -XX:-ShrinkHeapInSteps} lets a full collection give back everything above the free-ratio at once
          * instead of a little at a time. {@code -Xms48m} leaves the old generation 20 MB at start for the AOT cache's
          * archived heap objects (with too little the JVM refuses the cache and does not start).
          */
-        public static final List<String> DEFAULT_JVM = List.of("-Xms48m", "-Xmx64m", "-Xmn28m",
+        public static final List<String> DEFAULT_JVM = List.of("-Xms48m", "-Xmx58m", "-Xmn28m",
                 "-XX:SurvivorRatio=2", "-XX:TargetSurvivorRatio=90", "-XX:-ShrinkHeapInSteps", "-XX:+UseSerialGC",
                 "-XX:+UseCompactObjectHeaders", "-XX:TieredStopAtLevel=1", "-XX:TrimNativeHeapInterval=5000",
                 "-XX:+ExitOnOutOfMemoryError");
