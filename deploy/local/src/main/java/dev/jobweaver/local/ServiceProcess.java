@@ -95,7 +95,7 @@ public final class ServiceProcess {
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(outFile.toFile()));
-            limitMallocArenas(builder.environment());
+            tuneMalloc(builder.environment());
             process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + spec.name(), e);
@@ -165,11 +165,17 @@ public final class ServiceProcess {
 
     /**
      * glibc gives every thread that mallocs concurrently an arena of its own (up to 8 per core), and each keeps the
-     * memory it once held; two arenas are enough for a JVM, whose own heap is not malloc'd. An operator's own
-     * {@code MALLOC_ARENA_MAX} wins.
+     * memory it once held; two arenas are enough for a JVM, whose own heap is not malloc'd.
+     *
+     * <p>Blocks of 32 KiB or more are mapped on their own ({@code MALLOC_MMAP_THRESHOLD_}) and unmapped when freed,
+     * instead of coming from an arena that keeps what it once held: with jobs of 60 KB arriving 256 at a time, the
+     * API's arena grew from 7 to 22 MB and the service to 226 MB; with the threshold it peaked at 196 MB under the same
+     * load (docs/benchmark.md, "Session 20"). Without it glibc raises its threshold as large blocks are freed, up to
+     * 32 MB, so those blocks end up in the arena. No-op jobs rarely allocate such blocks. An operator's own values win.
      */
-    static void limitMallocArenas(Map<String, String> environment) {
+    static void tuneMalloc(Map<String, String> environment) {
         environment.putIfAbsent("MALLOC_ARENA_MAX", "2");
+        environment.putIfAbsent("MALLOC_MMAP_THRESHOLD_", "32768");
     }
 
     /**

@@ -39,14 +39,16 @@ class PlatformOptionsTest {
     }
 
     @Test
-    void servicesGetTwoMallocArenasUnlessTheOperatorSaysOtherwise() {
+    void servicesGetTwoMallocArenasAndMappedLargeBlocksUnlessTheOperatorSaysOtherwise() {
         Map<String, String> env = new HashMap<>();
-        ServiceProcess.limitMallocArenas(env);
+        ServiceProcess.tuneMalloc(env);
         assertEquals("2", env.get("MALLOC_ARENA_MAX"));
+        assertEquals("32768", env.get("MALLOC_MMAP_THRESHOLD_"));
 
-        Map<String, String> own = new HashMap<>(Map.of("MALLOC_ARENA_MAX", "4"));
-        ServiceProcess.limitMallocArenas(own);
+        Map<String, String> own = new HashMap<>(Map.of("MALLOC_ARENA_MAX", "4", "MALLOC_MMAP_THRESHOLD_", "131072"));
+        ServiceProcess.tuneMalloc(own);
         assertEquals("4", own.get("MALLOC_ARENA_MAX"));
+        assertEquals("131072", own.get("MALLOC_MMAP_THRESHOLD_"));
     }
 
     @Test
