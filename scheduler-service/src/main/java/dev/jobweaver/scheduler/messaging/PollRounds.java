@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -29,7 +30,8 @@ import org.jboss.logging.Logger;
  *   <li>A poll is acknowledged only after the round that applied it succeeded, so its offsets are committed only
  *       then; a round is retried (by the {@code round} function) until it succeeds or the application stops, and
  *       polls left unacknowledged at a stop are delivered again.</li>
- *   <li>At most {@code maxWaiting} records wait here for the next round. Up to that bound the Uni returned by
+ *   <li>At most {@code maxWaiting} records, and at most {@code maxWaitingBytes} of their encoded size, wait here
+ *       for the next round (beyond either bound, one more poll at most). Up to those bounds the Uni returned by
  *       {@link #offer} completes at once, so the connector hands over its next poll; beyond it, only when a round
  *       takes the poll, so the connector's queue fills and it pauses the partitions.</li>
  * </ul>
@@ -53,12 +55,15 @@ public final class PollRounds<T> {
     private final String name;
     private final Function<List<T>, Uni<Void>> round;
     private final int maxWaiting;
+    private final long maxWaitingBytes;
     private final GroupCommit<Poll<T>, Void> rounds = new GroupCommit<>(Integer.MAX_VALUE, 1, this::apply);
     /** Items offered and not yet taken by a round. */
     private final AtomicInteger waitingItems = new AtomicInteger();
+    /** Encoded bytes of the items offered and not yet taken by a round. */
+    private final AtomicLong waitingBytes = new AtomicLong();
 
     /** One offered poll: its items, the batch message to acknowledge, and the signal for the connector. */
-    private record Poll<T>(List<T> items, Message<?> batch, CompletableFuture<Void> taken) {
+    private record Poll<T>(List<T> items, long bytes, Message<?> batch, CompletableFuture<Void> taken) {
     }
 
     /**
@@ -66,21 +71,31 @@ public final class PollRounds<T> {
      * @param round      applies the items of a round; retries failures itself (a failed round is logged and its
      *                   polls left unacknowledged)
      * @param maxWaiting items that may wait for the next round before the connector is held back
+     * @param maxWaitingBytes encoded bytes that may wait for the next round before the connector is held back: the
+     *                        bound that matters when records are large (a job may carry 64 KiB)
      */
-    public PollRounds(String name, Function<List<T>, Uni<Void>> round, int maxWaiting) {
+    public PollRounds(String name, Function<List<T>, Uni<Void>> round, int maxWaiting, long maxWaitingBytes) {
         this.name = name;
         this.round = round;
         this.maxWaiting = maxWaiting;
+        this.maxWaitingBytes = maxWaitingBytes;
     }
 
     /** Adds a poll to the next round; the Uni completes when the connector may hand over its next poll. */
-    public Uni<Void> offer(List<T> items, Message<?> batch) {
-        Poll<T> poll = new Poll<>(items, batch, new CompletableFuture<>());
-        if (waitingItems.addAndGet(items.size()) <= maxWaiting) {
+    public Uni<Void> offer(List<T> items, long bytes, Message<?> batch) {
+        Poll<T> poll = new Poll<>(items, bytes, batch, new CompletableFuture<>());
+        boolean withinItems = waitingItems.addAndGet(items.size()) <= maxWaiting;
+        boolean withinBytes = waitingBytes.addAndGet(bytes) <= maxWaitingBytes;
+        if (withinItems && withinBytes) {
             poll.taken().complete(null);
         }
         rounds.submit(poll);
         return VertxContexts.backToCaller(Uni.createFrom().completionStage(poll.taken()));
+    }
+
+    /** Encoded bytes waiting for the next round now (for tests). */
+    public long waitingBytes() {
+        return waitingBytes.get();
     }
 
     /** Items waiting for the next round now (for tests and metrics). */
@@ -95,6 +110,7 @@ public final class PollRounds<T> {
             items.addAll(poll.items());
         }
         waitingItems.addAndGet(-items.size());
+        waitingBytes.addAndGet(-polls.stream().mapToLong(Poll::bytes).sum());
         polls.forEach(poll -> poll.taken().complete(null)); // no-op for those let through already
         Uni<Void> acks = Uni.join().all(polls.stream().map(p -> IncomingRecords.ack(p.batch())).toList())
                 .andFailFast().replaceWithVoid();

@@ -25,11 +25,15 @@ class PollRoundsTest {
     }
 
     private PollRounds<String> pollRounds(int maxWaiting) {
+        return pollRounds(maxWaiting, Long.MAX_VALUE);
+    }
+
+    private PollRounds<String> pollRounds(int maxWaiting, long maxWaitingBytes) {
         return new PollRounds<>("test", items -> {
             Round round = new Round(List.copyOf(items), new CompletableFuture<>());
             rounds.add(round);
             return Uni.createFrom().completionStage(round.done());
-        }, maxWaiting);
+        }, maxWaiting, maxWaitingBytes);
     }
 
     @Test
@@ -37,9 +41,9 @@ class PollRoundsTest {
         PollRounds<String> polls = pollRounds(100);
         AtomicInteger acked = new AtomicInteger();
 
-        polls.offer(List.of("a"), message(acked));
-        polls.offer(List.of("b", "c"), message(acked));
-        polls.offer(List.of("d"), message(acked));
+        polls.offer(List.of("a"), 0, message(acked));
+        polls.offer(List.of("b", "c"), 0, message(acked));
+        polls.offer(List.of("d"), 0, message(acked));
         assertThat(rounds).hasSize(1);
         assertThat(rounds.getFirst().items()).containsExactly("a");
         assertThat(polls.waiting()).isEqualTo(3);
@@ -59,13 +63,13 @@ class PollRoundsTest {
         PollRounds<String> polls = pollRounds(100);
         AtomicInteger acked = new AtomicInteger();
 
-        polls.offer(List.of("a"), message(acked));
+        polls.offer(List.of("a"), 0, message(acked));
         assertThat(acked).hasValue(0);
 
         rounds.getFirst().done().completeExceptionally(new IllegalStateException("stopping"));
 
         assertThat(acked).as("a failed round leaves its polls unacknowledged").hasValue(0);
-        polls.offer(List.of("b"), message(acked));
+        polls.offer(List.of("b"), 0, message(acked));
         assertThat(rounds).hasSize(2);
         rounds.get(1).done().complete(null);
         assertThat(acked).hasValue(1);
@@ -76,11 +80,11 @@ class PollRoundsTest {
         PollRounds<String> polls = pollRounds(3);
         AtomicInteger acked = new AtomicInteger();
 
-        UniAssertSubscriber<Void> first = polls.offer(List.of("a"), message(acked))
+        UniAssertSubscriber<Void> first = polls.offer(List.of("a"), 0, message(acked))
                 .subscribe().withSubscriber(UniAssertSubscriber.create());
-        UniAssertSubscriber<Void> withinBound = polls.offer(List.of("b", "c"), message(acked))
+        UniAssertSubscriber<Void> withinBound = polls.offer(List.of("b", "c"), 0, message(acked))
                 .subscribe().withSubscriber(UniAssertSubscriber.create());
-        UniAssertSubscriber<Void> beyondBound = polls.offer(items(2), message(acked))
+        UniAssertSubscriber<Void> beyondBound = polls.offer(items(2), 0, message(acked))
                 .subscribe().withSubscriber(UniAssertSubscriber.create());
 
         first.assertCompleted();
@@ -94,13 +98,37 @@ class PollRoundsTest {
     }
 
     @Test
+    void beyondTheByteBoundTheConnectorIsHeldBackEvenWithFewRecords() {
+        PollRounds<String> polls = pollRounds(1000, 100_000);
+        AtomicInteger acked = new AtomicInteger();
+
+        UniAssertSubscriber<Void> first = polls.offer(List.of("a"), 60_000, message(acked))
+                .subscribe().withSubscriber(UniAssertSubscriber.create());
+        UniAssertSubscriber<Void> withinBound = polls.offer(List.of("b"), 60_000, message(acked))
+                .subscribe().withSubscriber(UniAssertSubscriber.create());
+        UniAssertSubscriber<Void> beyondBound = polls.offer(List.of("c"), 60_000, message(acked))
+                .subscribe().withSubscriber(UniAssertSubscriber.create());
+
+        first.assertCompleted();
+        withinBound.assertCompleted();
+        beyondBound.assertNotTerminated();
+        assertThat(polls.waitingBytes()).isEqualTo(120_000);
+
+        rounds.getFirst().done().complete(null);
+
+        beyondBound.assertCompleted();
+        assertThat(rounds.get(1).items()).containsExactly("b", "c");
+        assertThat(polls.waitingBytes()).isZero();
+    }
+
+    @Test
     void aRoundWithNothingWaitingLetsTheNextPollStartAtOnce() {
         PollRounds<String> polls = pollRounds(100);
         AtomicInteger acked = new AtomicInteger();
 
-        polls.offer(List.of("a"), message(acked));
+        polls.offer(List.of("a"), 0, message(acked));
         rounds.getFirst().done().complete(null);
-        polls.offer(List.of("b"), message(acked));
+        polls.offer(List.of("b"), 0, message(acked));
 
         assertThat(rounds).hasSize(2);
         assertThat(rounds.get(1).items()).containsExactly("b");

@@ -29,8 +29,15 @@ public class JobCreatedConsumer {
 
     private static final Logger LOG = Logger.getLogger(JobCreatedConsumer.class);
 
-    /** Jobs that may wait for the next ingestion round: two polls' worth ({@code max.poll.records}). */
+    /** Jobs that may wait for the next ingestion round. */
     static final int MAX_WAITING = 1000;
+    /**
+     * Encoded bytes of the jobs that may wait for the next ingestion round. Records are counted above, but a job may
+     * carry 64 KiB: after a restart into a backlog of 60 KB jobs, 1,000 of them waiting (and their round, and the
+     * connector's queue) took the 58 MB heap to an OutOfMemoryError at every restart. No-op jobs, about 600 bytes, reach
+     * the record bound first.
+     */
+    static final long MAX_WAITING_BYTES = 2L * 1024 * 1024;
 
     private final IncomingRecords records;
     private final PollRounds<Accepted> rounds;
@@ -41,17 +48,19 @@ public class JobCreatedConsumer {
                 .onFailure().invoke(e -> LOG.warnf("could not store %d job(s), retrying: %s", accepted.size(),
                         e.toString()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely()
-                .replaceWithVoid(), MAX_WAITING);
+                .replaceWithVoid(), MAX_WAITING, MAX_WAITING_BYTES);
     }
 
     @Incoming(Channels.JOB_CREATED_IN)
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         List<Accepted> accepted = new ArrayList<>();
+        long bytes = 0;
         for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
+            bytes += record.getPayload() == null ? 0 : record.getPayload().length;
             records.read(record, JobCreatedEvent.class, JobCreatedConsumer::problem)
                     .ifPresent(event -> accepted.add(new Accepted(event, JobTracing.incoming(record))));
         }
-        return rounds.offer(accepted, batch);
+        return rounds.offer(accepted, bytes, batch);
     }
 
     /** What makes a parsed event unusable, or null. */
