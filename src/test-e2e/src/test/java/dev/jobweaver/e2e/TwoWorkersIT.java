@@ -17,11 +17,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Scenario 8: with two worker processes the run-job partitions are shared, and every job completes exactly once. */
 class TwoWorkersIT {
+
+    /** The workers' consumer group on run-job (worker-service's application.properties). */
+    private static final String WORKER_GROUP = "jobweaver-workers";
 
     @BeforeEach
     void platformIsHealthy() {
@@ -34,7 +40,9 @@ class TwoWorkersIT {
         platform.addInstance(Service.WORKER);
         try {
             JobWeaverClient api = E2ePlatform.api();
-            // Give the group time to rebalance onto both members before measuring who ran what.
+            // Wait until the group has rebalanced onto both members before measuring who ran what: a fixed warm-up
+            // once let all 300 jobs finish on the first worker before the second had a partition.
+            awaitMembersWithPartitions(2, Duration.ofSeconds(60));
             api.awaitAll(api.submitMany(Jobs.noop(), 10, 2), JobWeaverClient::terminal, Duration.ofSeconds(60));
             String job = Jobs.job("[{\"action\":\"SLEEP\",\"durationMs\":20}]", 0);
             List<UUID> ids = api.submitMany(job, 300, 8);
@@ -48,6 +56,26 @@ class TwoWorkersIT {
             System.out.printf("[measure] scenario 8: 300 jobs over two workers, each once: %s%n", byWorker);
         } finally {
             platform.removeInstance(Service.WORKER);
+        }
+    }
+
+    /** Waits until {@code members} members of the workers' group each hold at least one run-job partition. */
+    private static void awaitMembersWithPartitions(int members, Duration timeout) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                E2ePlatform.get().stack().kafkaBootstrapServers()))) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            long assigned = 0;
+            while (System.nanoTime() < deadline) {
+                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(WORKER_GROUP))
+                        .describedGroups().get(WORKER_GROUP).get();
+                assigned = group.members().stream()
+                        .filter(m -> !m.assignment().topicPartitions().isEmpty()).count();
+                if (assigned >= members) {
+                    return;
+                }
+                E2ePlatform.awaitQuietly(250);
+            }
+            assertThat(assigned).as("members of " + WORKER_GROUP + " holding partitions").isGreaterThanOrEqualTo(members);
         }
     }
 
