@@ -106,11 +106,13 @@ public final class PollRounds<T> {
     /** One round: its polls are taken (the connector may go on), applied together, then acknowledged. */
     private CompletionStage<List<Void>> apply(List<Poll<T>> polls) {
         List<T> items = new ArrayList<>();
+        long bytes = 0;
         for (Poll<T> poll : polls) {
             items.addAll(poll.items());
+            bytes += poll.bytes();
         }
         waitingItems.addAndGet(-items.size());
-        waitingBytes.addAndGet(-polls.stream().mapToLong(Poll::bytes).sum());
+        waitingBytes.addAndGet(-bytes);
         polls.forEach(poll -> poll.taken().complete(null)); // no-op for those let through already
         Uni<Void> acks = Uni.join().all(polls.stream().map(p -> IncomingRecords.ack(p.batch())).toList())
                 .andFailFast().replaceWithVoid();
