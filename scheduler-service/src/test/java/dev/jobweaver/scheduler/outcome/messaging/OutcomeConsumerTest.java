@@ -1,6 +1,7 @@
 package dev.jobweaver.scheduler.outcome.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
@@ -124,7 +125,9 @@ class OutcomeConsumerTest extends KafkaAndDbTest {
         assertThat(pending.version()).isEqualTo(2);
         assertThat(pending.retryCount()).isEqualTo(1);
         assertThat(pending.lastError()).isEqualTo("real failure");
-        assertThat(count("jobweaver.outcomes.stale", Topics.JOB_FAILED) - staleFailedBefore).isEqualTo(2.0);
+        // Counted after the commit that the row shows, so possibly a moment after the row is visible.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(count("jobweaver.outcomes.stale", Topics.JOB_FAILED) - staleFailedBefore).isEqualTo(2.0));
 
         db.makeDue(jobId);
         dispatcher.wake();
@@ -134,7 +137,9 @@ class OutcomeConsumerTest extends KafkaAndDbTest {
         producer.sendJson(Topics.JOB_COMPLETED, jobId, TestJobs.completed(jobId, 2));
         JobExecution done = db.awaitJob(jobId, j -> j.status() == JobStatus.COMPLETED);
         assertThat(done.version()).isEqualTo(4);
-        assertThat(count("jobweaver.outcomes.stale", Topics.JOB_COMPLETED) - staleCompletedBefore).isEqualTo(1.0);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(count("jobweaver.outcomes.stale", Topics.JOB_COMPLETED) - staleCompletedBefore)
+                        .isEqualTo(1.0));
         assertThat(statuses(jobId, 4)).extracting(JobStatusChangedEvent::status)
                 .containsExactly(JobStatus.RUNNING, JobStatus.PENDING, JobStatus.RUNNING, JobStatus.COMPLETED);
     }
