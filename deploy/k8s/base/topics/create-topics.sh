@@ -20,13 +20,23 @@ until "$KT" "${CLIENT[@]}" --list >/dev/null 2>&1; do
 done
 
 for spec in $TOPICS; do
-  IFS=: read -r name partitions policy <<<"$spec"
+  IFS=: read -r name partitions options <<<"$spec"
   configs=(--config "min.insync.replicas=$MIN_ISR")
-  if [ "${policy:-}" = "compact" ]; then
-    # Keys (job ids) never repeat: compaction alone would keep every job's last status forever
-    # (Topics.COMPACTED_RETENTION). A topic created before this keeps its policy: kafka-configs.sh --alter.
-    configs+=(--config cleanup.policy=compact,delete --config "retention.ms=${COMPACTED_RETENTION_MS:-604800000}")
-  fi
+  IFS=: read -r -a extras <<<"${options:-}"
+  for option in "${extras[@]}"; do
+    case "$option" in
+      compact)
+        # Keys (job ids) never repeat: compaction alone would keep every job's last status forever
+        # (Topics.COMPACTED_RETENTION). A topic created before this keeps its policy: kafka-configs.sh --alter.
+        configs+=(--config cleanup.policy=compact,delete --config "retention.ms=${COMPACTED_RETENTION_MS:-604800000}") ;;
+      max-bytes=*)
+        # The quarantine keeps whole records plus headers: room above the broker's default record size.
+        configs+=(--config "max.message.bytes=${option#max-bytes=}") ;;
+      *)
+        echo "topic $name: unknown option '$option' (compact, max-bytes=N)" >&2
+        exit 2 ;;
+    esac
+  done
   "$KT" "${CLIENT[@]}" --create --if-not-exists --topic "$name" \
     --partitions "$partitions" --replication-factor "$RF" "${configs[@]}"
   actual=$("$KT" "${CLIENT[@]}" --describe --topic "$name" | grep -o 'PartitionCount: *[0-9]*' | grep -o '[0-9]*$' | head -n 1)

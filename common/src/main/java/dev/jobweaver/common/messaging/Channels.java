@@ -31,6 +31,9 @@ public final class Channels {
     /** API follows state changes into its read model. */
     public static final String JOB_STATUS_IN = "job-status-in";
 
+    /** Every service sets aside the records it cannot process ({@code jobweaver-quarantine}). */
+    public static final String QUARANTINE_OUT = "quarantine-out";
+
     private Channels() {
     }
 }

@@ -26,6 +26,18 @@ public final class Topics {
     public static final String JOB_STATUS = "job-status";
 
     /**
+     * Any consumer to operators: a record that could not be processed for a reason no retry cures, with its origin and
+     * reason in headers ({@code dev.jobweaver.common.quarantine.QuarantineHeaders}). Keyed as the original record.
+     */
+    public static final String QUARANTINE = "jobweaver-quarantine";
+
+    /**
+     * The largest record {@link #QUARANTINE} takes: twice Kafka's default, so that a quarantined copy of a record that
+     * was at the default limit still fits with its added headers.
+     */
+    public static final int QUARANTINE_MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+
+    /**
      * How long a compacted topic keeps a key's last record ({@code cleanup.policy=compact,delete}). {@code job-status}
      * is keyed by jobId, which never repeats, so compaction alone would keep every job's last status forever: a
      * day of benchmarks left 13 GB, which the broker's log cleaner read again at every start. A consumer more than
@@ -33,8 +45,21 @@ public final class Topics {
      */
     public static final Duration COMPACTED_RETENTION = Duration.ofDays(7);
 
-    /** A topic with the partition count it is created with and whether it is log-compacted. */
-    public record TopicSpec(String name, int partitions, boolean compacted) {
+    /**
+     * A topic with the partition count it is created with, whether it is log-compacted, and its largest record.
+     *
+     * @param maxMessageBytes the topic's {@code max.message.bytes}, or 0 for the broker's default
+     */
+    public record TopicSpec(String name, int partitions, boolean compacted, int maxMessageBytes) {
+
+        public TopicSpec(String name, int partitions, boolean compacted) {
+            this(name, partitions, compacted, 0);
+        }
+
+        /** The same topic with another partition count. */
+        public TopicSpec withPartitions(int count) {
+            return new TopicSpec(name, count, compacted, maxMessageBytes);
+        }
     }
 
     /** Every topic with its default partition count, in the order the flow uses them. */
@@ -44,7 +69,8 @@ public final class Topics {
             new TopicSpec(JOB_COMPLETED, 3, false),
             new TopicSpec(JOB_FAILED, 3, false),
             new TopicSpec(JOB_DEAD_LETTER, 1, false),
-            new TopicSpec(JOB_STATUS, 3, true));
+            new TopicSpec(JOB_STATUS, 3, true),
+            new TopicSpec(QUARANTINE, 1, false, QUARANTINE_MAX_MESSAGE_BYTES));
 
     private Topics() {
     }

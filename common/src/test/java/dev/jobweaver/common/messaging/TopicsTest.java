@@ -15,6 +15,7 @@ class TopicsTest {
                 new TopicSpec("job-completed", 3, false),
                 new TopicSpec("job-failed", 3, false),
                 new TopicSpec("job-dead-letter", 1, false),
-                new TopicSpec("job-status", 3, true));
+                new TopicSpec("job-status", 3, true),
+                new TopicSpec("jobweaver-quarantine", 1, false, 2 * 1024 * 1024));
     }
 }

@@ -79,12 +79,23 @@ class KafkaTopicsTest {
         assertThat(minInSync).isGreaterThanOrEqualTo(2).isLessThan(replication);
     }
 
-    /** Parses TOPICS ("name:partitions[:compact] ..."). */
+    /** Parses TOPICS ("name:partitions[:compact][:max-bytes=N] ..."). */
     static List<Topics.TopicSpec> declaredTopics(Overlay overlay) {
         String topics = overlay.configMap("jobweaver-topics").getData().get("TOPICS");
         return Arrays.stream(topics.trim().split("\\s+")).map(spec -> {
             String[] parts = spec.split(":");
-            return new Topics.TopicSpec(parts[0], Integer.parseInt(parts[1]), parts.length > 2 && parts[2].equals("compact"));
+            boolean compact = false;
+            int maxBytes = 0;
+            for (int i = 2; i < parts.length; i++) {
+                if (parts[i].equals("compact")) {
+                    compact = true;
+                } else if (parts[i].startsWith("max-bytes=")) {
+                    maxBytes = Integer.parseInt(parts[i].substring("max-bytes=".length()));
+                } else {
+                    throw new IllegalArgumentException("unknown topic option " + parts[i] + " in " + spec);
+                }
+            }
+            return new Topics.TopicSpec(parts[0], Integer.parseInt(parts[1]), compact, maxBytes);
         }).toList();
     }
 }

@@ -43,14 +43,12 @@ public final class TopicProvisioner {
     /** Ensures every topic of {@link Topics#ALL} exists; {@code partitionOverrides} maps topic name to count. */
     public static void ensureTopics(String bootstrapServers, Map<String, Integer> partitionOverrides) {
         List<TopicSpec> specs = Topics.ALL.stream()
-                .map(t -> new TopicSpec(t.name(), partitionOverrides.getOrDefault(t.name(), t.partitions()), t.compacted()))
+                .map(t -> t.withPartitions(partitionOverrides.getOrDefault(t.name(), t.partitions())))
                 .toList();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             for (TopicSpec spec : specs) {
                 NewTopic topic = new NewTopic(spec.name(), spec.partitions(), (short) 1);
-                if (spec.compacted()) {
-                    topic.configs(COMPACTED);
-                }
+                topic.configs(configs(spec));
                 try {
                     admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
@@ -58,8 +56,8 @@ public final class TopicProvisioner {
                         throw e;
                     }
                     growIfNeeded(admin, spec);
-                    if (spec.compacted()) {
-                        applyCompaction(admin, spec); // a topic made by an older version: compacted forever
+                    if (!configs(spec).isEmpty()) {
+                        applyConfigs(admin, spec); // a topic made by an older version keeps its settings otherwise
                     }
                 }
             }
@@ -72,10 +70,22 @@ public final class TopicProvisioner {
         }
     }
 
-    private static void applyCompaction(Admin admin, TopicSpec spec)
+    /** The topic-level settings {@code spec} asks for: compaction, the largest record. */
+    static Map<String, String> configs(TopicSpec spec) {
+        Map<String, String> configs = new java.util.HashMap<>();
+        if (spec.compacted()) {
+            configs.putAll(COMPACTED);
+        }
+        if (spec.maxMessageBytes() > 0) {
+            configs.put(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(spec.maxMessageBytes()));
+        }
+        return configs;
+    }
+
+    private static void applyConfigs(Admin admin, TopicSpec spec)
             throws ExecutionException, InterruptedException, TimeoutException {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, spec.name());
-        List<AlterConfigOp> ops = COMPACTED.entrySet().stream()
+        List<AlterConfigOp> ops = configs(spec).entrySet().stream()
                 .map(e -> new AlterConfigOp(new ConfigEntry(e.getKey(), e.getValue()), AlterConfigOp.OpType.SET))
                 .toList();
         admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get(30, TimeUnit.SECONDS);

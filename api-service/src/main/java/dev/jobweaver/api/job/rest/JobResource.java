@@ -6,6 +6,7 @@ import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.job.service.JobSubmissionService;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobStatus;
@@ -63,7 +64,14 @@ public class JobResource {
         this.metrics = metrics;
         this.config = config;
         this.reader = new JobRequestReader(mapper);
-        this.validator = new JobRequestValidator(JobRequestValidator.Limits.from(config.validation()));
+        StepRules.Limits limits = JobRequestValidator.limitsOf(config.validation());
+        String beyond = limits.exceeding(StepRules.Limits.CEILINGS);
+        if (beyond != null) {
+            // The scheduler and the worker quarantine jobs beyond the ceilings: accepting them here would lose them.
+            throw new IllegalStateException("jobweaver.api.validation." + beyond
+                    + ", the most the other services accept; lower it");
+        }
+        this.validator = new JobRequestValidator(limits);
     }
 
     @POST

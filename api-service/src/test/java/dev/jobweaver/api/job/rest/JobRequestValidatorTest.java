@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Step;
+import dev.jobweaver.common.job.StepRules;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -17,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Unit tests of the bounds: each rule, its edges, and that every violation names its field. */
 class JobRequestValidatorTest {
 
-    private final JobRequestValidator validator = new JobRequestValidator(JobRequestValidator.Limits.DEFAULTS);
+    private final JobRequestValidator validator = new JobRequestValidator(StepRules.Limits.DEFAULTS);
 
     private static JobRequest job(Step... steps) {
         return new JobRequest(JobType.SIMULATION, new JobPayload(List.of(steps)), 3);
@@ -94,7 +95,7 @@ class JobRequestValidatorTest {
 
     @Test
     void boundsComeFromTheLimits() {
-        JobRequestValidator strict = new JobRequestValidator(new JobRequestValidator.Limits(2, 10, 10, 10, 5, 50, 10));
+        JobRequestValidator strict = new JobRequestValidator(new StepRules.Limits(2, 10, 10, 10, 5, 50, 10));
 
         assertThat(strict.violations(job(new Step.Sleep(11L)))).containsExactly(
                 "payload.steps[0].durationMs must be between 0 and 10, got 11");

@@ -1,0 +1,167 @@
+package dev.jobweaver.common.event;
+
+import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.StepRules;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a consumed event must hold before any of it reaches SQL or a worker: required fields, numbers in range,
+ * strings within their columns, instants a database can store, steps within {@link StepRules.Limits#CEILINGS}. Each
+ * method returns the first rule broken, naming the field, or null for a usable event; a consumer quarantines an event
+ * that breaks one.
+ */
+public final class EventRules {
+
+    /** The longest error message an outcome or a status may carry (the worker cuts its messages shorter). */
+    public static final int MAX_ERROR_LENGTH = 8192;
+    /** The longest worker id ({@code execution_attempts.worker_id}). */
+    public static final int MAX_WORKER_ID_LENGTH = 200;
+    /** The highest attempt number an event may name. */
+    public static final int MAX_ATTEMPT = 10_000;
+    /** The earliest instant an event may carry. */
+    static final Instant EARLIEST = Instant.parse("2000-01-01T00:00:00Z");
+    /** The latest instant an event may carry. */
+    static final Instant LATEST = Instant.parse("2200-01-01T00:00:00Z");
+
+    private EventRules() {
+    }
+
+    /** The first rule {@code e} breaks, or null. */
+    public static String problem(JobCreatedEvent e) {
+        List<String> out = new ArrayList<>();
+        require("jobId", e.jobId(), out);
+        require("jobType", e.jobType(), out);
+        range("maxRetries", e.maxRetries(), 0, StepRules.Limits.CEILINGS.maxRetryCount(), out);
+        traceId(e.traceId(), out);
+        instant("createdAt", e.createdAt(), out);
+        payload(e.payload(), out);
+        return first(out);
+    }
+
+    /** The first rule {@code e} breaks, or null. */
+    public static String problem(RunJobEvent e) {
+        List<String> out = new ArrayList<>();
+        require("eventId", e.eventId(), out);
+        require("jobId", e.jobId(), out);
+        range("attempt", e.attempt(), 1, MAX_ATTEMPT, out);
+        require("jobType", e.jobType(), out);
+        traceId(e.traceId(), out);
+        instant("createdAt", e.createdAt(), out);
+        instant("dispatchedAt", e.dispatchedAt(), out);
+        instant("leaseUntil", e.leaseUntil(), out);
+        payload(e.payload(), out);
+        return first(out);
+    }
+
+    /** The first rule {@code e} breaks, or null. */
+    public static String problem(JobCompletedEvent e) {
+        List<String> out = new ArrayList<>();
+        require("jobId", e.jobId(), out);
+        range("attempt", e.attempt(), 1, MAX_ATTEMPT, out);
+        traceId(e.traceId(), out);
+        instant("startedAt", e.startedAt(), out);
+        instant("finishedAt", e.finishedAt(), out);
+        length("workerId", e.workerId(), MAX_WORKER_ID_LENGTH, out);
+        return first(out);
+    }
+
+    /** The first rule {@code e} breaks, or null. */
+    public static String problem(JobFailedEvent e) {
+        List<String> out = new ArrayList<>();
+        require("jobId", e.jobId(), out);
+        range("attempt", e.attempt(), 1, MAX_ATTEMPT, out);
+        traceId(e.traceId(), out);
+        length("errorMessage", e.errorMessage(), MAX_ERROR_LENGTH, out);
+        instant("startedAt", e.startedAt(), out);
+        instant("failedAt", e.failedAt(), out);
+        length("workerId", e.workerId(), MAX_WORKER_ID_LENGTH, out);
+        return first(out);
+    }
+
+    /** The first rule {@code e} breaks, or null. */
+    public static String problem(JobStatusChangedEvent e) {
+        List<String> out = new ArrayList<>();
+        require("jobId", e.jobId(), out);
+        require("status", e.status(), out);
+        if (e.version() < 1) {
+            out.add("version must be 1 or more, got " + e.version());
+        }
+        range("attempts", e.attempts(), 0, MAX_ATTEMPT, out);
+        range("retryCount", e.retryCount(), 0, MAX_ATTEMPT, out);
+        range("maxRetries", e.maxRetries(), 0, StepRules.Limits.CEILINGS.maxRetryCount(), out);
+        length("lastError", e.lastError(), MAX_ERROR_LENGTH, out);
+        traceId(e.traceId(), out);
+        instant("nextRunAt", e.nextRunAt(), out);
+        instant("changedAt", e.changedAt(), out);
+        instant("startedAt", e.startedAt(), out);
+        instant("finishedAt", e.finishedAt(), out);
+        return first(out);
+    }
+
+    /** Whether {@code traceId} is absent or a W3C trace id: 32 lower-case hex characters, not all zero. */
+    public static boolean isTraceId(String traceId) {
+        if (traceId == null) {
+            return true;
+        }
+        if (traceId.length() != 32) {
+            return false;
+        }
+        boolean nonZero = false;
+        for (int i = 0; i < 32; i++) {
+            char c = traceId.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+            nonZero |= c != '0';
+        }
+        return nonZero;
+    }
+
+    private static void traceId(String traceId, List<String> out) {
+        if (!isTraceId(traceId)) {
+            out.add("traceId must be 32 lower-case hex characters, got " + describe(traceId));
+        }
+    }
+
+    private static void payload(JobPayload payload, List<String> out) {
+        if (payload == null) {
+            out.add("payload is required");
+            return;
+        }
+        StepRules.check("payload.steps", payload.steps(), StepRules.Limits.CEILINGS, out, 1);
+    }
+
+    private static void require(String field, Object value, List<String> out) {
+        if (value == null) {
+            out.add(field + " is required");
+        }
+    }
+
+    private static void range(String field, long value, long min, long max, List<String> out) {
+        if (value < min || value > max) {
+            out.add(field + " must be between " + min + " and " + max + ", got " + value);
+        }
+    }
+
+    private static void length(String field, String value, int max, List<String> out) {
+        if (value != null && value.length() > max) {
+            out.add(field + " must be at most " + max + " characters, got " + value.length());
+        }
+    }
+
+    private static void instant(String field, Instant value, List<String> out) {
+        if (value != null && (value.isBefore(EARLIEST) || value.isAfter(LATEST))) {
+            out.add(field + " must be between " + EARLIEST + " and " + LATEST + ", got " + value);
+        }
+    }
+
+    private static String describe(String value) {
+        return value.length() > 40 ? value.length() + " characters" : "'" + value + "'";
+    }
+
+    private static String first(List<String> out) {
+        return out.isEmpty() ? null : out.get(0);
+    }
+}

@@ -1,0 +1,105 @@
+package dev.jobweaver.common.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Step;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class EventRulesTest {
+
+    private static final UUID JOB = UUID.randomUUID();
+    private static final String TRACE = "0af7651916cd43dd8448eb211c80319c";
+    private static final Instant NOW = Instant.parse("2026-11-25T12:00:00Z");
+    private static final JobPayload PAYLOAD = new JobPayload(List.of(new Step.Log("hi")));
+
+    private static JobCreatedEvent created(String traceId, int maxRetries, JobPayload payload, Instant createdAt) {
+        return new JobCreatedEvent(JOB, JobType.SIMULATION, payload, maxRetries, traceId, createdAt);
+    }
+
+    @Test
+    void aGoodEventOfEachTopicPasses() {
+        assertThat(EventRules.problem(created(TRACE, 3, PAYLOAD, NOW))).isNull();
+        assertThat(EventRules.problem(new RunJobEvent(UUID.randomUUID(), JOB, 1, JobType.SIMULATION, PAYLOAD, TRACE,
+                NOW, NOW, NOW))).isNull();
+        assertThat(EventRules.problem(new JobCompletedEvent(UUID.randomUUID(), JOB, 1, TRACE, NOW, NOW, "w-1")))
+                .isNull();
+        assertThat(EventRules.problem(new JobFailedEvent(UUID.randomUUID(), JOB, 2, TRACE, "boom", NOW, NOW, "w-1")))
+                .isNull();
+        assertThat(EventRules.problem(new JobStatusChangedEvent(JOB, JobStatus.RUNNING, 2, 1, 0, 3, null, null,
+                TRACE, NOW, NOW, null))).isNull();
+    }
+
+    @Test
+    void aTraceIdTooLongForItsColumnIsNamed() {
+        assertThat(EventRules.problem(created("a".repeat(100), 3, PAYLOAD, NOW)))
+                .isEqualTo("traceId must be 32 lower-case hex characters, got 100 characters");
+        assertThat(EventRules.problem(created("0AF7651916CD43DD8448EB211C80319C", 3, PAYLOAD, NOW)))
+                .startsWith("traceId must be 32 lower-case hex characters");
+        assertThat(EventRules.problem(created("0".repeat(32), 3, PAYLOAD, NOW))).startsWith("traceId");
+        assertThat(EventRules.problem(created(null, 3, PAYLOAD, NOW))).as("absent is allowed").isNull();
+    }
+
+    @Test
+    void numbersOutOfRangeAreNamed() {
+        assertThat(EventRules.problem(created(TRACE, -1, PAYLOAD, NOW))).isEqualTo(
+                "maxRetries must be between 0 and 100, got -1");
+        assertThat(EventRules.problem(created(TRACE, Integer.MAX_VALUE, PAYLOAD, NOW))).startsWith("maxRetries");
+        assertThat(EventRules.problem(new JobCompletedEvent(null, JOB, 0, TRACE, NOW, NOW, "w")))
+                .isEqualTo("attempt must be between 1 and 10000, got 0");
+        assertThat(EventRules.problem(new JobStatusChangedEvent(JOB, JobStatus.RUNNING, 0, 1, 0, 3, null, null,
+                TRACE, NOW, NOW, null))).isEqualTo("version must be 1 or more, got 0");
+    }
+
+    @Test
+    void missingFieldsAreNamed() {
+        assertThat(EventRules.problem(new JobCreatedEvent(null, JobType.SIMULATION, PAYLOAD, 0, TRACE, NOW)))
+                .isEqualTo("jobId is required");
+        assertThat(EventRules.problem(new JobCreatedEvent(JOB, null, PAYLOAD, 0, TRACE, NOW)))
+                .isEqualTo("jobType is required");
+        assertThat(EventRules.problem(created(TRACE, 0, null, NOW))).isEqualTo("payload is required");
+        assertThat(EventRules.problem(new RunJobEvent(null, JOB, 1, JobType.SIMULATION, PAYLOAD, TRACE, NOW, NOW,
+                NOW))).isEqualTo("eventId is required");
+        assertThat(EventRules.problem(new JobStatusChangedEvent(JOB, null, 1, 1, 0, 3, null, null, TRACE, NOW, NOW,
+                null))).isEqualTo("status is required");
+    }
+
+    @Test
+    void stepsAreCheckedAgainstTheCeilings() {
+        assertThat(EventRules.problem(created(TRACE, 0, new JobPayload(List.of()), NOW)))
+                .isEqualTo("payload.steps must hold at least one step");
+        assertThat(EventRules.problem(created(TRACE, 0, new JobPayload(List.of(new Step.Sleep(-5L))), NOW)))
+                .isEqualTo("payload.steps[0].durationMs must be between 0 and 3600000, got -5");
+        assertThat(EventRules.problem(created(TRACE, 0, new JobPayload(List.of(new Step.Log("x".repeat(70_000)))),
+                NOW))).isEqualTo("payload.steps[0].message must be at most 65536 characters, got 70000");
+        List<Step> many = new ArrayList<>(Collections.nCopies(1001, new Step.Log("x")));
+        assertThat(EventRules.problem(created(TRACE, 0, new JobPayload(many), NOW)))
+                .isEqualTo("payload.steps must hold at most 1000 steps, got 1001");
+        List<Step> withNull = new ArrayList<>();
+        withNull.add(null);
+        assertThat(EventRules.problem(created(TRACE, 0, new JobPayload(withNull), NOW)))
+                .startsWith("payload.steps[0] must be a step object");
+    }
+
+    @Test
+    void stringsTooLongForTheirColumnsAreNamed() {
+        assertThat(EventRules.problem(new JobFailedEvent(null, JOB, 1, TRACE, "e".repeat(8193), NOW, NOW, "w")))
+                .isEqualTo("errorMessage must be at most 8192 characters, got 8193");
+        assertThat(EventRules.problem(new JobCompletedEvent(null, JOB, 1, TRACE, NOW, NOW, "w".repeat(201))))
+                .isEqualTo("workerId must be at most 200 characters, got 201");
+    }
+
+    @Test
+    void instantsADatabaseCannotHoldAreNamed() {
+        assertThat(EventRules.problem(created(TRACE, 0, PAYLOAD, Instant.parse("+100000-01-01T00:00:00Z"))))
+                .startsWith("createdAt must be between 2000-01-01T00:00:00Z and 2200-01-01T00:00:00Z");
+        assertThat(EventRules.problem(created(TRACE, 0, PAYLOAD, Instant.EPOCH))).startsWith("createdAt");
+    }
+}
