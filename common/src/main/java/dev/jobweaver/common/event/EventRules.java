@@ -100,6 +100,18 @@ public final class EventRules {
         return first(out);
     }
 
+    /**
+     * What is wrong with a record's key, or null: every topic but the quarantine is keyed by the jobId, which keeps a
+     * job's records in one partition, in order.
+     */
+    public static String keyProblem(String key, java.util.UUID jobId) {
+        if (jobId == null || jobId.toString().equals(key)) {
+            return null;
+        }
+        return key == null ? "the record has no key; it must be keyed by its jobId " + jobId
+                : "the record's key must be its jobId " + jobId + ", got " + describe(key);
+    }
+
     /** Whether {@code traceId} is absent or a W3C trace id: 32 lower-case hex characters, not all zero. */
     public static boolean isTraceId(String traceId) {
         if (traceId == null) {

@@ -102,4 +102,13 @@ class EventRulesTest {
                 .startsWith("createdAt must be between 2000-01-01T00:00:00Z and 2200-01-01T00:00:00Z");
         assertThat(EventRules.problem(created(TRACE, 0, PAYLOAD, Instant.EPOCH))).startsWith("createdAt");
     }
+
+    @Test
+    void aRecordMustBeKeyedByItsJobId() {
+        assertThat(EventRules.keyProblem(JOB.toString(), JOB)).isNull();
+        assertThat(EventRules.keyProblem(null, JOB)).isEqualTo(
+                "the record has no key; it must be keyed by its jobId " + JOB);
+        assertThat(EventRules.keyProblem("other", JOB)).isEqualTo(
+                "the record's key must be its jobId " + JOB + ", got 'other'");
+    }
 }
