@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Why a separate start</h2>
  * A service that migrates as it starts keeps what migrating loaded for its whole life: the JDBC driver, Agroal and
- * Flyway, about 600 classes and 6-8 MB of class metadata per service (docs/benchmark.md, "Session 10"). The running
+ * Flyway, about 600 classes and 6-8 MB of class metadata per service (measured 2026-11, docs/benchmark.md). The running
  * services get no JDBC URL; Quarkus then leaves the JDBC datasource and Flyway inactive, and each service checks at
  * start that its schema is current ({@code dev.jobweaver.common.schema.SchemaGuard}). The same artefact migrates, so
  * there is one definition of the schema and one Flyway configuration: Kubernetes can run it as an init container.
@@ -26,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  * Flyway takes a PostgreSQL advisory lock, so concurrent migrations of one database (two launchers) are safe.
  */
 final class SchemaMigration {
+
+    /** The log level of Quarkus' shutdown recorder, whose only line in an init-and-exit start is a false ERROR. */
+    static final String SHUTDOWN_RECORDER_LEVEL = "quarkus.log.category.\"io.quarkus.runtime.shutdown.ShutdownRecorder\".level";
 
     /** Far above the 7 s a migration takes, for a slow first start (cold page cache). */
     static final Duration TIMEOUT = Duration.ofSeconds(120);
@@ -57,6 +60,10 @@ final class SchemaMigration {
         all.put("quarkus.http.port", "0");
         // No spans to export from a process that only migrates.
         all.put("quarkus.otel.sdk.disabled", "true");
+        // Quarkus 3.34 runs SmallRye Health's shutdown listener after an init-and-exit start has already stopped the
+        // CDI container, and logs "Graceful shutdown failed: No CDI container is available" at ERROR (scheduler and
+        // worker; nothing was running to shut down). Silenced here only, so a healthy start logs no ERROR.
+        all.put(SHUTDOWN_RECORDER_LEVEL, "OFF");
         return ServiceProcess.commandLine(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"), all, jar);
     }
 

@@ -29,7 +29,8 @@ class SchemaMigrationTest {
 
         assertThat(command).contains("-Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:5432/jobweaver_worker",
                 "-Dquarkus.flyway.migrate-at-start=true", "-Dquarkus.init-and-exit=true", "-Dquarkus.http.port=0",
-                "-Dquarkus.otel.sdk.disabled=true");
+                "-Dquarkus.otel.sdk.disabled=true",
+                "-Dquarkus.log.category.\"io.quarkus.runtime.shutdown.ShutdownRecorder\".level=OFF");
         assertThat(command).doesNotContain("-Dquarkus.http.port=8082");
         assertThat(command.subList(command.size() - 2, command.size()))
                 .containsExactly("-jar", dir.resolve("quarkus-run.jar").toString());
