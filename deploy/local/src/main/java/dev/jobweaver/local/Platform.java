@@ -96,11 +96,11 @@ public final class Platform implements AutoCloseable {
          * <p>Compact object headers ({@code -XX:+UseCompactObjectHeaders}, JEP 519, a product option since JDK 25):
          * 8-byte headers instead of 12, so the small objects a job makes (records, events, futures) take less heap and
          * fewer of them are promoted. With them, 128 requests in flight stayed under 200 MB RSS in every service,
-         * where 64 had been the most that fit (docs/benchmark.md, "Session 6").
+         * where 64 had been the most that fit (measured 2026-11 on the 2-core machine, docs/benchmark.md).
          *
          * <p>The young generation is fixed at 28 MB with survivor spaces of 7 MB ({@code SurvivorRatio=2}): records in
          * flight during a burst (awaiting their Kafka acknowledgement or their commit) outlive a young collection, and
-         * in survivors that are too small (1.7 MB by default, 4 MB before session 6) they were promoted, so the old
+         * in survivors that are too small (1.7 MB by default; 4 MB was still too small) they were promoted, so the old
          * generation filled with short-lived garbage and grew to 85 MB around a live set of 18-28 MB (scheduler RSS
          * 239-262 MB with 128 in flight). With room to age in the young generation they die there, and the old
          * generation stays near the live data. {@code -XX:TargetSurvivorRatio=90} lets them fill 90% of a survivor
@@ -110,8 +110,9 @@ public final class Platform implements AutoCloseable {
          * generation (30 MB) should promotion rise anyway: a full collection then runs instead of the heap growing,
          * since everything else a service maps (AOT cache 80 MB, code, the JVM itself, malloc) already takes
          * 133-142 MB. The heap is all touched within a long run, so the cap is what decides the RSS target: with
-         * 64 MB the API reached 202 MB in a sequence on a normal day (session 20); with 58 MB the same sequence kept every
-         * service at 195 MB or less at the same collector CPU (docs/benchmark.md, "Session 20").
+         * 64 MB the API reached 202 MB over the reference sequence of bench runs; with 58 MB the same runs kept every
+         * service at 195 MB or less at the same collector CPU (measured 2026-11-25 on the 2-core machine,
+         * docs/benchmark.md).
          * {@code -XX:-ShrinkHeapInSteps} lets a full collection give back everything above the free-ratio at once
          * instead of a little at a time. {@code -Xms48m} leaves the old generation 20 MB at start for the AOT cache's
          * archived heap objects (with too little the JVM refuses the cache and does not start).

@@ -10,8 +10,8 @@ import java.util.Map;
  * The CPU each completed job of one workload cost, by process, over the workload's throughput window (first
  * submission to last completion), and the completions per second that cost allows with every core busy.
  *
- * <p>Why it is printed: on a shared machine a burst's jobs/s follows the machine's speed of the moment (session 17
- * measured the same warm platform at 1.11 and then 1.88 ms of CPU a job, eight minutes apart). The cost per job and
+ * <p>Why it is printed: on a shared machine a burst's jobs/s follows the machine's speed of the moment (on 2026-11-25
+ * the same warm platform took 1.11 and then 1.88 ms of CPU a job, eight minutes apart). The cost per job and
  * the ceiling it implies tell a slow machine (every process costlier, throughput near the ceiling) from a platform
  * that waits (throughput well under the ceiling), and show which process a job's CPU goes to.
  *
