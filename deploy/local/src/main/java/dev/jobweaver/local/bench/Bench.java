@@ -17,7 +17,7 @@ import java.util.Map;
 
 /**
  * `./jobweaver bench`: runs the selected workloads against the platform `./jobweaver up` started, prints the
- * figures beside the targets of issue 7 and writes the raw figures and an HTML report to a folder.
+ * figures beside the targets ({@link Targets}) and writes the raw figures and an HTML report to a folder.
  *
  * <p>Exit status: 0 when every accepted job ended as expected (targets missed or not, they are reported, never
  * asserted), 1 when a job was lost, duplicated or ended unexpectedly or a workload failed, 2 for bad usage or a

@@ -11,7 +11,7 @@ import java.util.Map;
  * @param options the options
  * @param platform the platform it ran against
  * @param results one result per selected workload, in run order
- * @param targets the issue's targets beside the figures
+ * @param targets the performance targets beside the figures
  * @param resources RSS and CPU per process over the whole run
  * @param resourcesByWorkload RSS and CPU per process during each workload
  * @param samples every resource reading

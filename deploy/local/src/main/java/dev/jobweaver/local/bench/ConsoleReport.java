@@ -132,7 +132,7 @@ public final class ConsoleReport {
                     .append(" cost allows on ").append(run.machine().cpus()).append(" cores, bench included)\n")
                     .append(cpu.render());
         }
-        out.append("\nTargets of issue 7 (reported, not asserted)\n").append(targets.render());
+        out.append("\nTargets (reported, not asserted)\n").append(targets.render());
         if (!notes.isEmpty()) {
             out.append("\nNotes\n").append(notes);
         }

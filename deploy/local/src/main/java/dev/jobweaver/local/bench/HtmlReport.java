@@ -28,7 +28,7 @@ public final class HtmlReport {
                 .append("platform's recorded timestamps (jobweaver_api.jobs, jobweaver_worker.execution_attempts).</p>\n")
                 .append("<p>Machine: ").append(escape(run.machine().describe())).append(".<br>Warm-up: ")
                 .append(escape(run.warmUp().describe())).append(".</p>\n");
-        html.append("<h2>Targets of issue 7</h2>\n<table><tr><th>target</th><th>goal</th><th>measured</th>")
+        html.append("<h2>Targets</h2>\n<table><tr><th>target</th><th>goal</th><th>measured</th>")
                 .append("<th>verdict</th></tr>\n");
         for (TargetRow t : run.targets()) {
             String cls = switch (t.verdict()) {

@@ -4,7 +4,7 @@ package dev.jobweaver.local.bench;
  * One line of the targets table.
  *
  * @param target what is measured, e.g. {@code burst throughput}
- * @param goal the issue's target, e.g. {@code >= 2000 jobs/s, exactly once}
+ * @param goal the target, e.g. {@code >= 2000 jobs/s, exactly once}
  * @param measured what this run measured
  * @param verdict {@code pass}, {@code miss} or {@code n/a} (not measured in this run)
  */

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The targets beside this run's figures: reporting, never asserting. */
+/** The platform's performance targets beside this run's figures: reporting, never asserting. */
 public final class Targets {
 
     /** Burst: completed jobs per second, end to end. */

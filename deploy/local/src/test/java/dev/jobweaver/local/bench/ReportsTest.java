@@ -46,7 +46,8 @@ class ReportsTest {
     @Test
     void consoleShowsFiguresTargetsAndWhyAWorkloadIsUnavailable() {
         String text = ConsoleReport.render(run());
-        assertThat(text).contains("Workloads", "Latency", "Where the time goes", "Resources", "Targets of issue 7");
+        assertThat(text).contains("Workloads", "Latency", "Where the time goes", "Resources",
+                "Targets (reported, not asserted)");
         assertThat(text).containsPattern("worker: started to finished\\s+6 / 14");
         assertThat(text).contains("retries   unavailable");
         assertThat(text).contains("retries unavailable: the API rejects \"times\" <400>");
@@ -114,7 +115,7 @@ class ReportsTest {
         String html = HtmlReport.render(run());
         assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n");
         assertThat(html).contains("<svg", "Where the time goes", "Submit to start, percentiles", "Completions over time", "RSS over the run");
-        assertThat(html).contains("class=\"miss\"", "class=\"pass\"");
+        assertThat(html).contains("<h2>Targets</h2>", "class=\"miss\"", "class=\"pass\"");
         assertThat(html).contains("the API rejects &quot;times&quot; &lt;400&gt;");
         assertThat(html).doesNotContain("<script", "http://cdn", "<link");
     }
