@@ -34,33 +34,12 @@ public final class Bench {
     private Bench() {
     }
 
-    public static void main(String[] args) {
-        // jboss-logmanager is on the launcher's classpath: name it before anything logs, as `up` does on its command line
-        if (System.getProperty("java.util.logging.manager") == null) {
-            System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
-        }
+    /**
+     * Runs the bench ({@link BenchCommand} parses its command line); returns the exit status. A platform that is not
+     * up throws an {@link IllegalStateException}.
+     */
+    static int run(BenchOptions options, PrintStream out) {
         java.util.logging.Logger.getLogger("org.postgresql").setLevel(java.util.logging.Level.SEVERE);
-        int status;
-        try {
-            status = run(List.of(args), Path.of("").toAbsolutePath(), System.out);
-        } catch (IllegalArgumentException e) {
-            System.err.println("jobweaver bench: " + e.getMessage());
-            System.err.print(BenchOptions.USAGE);
-            status = 2;
-        } catch (IllegalStateException | UncheckedIOException e) {
-            System.err.println("jobweaver bench: " + e.getMessage());
-            status = 2;
-        }
-        System.exit(status);
-    }
-
-    /** Runs the bench; returns the exit status. */
-    static int run(List<String> args, Path cwd, PrintStream out) {
-        BenchOptions options = BenchOptions.parse(args, cwd);
-        if (options.help()) {
-            out.print(BenchOptions.USAGE);
-            return 0;
-        }
         PlatformState platform = PlatformState.load(options.home());
         requireAlive(platform, options.home());
         try (ApiClient api = new ApiClient(platform.apiUrl())) {

@@ -7,37 +7,45 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.ParameterException;
 
+/** What `jobweaver bench ARGS` asks for, and how bad usage is named. */
 class BenchOptionsTest {
 
     private static final Path CWD = Path.of("/repo");
 
+    private static BenchOptions parse(String... args) {
+        return BenchOptions.parse(List.of(args), CWD);
+    }
+
     @Test
-    void defaultsRunEveryWorkloadWithTheIssueSizes() {
-        BenchOptions o = BenchOptions.parse(List.of(), CWD);
+    void defaultsRunEveryWorkloadAtFullSize() {
+        BenchOptions o = parse();
         assertThat(o.workloads()).containsExactly(Workload.BURST, Workload.STEADY, Workload.SLEEPERS, Workload.RETRIES);
         assertThat(o.jobs()).isEqualTo(20_000);
         assertThat(o.concurrency()).isEqualTo(256);
         assertThat(o.warmup()).isEqualTo(BenchOptions.AUTO_WARMUP);
         assertThat(o.rate()).isEqualTo(100);
         assertThat(o.duration()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(o.settle()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(o.timeout()).isEqualTo(Duration.ofSeconds(120));
         assertThat(o.baseline()).isNaN();
         assertThat(o.home()).isEqualTo(Path.of("/repo/.jobweaver"));
         assertThat(o.out()).isNull();
-        assertThat(o.help()).isFalse();
     }
 
     @Test
     void workloadsRunInTheirFixedOrderWhateverTheCommandLineOrder() {
-        BenchOptions o = BenchOptions.parse(List.of("sleepers", "burst"), CWD);
-        assertThat(o.workloads()).containsExactly(Workload.BURST, Workload.SLEEPERS);
+        assertThat(parse("sleepers", "burst").workloads()).containsExactly(Workload.BURST, Workload.SLEEPERS);
+        assertThat(parse("retries", "--jobs", "10", "steady").workloads())
+                .containsExactly(Workload.STEADY, Workload.RETRIES);
     }
 
     @Test
     void everyOptionIsRead() {
-        BenchOptions o = BenchOptions.parse(List.of("steady", "--jobs", "500", "--concurrency", "8", "--rate", "250",
-                "--duration", "2m", "--baseline", "1800", "--warmup", "0", "--settle", "5s", "--timeout", "500ms", "--home", "h",
-                "--out", "/tmp/x"), CWD);
+        BenchOptions o = parse("steady", "--jobs", "500", "--concurrency", "8", "--rate", "250",
+                "--duration", "2m", "--baseline", "1800", "--warmup", "0", "--settle", "5s", "--timeout", "500ms",
+                "--home", "h", "--out", "/tmp/x");
         assertThat(o.workloads()).containsExactly(Workload.STEADY);
         assertThat(o.jobs()).isEqualTo(500);
         assertThat(o.concurrency()).isEqualTo(8);
@@ -45,8 +53,6 @@ class BenchOptionsTest {
         assertThat(o.duration()).isEqualTo(Duration.ofMinutes(2));
         assertThat(o.baseline()).isEqualTo(1800);
         assertThat(o.warmup()).isZero();
-        assertThat(BenchOptions.parse(List.of("--warmup", "auto"), CWD).warmup()).isEqualTo(BenchOptions.AUTO_WARMUP);
-        assertThat(BenchOptions.parse(List.of("--warmup", "5000"), CWD).warmup()).isEqualTo(5000);
         assertThat(o.settle()).isEqualTo(Duration.ofSeconds(5));
         assertThat(o.timeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(o.home()).isEqualTo(Path.of("/repo/h"));
@@ -54,42 +60,61 @@ class BenchOptionsTest {
     }
 
     @Test
+    void optionsTakeTheirValueAfterAnEqualsSignToo() {
+        BenchOptions o = parse("--jobs=2e4", "--rate=2.5", "--out=../figures");
+        assertThat(o.jobs()).isEqualTo(20_000);
+        assertThat(o.rate()).isEqualTo(2.5);
+        assertThat(o.out()).isEqualTo(Path.of("/figures"));
+    }
+
+    @Test
+    void warmupIsAutoOrAWholeNumberOfJobs() {
+        assertThat(parse("--warmup", "auto").warmup()).isEqualTo(BenchOptions.AUTO_WARMUP);
+        assertThat(parse("--warmup", "5000").warmup()).isEqualTo(5000);
+        assertThat(parse("--warmup", "0").warmup()).isZero();
+        assertThatThrownBy(() -> parse("--warmup", "-1")).isInstanceOf(ParameterException.class)
+                .hasMessage("Invalid value for option '--warmup': '-1' is neither auto nor a number of at least 0");
+        assertThatThrownBy(() -> parse("--warmup", "soon"))
+                .hasMessage("Invalid value for option '--warmup': 'soon' is not a number");
+    }
+
+    @Test
     void steadySettlesForTwentySecondsUnlessToldOtherwise() {
-        assertThat(BenchOptions.parse(List.of("steady"), CWD).settle()).isEqualTo(Duration.ofSeconds(20));
-        assertThat(BenchOptions.parse(List.of("steady", "--settle", "0"), CWD).settle()).isZero();
-        assertThat(BenchOptions.parse(List.of("steady", "--settle", "0s"), CWD).settle()).isZero();
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("steady", "--settle", "soon"), CWD))
-                .hasMessageContaining("--settle needs a duration");
+        assertThat(parse("steady").settle()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(parse("steady", "--settle", "0").settle()).isZero();
+        assertThat(parse("steady", "--settle", "0s").settle()).isZero();
+        assertThat(parse("steady", "--settle", "0.0ms").settle()).isZero();
+        assertThatThrownBy(() -> parse("steady", "--settle", "soon"))
+                .hasMessage("Invalid value for option '--settle': 'soon' is not a duration such as 30s, 2m or 500ms");
     }
 
     @Test
     void durationsTakeUnitsAndBareSeconds() {
-        assertThat(BenchOptions.duration("--d", "45")).isEqualTo(Duration.ofSeconds(45));
-        assertThat(BenchOptions.duration("--d", "1.5s")).isEqualTo(Duration.ofMillis(1500));
-        assertThat(BenchOptions.duration("--d", "1h")).isEqualTo(Duration.ofHours(1));
-        assertThatThrownBy(() -> BenchOptions.duration("--d", "soon")).hasMessageContaining("--d needs a duration");
-        assertThatThrownBy(() -> BenchOptions.duration("--d", "0s")).hasMessageContaining("positive");
+        assertThat(parse("--duration", "45").duration()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(parse("--duration", "1.5s").duration()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(parse("--duration", "250ms").duration()).isEqualTo(Duration.ofMillis(250));
+        assertThat(parse("--duration", "1h").duration()).isEqualTo(Duration.ofHours(1));
+        assertThatThrownBy(() -> parse("--duration", "soon"))
+                .hasMessage("Invalid value for option '--duration': 'soon' is not a duration such as 30s, 2m or 500ms");
+        assertThatThrownBy(() -> parse("--timeout", "0s"))
+                .hasMessage("Invalid value for option '--timeout': '0s' is not a positive duration");
     }
 
     @Test
-    void badInputIsNamed() {
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--jobs", "many"), CWD))
-                .hasMessage("--jobs needs a number, not 'many'");
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--rate", "0"), CWD))
-                .hasMessage("--rate needs a positive number, not '0'");
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--jobs"), CWD)).hasMessage("--jobs needs a value");
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--jobs", "1.5"), CWD))
-                .hasMessage("--jobs needs a whole number, not '1.5'");
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--warmup", "-1"), CWD))
-                .hasMessage("--warmup needs a number of at least 0, not '-1'");
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--fast"), CWD)).hasMessage("unknown option --fast");
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("storm"), CWD))
-                .hasMessageContaining("unknown workload 'storm'").hasMessageContaining("burst, steady, sleepers, retries");
-    }
-
-    @Test
-    void helpIsRecognised() {
-        assertThat(BenchOptions.parse(List.of("-h"), CWD).help()).isTrue();
-        assertThat(BenchOptions.USAGE).contains("--concurrency", "--rate", "--duration", "--baseline", "--out");
+    void badInputNamesTheOptionAndTheValue() {
+        assertThatThrownBy(() -> parse("--jobs", "many")).isInstanceOf(ParameterException.class)
+                .hasMessage("Invalid value for option '--jobs': 'many' is not a number");
+        assertThatThrownBy(() -> parse("--rate", "0"))
+                .hasMessage("Invalid value for option '--rate': '0' is not a positive number");
+        assertThatThrownBy(() -> parse("--concurrency", "-3"))
+                .hasMessage("Invalid value for option '--concurrency': '-3' is not a positive number");
+        assertThatThrownBy(() -> parse("--jobs", "1.5"))
+                .hasMessage("Invalid value for option '--jobs': '1.5' is not a whole number");
+        assertThatThrownBy(() -> parse("--baseline", "NaN"))
+                .hasMessage("Invalid value for option '--baseline': 'NaN' is not a number");
+        assertThatThrownBy(() -> parse("--jobs")).hasMessage("Missing required parameter for option '--jobs' (N)");
+        assertThatThrownBy(() -> parse("--fast")).hasMessage("Unknown option: '--fast'");
+        assertThatThrownBy(() -> parse("storm"))
+                .hasMessage("unknown workload 'storm'; valid: burst, steady, sleepers, retries");
     }
 }

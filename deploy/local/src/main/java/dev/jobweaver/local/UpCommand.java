@@ -1,0 +1,144 @@
+package dev.jobweaver.local;
+
+import dev.jobweaver.local.Platform.Service;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code jobweaver up}: Kafka, PostgreSQL and every built service, each its own process, until Ctrl-C or SIGTERM,
+ * which stops the services gracefully, then Kafka and PostgreSQL.
+ */
+@Command(name = "up", sortOptions = false,
+        headerHeading = "%n",
+        header = "Start Kafka, PostgreSQL and every built service on this machine; Ctrl-C stops them all.",
+        synopsisHeading = "%nUsage: ",
+        abbreviateSynopsis = true,
+        descriptionHeading = "%n",
+        description = {
+            "Each service runs in its own process, started one after another (each once the previous is ready), "
+                    + "with a supervisor that restarts one that dies. Data lives in the home folder and survives "
+                    + "restarts; logs are in DIR/logs. The jobweaver script builds what is missing first.",
+            "",
+            "Extra JVM options for every service: the environment variable JOBWEAVER_JAVA_OPTS (added after the "
+                    + "defaults, so they win); for the Kafka broker: JOBWEAVER_KAFKA_JAVA_OPTS."},
+        optionListHeading = "%nOptions:%n")
+public final class UpCommand implements Callable<Integer> {
+
+    @Mixin
+    Cli.HelpOption help;
+
+    @Option(names = "--workers", paramLabel = "N", converter = Cli.PositiveInt.class,
+            description = "Worker replicas (default: ${DEFAULT-VALUE}); replica n listens on the worker port + 100(n-1).")
+    int workers = 1;
+
+    @Option(names = "--schedulers", paramLabel = "N", converter = Cli.PositiveInt.class,
+            description = "Scheduler replicas (default: ${DEFAULT-VALUE}); replica n listens on the scheduler port "
+                    + "+ 100(n-1).")
+    int schedulers = 1;
+
+    @Option(names = "--api-port", paramLabel = "P", converter = Cli.Port.class,
+            description = "API port (default: ${DEFAULT-VALUE}).")
+    int apiPort = Service.API.defaultPort();
+
+    @Option(names = "--scheduler-port", paramLabel = "P", converter = Cli.Port.class,
+            description = "First scheduler's port (default: ${DEFAULT-VALUE}).")
+    int schedulerPort = Service.SCHEDULER.defaultPort();
+
+    @Option(names = "--worker-port", paramLabel = "P", converter = Cli.Port.class,
+            description = "First worker's port (default: ${DEFAULT-VALUE}).")
+    int workerPort = Service.WORKER.defaultPort();
+
+    @Mixin
+    StackOptions stack;
+
+    @Option(names = "--traces",
+            description = "Also start a Zipkin trace viewer and export every span to it. Without it no span is "
+                    + "recorded; a job's trace id still travels with it, in every log line of the job.")
+    boolean traces;
+
+    @Option(names = "--zipkin-port", paramLabel = "P", converter = Cli.Port.class,
+            description = "The trace viewer's port, with --traces (default: ${DEFAULT-VALUE}).")
+    int zipkinPort = 9411;
+
+    @Option(names = "--no-aot-cache",
+            description = "Start the services without JDK AOT caches. By default a service whose cache is missing or "
+                    + "stale gets one training start first (once per build); caches live in DIR/aot.")
+    boolean noAotCache;
+
+    @Option(names = "--start-together",
+            description = "Start all services at once instead of one after another.")
+    boolean startTogether;
+
+    /** The first HTTP port of each service. */
+    Map<Service, Integer> basePorts() {
+        Map<Service, Integer> ports = new EnumMap<>(Service.class);
+        ports.put(Service.API, apiPort);
+        ports.put(Service.SCHEDULER, schedulerPort);
+        ports.put(Service.WORKER, workerPort);
+        return ports;
+    }
+
+    /** How many instances of each service. */
+    Map<Service, Integer> replicas() {
+        Map<Service, Integer> replicas = new EnumMap<>(Service.class);
+        replicas.put(Service.API, 1);
+        replicas.put(Service.SCHEDULER, schedulers);
+        replicas.put(Service.WORKER, workers);
+        return replicas;
+    }
+
+    /** How to run the platform, as {@code up} was asked to. */
+    Platform.Options platformOptions(String extraJvmOptions) {
+        Path home = stack.home();
+        return new Platform.Options(stack.root(), stack.settings(), basePorts(), replicas(), Map.of(),
+                Platform.Options.jvmWith(extraJvmOptions), Duration.ofSeconds(3), Duration.ofSeconds(120),
+                traces ? zipkinPort : 0, noAotCache ? null : AotCache.directoryUnder(home), !startTogether);
+    }
+
+    @Override
+    public Integer call() {
+        JobWeaverLocal.quietInfrastructureLogs();
+        stack.requireFreePorts();
+        if (traces) {
+            Ports.requireFree(zipkinPort, "Zipkin", "--zipkin-port");
+        }
+        for (Service service : Service.values()) {
+            int base = basePorts().get(service);
+            for (int n = 0; n < replicas().get(service); n++) {
+                Ports.requireFree(base + 100 * n, service.module(),
+                        "--" + service.module().replace("-service", "") + "-port");
+            }
+        }
+        Platform.Options options = platformOptions(System.getenv("JOBWEAVER_JAVA_OPTS"));
+        Platform platform = new Platform(options, System.out::println);
+        if (platform.builtServices().isEmpty()) {
+            throw new IllegalStateException("no service is built under " + options.root()
+                    + ": run ./jobweaver up from the repository");
+        }
+        LocalStack.Settings settings = options.stack();
+        java.util.concurrent.CountDownLatch stopped = JobWeaverLocal.onShutdown(() -> {
+            System.out.println("\nStopping JobWeaver...");
+            platform.close();
+            System.out.println("JobWeaver stopped.");
+        });
+        System.out.println("Starting Kafka, PostgreSQL and " + platform.builtServices().size() + " service(s)...");
+        platform.start();
+        System.out.println();
+        System.out.println("JobWeaver is up: http://localhost:" + apiPort);
+        System.out.println("  jobs API    http://localhost:" + apiPort + "/api/jobs   (OpenAPI: /q/openapi)");
+        System.out.println("  Kafka       " + platform.stack().kafkaBootstrapServers());
+        System.out.println("  PostgreSQL  127.0.0.1:" + settings.postgresPort() + " (user " + Postgres.USER + ")");
+        platform.zipkin().ifPresent(z -> System.out.println("  traces      " + z.uiUrl()
+                + "   (Zipkin: search by traceId)"));
+        System.out.println("  logs        " + settings.home().resolve("logs"));
+        System.out.println("Press Ctrl-C to stop.");
+        JobWeaverLocal.await(stopped);
+        return 0;
+    }
+}

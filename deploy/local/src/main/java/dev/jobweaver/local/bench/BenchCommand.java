@@ -1,0 +1,248 @@
+package dev.jobweaver.local.bench;
+
+import dev.jobweaver.local.Cli;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code jobweaver bench}: its command line, which {@link #options()} turns into {@link BenchOptions}. */
+@Command(name = "bench", sortOptions = false,
+        headerHeading = "%n",
+        header = "Measure a platform started by `jobweaver up`: throughput, latency, CPU, memory, correctness.",
+        synopsisHeading = "%nUsage: ",
+        abbreviateSynopsis = true,
+        descriptionHeading = "%n",
+        description = {
+            "Runs the named workloads in their fixed order; none named: all four. Prints the figures beside the "
+                    + "targets and writes the raw figures and report.html to a folder (docs/benchmark.md).",
+            "",
+            "Workloads:",
+            "  burst     N no-op jobs as fast as the API takes them, --concurrency at a time",
+            "  steady    a fixed offered rate (--rate) for --duration, open loop: latency",
+            "  sleepers  like burst, 5%% of the jobs sleep 5 s: no-op throughput against burst",
+            "  retries   like burst, 10%% of the jobs fail once and pass on their retry"},
+        parameterListHeading = "%n",
+        optionListHeading = "%nOptions:%n",
+        footerHeading = "%n",
+        footer = {"Durations: 30s, 2m, 500ms, 1h; a bare number is seconds.",
+            "Exit status: 0 when every accepted job ended as expected (targets are reported, never asserted); 1 when a "
+                    + "job was lost, duplicated or ended unexpectedly, or a workload failed; 2 for bad usage or a "
+                    + "platform that is not up."})
+public final class BenchCommand implements Callable<Integer> {
+
+    @Mixin
+    Cli.HelpOption help;
+
+    @Spec
+    CommandSpec spec;
+
+    // Names, checked in options(): picocli leaves a value a variable-arity parameter cannot convert unmatched, and
+    // "Unmatched argument: 'storm'" would not say which workloads there are.
+    @Parameters(paramLabel = "WORKLOAD", arity = "0..*",
+            description = "burst, steady, sleepers or retries (default: all four).")
+    List<String> workloads = new ArrayList<>();
+
+    @Option(names = "--jobs", paramLabel = "N", defaultValue = "20000", converter = PositiveWholeNumber.class,
+            description = "Jobs per burst, sleepers and retries run (default: ${DEFAULT-VALUE}).")
+    int jobs;
+
+    // With 128 in flight the client was the bound: every request waits for its group's insert and Kafka
+    // acknowledgement, so 128 of them gave about 2,100 jobs/s with an eighth of the CPU idle; 256 keep the API busy
+    // (measured 2026-11 on the 2-core machine, docs/benchmark.md).
+    @Option(names = "--concurrency", paramLabel = "C", defaultValue = "256", converter = PositiveWholeNumber.class,
+            description = "Requests in flight at most during burst-like submission (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--rate", paramLabel = "R", defaultValue = "100", converter = PositiveNumber.class,
+            description = "steady: offered jobs per second (default: ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--duration", paramLabel = "D", defaultValue = "30s", converter = PositiveDuration.class,
+            description = "steady: how long the rate is offered and measured (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--baseline", paramLabel = "J", converter = PositiveNumber.class,
+            description = "sleepers: burst throughput in jobs/s to compare with, when burst is not run "
+                    + "(default: none).")
+    double baseline = Double.NaN;
+
+    @Option(names = "--warmup", paramLabel = "N|auto", defaultValue = "auto", converter = WarmupJobs.class,
+            description = "No-op jobs run first and not reported. auto (default): rounds of " + WarmUp.ROUND_JOBS
+                    + " until no platform JVM (services, Kafka) used " + WarmUp.SETTLED_JIT_SECONDS
+                    + " s of JIT CPU in a round, at most " + WarmUp.MAX_ROUNDS + " rounds; 0: none.")
+    int warmup;
+
+    @Option(names = "--settle", paramLabel = "D", defaultValue = "20s", converter = SettleDuration.class,
+            description = "steady: the rate is offered for D first, unreported, while the platform compiles for "
+                    + "the new load (default: ${DEFAULT-VALUE}; 0: none).")
+    Duration settle;
+
+    @Option(names = "--timeout", paramLabel = "D", defaultValue = "120s", converter = PositiveDuration.class,
+            description = "Give up on the open jobs after D without any new completion (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--home", paramLabel = "DIR",
+            description = "The platform's home, where `jobweaver up` describes it in platform.properties "
+                    + "(default: .jobweaver).")
+    Path home;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Where to write the figures (default: HOME/bench/<UTC time of the run>).")
+    Path out;
+
+    private final Path cwd;
+    private final PrintStream console;
+
+    /**
+     * @param cwd what relative {@code --home} and {@code --out} resolve against
+     * @param console where the progress and the report go
+     */
+    public BenchCommand(Path cwd, PrintStream console) {
+        this.cwd = cwd;
+        this.console = console;
+    }
+
+    /** Parses {@code args} (everything after {@code bench}) without running anything; bad usage throws. */
+    static BenchOptions parse(List<String> args, Path cwd) {
+        BenchCommand command = new BenchCommand(cwd, System.out);
+        new CommandLine(command).parseArgs(args.toArray(String[]::new));
+        return command.options();
+    }
+
+    /** What the command line asks for, with paths resolved; an unknown workload is bad usage. */
+    BenchOptions options() {
+        Set<Workload> selected = EnumSet.noneOf(Workload.class);
+        for (String name : workloads) {
+            try {
+                selected.add(Workload.named(name));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        if (selected.isEmpty()) {
+            selected = EnumSet.allOf(Workload.class);
+        }
+        return new BenchOptions(selected, jobs, concurrency, rate, duration, baseline, warmup, settle, timeout,
+                home == null ? cwd.resolve(".jobweaver") : cwd.resolve(home).normalize(),
+                out == null ? null : cwd.resolve(out).normalize());
+    }
+
+    @Override
+    public Integer call() {
+        return Bench.run(options(), console);
+    }
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)?");
+
+    /** {@code 30s}, {@code 2m}, {@code 500ms}, {@code 1h}; a bare number means seconds; may be zero. */
+    static Duration duration(String raw) {
+        Matcher m = DURATION.matcher(raw.strip());
+        if (!m.matches()) {
+            throw new TypeConversionException("'" + raw + "' is not a duration such as 30s, 2m or 500ms");
+        }
+        double amount = Double.parseDouble(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        double millis = switch (unit) {
+            case "ms" -> amount;
+            case "s" -> amount * 1_000;
+            case "m" -> amount * 60_000;
+            default -> amount * 3_600_000;
+        };
+        return Duration.ofMillis(Math.round(millis));
+    }
+
+    /** A duration above zero. */
+    static final class PositiveDuration implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String raw) {
+            Duration d = duration(raw);
+            if (d.isZero()) {
+                throw new TypeConversionException("'" + raw + "' is not a positive duration");
+            }
+            return d;
+        }
+    }
+
+    /** {@code --settle}: a duration, where 0 means none. */
+    static final class SettleDuration implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String raw) {
+            return duration(raw);
+        }
+    }
+
+    /** A number above zero, e.g. {@code 100} or {@code 2.5}. */
+    static final class PositiveNumber implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String raw) {
+            double n = number(raw);
+            if (n <= 0) {
+                throw new TypeConversionException("'" + raw + "' is not a positive number");
+            }
+            return n;
+        }
+    }
+
+    /** A whole number above zero; {@code 2e4} is 20000. */
+    static final class PositiveWholeNumber implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String raw) {
+            double n = number(raw);
+            if (n <= 0) {
+                throw new TypeConversionException("'" + raw + "' is not a positive number");
+            }
+            return whole(raw, n);
+        }
+    }
+
+    /** {@code auto} ({@link BenchOptions#AUTO_WARMUP}) or a whole number of at least 0. */
+    static final class WarmupJobs implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String raw) {
+            if ("auto".equals(raw.strip())) {
+                return BenchOptions.AUTO_WARMUP;
+            }
+            double n = number(raw);
+            if (n < 0) {
+                throw new TypeConversionException("'" + raw + "' is neither auto nor a number of at least 0");
+            }
+            return whole(raw, n);
+        }
+    }
+
+    private static double number(String raw) {
+        try {
+            double n = Double.parseDouble(raw.strip());
+            if (Double.isFinite(n)) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new TypeConversionException("'" + raw + "' is not a number");
+    }
+
+    private static int whole(String raw, double n) {
+        if (n != Math.rint(n) || n > Integer.MAX_VALUE) {
+            throw new TypeConversionException("'" + raw + "' is not a whole number");
+        }
+        return (int) n;
+    }
+}
