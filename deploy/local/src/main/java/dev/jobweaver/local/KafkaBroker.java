@@ -44,6 +44,8 @@ public final class KafkaBroker implements AutoCloseable {
     private final int controllerPort;
     private final String heap;
     private Process process;
+    /** Stops the broker if the launcher dies without stopping it; null when nobody watches. */
+    private Reaper reaper;
 
     /**
      * @param home folder for the broker's data, configuration and log; kept across restarts
@@ -95,11 +97,14 @@ public final class KafkaBroker implements AutoCloseable {
             command.addAll(jvmOptions(heap, System.getenv(JAVA_OPTS_ENV)));
             command.add("-Dlog4j2.configurationFile=" + home.resolve("log4j2.properties"));
             command.addAll(List.of("-cp", brokerClasspath(), "kafka.Kafka", config.toString()));
-            ProcessBuilder builder = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(Reaper.detached(command))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
             LOG.debugf("starting Kafka: %s", command);
             process = builder.start();
+            if (reaper != null) {
+                reaper.register(Reaper.BROKERS, "kafka", process.pid());
+            }
             awaitReady();
             LOG.infof("Kafka broker ready on %s (pid %d)", bootstrapServers(), process.pid());
         } catch (IOException e) {
@@ -122,10 +127,18 @@ public final class KafkaBroker implements AutoCloseable {
                 "-XX:MaxGCPauseMillis=20", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true"), extra);
     }
 
+    /** Registers the broker with {@code reaper} from its next start on. */
+    void reapedBy(Reaper reaper) {
+        this.reaper = reaper;
+    }
+
     /** Stops the broker (SIGTERM, so it shuts down cleanly), waiting up to 30 s before killing it. */
     public synchronized void stop() {
         if (process == null) {
             return;
+        }
+        if (reaper != null) {
+            reaper.unregister(Reaper.BROKERS, "kafka");
         }
         if (Processes.stop(process, Duration.ofSeconds(30))) {
             LOG.warn("Kafka did not stop within 30 s; it was killed");

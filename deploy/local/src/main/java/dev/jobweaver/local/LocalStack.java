@@ -24,6 +24,7 @@ public final class LocalStack implements AutoCloseable {
     private final Settings settings;
     private final KafkaBroker kafka;
     private final Postgres postgres;
+    private Reaper reaper;
 
     /**
      * Where and how the stack runs.
@@ -79,12 +80,22 @@ public final class LocalStack implements AutoCloseable {
     /** Starts PostgreSQL and Kafka side by side, then creates the topics; fails if either fails. */
     public void start() {
         long started = System.nanoTime();
+        kafka.reapedBy(reaper());
+        postgres.reapedBy(reaper());
         var pg = Processes.inBackground("postgres-start", postgres::start);
         kafka.start();
         TopicProvisioner.ensureTopics(kafka.bootstrapServers(), settings.partitionOverrides());
         Processes.await(pg, "PostgreSQL");
         LOG.infof("local stack up in %d ms: Kafka %s, PostgreSQL 127.0.0.1:%d",
                 (System.nanoTime() - started) / 1_000_000, kafka.bootstrapServers(), postgres.port());
+    }
+
+    /** Stops this stack's processes, and those registered with it, if this JVM dies without stopping them. */
+    public synchronized Reaper reaper() {
+        if (reaper == null) {
+            reaper = Reaper.start(settings.home().resolve("run"));
+        }
+        return reaper;
     }
 
     /** The broker, to stop and restart it in tests of Kafka outages. */
@@ -137,6 +148,12 @@ public final class LocalStack implements AutoCloseable {
             kafka.stop();
         } finally {
             postgres.close();
+            synchronized (this) {
+                if (reaper != null) {
+                    reaper.close();
+                    reaper = null;
+                }
+            }
         }
         if (settings.deleteOnClose()) {
             deleteRecursively(settings.home());

@@ -185,7 +185,7 @@ public final class Platform implements AutoCloseable {
     /** Starts the infrastructure, then every built service (all instances at once), and waits until all are ready. */
     public void start() {
         var viewer = zipkin == null ? java.util.concurrent.CompletableFuture.<Void>completedFuture(null)
-                : Processes.inBackground("zipkin-start", zipkin::start);
+                : Processes.inBackground("zipkin-start", zipkin.reapedBy(stack.reaper())::start);
         stack.start();
         Processes.await(viewer, "the trace viewer");
         Path logs = options.stack().home().resolve("logs");
@@ -196,7 +196,7 @@ public final class Platform implements AutoCloseable {
             List<ServiceProcess> replicas = new CopyOnWriteArrayList<>();
             int count = options.replicas().getOrDefault(service, 1);
             for (int n = 1; n <= count; n++) {
-                ServiceProcess process = new ServiceProcess(spec(service, n), logs);
+                ServiceProcess process = new ServiceProcess(spec(service, n), logs).reapedBy(stack.reaper());
                 replicas.add(process);
                 all.add(process);
             }
@@ -290,7 +290,7 @@ public final class Platform implements AutoCloseable {
             List<String> jvm = new ArrayList<>(options.jvmOptions());
             jvm.addAll(cache.trainingOptions());
             training = new ServiceProcess(new ServiceProcess.Spec(real.name() + "-aot-training",
-                    real.jar(), real.port(), real.config(), jvm), logs);
+                    real.jar(), real.port(), real.config(), jvm), logs).reapedBy(stack.reaper());
             long started = System.nanoTime();
             try {
                 startUnlessStopping(training);
@@ -342,7 +342,7 @@ public final class Platform implements AutoCloseable {
     public ServiceProcess addInstance(Service service) {
         List<ServiceProcess> replicas = instances.computeIfAbsent(service, s -> new CopyOnWriteArrayList<>());
         ServiceProcess process = new ServiceProcess(spec(service, replicas.size() + 1),
-                options.stack().home().resolve("logs"));
+                options.stack().home().resolve("logs")).reapedBy(stack.reaper());
         process.start();
         readyTimes.put(process.spec().name(), process.awaitReady(options.readyTimeout()));
         replicas.add(process);
@@ -373,6 +373,9 @@ public final class Platform implements AutoCloseable {
         if (service == Service.WORKER) {
             config.put("jobweaver.worker.worker-id", name); // names the instance in execution_attempts and outcomes
         }
+        // Static group membership under a name that survives restarts: a restarted instance takes its partitions
+        // back at once instead of waiting for its previous self to time out of the group (StaticMembership).
+        config.put("jobweaver.kafka.instance-id", name);
         // OTLP is fixed on at build time for clusters; on one machine no collector listens, so its sender would
         // log a refused connection for every batch. Zipkin (--traces) is the local viewer instead.
         config.put("quarkus.log.category.\"io.quarkus.opentelemetry.runtime.exporter.otlp\".level", "OFF");

@@ -36,6 +36,8 @@ public final class Postgres implements AutoCloseable {
     private final Path dataDirectory;
     private final int port;
     private EmbeddedPostgres server;
+    /** Stops the server if the launcher dies without stopping it; null when nobody watches. */
+    private Reaper reaper;
 
     /**
      * @param dataDirectory where the cluster lives; reused when it already holds one
@@ -70,9 +72,28 @@ public final class Postgres implements AutoCloseable {
                     .setErrorRedirector(ProcessBuilder.Redirect.appendTo(dataDirectory.resolveSibling("postgres.log").toFile()))
                     .start();
             createDatabases();
+            registerPostmaster();
             LOG.infof("PostgreSQL ready on 127.0.0.1:%d (%s)", port, dataDirectory);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start PostgreSQL in " + dataDirectory + " on port " + port, e);
+        }
+    }
+
+    /** Registers the server with {@code reaper} from its next start on. */
+    void reapedBy(Reaper reaper) {
+        this.reaper = reaper;
+    }
+
+    /** The postmaster's pid, the first line of {@code postmaster.pid}, goes to the reaper. */
+    private void registerPostmaster() {
+        if (reaper == null) {
+            return;
+        }
+        try {
+            String pid = Files.readAllLines(dataDirectory.resolve("postmaster.pid")).getFirst().trim();
+            reaper.register(Reaper.DATABASE, "postgres", Long.parseLong(pid));
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("PostgreSQL runs, but its pid could not be read for the reaper: %s", e.toString());
         }
     }
 
@@ -96,6 +117,9 @@ public final class Postgres implements AutoCloseable {
     public synchronized void close() {
         if (server == null) {
             return;
+        }
+        if (reaper != null) {
+            reaper.unregister(Reaper.DATABASE, "postgres");
         }
         try {
             server.close();

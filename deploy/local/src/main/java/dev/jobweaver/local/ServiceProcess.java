@@ -44,11 +44,19 @@ public final class ServiceProcess {
     private final Path outFile;
     private Process process;
     private long startedAtNanos;
+    /** Stops this process if the launcher dies without stopping it; null when nobody watches. */
+    private Reaper reaper;
 
     public ServiceProcess(Spec spec, Path logDirectory) {
         this.spec = spec;
         this.logFile = logDirectory.resolve(spec.name() + ".log");
         this.outFile = logDirectory.resolve(spec.name() + ".out");
+    }
+
+    /** Registers this process with {@code reaper} from its next start on; returns this. */
+    public ServiceProcess reapedBy(Reaper reaper) {
+        this.reaper = reaper;
+        return this;
     }
 
     /** The spec this process runs. */
@@ -92,11 +100,16 @@ public final class ServiceProcess {
             Files.createDirectories(logFile.getParent());
             rotateIfOver(outFile, OUT_ROTATE_BYTES);
             startedAtNanos = System.nanoTime();
-            ProcessBuilder builder = new ProcessBuilder(command)
+            // A session of its own: a Ctrl-C or a SIGTERM to the launcher's process group reaches the launcher alone,
+            // which stops the services before Kafka (Reaper says why).
+            ProcessBuilder builder = new ProcessBuilder(Reaper.detached(command))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(outFile.toFile()));
             tuneMalloc(builder.environment());
             process = builder.start();
+            if (reaper != null) {
+                reaper.register(Reaper.SERVICES, spec.name(), process.pid());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + spec.name(), e);
         }
@@ -197,6 +210,9 @@ public final class ServiceProcess {
     public void stop(Duration grace) {
         if (process == null) {
             return;
+        }
+        if (reaper != null) {
+            reaper.unregister(Reaper.SERVICES, spec.name());
         }
         Processes.stop(process, grace);
     }

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,6 +26,8 @@ public final class Zipkin implements AutoCloseable {
     private final int port;
     private final Path logFile;
     private Process process;
+    /** Stops the viewer if the launcher dies without stopping it; null when nobody watches. */
+    private Reaper reaper;
 
     public Zipkin(Path jar, int port, Path logFile) {
         this.jar = jar;
@@ -58,6 +61,12 @@ public final class Zipkin implements AutoCloseable {
                 "jobweaver.tracing.zipkin.endpoint", spansEndpoint());
     }
 
+    /** Registers the viewer with {@code reaper} from its next start on; returns this. */
+    public Zipkin reapedBy(Reaper reaper) {
+        this.reaper = reaper;
+        return this;
+    }
+
     /** Starts the server and waits until its health endpoint answers. */
     public void start() {
         if (!Files.exists(jar)) {
@@ -65,10 +74,11 @@ public final class Zipkin implements AutoCloseable {
         }
         try {
             Files.createDirectories(logFile.getParent());
-            ProcessBuilder builder = new ProcessBuilder(KafkaBroker.javaExecutable(), "-Xms64m", "-Xmx512m",
+            ProcessBuilder builder = new ProcessBuilder(Reaper.detached(List.of(KafkaBroker.javaExecutable(),
+                    "-Xms64m", "-Xmx512m",
                     // Armeria and Netty inside Zipkin use Unsafe and native access; say so, rather than warn.
                     "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-jar",
-                    jar.toString())
+                    jar.toString())))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             builder.environment().put("QUERY_PORT", Integer.toString(port));
@@ -77,6 +87,9 @@ public final class Zipkin implements AutoCloseable {
             // 30): keep the newest MAX_SPANS and drop the oldest traces, so a long run never kills the viewer.
             builder.environment().put("MEM_MAX_SPANS", Integer.toString(MAX_SPANS));
             process = builder.start();
+            if (reaper != null) {
+                reaper.register(Reaper.BROKERS, "zipkin", process.pid());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("could not start Zipkin", e);
         }
@@ -88,6 +101,9 @@ public final class Zipkin implements AutoCloseable {
     public void close() {
         if (process == null) {
             return;
+        }
+        if (reaper != null) {
+            reaper.unregister(Reaper.BROKERS, "zipkin");
         }
         Processes.stop(process, Duration.ofSeconds(10));
     }

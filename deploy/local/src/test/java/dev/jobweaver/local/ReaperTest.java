@@ -1,0 +1,88 @@
+package dev.jobweaver.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReaperTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> started = new java.util.ArrayList<>();
+
+    @AfterEach
+    void cleanUp() {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    /** A child that writes its rank to the order file when signalled, then exits. */
+    private Process child(int rank) throws Exception {
+        String script = "trap 'echo " + rank + " >> " + dir.resolve("order") + "; exit 0' TERM INT; "
+                + "while :; do sleep 0.1; done";
+        Process p = new ProcessBuilder(Reaper.detached(List.of("sh", "-c", script))).start();
+        started.add(p);
+        return p;
+    }
+
+    @Test
+    void whenTheLauncherDiesItsChildrenAreStoppedServicesFirstDatabaseLast() throws Exception {
+        Process launcher = new ProcessBuilder("sleep", "600").start();
+        started.add(launcher);
+        Reaper reaper = Reaper.start(dir.resolve("run"), launcher.pid());
+        started.add(reaper.process());
+        Process database = child(Reaper.DATABASE);
+        Process broker = child(Reaper.BROKERS);
+        Process service = child(Reaper.SERVICES);
+        Thread.sleep(300); // the traps are set
+        reaper.register(Reaper.DATABASE, "postgres", database.pid());
+        reaper.register(Reaper.BROKERS, "kafka", broker.pid());
+        reaper.register(Reaper.SERVICES, "worker-service", service.pid());
+
+        launcher.destroyForcibly().waitFor();
+
+        for (Process p : List.of(service, broker, database)) {
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("child %d stopped", p.pid()).isTrue();
+        }
+        assertThat(Files.readAllLines(dir.resolve("order"))).containsExactly("1", "2", "3");
+        assertThat(dir.resolve("run")).isEmptyDirectory();
+    }
+
+    @Test
+    void aChildTheLauncherStoppedItselfIsLeftAlone() throws Exception {
+        Process launcher = new ProcessBuilder("sleep", "600").start();
+        started.add(launcher);
+        Reaper reaper = Reaper.start(dir.resolve("run"), launcher.pid());
+        started.add(reaper.process());
+        Process unregistered = child(Reaper.SERVICES);
+        Thread.sleep(300);
+        reaper.register(Reaper.SERVICES, "api-service", unregistered.pid());
+        reaper.unregister(Reaper.SERVICES, "api-service");
+
+        launcher.destroyForcibly().waitFor();
+
+        assertThat(reaper.process().waitFor(10, TimeUnit.SECONDS)).as("the reaper ends").isTrue();
+        assertThat(unregistered.isAlive()).isTrue();
+    }
+
+    @Test
+    void detachedChildrenRunInASessionOfTheirOwn() throws Exception {
+        Process child = child(Reaper.SERVICES);
+        Thread.sleep(200);
+        long mine = sessionOf(ProcessHandle.current().pid());
+        assertThat(sessionOf(child.pid())).isEqualTo(child.pid()).isNotEqualTo(mine);
+    }
+
+    private static long sessionOf(long pid) throws Exception {
+        // field 6 of /proc/<pid>/stat is the session id (after the command name in parentheses)
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[3]);
+    }
+}
