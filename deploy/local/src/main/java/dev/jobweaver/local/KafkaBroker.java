@@ -146,6 +146,23 @@ public final class KafkaBroker implements AutoCloseable {
         process = null;
     }
 
+    /** SIGKILL, as when the broker's machine dies: no clean shutdown, the log is recovered at the next start. */
+    public synchronized void kill() {
+        if (process == null) {
+            return;
+        }
+        if (reaper != null) {
+            reaper.unregister(Reaper.BROKERS, "kafka");
+        }
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
     @Override
     public void close() {
         stop();

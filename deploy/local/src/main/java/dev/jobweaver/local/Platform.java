@@ -158,6 +158,8 @@ public final class Platform implements AutoCloseable {
     private final java.util.Set<ServiceProcess> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Consumer<String> out;
     private volatile boolean stopping;
+    /** Unexpected exits of services seen by the supervisors since the start. */
+    private final java.util.concurrent.atomic.AtomicInteger unexpectedExits = new java.util.concurrent.atomic.AtomicInteger();
     private final Object starting = new Object();
     private volatile ServiceProcess training;
 
@@ -443,6 +445,11 @@ public final class Platform implements AutoCloseable {
         }
     }
 
+    /** How many times a service exited without being asked to since the platform started (each is restarted). */
+    public int unexpectedExits() {
+        return unexpectedExits.get();
+    }
+
     /** Restarts the process after an unexpected exit, printing the restart, until the platform stops. */
     private void supervise(ServiceProcess process) {
         supervisors.add(Thread.ofVirtual().name("supervise-" + process.spec().name()).start(() -> {
@@ -452,6 +459,7 @@ public final class Platform implements AutoCloseable {
                 if (stopping || retired.contains(process)) {
                     return;
                 }
+                unexpectedExits.incrementAndGet();
                 out.accept(String.format("%s exited with code %d; restarting in %d s", process.spec().name(), code,
                         options.restartDelay().toSeconds()));
                 try {
