@@ -6,12 +6,13 @@ import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.job.service.JobSubmissionService;
 import dev.jobweaver.api.web.rest.ApiException;
-import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
@@ -90,7 +91,8 @@ public class JobResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "415", description = "Content-Type is not application/json",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "503", description = "Kafka did not take the job (API.SERVICE_UNAVAILABLE), or too"
+    @APIResponse(responseCode = "503", description = "the database or Kafka did not take the job"
+            + " (API.SERVICE_UNAVAILABLE), or too"
             + " many submission bytes are in flight (API.OVERLOADED, body unread); retry after Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
@@ -116,7 +118,14 @@ public class JobResource {
         int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount()
                 : config.validation().defaultRetryCount();
         String traceparent = routing.request().getHeader(Headers.TRACEPARENT);
-        return submissions.submit(request.jobType(), request.payload(), maxRetries, traceparent).map(outcome -> {
+        return submissions.submit(request.jobType(), request.payload(), maxRetries, traceparent)
+                // The database is unreachable or overloaded: the client's request was fine and may be retried, and
+                // nothing was stored. A permanent failure stays a 500 (it is a bug, not the client's doing).
+                .onFailure(Failures::isTransient).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
+                        "the job could not be stored: the database is unavailable (" + Failures.describe(e)
+                                + "); nothing was accepted, retry later", null,
+                        Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())))))
+                .map(outcome -> {
             if (!outcome.accepted()) {
                 throw new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
                         "the job could not be handed to Kafka and was not accepted (" + outcome.reason()

@@ -12,6 +12,7 @@ import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.reactive.VertxContexts;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -143,7 +144,16 @@ public class JobSubmissionService {
                     publish(group);
                     return answers;
                 })
-                .onFailure().invoke(e -> LOG.errorf(e, "a group of %d submission(s) failed", group.size()))
+                .onFailure().invoke(e -> {
+                    if (Failures.isTransient(e)) {
+                        // An outage: every request of the group is answered 503, and the log should not fill with
+                        // one stack trace per group while it lasts.
+                        LOG.warnf("a group of %d submission(s) could not be stored: %s", group.size(),
+                                Failures.describe(e));
+                    } else {
+                        LOG.errorf(e, "a group of %d submission(s) failed", group.size());
+                    }
+                })
                 .subscribeAsCompletionStage();
     }
 
