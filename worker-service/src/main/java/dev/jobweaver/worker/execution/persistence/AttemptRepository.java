@@ -3,6 +3,7 @@ package dev.jobweaver.worker.execution.persistence;
 import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.job.ExecutionOutcome;
+import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.worker.config.WorkerConfig;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
@@ -30,6 +31,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -43,6 +45,11 @@ import java.util.function.Supplier;
  * with exactly the conditions of the single-row statements ({@code ON CONFLICT DO NOTHING}, {@code WHERE outcome =
  * 'RUNNING'}) per row. Under a burst this turns two statements per run into two per batch (JFR: the client's encoding,
  * decoding and per-query spans were a fifth of the worker's CPU).
+ *
+ * <p>A batch is one statement, so a row the database refuses for good (SQL state class 22 or 23, see {@link Failures})
+ * fails every call of its batch. Such a call is written again alone before it fails: only a row that is refused on its
+ * own fails permanently, and the runs that shared its batch are stored as if it had not been there. A transient failure
+ * fails the whole batch's calls, which their runs retry.
  *
  * <p>Each call is its run's {@code execution_attempts begin} or {@code finish} span, which includes the wait for its
  * batch, made only when the run's span records (see {@link #traced}).
@@ -93,7 +100,7 @@ public class AttemptRepository {
 
     /** Creates the row {@code RUNNING}, or returns the existing one: the idempotency check of a run. */
     public Begin begin(ExecutionAttempt attempt, Duration timeout) {
-        return traced("execution_attempts begin", () -> await(begins.submit(attempt), timeout));
+        return traced("execution_attempts begin", () -> batchedOrAlone(begins, this::beginAll, attempt, timeout));
     }
 
     /**
@@ -103,8 +110,26 @@ public class AttemptRepository {
      */
     public ExecutionAttempt finish(UUID eventId, ExecutionOutcome outcome, String errorMessage, Instant finishedAt,
             Duration timeout) {
-        return traced("execution_attempts finish",
-                () -> await(finishes.submit(new Finish(eventId, outcome, errorMessage, finishedAt)), timeout));
+        return traced("execution_attempts finish", () -> batchedOrAlone(finishes, this::finishAll,
+                new Finish(eventId, outcome, errorMessage, finishedAt), timeout));
+    }
+
+    /**
+     * {@code item} written with its batch, or alone if the batch was refused for good: the batch's statement wrote
+     * nothing (it is all or nothing), and whether the refusal is this item's own only a statement of its own can
+     * tell. Both statements keep the single-row conditions, so writing alone after a failed batch changes nothing
+     * else. Alone, the call does not wait for a group-commit slot: this happens only after a refused batch.
+     */
+    private static <I, O> O batchedOrAlone(GroupCommit<I, O> commit, Function<List<I>, CompletionStage<List<O>>> flush,
+            I item, Duration timeout) {
+        try {
+            return await(commit.submit(item), timeout);
+        } catch (RuntimeException refused) {
+            if (Failures.isTransient(refused)) {
+                throw refused;
+            }
+            return await(flush.apply(List.of(item)).toCompletableFuture(), timeout).getFirst();
+        }
     }
 
     /**
