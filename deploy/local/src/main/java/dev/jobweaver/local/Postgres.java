@@ -90,8 +90,7 @@ public final class Postgres implements AutoCloseable {
             return;
         }
         try {
-            String pid = Files.readAllLines(dataDirectory.resolve("postmaster.pid")).getFirst().trim();
-            reaper.register(Reaper.DATABASE, "postgres", Long.parseLong(pid));
+            reaper.register(Reaper.DATABASE, "postgres", postmasterPid());
         } catch (IOException | RuntimeException e) {
             LOG.warnf("PostgreSQL runs, but its pid could not be read for the reaper: %s", e.toString());
         }
@@ -127,6 +126,117 @@ public final class Postgres implements AutoCloseable {
             LOG.warn("stopping PostgreSQL failed", e);
         }
         server = null;
+    }
+
+    /** Whether this object started the server and has not stopped (or killed) it since. */
+    public synchronized boolean isRunning() {
+        return server != null;
+    }
+
+    /** The postmaster's process id, or -1 when the server is not running. */
+    public synchronized long pid() {
+        if (server == null) {
+            return -1;
+        }
+        try {
+            return postmasterPid();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * SIGKILL to the postmaster, as when its machine dies: no checkpoint, no clean shutdown, and {@link #start()} on
+     * the same data folder then recovers from the WAL (every commit the services were answered had been flushed:
+     * fsync and synchronous_commit are on).
+     *
+     * <p>The postmaster's children (backends, checkpointer, WAL writer) notice that their parent died and exit by
+     * themselves; any still there after {@link #CHILDREN_GRACE} is killed too, since a new postmaster refuses to start
+     * while an old process still holds the previous server's shared memory.
+     *
+     * <p>zonky's EmbeddedPostgres holds a lock on the data folder until it is closed, and its close runs
+     * {@code pg_ctl stop}, which would signal the pid written in {@code postmaster.pid}: a number the system may
+     * already have given to another process. So the file is moved aside while the dead server's object is closed
+     * (pg_ctl then finds no server and stops nothing), and put back for the next start, which sees the stale file
+     * as a crashed server's.
+     */
+    public synchronized void kill() {
+        if (server == null) {
+            return;
+        }
+        if (reaper != null) {
+            reaper.unregister(Reaper.DATABASE, "postgres");
+        }
+        long pid;
+        try {
+            pid = postmasterPid();
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("cannot read the postmaster's pid in " + dataDirectory, e);
+        }
+        ProcessHandle postmaster = ProcessHandle.of(pid).orElse(null);
+        if (postmaster != null) {
+            // Listed before the kill: once the postmaster is gone its children belong to init, not to it.
+            List<ProcessHandle> children = postmaster.descendants().toList();
+            postmaster.destroyForcibly();
+            awaitGone(List.of(postmaster), Duration.ofSeconds(10));
+            if (!awaitGone(children, CHILDREN_GRACE)) {
+                children.forEach(ProcessHandle::destroyForcibly);
+                awaitGone(children, Duration.ofSeconds(10));
+            }
+        }
+        closeDeadServer();
+        server = null;
+        LOG.infof("PostgreSQL killed (postmaster pid %d)", pid);
+    }
+
+    /** How long the children of a killed postmaster get to exit by themselves. */
+    static final Duration CHILDREN_GRACE = Duration.ofSeconds(5);
+
+    /** Releases zonky's lock on the data folder without letting {@code pg_ctl stop} signal a recycled pid. */
+    private void closeDeadServer() {
+        Path pidFile = dataDirectory.resolve("postmaster.pid");
+        Path aside = dataDirectory.resolve("postmaster.pid.killed");
+        java.util.logging.Logger zonky = java.util.logging.Logger.getLogger(EmbeddedPostgres.class.getName());
+        java.util.logging.Level level = zonky.getLevel();
+        try {
+            boolean moved = Files.exists(pidFile);
+            if (moved) {
+                Files.move(pidFile, aside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            // zonky logs the failed pg_ctl stop (there is no server to stop) as an error: expected here.
+            zonky.setLevel(java.util.logging.Level.OFF);
+            try {
+                server.close();
+            } finally {
+                zonky.setLevel(level);
+                if (moved) {
+                    Files.move(aside, pidFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warnf("after killing PostgreSQL: %s", e.toString());
+        }
+    }
+
+    private long postmasterPid() throws IOException {
+        return Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).getFirst().trim());
+    }
+
+    /** Waits until every process of {@code processes} has exited; false if one is still alive after {@code timeout}. */
+    private static boolean awaitGone(List<ProcessHandle> processes, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (processes.stream().anyMatch(ProcessHandle::isAlive)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     private void createDatabases() {
