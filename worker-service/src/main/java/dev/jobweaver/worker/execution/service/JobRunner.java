@@ -1,9 +1,15 @@
 package dev.jobweaver.worker.execution.service;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.error.WorkerErrorCode;
+import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.ExecutionOutcome;
-import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.EventReader;
+import dev.jobweaver.common.quarantine.Failures;
+import dev.jobweaver.common.quarantine.Quarantine;
+import dev.jobweaver.common.quarantine.QuarantineReason;
+import dev.jobweaver.common.quarantine.RecordOrigin;
 import dev.jobweaver.worker.config.WorkerConfig;
 import dev.jobweaver.worker.execution.messaging.OutcomePublisher;
 import dev.jobweaver.worker.execution.persistence.AttemptRepository;
@@ -42,7 +48,9 @@ import org.jboss.logging.MDC;
  * One record of {@code run-job}, from receipt to acknowledgement, on its virtual thread.
  *
  * <ol>
- *   <li>A record that cannot be read is logged with topic, partition and offset, counted and acknowledged.</li>
+ *   <li>The record's raw value is read here, not on the poll thread: a value that is not a {@link RunJobEvent}, breaks
+ *       {@link EventRules#problem(RunJobEvent)}, or is not keyed by its jobId is set aside in
+ *       {@code jobweaver-quarantine} with its original bytes ({@link Quarantine}) and acknowledged.</li>
  *   <li>The run is recorded {@code RUNNING} in {@code execution_attempts} unless its eventId is there already: a
  *       finished run's stored outcome is re-published without running again; a run in progress on this worker is
  *       left to finish; a run {@code RUNNING} under another worker is waited for until it is older than its time
@@ -50,8 +58,32 @@ import org.jboss.logging.MDC;
  *   <li>The steps run within the run's time bound; the outcome is stored, published, and acknowledged by Kafka.</li>
  *   <li>Only then is the record acknowledged, which lets the commit strategy count its offset complete.</li>
  * </ol>
- * Database and Kafka failures are retried with back-off until they succeed or the worker shuts down; in the latter case
- * the record is left unacknowledged and is delivered again to the next owner of the partition.
+ *
+ * <h2>Failures</h2>
+ * Each database or Kafka call is classified by {@link Failures}:
+ * <ul>
+ *   <li>Transient (unreachable, timed out, anything not known to be permanent): retried with back-off (200 ms
+ *       doubling to 10 s) until it succeeds or the worker's shutdown grace period is over; then the record is left
+ *       unacknowledged and is delivered again to the next owner of the partition. Nothing is skipped.</li>
+ *   <li>Permanent (the database refused the data, SQL state class 22 or 23; a data-caused runtime error): retrying the
+ *       same record cannot help, and holding it would hold its run slot and the partition's committed offset for
+ *       ever. The record is quarantined at once, with the reason and what could not be done, and acknowledged only
+ *       after Kafka acknowledged the quarantined copy. The group-committed writes are confirmed alone first
+ *       ({@link AttemptRepository}), so a record is never quarantined for another record's row.</li>
+ * </ul>
+ *
+ * <h2>A permanent failure after the steps ran</h2>
+ * The run happened but its outcome could not be stored (or, stored, could not be published). The worker publishes
+ * only what its row says, so it publishes nothing and invents no outcome: the record is quarantined (its detail says
+ * the steps ran and which outcome was lost) and acknowledged, and the row is left as it is ({@code RUNNING}, or
+ * closed but unpublished). The scheduler then never hears of the attempt; when its lease ends it treats the attempt
+ * as lost, as for a worker that died mid-run, and retries or dead-letters the job, so the job never stays
+ * {@code RUNNING} and may run again (at least once). If the same run is delivered again, a {@code RUNNING} row is
+ * closed as abandoned after its time bound plus the slack and that failure is published; a closed row is re-published.
+ *
+ * <h2>Threads</h2>
+ * {@link #run} is called on the run's virtual thread and blocks it (database calls, Kafka acknowledgements, the
+ * quarantine publish); it never throws.
  */
 @ApplicationScoped
 public class JobRunner {
@@ -84,6 +116,8 @@ public class JobRunner {
     private final StepExecutor steps;
     private final AttemptRepository attempts;
     private final OutcomePublisher publisher;
+    private final Quarantine quarantine;
+    private final ObjectMapper mapper;
     private final WorkerConfig config;
     private final Tracer tracer;
     private final MeterRegistry registry;
@@ -96,15 +130,22 @@ public class JobRunner {
     private final Map<UUID, CompletableFuture<Void>> local = new ConcurrentHashMap<>();
     private volatile Supplier<Boolean> stopping = () -> false;
 
-    public JobRunner(StepExecutor steps, AttemptRepository attempts, OutcomePublisher publisher, WorkerConfig config,
-            Tracer tracer, MeterRegistry registry) {
+    public JobRunner(StepExecutor steps, AttemptRepository attempts, OutcomePublisher publisher, Quarantine quarantine,
+            ObjectMapper mapper, WorkerConfig config, Tracer tracer, MeterRegistry registry) {
         this.steps = steps;
         this.attempts = attempts;
         this.publisher = publisher;
+        this.quarantine = quarantine;
+        this.mapper = mapper;
         this.config = config;
         this.tracer = tracer;
         this.registry = registry;
         this.workerId = config.workerId().orElseGet(JobRunner::defaultWorkerId);
+        if (workerId.length() > EventRules.MAX_WORKER_ID_LENGTH) {
+            // Every row would be refused by execution_attempts.worker_id, and every record quarantined for it.
+            throw new IllegalStateException("jobweaver.worker.worker-id must be at most "
+                    + EventRules.MAX_WORKER_ID_LENGTH + " characters, got " + workerId.length());
+        }
         this.successDuration = runDuration(registry, "success");
         this.failureDuration = runDuration(registry, "failure");
     }
@@ -126,16 +167,26 @@ public class JobRunner {
         this.stopping = stopping;
     }
 
-    /** Handles one record; never throws for anything about the job itself. */
-    public void run(Message<RunJobEvent> message) {
-        IncomingKafkaRecordMetadata<?, ?> kafka = message.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null);
-        RunJobEvent event = message.getPayload();
-        String problem = problem(event);
-        if (problem != null) {
-            malformed(kafka, problem);
-            ack(message);
+    /** Handles one record: runs it, or sets it aside; never throws. */
+    public void run(Message<byte[]> message) {
+        RecordOrigin origin = RecordOrigin.of(message);
+        RunJobEvent event = switch (EventReader.read(mapper, message.getPayload(), RunJobEvent.class,
+                EventRules::problem)) {
+            case EventReader.Read.Ok<RunJobEvent>(RunJobEvent ok) -> ok;
+            case EventReader.Read.Bad<RunJobEvent>(QuarantineReason reason, String detail) -> {
+                setAside(message, origin, reason, detail);
+                yield null;
+            }
+        };
+        if (event == null) {
             return;
         }
+        String keyProblem = EventRules.keyProblem(origin.key(), event.jobId());
+        if (keyProblem != null) {
+            setAside(message, origin, QuarantineReason.INVALID, keyProblem);
+            return;
+        }
+        IncomingKafkaRecordMetadata<?, ?> kafka = message.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null);
         Context parent = parentContext(message, kafka);
         Span span = tracer.spanBuilder("run job")
                 .setParent(parent)
@@ -149,10 +200,21 @@ public class JobRunner {
         try (Scope ignored = span.makeCurrent()) {
             MDC.put("traceId", traceId);
             MDC.put("jobId", event.jobId().toString());
-            if (process(event, traceId, span)) {
-                ack(message);
+            try {
+                if (process(event, traceId, span)) {
+                    ack(message);
+                }
+            } catch (RuntimeException e) {
+                PermanentFailure permanent = PermanentFailure.of(e);
+                if (permanent == null) {
+                    throw e;
+                }
+                span.recordException(permanent.getCause());
+                span.setStatus(StatusCode.ERROR, permanent.getMessage());
+                setAside(message, origin, permanent.reason(), permanent.getMessage());
             }
         } catch (RuntimeException e) {
+            // Only a transient failure gets here, and retries give up on those only once the worker is stopping.
             span.recordException(e);
             span.setStatus(StatusCode.ERROR, e.toString());
             LOG.warnf("run %s of job %s left unacknowledged (worker stopping): %s; its record will be delivered again",
@@ -162,6 +224,24 @@ public class JobRunner {
             MDC.remove("traceId");
             MDC.remove("jobId");
         }
+    }
+
+    /**
+     * Publishes the quarantined copy of the record, then acknowledges it: never before Kafka acknowledged the copy.
+     * The publish is retried whatever its failure (the copy is a key and raw bytes, nothing a retry cannot cure but
+     * an unreachable broker) until the grace period of a shutdown is over; then the record is left unacknowledged.
+     */
+    private void setAside(Message<byte[]> message, RecordOrigin origin, QuarantineReason reason, String detail) {
+        Duration timeout = config.run().publishTimeout();
+        try {
+            retry("quarantine record " + origin.position(), false,
+                    () -> quarantine.send(origin, reason, detail).await().atMost(timeout));
+        } catch (RuntimeException e) {
+            LOG.warnf("record %s left unacknowledged (worker stopping): it could not be quarantined: %s; it will be"
+                    + " delivered again", origin.position(), e.toString());
+            return;
+        }
+        ack(message);
     }
 
     /** @return whether the record may be acknowledged */
@@ -181,7 +261,12 @@ public class JobRunner {
             return true;
         }
         try {
-            AttemptRepository.Begin begin = retry("record the attempt", () -> attempts.begin(fresh, dbTimeout));
+            AttemptRepository.Begin begin;
+            try {
+                begin = retry("record the attempt", () -> attempts.begin(fresh, dbTimeout));
+            } catch (PermanentFailure f) {
+                throw f.noting("its steps did not run");
+            }
             ExecutionAttempt stored;
             if (begin.created()) {
                 stored = execute(event, begin.attempt(), span);
@@ -194,10 +279,14 @@ public class JobRunner {
                 stored = abandonedOrFinished(event, begin.attempt());
             }
             span.setAttribute("jobweaver.outcome", stored.outcome().name());
-            retry("publish the outcome", () -> {
-                publisher.publish(stored, config.run().publishTimeout());
-                return null;
-            });
+            try {
+                retry("publish the outcome", () -> {
+                    publisher.publish(stored, config.run().publishTimeout());
+                    return null;
+                });
+            } catch (PermanentFailure f) {
+                throw f.noting("its outcome " + stored.outcome() + " is stored but was not published");
+            }
             return true;
         } finally {
             local.remove(event.eventId(), mine);
@@ -266,8 +355,13 @@ public class JobRunner {
             LOG.debugf("attempt %d of job %s succeeded", event.attempt(), event.jobId());
         }
         ExecutionOutcome outcome = result.success() ? ExecutionOutcome.SUCCESS : ExecutionOutcome.FAILURE;
-        ExecutionAttempt stored = retry("store the outcome", () -> attempts.finish(event.eventId(), outcome,
-                result.errorMessage(), now(), config.run().databaseTimeout()));
+        ExecutionAttempt stored;
+        try {
+            stored = retry("store the outcome", () -> attempts.finish(event.eventId(), outcome,
+                    result.errorMessage(), now(), config.run().databaseTimeout()));
+        } catch (PermanentFailure f) {
+            throw f.noting("its steps ran; their outcome " + outcome + " was neither stored nor published");
+        }
         if (stored.outcome() != outcome) {
             LOG.warnf("run %s was closed as %s by another worker meanwhile; publishing that", event.eventId(),
                     stored.outcome());
@@ -283,13 +377,24 @@ public class JobRunner {
         }
     }
 
-    /** Retries {@code action} with back-off until it succeeds or the worker stops (then it throws). */
+    /**
+     * Retries {@code action} with back-off until it succeeds or the worker stops (then it throws); gives up at once,
+     * with a {@link PermanentFailure}, on a failure no retry can cure.
+     */
     private <T> T retry(String what, Supplier<T> action) {
+        return retry(what, true, action);
+    }
+
+    private <T> T retry(String what, boolean permanentGivesUp, Supplier<T> action) {
         long backoff = 200;
         for (int attempt = 1; ; attempt++) {
             try {
                 return action.get();
             } catch (RuntimeException e) {
+                QuarantineReason permanent = permanentGivesUp ? Failures.permanentReason(e) : null;
+                if (permanent != null) {
+                    throw new PermanentFailure(permanent, "could not " + what + ": " + Failures.describe(e), e);
+                }
                 if (stopping.get()) {
                     throw e;
                 }
@@ -305,7 +410,36 @@ public class JobRunner {
         }
     }
 
-    private void ack(Message<RunJobEvent> message) {
+    /** A call that failed for a reason no retry can cure; its message is the quarantined record's detail. */
+    private static final class PermanentFailure extends RuntimeException {
+
+        private final QuarantineReason reason;
+
+        PermanentFailure(QuarantineReason reason, String detail, Throwable cause) {
+            super(detail, cause, false, false); // a verdict, thrown to unwind the run: no stack trace of its own
+            this.reason = reason;
+        }
+
+        /** {@code e} as a permanent failure, or null if a retry could cure it. */
+        static PermanentFailure of(RuntimeException e) {
+            if (e instanceof PermanentFailure permanent) {
+                return permanent;
+            }
+            QuarantineReason reason = Failures.permanentReason(e);
+            return reason == null ? null : new PermanentFailure(reason, "could not run it: " + Failures.describe(e), e);
+        }
+
+        QuarantineReason reason() {
+            return reason;
+        }
+
+        /** The same failure, its detail saying what it left undone. */
+        PermanentFailure noting(String consequence) {
+            return new PermanentFailure(reason, getMessage() + "; " + consequence, getCause());
+        }
+    }
+
+    private void ack(Message<byte[]> message) {
         message.ack().toCompletableFuture().join();
     }
 
@@ -316,33 +450,7 @@ public class JobRunner {
                 .register(registry)).increment();
     }
 
-    private void malformed(IncomingKafkaRecordMetadata<?, ?> kafka, String problem) {
-        String topic = kafka == null ? Topics.RUN_JOB : kafka.getTopic();
-        LOG.warnf("%s skipping malformed record %s-%s@%s: %s", WorkerErrorCode.MALFORMED_RECORD.code(), topic,
-                kafka == null ? "?" : kafka.getPartition(), kafka == null ? "?" : kafka.getOffset(), problem);
-        Counter.builder("jobweaver.malformed.records")
-                .description("Records that could not be read; logged and skipped")
-                .tag("topic", topic)
-                .register(registry).increment();
-    }
-
-    private static String problem(RunJobEvent event) {
-        if (event == null) {
-            return "the value is not a RunJobEvent (see the deserialization error above)";
-        }
-        if (event.eventId() == null) {
-            return "eventId is missing";
-        }
-        if (event.jobId() == null) {
-            return "jobId is missing";
-        }
-        if (event.payload() == null || event.payload().steps() == null) {
-            return "payload.steps is missing";
-        }
-        return null;
-    }
-
-    private Context parentContext(Message<RunJobEvent> message, IncomingKafkaRecordMetadata<?, ?> kafka) {
+    private Context parentContext(Message<byte[]> message, IncomingKafkaRecordMetadata<?, ?> kafka) {
         return TracingMetadata.fromMessage(message)
                 .map(TracingMetadata::getCurrentContext)
                 .filter(c -> Span.fromContext(c).getSpanContext().isValid())

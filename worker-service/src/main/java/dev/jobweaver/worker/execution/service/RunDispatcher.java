@@ -1,6 +1,5 @@
 package dev.jobweaver.worker.execution.service;
 
-import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.reactive.VertxContexts;
 import dev.jobweaver.worker.config.WorkerConfig;
 import io.micrometer.core.instrument.Gauge;
@@ -51,7 +50,7 @@ public class RunDispatcher {
     private volatile long drainDeadline;
 
     /** A record waiting for a slot, and the signal that lets the channel ask for the next one. */
-    private record Waiting(Message<RunJobEvent> message, CompletableFuture<Void> slot) {
+    private record Waiting(Message<byte[]> message, CompletableFuture<Void> slot) {
     }
 
     public RunDispatcher(JobRunner runner, WorkerConfig config, MeterRegistry registry) {
@@ -67,7 +66,7 @@ public class RunDispatcher {
     }
 
     /** Starts the run of {@code message} when a slot is free; the returned Uni completes once it has one. */
-    public Uni<Void> submit(Message<RunJobEvent> message) {
+    public Uni<Void> submit(Message<byte[]> message) {
         if (draining) {
             return Uni.createFrom().voidItem();
         }
@@ -143,7 +142,7 @@ public class RunDispatcher {
         }
     }
 
-    private void start(Message<RunJobEvent> message) {
+    private void start(Message<byte[]> message) {
         executor.execute(() -> {
             try {
                 runner.run(message);

@@ -157,15 +157,16 @@ class JobRunnerTest {
     }
 
     @Test
-    void aMalformedRecordIsCountedSkippedAndCommittedPast() {
-        double before = PrometheusScrape.sum("jobweaver_malformed_records_total", "topic=\"run-job\"");
+    void aMalformedRecordIsQuarantinedAndCommittedPast() {
+        double before = PrometheusScrape.sum("jobweaver_quarantined_total", "topic=\"run-job\"",
+                "reason=\"unreadable\"");
         RecordMetadata bad = kafka.sendRaw(UUID.randomUUID().toString(), "{not json", UUID.randomUUID(), 0, null);
         RunJobEvent after = WorkerKafka.run(new Step.Log("after the malformed one"));
         RecordMetadata good = kafka.send(after, 0);
 
         await().atMost(WAIT).until(() -> kafka.outcomes(after.jobId()), l -> !l.isEmpty());
-        await().atMost(WAIT).untilAsserted(() -> assertThat(
-                PrometheusScrape.sum("jobweaver_malformed_records_total", "topic=\"run-job\"")).isEqualTo(before + 1));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(PrometheusScrape.sum("jobweaver_quarantined_total",
+                "topic=\"run-job\"", "reason=\"unreadable\"")).isEqualTo(before + 1));
         await().atMost(WAIT).untilAsserted(() -> {
             OffsetAndMetadata committed = kafka.committed(0);
             assertThat(committed).isNotNull();

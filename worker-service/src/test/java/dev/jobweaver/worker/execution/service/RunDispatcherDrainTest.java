@@ -2,7 +2,7 @@ package dev.jobweaver.worker.execution.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.common.event.RunJobEvent;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.config.WorkerConfig;
 import dev.jobweaver.worker.testing.WorkerKafka;
@@ -28,8 +28,8 @@ class RunDispatcherDrainTest {
 
         Uni<Void> first = dispatcher.submit(message());
         Uni<Void> second = dispatcher.submit(message());
-        RunJobEvent third = WorkerKafka.run(new Step.Log("waits for a slot"));
-        var waiting = dispatcher.submit(Message.of(third)).subscribeAsCompletionStage();
+        Message<byte[]> third = message();
+        var waiting = dispatcher.submit(third).subscribeAsCompletionStage();
         first.await().atMost(Duration.ofSeconds(1));
         second.await().atMost(Duration.ofSeconds(1));
         assertThat(waiting).isNotDone(); // no slot: the channel asks for nothing more
@@ -60,8 +60,12 @@ class RunDispatcherDrainTest {
         assertThat(dispatcher.running()).isEqualTo(1);
     }
 
-    private static Message<RunJobEvent> message() {
-        return Message.of(WorkerKafka.run(new Step.Log("x")));
+    private static Message<byte[]> message() {
+        try {
+            return Message.of(WorkerKafka.JSON.writeValueAsBytes(WorkerKafka.run(new Step.Log("x"))));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void sleep(long millis) {
@@ -74,18 +78,18 @@ class RunDispatcherDrainTest {
 
     /** Records what it was asked to run and blocks until released. */
     private static final class FakeRunner extends JobRunner {
-        final List<RunJobEvent> ran = new CopyOnWriteArrayList<>();
+        final List<Message<byte[]>> ran = new CopyOnWriteArrayList<>();
         final CountDownLatch started = new CountDownLatch(2);
         private final CountDownLatch release;
 
         FakeRunner(CountDownLatch release) {
-            super(null, null, null, new Config(1, Duration.ZERO), null, new SimpleMeterRegistry());
+            super(null, null, null, null, null, new Config(1, Duration.ZERO), null, new SimpleMeterRegistry());
             this.release = release;
         }
 
         @Override
-        public void run(Message<RunJobEvent> message) {
-            ran.add(message.getPayload());
+        public void run(Message<byte[]> message) {
+            ran.add(message);
             started.countDown();
             try {
                 release.await();
