@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
@@ -45,9 +46,12 @@ import org.jboss.logging.Logger;
  * {@link Dispatcher}'s dual-write rule, without storing the job {@code PENDING}, claiming it and updating it in a
  * second transaction. The other jobs are stored {@code PENDING} and the dispatcher is woken.
  * <ul>
- *   <li>If publishing fails, the transaction rolls back and the poll is stored again, all {@code PENDING}: a job
- *       never waits for {@code run-job} to be stored. A run already acknowledged is dispatched again later with the
- *       same attempt number, hence the same eventId, which the worker recognises as the same run.</li>
+ *   <li>If publishing fails (transiently), the transaction rolls back and the poll is stored again, all
+ *       {@code PENDING}: a job never waits for {@code run-job} to be stored. A run already acknowledged is dispatched
+ *       again later with the same attempt number, hence the same eventId, which the worker recognises as the same
+ *       run.</li>
+ *   <li>A permanent failure ({@link Failures}: the database refused a job's data) fails the returned Uni as it is,
+ *       with nothing stored, so that the caller can split the poll and set the job aside.</li>
  *   <li>An outcome can come back before the commit. The transaction holds the ingestion fence (an advisory lock,
  *       shared) until it ends, and the outcome service waits on it for a job it cannot see
  *       ({@link JobExecutionRepository#awaitIngestions}) instead of ignoring the outcome.</li>
@@ -102,19 +106,28 @@ public class IngestionService {
             Map<UUID, Accepted> byJob = new LinkedHashMap<>();
             accepted.forEach(a -> byJob.putIfAbsent(a.event().jobId(), a));
             List<Incoming> jobs = new ArrayList<>(byJob.size());
-            for (Accepted a : byJob.values()) {
-                JobCreatedEvent event = a.event();
-                Span span = tracing.start("scheduler ingest", a.parent() != null ? a.parent() : Context.root(),
-                        event.jobId(), 0);
-                // The trace the API told the client about; the span's own trace if the event did not say.
-                String traceId = event.traceId() != null && !event.traceId().isBlank()
-                        ? event.traceId() : JobTracing.traceId(span);
-                // Truncated as the database stores it, so that the run carries the stored instant.
-                Instant createdAt = (event.createdAt() != null ? event.createdAt() : Instant.now())
-                        .truncatedTo(ChronoUnit.MICROS);
-                jobs.add(new Incoming(new NewJob(event.jobId(), event.jobType().name(), traceId,
-                        JobTracing.traceparent(span), instruction(event), event.maxRetries(), createdAt,
-                        leasePolicy.leaseFor(event.payload()).toMillis()), event, span));
+            List<Span> started = new ArrayList<>(byJob.size());
+            try {
+                for (Accepted a : byJob.values()) {
+                    JobCreatedEvent event = a.event();
+                    Span span = tracing.start("scheduler ingest", a.parent() != null ? a.parent() : Context.root(),
+                            event.jobId(), 0);
+                    started.add(span);
+                    // The trace the API told the client about; the span's own trace if the event did not say.
+                    String traceId = event.traceId() != null && !event.traceId().isBlank()
+                            ? event.traceId() : JobTracing.traceId(span);
+                    // Truncated as the database stores it, so that the run carries the stored instant.
+                    Instant createdAt = (event.createdAt() != null ? event.createdAt() : Instant.now())
+                            .truncatedTo(ChronoUnit.MICROS);
+                    jobs.add(new Incoming(new NewJob(event.jobId(), event.jobType().name(), traceId,
+                            JobTracing.traceparent(span), instruction(event), event.maxRetries(), createdAt,
+                            leasePolicy.leaseFor(event.payload()).toMillis()), event, span));
+                }
+            } catch (RuntimeException e) {
+                // A job the rules let through but that cannot be turned into a row: a permanent failure of the poll,
+                // which the caller splits; the spans already started end with it.
+                started.forEach(span -> JobTracing.end(span, e));
+                throw e;
             }
             List<NewJob> rows = jobs.stream().map(Incoming::row).toList();
             List<Span> dispatchSpans = new ArrayList<>();
@@ -122,7 +135,10 @@ public class IngestionService {
             return storeAndDispatch(jobs, rows, dispatched, dispatchSpans)
                     .onItemOrFailure()
                     .invoke((stored, failure) -> dispatchSpans.forEach(s -> JobTracing.end(s, failure)))
-                    .onFailure().recoverWithUni(failure -> {
+                    // Only a transient failure (Kafka could not take the runs) falls back to PENDING. A permanent one
+                    // (the database refused a job's data) would fail the same way here, or, worse, be stored and
+                    // fail every dispatch round after: it goes to the caller, which splits the round to find the job.
+                    .onFailure(Failures::isTransient).recoverWithUni(failure -> {
                         LOG.warnf("could not dispatch %d new job(s) as they were stored (%s): storing them PENDING",
                                 rows.size(), failure.toString());
                         dispatched.clear();

@@ -7,6 +7,8 @@ import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.Failures;
+import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
@@ -23,6 +25,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import jakarta.inject.Inject;
 import java.lang.reflect.Proxy;
@@ -107,16 +110,64 @@ class IngestionServiceTest extends KafkaAndDbTest {
         assertThat(recorder.await(Topics.RUN_JOB, jobId, 1)).hasSize(1);
     }
 
+    @Test
+    void aPollWithAJobTheDatabaseRefusesFailsWithTheDatabasesVerdictAndStoresNothing() {
+        UUID good = UUID.randomUUID();
+        UUID bad = UUID.randomUUID();
+        JobCreatedEvent valid = TestJobs.created(bad, 0);
+        // Not a trace id the rules accept: here it reaches SQL, whose trace_id is VARCHAR(64).
+        JobCreatedEvent tooLong = new JobCreatedEvent(bad, valid.jobType(), valid.payload(), 0, "a".repeat(100),
+                valid.createdAt());
+
+        Throwable failure = failureOf(ingestion.ingest(List.of(new Accepted(TestJobs.created(good, 0), null),
+                new Accepted(tooLong, null))));
+
+        // The database's own verdict reaches the caller, which splits the poll to find the job.
+        assertThat(Failures.permanentReason(failure)).as(failure.toString())
+                .isEqualTo(QuarantineReason.REJECTED_BY_DATABASE);
+        assertThat(failure).hasMessageContaining("value too long for type character varying(64)");
+        assertThat(db.find(good)).isEmpty();
+        assertThat(db.find(bad)).isEmpty();
+    }
+
+    @Test
+    void aRunThatCanNeverBePublishedIsNotStoredPendingButFailsThePoll() {
+        // A permanent failure to publish (the data cannot be serialised), unlike the broker being down.
+        JobEventPublisher refusing = new JobEventPublisher(failing(
+                new IllegalArgumentException("the run cannot be serialised")));
+        IngestionService refusingRuns = new IngestionService(repository, new JobStateWriter(repository, refusing),
+                dispatcher, leasePolicy, tracing, metrics, mapper, config);
+        UUID jobId = UUID.randomUUID();
+
+        Throwable failure = failureOf(refusingRuns.ingest(List.of(new Accepted(TestJobs.created(jobId, 0), null))));
+
+        // Stored PENDING, the job would fail every dispatch round after; failing, it is found and set aside.
+        assertThat(Failures.permanentReason(failure)).as(failure.toString())
+                .isEqualTo(QuarantineReason.UNPROCESSABLE);
+        assertThat(db.find(jobId)).isEmpty();
+    }
+
+    /** How {@code ingest} failed; an assertion error if it stored the poll. */
+    private static Throwable failureOf(Uni<Set<UUID>> ingest) {
+        return ingest.subscribe().withSubscriber(UniAssertSubscriber.create())
+                .awaitFailure(Duration.ofSeconds(30)).getFailure();
+    }
+
     private static Set<UUID> ingest(IngestionService service, JobCreatedEvent event) {
         return service.ingest(List.of(new Accepted(event, null))).await().atMost(Duration.ofSeconds(30));
     }
 
     /** An emitter whose every send fails, as with the broker down. */
-    @SuppressWarnings("unchecked")
     private static <T> MutinyEmitter<T> failing() {
+        return failing(new IllegalStateException("broker down"));
+    }
+
+    /** An emitter whose every send fails with {@code failure}. */
+    @SuppressWarnings("unchecked")
+    private static <T> MutinyEmitter<T> failing(RuntimeException failure) {
         return (MutinyEmitter<T>) Proxy.newProxyInstance(MutinyEmitter.class.getClassLoader(),
                 new Class<?>[] {MutinyEmitter.class}, (proxy, method, args) -> switch (method.getName()) {
-                    case "sendMessage" -> Uni.createFrom().failure(new IllegalStateException("broker down"));
+                    case "sendMessage" -> Uni.createFrom().failure(failure);
                     case "toString" -> "failing emitter";
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
