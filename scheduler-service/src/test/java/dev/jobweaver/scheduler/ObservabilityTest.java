@@ -36,7 +36,20 @@ class ObservabilityTest extends KafkaAndDbTest {
                 .body(containsString("Reactive PostgreSQL"))
                 .body(containsString("Reactive Messaging"))
                 .body(containsString("job-created-in"))
-                .body(containsString("scheduler-events-out")));
+                .body(containsString("scheduler-events-out"))
+                .body(containsString("quarantine-out")));
+    }
+
+    @Test
+    void theQuarantineCountersOfEveryConsumedTopicAreScrapedBeforeAnyRecordIsQuarantined() {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        // No test quarantines a job-completed record for this reason: the counter exists because it was registered.
+        for (String topic : new String[] {Topics.JOB_CREATED, Topics.JOB_COMPLETED, Topics.JOB_FAILED}) {
+            assertThat(metrics.lines().filter(line -> line.startsWith("jobweaver_quarantined_total{"))
+                    .filter(line -> line.contains("topic=\"" + topic + "\""))
+                    .filter(line -> line.contains("reason=\"rejected_by_database\""))).as(topic).hasSize(1);
+        }
+        assertThat(metrics).doesNotContain("jobweaver_malformed_records_total");
     }
 
     @Test

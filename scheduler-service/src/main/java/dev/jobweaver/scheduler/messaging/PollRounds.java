@@ -29,7 +29,9 @@ import org.jboss.logging.Logger;
  *   <li>Polls are applied in the order they were offered; rounds never overlap.</li>
  *   <li>A poll is acknowledged only after the round that applied it succeeded, so its offsets are committed only
  *       then; a round is retried (by the {@code round} function) until it succeeds or the application stops, and
- *       polls left unacknowledged at a stop are delivered again.</li>
+ *       polls left unacknowledged at a stop are delivered again. With a {@link QuarantiningRound} as the round
+ *       function, a round succeeds once each of its records was applied or quarantined, so a poll is acknowledged
+ *       after its quarantined copies too.</li>
  *   <li>At most {@code maxWaiting} records, and at most {@code maxWaitingBytes} of their encoded size, wait here
  *       for the next round (beyond either bound, one more poll at most). Up to those bounds the Uni returned by
  *       {@link #offer} completes at once, so the connector hands over its next poll; beyond it, only when a round

@@ -59,12 +59,6 @@ public class SchedulerMetrics {
                 .register(registry);
     }
 
-    /** A record on {@code topic} could not be read and was skipped. */
-    public void malformedRecord(String topic) {
-        Counter.builder("jobweaver.malformed.records").description("Unreadable records skipped, by topic")
-                .tag("topic", topic).register(registry).increment();
-    }
-
     /** An outcome on {@code topic} was for another attempt than the current one. */
     public void staleOutcome(String topic) {
         Counter.builder("jobweaver.outcomes.stale").description("Outcomes for an attempt other than the current one")

@@ -2,6 +2,10 @@ package dev.jobweaver.scheduler.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.common.quarantine.Quarantine;
+import dev.jobweaver.common.quarantine.QuarantineReason;
+import dev.jobweaver.common.quarantine.RecordOrigin;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 import java.util.ArrayList;
@@ -9,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.Test;
 
@@ -119,6 +124,29 @@ class PollRoundsTest {
         beyondBound.assertCompleted();
         assertThat(rounds.get(1).items()).containsExactly("b", "c");
         assertThat(polls.waitingBytes()).isZero();
+    }
+
+    @Test
+    void aPollIsAcknowledgedOnlyAfterKafkaTookTheQuarantinedCopiesOfItsRound() {
+        CompletableFuture<Void> kafkaAck = new CompletableFuture<>();
+        RecordingEmitter kafka = new RecordingEmitter(sent -> Uni.createFrom().completionStage(kafkaAck));
+        List<String> stored = new CopyOnWriteArrayList<>();
+        QuarantiningRound<String> round = new QuarantiningRound<>("test", items -> {
+            stored.addAll(items);
+            return Uni.createFrom().voidItem();
+        }, new Quarantine(kafka.emitter(), new SimpleMeterRegistry(), "scheduler-test"));
+        PollRounds<Consumed<String>> polls = new PollRounds<>("test", round::apply, 100, Long.MAX_VALUE);
+        AtomicInteger acked = new AtomicInteger();
+        RecordOrigin origin = new RecordOrigin("job-created", 0, 41, null, "k", new RecordHeaders(), new byte[0]);
+
+        polls.offer(List.of(new Consumed.Usable<>("a", origin),
+                new Consumed.Refused<>(origin, QuarantineReason.UNREADABLE, "empty")), 0, message(acked));
+
+        assertThat(kafka.sent).hasSize(1);
+        assertThat(acked).as("the copy is not acknowledged yet").hasValue(0);
+        kafkaAck.complete(null);
+        assertThat(stored).containsExactly("a");
+        assertThat(acked).hasValue(1);
     }
 
     @Test

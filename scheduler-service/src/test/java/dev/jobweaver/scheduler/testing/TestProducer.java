@@ -2,11 +2,15 @@ package dev.jobweaver.scheduler.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -40,6 +44,29 @@ public final class TestProducer implements AutoCloseable {
         headers.forEach((k, v) -> record.headers().add(k, v.getBytes(StandardCharsets.UTF_8)));
         try {
             producer.send(record).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not produce to " + topic, e);
+        }
+    }
+
+    /**
+     * Sends {@code values} (JSON, keyed {@code keys} in the same order) to one partition of {@code topic} in one
+     * produce request: the broker appends them as one batch, so one poll of the consumer gets them all. Their offsets,
+     * in order.
+     */
+    public List<Long> sendTogether(String topic, int partition, List<?> keys, List<?> values) {
+        try {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < values.size(); i++) {
+                sent.add(producer.send(new ProducerRecord<>(topic, partition, String.valueOf(keys.get(i)),
+                        mapper.writeValueAsBytes(values.get(i)))));
+            }
+            producer.flush();
+            List<Long> offsets = new ArrayList<>();
+            for (Future<RecordMetadata> future : sent) {
+                offsets.add(future.get(30, TimeUnit.SECONDS).offset());
+            }
+            return offsets;
         } catch (Exception e) {
             throw new IllegalStateException("could not produce to " + topic, e);
         }

@@ -1,33 +1,46 @@
 package dev.jobweaver.scheduler.ingestion.messaging;
 
+import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobCreatedEvent;
-import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Channels;
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.scheduler.ingestion.service.IngestionService;
 import dev.jobweaver.scheduler.ingestion.service.IngestionService.Accepted;
+import dev.jobweaver.scheduler.messaging.Consumed;
 import dev.jobweaver.scheduler.messaging.IncomingRecords;
 import dev.jobweaver.scheduler.messaging.PollRounds;
+import dev.jobweaver.scheduler.messaging.QuarantiningRound;
 import dev.jobweaver.scheduler.observability.JobTracing;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
+import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
  * Consumes {@code job-created} in batch mode: the polls that arrive while an ingestion round runs are stored together
- * by the next round, in one transaction ({@link PollRounds}), and their offsets acknowledged only after its commit.
- * A database failure is retried with backoff (the records are not lost, the partition waits for the database);
- * malformed records are skipped.
+ * by the next round, in one transaction ({@link PollRounds}), and their offsets acknowledged only after the round.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>A record that is no usable {@link JobCreatedEvent} ({@link EventRules}, keyed by its jobId) is quarantined
+ *       before any of it reaches SQL; a usable one the database refuses for good (SQL state 22 or 23) is found by
+ *       splitting its round ({@link QuarantiningRound}) and quarantined alone, while the jobs beside it are stored.
+ *       A poll is acknowledged only after its round stored or quarantined every record of it.</li>
+ *   <li>A transient failure (the database or Kafka unreachable) is retried with backoff: the partition waits,
+ *       nothing is skipped.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * {@link #consume} runs on the channel's event loop and only parses; rounds run as {@link PollRounds} says.
  */
 @ApplicationScoped
 public class JobCreatedConsumer {
-
-    private static final Logger LOG = Logger.getLogger(JobCreatedConsumer.class);
 
     /** Jobs that may wait for the next ingestion round. */
     static final int MAX_WAITING = 1000;
@@ -40,48 +53,40 @@ public class JobCreatedConsumer {
     static final long MAX_WAITING_BYTES = 2L * 1024 * 1024;
 
     private final IncomingRecords records;
-    private final PollRounds<Accepted> rounds;
+    private final Quarantine quarantine;
+    private final QuarantiningRound<Accepted> round;
+    private final PollRounds<Consumed<Accepted>> rounds;
 
-    public JobCreatedConsumer(IncomingRecords records, IngestionService ingestion) {
+    public JobCreatedConsumer(IncomingRecords records, IngestionService ingestion, Quarantine quarantine) {
         this.records = records;
-        this.rounds = new PollRounds<>(Channels.JOB_CREATED_IN, accepted -> ingestion.ingest(accepted)
-                .onFailure().invoke(e -> LOG.warnf("could not store %d job(s), retrying: %s", accepted.size(),
-                        e.toString()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely()
-                .replaceWithVoid(), MAX_WAITING, MAX_WAITING_BYTES);
+        this.quarantine = quarantine;
+        this.round = new QuarantiningRound<>(Channels.JOB_CREATED_IN,
+                accepted -> ingestion.ingest(accepted).replaceWithVoid(), quarantine);
+        this.rounds = new PollRounds<>(Channels.JOB_CREATED_IN, this::round, MAX_WAITING, MAX_WAITING_BYTES);
+    }
+
+    /** The quarantine counters of job-created exist (at zero) from the start, not from the first bad record. */
+    void registerCounters(@Observes StartupEvent start) {
+        quarantine.register(Topics.JOB_CREATED);
     }
 
     @Incoming(Channels.JOB_CREATED_IN)
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        List<Accepted> accepted = new ArrayList<>();
+        List<Consumed<Accepted>> consumed = new ArrayList<>(batch.getRecords().size());
         long bytes = 0;
         for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
             bytes += record.getPayload() == null ? 0 : record.getPayload().length;
-            records.read(record, JobCreatedEvent.class, JobCreatedConsumer::problem)
-                    .ifPresent(event -> accepted.add(new Accepted(event, JobTracing.incoming(record))));
+            consumed.add(records.read(record, JobCreatedEvent.class, EventRules::problem, JobCreatedEvent::jobId)
+                    .map(event -> new Accepted(event, JobTracing.incoming(record))));
         }
-        return rounds.offer(accepted, bytes, batch);
+        return rounds.offer(consumed, bytes, batch);
     }
 
-    /** What makes a parsed event unusable, or null. */
-    static String problem(JobCreatedEvent e) {
-        if (e.jobId() == null) {
-            return "jobId is missing";
-        }
-        if (e.jobType() == null) {
-            return "jobType is missing";
-        }
-        if (e.payload() == null || e.payload().steps() == null || e.payload().steps().isEmpty()) {
-            return "payload.steps is missing or empty";
-        }
-        for (Step step : e.payload().steps()) {
-            if (step == null) {
-                return "payload.steps contains null";
-            }
-        }
-        if (e.maxRetries() < 0) {
-            return "maxRetries is negative";
-        }
-        return null;
+    /**
+     * One ingestion round: its refused records quarantined, its jobs stored in one transaction, split until the jobs
+     * the database refuses stand alone and are quarantined; completes when every record is stored or quarantined.
+     */
+    Uni<Void> round(List<Consumed<Accepted>> records) {
+        return round.apply(records);
     }
 }
