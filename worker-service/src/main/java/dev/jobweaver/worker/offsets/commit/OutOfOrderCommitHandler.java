@@ -40,8 +40,7 @@ import org.jboss.logging.Logger;
  * its partitions ({@link PartitionOffsets}, not thread-safe) is only touched under {@code lock}:
  * <ul>
  *   <li>{@link #received}: the consumer's Vert.x event-loop context, as records leave the connector's queue.</li>
- *   <li>{@link #handle} (a record acknowledged): the virtual thread that ran the job, or the event loop for skipped
- *       records.</li>
+ *   <li>{@link #handle} (a record acknowledged): the virtual thread that ran the job or quarantined the record.</li>
  *   <li>{@link #partitionsAssigned} and {@link #partitionsRevoked}: the Kafka polling thread, inside {@code poll()}.
  *       Assignment reads the committed offsets and metadata there; revocation commits there, before the partition
  *       can move.</li>

@@ -41,7 +41,7 @@ import java.util.TreeSet;
  *   <li>construction (partition assigned) and the final {@link #commitPoint} of a revoked partition: the Kafka
  *       polling thread, inside {@code poll()};</li>
  *   <li>{@link #received}: the consumer's Vert.x event-loop context;</li>
- *   <li>{@link #complete}: the virtual thread that ran the record's job (or the event loop for a malformed record);</li>
+ *   <li>{@link #complete}: the virtual thread that ran the record's job or quarantined the record;</li>
  *   <li>{@link #commitPoint}, {@link #committed}, {@link #stuck}: the polling thread, on the commit timer;</li>
  *   <li>the read-only getters: also health checks and metrics, on their own threads.</li>
  * </ul>
