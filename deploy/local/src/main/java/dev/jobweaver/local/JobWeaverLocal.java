@@ -1,6 +1,7 @@
 package dev.jobweaver.local;
 
 import dev.jobweaver.local.bench.BenchCommand;
+import dev.jobweaver.local.chaos.ChaosCommand;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Spec;
 /**
  * The command line behind `./jobweaver`: {@code up} runs the platform on this machine ({@link UpCommand}),
  * {@code infra} only Kafka and PostgreSQL ({@link InfraCommand}), {@code bench} measures a running platform
- * ({@link BenchCommand}). The script itself runs {@code test} and {@code build}, which are Maven.
+ * ({@link BenchCommand}), {@code chaos} kills parts of a platform of its own while jobs flow ({@link ChaosCommand}).
+ * The script itself runs {@code test} and {@code build}, which are Maven.
  *
  * <p>A new command is one more class with picocli's {@code @Command}, added in {@link #commandLine}.
  */
@@ -38,12 +40,16 @@ public final class JobWeaverLocal implements Runnable {
     @Spec
     CommandSpec spec;
 
-    /** The command line, with every command; {@code bench} resolves relative paths against {@code cwd}. */
+    /**
+     * The command line, with every command; {@code bench} resolves relative paths against {@code cwd}; {@code bench}
+     * and {@code chaos} print to {@code out}.
+     */
     public static CommandLine commandLine(Path cwd, PrintStream out) {
         CommandLine commandLine = new CommandLine(new JobWeaverLocal())
                 .addSubcommand(new UpCommand())
                 .addSubcommand(new InfraCommand())
-                .addSubcommand(new BenchCommand(cwd, out));
+                .addSubcommand(new BenchCommand(cwd, out))
+                .addSubcommand(new ChaosCommand(out));
         return Cli.configure(commandLine);
     }
 
@@ -58,11 +64,11 @@ public final class JobWeaverLocal implements Runnable {
     /** No command named: bad usage. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "no command given (up, infra, bench)");
+        throw new ParameterException(spec.commandLine(), "no command given (up, infra, bench, chaos)");
     }
 
     /** The admin and embedded-server clients log every reconnect at INFO; the launcher's console is for people. */
-    static void quietInfrastructureLogs() {
+    public static void quietInfrastructureLogs() {
         for (String noisy : List.of("org.apache.kafka", "io.zonky")) {
             java.util.logging.Logger.getLogger(noisy).setLevel(java.util.logging.Level.WARNING);
         }
@@ -72,7 +78,7 @@ public final class JobWeaverLocal implements Runnable {
     }
 
     /** Runs {@code action} on JVM shutdown (Ctrl-C, SIGTERM) and returns a latch that opens when it is done. */
-    static CountDownLatch onShutdown(Runnable action) {
+    public static CountDownLatch onShutdown(Runnable action) {
         CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -123,12 +123,12 @@ class JobWeaverLocalTest {
 
     @Test
     void anUnknownOrMissingCommandIsBadUsage() {
-        assertThat(commandLine().execute("chaos")).isEqualTo(2);
+        assertThat(commandLine().execute("deploy")).isEqualTo(2);
         assertThat(commandLine().execute()).isEqualTo(2);
         assertThat(err.toString().lines().toList()).containsExactly(
-                "jobweaver: unknown command 'chaos' (up, infra, bench)",
+                "jobweaver: unknown command 'deploy' (up, infra, bench, chaos)",
                 "Run ./jobweaver --help for the options.",
-                "jobweaver: no command given (up, infra, bench)",
+                "jobweaver: no command given (up, infra, bench, chaos)",
                 "Run ./jobweaver --help for the options.");
     }
 
@@ -147,7 +147,7 @@ class JobWeaverLocalTest {
     @Test
     void helpListsEveryCommandAndEveryUpOptionWithItsDefault() {
         assertThat(commandLine().execute("--help")).isZero();
-        assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "up", "infra", "bench",
+        assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "up", "infra", "bench", "chaos",
                 "Run ./jobweaver COMMAND --help");
         out.getBuffer().setLength(0);
 

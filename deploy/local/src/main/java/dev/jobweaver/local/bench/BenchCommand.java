@@ -169,7 +169,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /** A duration above zero. */
-    static final class PositiveDuration implements ITypeConverter<Duration> {
+    public static final class PositiveDuration implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String raw) {
             Duration d = duration(raw);
@@ -189,7 +189,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /** A number above zero, e.g. {@code 100} or {@code 2.5}. */
-    static final class PositiveNumber implements ITypeConverter<Double> {
+    public static final class PositiveNumber implements ITypeConverter<Double> {
         @Override
         public Double convert(String raw) {
             double n = number(raw);
