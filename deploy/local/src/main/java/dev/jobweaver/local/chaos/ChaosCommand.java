@@ -209,6 +209,7 @@ public final class ChaosCommand implements Callable<Integer> {
         try {
             console.println("Starting Kafka, PostgreSQL and the three services in " + home() + " ...");
             platform.start();
+            quietDuringTheRun();
             ChaosRun run = new ChaosRun(platform, settings, console::println);
             running.set(run);
             report = run.run();
@@ -229,6 +230,18 @@ public final class ChaosCommand implements Callable<Integer> {
         report.summary().forEach(console::println);
         console.println("Report: " + file + "; logs: " + home().resolve("logs"));
         return report.exitCode();
+    }
+
+    /**
+     * The run prints every kill and every return itself; these would repeat them in another format, or log as an error
+     * what a kill is meant to cause (the client's connections to a killed API are reset: counted as "no answer").
+     */
+    private static void quietDuringTheRun() {
+        for (Class<?> repeats : java.util.List.of(dev.jobweaver.local.Postgres.class,
+                dev.jobweaver.local.KafkaBroker.class)) {
+            java.util.logging.Logger.getLogger(repeats.getName()).setLevel(java.util.logging.Level.WARNING);
+        }
+        java.util.logging.Logger.getLogger("io.vertx.core.net.impl.ConnectionBase").setLevel(java.util.logging.Level.OFF);
     }
 
     /**

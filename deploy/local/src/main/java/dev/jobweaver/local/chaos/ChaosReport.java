@@ -26,6 +26,8 @@ import java.util.UUID;
  * @param otherStatus answered anything else
  * @param noAnswer no answer: connection refused or reset, or the request timed out
  * @param notSent not sent because {@link ChaosRun#MAX_IN_FLIGHT} requests were already waiting for an answer
+ * @param firstRefusals the first refusal of each kind ({@code status 503}, {@code no answer}, {@code status 500}, ...) with
+ *                      its body or error, to tell a 503 from a bug without opening the logs
  * @param completed accepted jobs COMPLETED
  * @param failed accepted jobs FAILED (their retries exhausted)
  * @param rejected accepted jobs REJECTED: the API marks a job so only when it answered 503 for it, so a 202 followed
@@ -43,7 +45,8 @@ import java.util.UUID;
  *                     not all ended within the wait
  */
 public record ChaosReport(ChaosRun.Settings settings, Instant startedAt, int sent, int accepted, int unavailable,
-                          int otherStatus, int noAnswer, int notSent, int completed, int failed, int rejected,
+                          int otherStatus, int noAnswer, int notSent, Map<String, String> firstRefusals,
+                          int completed, int failed, int rejected,
                           List<UUID> lostJobs, Map<String, Integer> lostByState, int duplicated, int mostRuns,
                           Duration longestWait, UUID longestWaitJob, double longestWaitSentAt, Duration p99Wait,
                           List<Kill> kills, Duration settledAfter) {
@@ -61,6 +64,7 @@ public record ChaosReport(ChaosRun.Settings settings, Instant startedAt, int sen
         int rejected = 0;
         int duplicated = 0;
         int mostRuns = 0;
+        Map<String, Submitted> firstRefusals = new TreeMap<>();
         List<UUID> lost = new ArrayList<>();
         Map<String, Integer> lostByState = new TreeMap<>();
         List<Duration> waits = new ArrayList<>();
@@ -69,6 +73,7 @@ public record ChaosReport(ChaosRun.Settings settings, Instant startedAt, int sen
         double longestSentAt = Double.NaN;
         for (Submitted s : submissions) {
             if (!s.accepted()) {
+                firstRefusals.merge(refusalKind(s.status()), s, (a, b) -> b.at().isBefore(a.at()) ? b : a);
                 switch (s.status()) {
                     case 503 -> unavailable++;
                     case 0 -> noAnswer++;
@@ -106,10 +111,22 @@ public record ChaosReport(ChaosRun.Settings settings, Instant startedAt, int sen
                 }
             }
         }
+        Map<String, String> examples = new TreeMap<>();
+        firstRefusals.forEach((kind, s) -> examples.put(kind, String.format(Locale.ROOT, "at %.1f s: %s",
+                Duration.between(startedAt, s.at()).toNanos() / 1e9, s.detail())));
         return new ChaosReport(settings, startedAt, submissions.size(), accepted, unavailable, other, noAnswer,
-                notSent, completed, failed, rejected, List.copyOf(lost), java.util.Collections.unmodifiableMap(lostByState), duplicated,
+                notSent, java.util.Collections.unmodifiableMap(examples), completed, failed, rejected, List.copyOf(lost), java.util.Collections.unmodifiableMap(lostByState), duplicated,
                 mostRuns, longest, longestJob, longestSentAt, percentile(waits, 0.99), List.copyOf(kills),
                 settledAfter);
+    }
+
+    /** How a refusal of {@code status} is named in the report. */
+    static String refusalKind(int status) {
+        return switch (status) {
+            case 0 -> "no answer";
+            case Submitted.NOT_SENT -> "not sent";
+            default -> "status " + status;
+        };
     }
 
     /** Where a lost job stands, in the words of the two services that track it. */
@@ -182,6 +199,11 @@ public record ChaosReport(ChaosRun.Settings settings, Instant startedAt, int sen
         lines.add(String.format(Locale.ROOT, "  accepted      %,d", accepted));
         lines.add(String.format(Locale.ROOT, "  refused       %,d (503: %,d; no answer: %,d; other status: %,d;"
                 + " not sent, too many waiting: %,d)", refused(), unavailable, noAnswer, otherStatus, notSent));
+        firstRefusals.forEach((kind, example) -> {
+            if (!kind.equals("status 503") && !kind.equals("no answer") && !kind.equals("not sent")) {
+                lines.add("                first " + kind + " " + example);
+            }
+        });
         lines.add(String.format(Locale.ROOT, "  completed     %,d", completed));
         lines.add(String.format(Locale.ROOT, "  failed        %,d%s", failed,
                 rejected > 0 ? String.format(Locale.ROOT, "  (and %,d REJECTED after a 202: a bug)", rejected) : ""));
@@ -227,6 +249,8 @@ public record ChaosReport(ChaosRun.Settings settings, Instant startedAt, int sen
         refusals.put("noAnswer", noAnswer);
         refusals.put("otherStatus", otherStatus);
         refusals.put("notSent", notSent);
+        ObjectNode first = jobs.putObject("firstRefusals");
+        firstRefusals.forEach(first::put);
         jobs.put("completed", completed);
         jobs.put("failed", failed);
         jobs.put("rejectedAfterAcceptance", rejected);

@@ -256,11 +256,11 @@ public final class ChaosRun {
         ServiceProcess victim = instances.get(plan.instance(instances.size()));
         Process process = victim.process();
         long pid = process != null && process.isAlive() ? process.pid() : -1;
+        String name = victim.spec().name();
+        say(pid < 0 ? name + " is not running (its restart is under way): nothing to kill"
+                : "kill -9 " + name + " (pid " + pid + ")");
         double at = elapsed();
         victim.kill();
-        String name = victim.spec().name();
-        say(pid < 0 ? name + " was not running (its restart is under way): nothing to kill"
-                : "kill -9 " + name + " (pid " + pid + ")");
         kills.add(CompletableFuture.supplyAsync(() -> awaitServiceBack(target, victim, process, pid, at),
                 runnable -> Thread.ofVirtual().name("chaos-back-" + name).start(runnable)));
     }
@@ -297,13 +297,13 @@ public final class ChaosRun {
         Postgres postgres = platform.stack().postgres();
         String name = target.label();
         long pid = target == Target.KAFKA ? kafka.pid() : postgres.pid();
+        say(pid < 0 ? name + " is not running: nothing to kill" : "kill -9 " + name + " (pid " + pid + ")");
         double at = elapsed();
         if (target == Target.KAFKA) {
             kafka.kill();
         } else {
             postgres.kill();
         }
-        say(pid < 0 ? name + " was not running: nothing to kill" : "kill -9 " + name + " (pid " + pid + ")");
         sleep(settings.down());
         say("starting " + name + " again");
         boolean started = start(target);

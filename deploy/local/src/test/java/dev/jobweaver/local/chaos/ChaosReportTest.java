@@ -75,6 +75,11 @@ class ChaosReportTest {
         assertThat(report.exitCode()).isZero();
         assertThat(report.duplicated()).as("started twice, and four times").isEqualTo(2);
         assertThat(report.mostRuns()).isEqualTo(4);
+        assertThat(report.firstRefusals()).containsOnlyKeys("status 503", "no answer", "status 500", "not sent")
+                .containsEntry("status 500", "at 0.0 s: no");
+        assertThat(report.summary()).as("only a status other than 503 is shown: it is a bug")
+                .contains("                first status 500 at 0.0 s: no")
+                .noneMatch(line -> line.contains("first status 503"));
     }
 
     @Test
