@@ -3,6 +3,8 @@ package dev.jobweaver.api.testing;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /** A JDBC connection to the service's database, for tests that arrange or inspect rows directly. */
@@ -17,5 +19,24 @@ public final class Database {
         return DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
                 config.getValue("quarkus.datasource.username", String.class),
                 config.getValue("quarkus.datasource.password", String.class));
+    }
+
+    /**
+     * Makes the database refuse, for good, every write of a job whose {@code last_error} is {@code lastError} (a CHECK
+     * constraint: SQL state 23514), until closed. Nothing the event rules let through is refused by the read model's
+     * columns, so this is how a test gets a status that passes the rules and that the database still refuses.
+     */
+    public static AutoCloseable refuseLastError(String lastError) throws SQLException {
+        String constraint = "test_refuses_" + UUID.randomUUID().toString().replace("-", "");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // NOT VALID: existing rows are not checked, only the rows written from now on
+            statement.execute("ALTER TABLE jobs ADD CONSTRAINT " + constraint + " CHECK (last_error IS DISTINCT FROM '"
+                    + lastError.replace("'", "''") + "') NOT VALID");
+        }
+        return () -> {
+            try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                statement.execute("ALTER TABLE jobs DROP CONSTRAINT " + constraint);
+            }
+        };
     }
 }

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -93,17 +94,22 @@ public final class KafkaProbe implements AutoCloseable {
         }
     }
 
-    /** Sends every record through one producer, in order, and waits for all acknowledgements. */
-    public static void sendAll(List<ProducerRecord<String, byte[]>> records) {
+    /**
+     * Sends every record through one producer, in order, and waits for all acknowledgements; where each landed, in the
+     * order of {@code records}.
+     */
+    public static List<RecordMetadata> sendAll(List<ProducerRecord<String, byte[]>> records) {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 20), new StringSerializer(), new ByteArraySerializer())) {
-            List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
+            List<java.util.concurrent.Future<RecordMetadata>> acks = new ArrayList<>();
             records.forEach(record -> acks.add(producer.send(record)));
+            List<RecordMetadata> landed = new ArrayList<>();
             for (var ack : acks) {
-                ack.get();
+                landed.add(ack.get());
             }
+            return landed;
         } catch (Exception e) {
             throw new IllegalStateException("could not send " + records.size() + " records", e);
         }

@@ -6,6 +6,7 @@ import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -22,9 +23,12 @@ public final class StatusEvents {
         KafkaProbe.send(Topics.JOB_STATUS, jobId, json(mapper, event(jobId, status, version, attempts, lastError)));
     }
 
-    /** Sends all {@code events} at once (one producer, in order), so that they tend to arrive in one poll. */
-    public static void sendAll(ObjectMapper mapper, List<JobStatusChangedEvent> events) {
-        KafkaProbe.sendAll(events.stream().map(event -> new ProducerRecord<>(Topics.JOB_STATUS,
+    /**
+     * Sends all {@code events} at once (one producer, in order), so that they tend to arrive in one poll; where each
+     * landed, in the order of {@code events}.
+     */
+    public static List<RecordMetadata> sendAll(ObjectMapper mapper, List<JobStatusChangedEvent> events) {
+        return KafkaProbe.sendAll(events.stream().map(event -> new ProducerRecord<>(Topics.JOB_STATUS,
                 event.jobId().toString(), json(mapper, event))).toList());
     }
 
@@ -38,7 +42,8 @@ public final class StatusEvents {
                 status.isTerminal() ? now : null);
     }
 
-    private static byte[] json(ObjectMapper mapper, JobStatusChangedEvent event) {
+    /** {@code event} as the scheduler writes it on the topic. */
+    public static byte[] json(ObjectMapper mapper, JobStatusChangedEvent event) {
         try {
             return mapper.writeValueAsBytes(event);
         } catch (JsonProcessingException e) {

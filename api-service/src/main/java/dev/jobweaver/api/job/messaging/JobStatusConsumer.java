@@ -1,21 +1,29 @@
 package dev.jobweaver.api.job.messaging;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.persistence.JobStatusStore;
 import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.Bisection;
+import dev.jobweaver.common.quarantine.EventReader;
+import dev.jobweaver.common.quarantine.Failures;
+import dev.jobweaver.common.quarantine.Quarantine;
+import dev.jobweaver.common.quarantine.QuarantineReason;
+import dev.jobweaver.common.quarantine.RecordOrigin;
 import dev.jobweaver.common.reactive.VertxContexts;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.kafka.DeserializationFailureHandler;
-import io.smallrye.reactive.messaging.kafka.IncomingKafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.charset.StandardCharsets;
+import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +36,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.header.Header;
+import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -44,43 +52,81 @@ import org.jboss.logging.Logger;
  *       {@code jobweaver.api.status.hold} (1 s by default) and is then written with the job's next status instead
  *       ({@link StatusHold}): a no-op job's row is updated once, not twice.</li>
  *   <li>A poll is acknowledged only after everything it carried is written (or replaced by a newer status of the same
- *       job), so its offsets are committed only then; held events lost in a crash are consumed again.</li>
- *   <li>A record that cannot be read (bad JSON, missing jobId, status or version) is logged with topic, partition and
- *       offset, counted in {@code jobweaver_malformed_records_total{topic}} and skipped, never retried; a tombstone is
+ *       job) or quarantined, so its offsets are committed only then; held events lost in a crash are consumed
+ *       again.</li>
+ *   <li>Values are read from raw bytes ({@link EventReader}, {@link EventRules}): a record that does not parse, breaks
+ *       a rule, or is not keyed by its jobId is set aside in {@code jobweaver-quarantine} with its original bytes
+ *       ({@link Quarantine}) before its poll is acknowledged, and never written; a tombstone (no value) is
  *       ignored.</li>
- *   <li>A database failure is retried a few times, then the polls involved are nacked, which fails the channel
- *       (liveness goes DOWN and the pod restarts from the last committed offset) rather than losing the updates.</li>
+ *   <li>A write the database refuses for good (SQL state class 22 or 23, {@link Failures}) is split ({@link Bisection})
+ *       until the refused event stands alone; that event's record (the one whose event was written: of a job's
+ *       events merged by the hold, the newest) is quarantined as {@code REJECTED_BY_DATABASE}, and the other events
+ *       of the write are stored, in the same order.</li>
+ *   <li>A transient failure (database or Kafka unreachable) is retried five times with back-off, then the polls
+ *       involved are nacked, which fails the channel (liveness goes DOWN and the pod restarts from the last committed
+ *       offset) rather than losing or quarantining the updates.</li>
  * </ul>
  *
  * <h2>Threads</h2>
  * {@link #consume} and the hold's timer run on the consumer's Vert.x event loop, the only thread that touches the
- * hold. Writes run one at a time, in the order they were taken (so two multi-row updates never lock rows against each
- * other); acknowledgements follow on the thread where a write completed.
+ * hold. Writes, with the quarantine publishes of their poll, run one at a time, in the order they were taken (so two
+ * multi-row updates never lock rows against each other); the rounds of a split write run one after the other.
+ * Acknowledgements follow on the thread where a write or a publish completed.
  */
 @ApplicationScoped
 public class JobStatusConsumer {
 
     private static final Logger LOG = Logger.getLogger(JobStatusConsumer.class);
+    /**
+     * A transient failure is retried five times with back-off; then the write fails, its polls are nacked and the pod
+     * restarts from the last committed offset. Permanent failures pass at once, to be split or quarantined.
+     */
+    private static final UnaryOperator<Uni<Void>> RETRY_TRANSIENT = uni -> uni.onFailure(Failures::isTransient)
+            .retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5)).atMost(5);
+    /** Quarantine publishes of one poll in flight at once: well under the emitter's buffer of 128. */
+    private static final int QUARANTINE_CONCURRENCY = 32;
+
+    /** A usable event and the record it came from, which is what is quarantined if the database refuses it. */
+    record StatusRecord(JobStatusChangedEvent event, RecordOrigin origin) {
+    }
+
+    /** A record that is no usable event, and why. */
+    private record Unusable(RecordOrigin origin, QuarantineReason reason, String detail) {
+    }
 
     private final JobStatusStore store;
     private final JobMetrics metrics;
-    private final StatusHold<Message<?>> hold;
+    private final Quarantine quarantine;
+    private final ObjectMapper mapper;
+    private final StatusHold<Message<?>, StatusRecord> hold;
+    private final Bisection<StatusRecord> bisection;
     /** The last write taken; the next one starts after it (event loop only). */
     private CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
     /** The pending timer that writes held events when they are due, or -1 (event loop only). */
     private long holdTimer = -1;
 
-    public JobStatusConsumer(JobStatusStore store, JobMetrics metrics, JobApiConfig config) {
+    public JobStatusConsumer(JobStatusStore store, JobMetrics metrics, JobApiConfig config, Quarantine quarantine,
+                             ObjectMapper mapper) {
         this.store = store;
         this.metrics = metrics;
-        this.hold = new StatusHold<>(config.status().hold().toNanos());
+        this.quarantine = quarantine;
+        this.mapper = mapper;
+        this.hold = new StatusHold<>(config.status().hold().toNanos(), StatusRecord::event);
+        this.bisection = new Bisection<>(this::round, RETRY_TRANSIENT,
+                (item, failure) -> quarantine.send(item.origin(), failure));
+    }
+
+    /** The quarantine counters of the consumed topic exist, at zero, before its first bad record. */
+    void registerCounters(@Observes StartupEvent start) {
+        quarantine.register(Topics.JOB_STATUS);
     }
 
     @Incoming(Channels.JOB_STATUS_IN)
-    public Uni<Void> consume(KafkaRecordBatch<String, JobStatusChangedEvent> batch) {
-        Map<UUID, JobStatusChangedEvent> latest = latestPerJob(batch.getRecords());
+    public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+        List<Unusable> unusable = new ArrayList<>();
+        Map<UUID, StatusRecord> latest = latestPerJob(batch.getRecords(), unusable);
         Context context = Vertx.currentContext();
-        StatusHold.Step<Message<?>> step = hold.offer(batch, latest.values(), System.nanoTime());
+        StatusHold.Step<Message<?>, StatusRecord> step = hold.offer(batch, latest.values(), System.nanoTime());
         if (context == null) {
             // no event loop to come back to for a timer: hold nothing
             step = merged(step, hold.all());
@@ -88,7 +134,7 @@ public class JobStatusConsumer {
             armTimer(context);
         }
         metrics.statusHeld(hold.size());
-        return VertxContexts.backToCaller(write(step, batch));
+        return VertxContexts.backToCaller(write(step, unusable, batch));
     }
 
     /**
@@ -106,45 +152,41 @@ public class JobStatusConsumer {
         }
         holdTimer = context.owner().setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(untilDue) + 1), id -> {
             holdTimer = -1;
-            StatusHold.Step<Message<?>> due = hold.due(System.nanoTime());
+            StatusHold.Step<Message<?>, StatusRecord> due = hold.due(System.nanoTime());
             metrics.statusHeld(hold.size());
             armTimer(context);
             if (!due.write().isEmpty() || !due.ackable().isEmpty()) {
-                write(due, null).subscribe().with(ignored -> { }, failure -> { }); // logged and nacked in write
+                write(due, List.of(), null).subscribe().with(ignored -> { }, failure -> { }); // logged, nacked in write
             }
         });
     }
 
     /**
-     * Writes a step after the previous write, then acknowledges the polls it releases. On failure the polls it wrote
-     * for, the ones it released and {@code current} are nacked.
+     * Quarantines {@code unusable} and writes a step after the previous write, then acknowledges the polls it releases.
+     * On failure the polls it wrote for, the ones it released and {@code current} are nacked.
      */
-    private Uni<Void> write(StatusHold.Step<Message<?>> step, Message<?> current) {
+    private Uni<Void> write(StatusHold.Step<Message<?>, StatusRecord> step, List<Unusable> unusable,
+                            Message<?> current) {
         metrics.statusStale(step.stale());
         CompletableFuture<Void> previous = lastWrite;
         CompletableFuture<Void> done = previous
                 .handle((ignored, failure) -> null) // a failed write has failed the channel already
-                .thenCompose(ignored -> apply(step, current).subscribeAsCompletionStage());
+                .thenCompose(ignored -> apply(step, unusable, current).subscribeAsCompletionStage());
         lastWrite = done;
         return Uni.createFrom().completionStage(done);
     }
 
-    private Uni<Void> apply(StatusHold.Step<Message<?>> step, Message<?> current) {
-        List<JobStatusChangedEvent> events = step.write();
-        Uni<Void> written = events.isEmpty() ? Uni.createFrom().voidItem()
-                : Uni.createFrom().deferred(() -> store.applyAll(events, Instant.now()))
-                        .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5)).atMost(5)
-                        .invoke(applied -> {
-                            metrics.statusApplied(applied);
-                            metrics.statusStale(events.size() - applied);
-                        })
-                        .replaceWithVoid();
-        return written
+    private Uni<Void> apply(StatusHold.Step<Message<?>, StatusRecord> step, List<Unusable> unusable,
+                            Message<?> current) {
+        List<StatusRecord> records = step.write();
+        return setAside(unusable)
+                .chain(() -> bisection.apply(records))
                 .chain(() -> Uni.join().all(step.ackable().stream().map(JobStatusConsumer::ack).toList())
                         .andFailFast().replaceWithVoid())
                 .onFailure().call(failure -> {
-                    LOG.errorf(failure, "could not apply %d job-status event(s); the channel stops here and the events"
-                            + " are consumed again from the last committed offset", events.size());
+                    LOG.errorf(failure, "could not apply %d job-status event(s) or quarantine %d record(s); the channel"
+                            + " stops here and the records are consumed again from the last committed offset",
+                            records.size(), unusable.size());
                     Set<Message<?>> failed = Collections.newSetFromMap(new IdentityHashMap<>());
                     failed.addAll(step.sources());
                     failed.addAll(step.ackable());
@@ -156,6 +198,30 @@ public class JobStatusConsumer {
                 });
     }
 
+    /** One all-or-nothing write (one statement) of {@code records}; the unit {@link #bisection} splits. */
+    private Uni<Void> round(List<StatusRecord> records) {
+        List<JobStatusChangedEvent> events = records.stream().map(StatusRecord::event).toList();
+        return store.applyAll(events, Instant.now())
+                .invoke(applied -> {
+                    metrics.statusApplied(applied);
+                    metrics.statusStale(events.size() - applied);
+                })
+                .replaceWithVoid();
+    }
+
+    /** Publishes every unusable record of a poll to the quarantine; completes once Kafka acknowledged them all. */
+    private Uni<Void> setAside(List<Unusable> unusable) {
+        if (unusable.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Multi.createFrom().iterable(unusable)
+                .onItem().transformToUni(bad -> RETRY_TRANSIENT.apply(Uni.createFrom().deferred(
+                        () -> quarantine.send(bad.origin(), bad.reason(), bad.detail()))))
+                .merge(QUARANTINE_CONCURRENCY)
+                .collect().last()
+                .replaceWithVoid();
+    }
+
     private static Uni<Void> ack(Message<?> batch) {
         return Uni.createFrom().completionStage(batch::ack);
     }
@@ -165,9 +231,9 @@ public class JobStatusConsumer {
     }
 
     /** Both steps as one (the stale count of the first). */
-    private static StatusHold.Step<Message<?>> merged(StatusHold.Step<Message<?>> first,
-                                                      StatusHold.Step<Message<?>> second) {
-        List<JobStatusChangedEvent> write = new ArrayList<>(first.write());
+    private static StatusHold.Step<Message<?>, StatusRecord> merged(StatusHold.Step<Message<?>, StatusRecord> first,
+                                                                    StatusHold.Step<Message<?>, StatusRecord> second) {
+        List<StatusRecord> write = new ArrayList<>(first.write());
         write.addAll(second.write());
         List<Message<?>> ackable = new ArrayList<>(first.ackable());
         ackable.addAll(second.ackable());
@@ -177,25 +243,36 @@ public class JobStatusConsumer {
     }
 
     /**
-     * The readable events of the batch, the highest version per job; malformed records are reported here, and events
-     * superseded within the batch are counted as stale (tombstones and malformed records are neither).
+     * The usable events of the batch, the highest version per job, each with its record; records that are no usable
+     * event go to {@code unusable}, and events superseded within the batch are counted as stale (tombstones and
+     * unusable records are neither).
      */
-    private Map<UUID, JobStatusChangedEvent> latestPerJob(List<KafkaRecord<String, JobStatusChangedEvent>> records) {
-        Map<UUID, JobStatusChangedEvent> latest = new HashMap<>();
+    private Map<UUID, StatusRecord> latestPerJob(List<KafkaRecord<String, byte[]>> records, List<Unusable> unusable) {
+        Map<UUID, StatusRecord> latest = new HashMap<>();
         int superseded = 0;
-        for (KafkaRecord<String, JobStatusChangedEvent> record : records) {
-            JobStatusChangedEvent event = record.getPayload();
-            String reason = failureReason(record);
-            if (event == null && reason == null) {
+        for (KafkaRecord<String, byte[]> record : records) {
+            byte[] value = record.getPayload();
+            if (value == null) {
                 continue; // a tombstone on the compacted topic: nothing to apply
             }
-            if (!readable(event)) {
-                skipMalformed(record, event, reason);
+            RecordOrigin origin = RecordOrigin.of(record, value);
+            JobStatusChangedEvent event;
+            switch (EventReader.read(mapper, value, JobStatusChangedEvent.class, EventRules::problem)) {
+                case EventReader.Read.Bad<JobStatusChangedEvent> bad -> {
+                    unusable.add(new Unusable(origin, bad.reason(), bad.detail()));
+                    continue;
+                }
+                case EventReader.Read.Ok<JobStatusChangedEvent> ok -> event = ok.event();
+            }
+            String keyProblem = EventRules.keyProblem(record.getKey(), event.jobId());
+            if (keyProblem != null) {
+                // another job's partition: applying it could reorder that job's statuses
+                unusable.add(new Unusable(origin, QuarantineReason.INVALID, keyProblem));
                 continue;
             }
-            JobStatusChangedEvent previous = latest.get(event.jobId());
-            if (previous == null || previous.version() < event.version()) {
-                latest.put(event.jobId(), event);
+            StatusRecord previous = latest.get(event.jobId());
+            if (previous == null || previous.event().version() < event.version()) {
+                latest.put(event.jobId(), new StatusRecord(event, origin));
             }
             if (previous != null) {
                 superseded++;
@@ -203,25 +280,5 @@ public class JobStatusConsumer {
         }
         metrics.statusStale(superseded);
         return latest;
-    }
-
-    /** Why SmallRye could not deserialize the record, if that is what happened. */
-    private static String failureReason(KafkaRecord<?, ?> record) {
-        Header header = record.getHeaders().lastHeader(DeserializationFailureHandler.DESERIALIZATION_FAILURE_REASON);
-        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
-    }
-
-    private static boolean readable(JobStatusChangedEvent event) {
-        return event != null && event.jobId() != null && event.status() != null && event.version() > 0;
-    }
-
-    private void skipMalformed(KafkaRecord<String, JobStatusChangedEvent> record, JobStatusChangedEvent event,
-                               String reason) {
-        String topic = record.getTopic() != null ? record.getTopic() : Topics.JOB_STATUS;
-        String why = event != null ? "jobId, status or a positive version is missing"
-                : reason != null ? reason : "not a JobStatusChangedEvent";
-        LOG.warnf("skipping malformed record on %s partition %d offset %d: %s", topic, record.getPartition(),
-                record instanceof IncomingKafkaRecord<?, ?> incoming ? incoming.getOffset() : -1, why);
-        metrics.malformed(topic);
     }
 }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Holds a job's non-terminal status back for a short while, so that when its next status follows soon the read model
@@ -41,42 +42,50 @@ import java.util.UUID;
  * Not thread-safe: the consumer calls it on its own event loop only.
  *
  * @param <B> a poll, as the caller acknowledges it
+ * @param <E> an event as the caller writes it: the event itself, or the event with the record it came from (what
+ *            the hold writes is exactly what was offered, so the caller still knows which record it writes)
  */
-final class StatusHold<B> {
+final class StatusHold<B, E> {
 
     /**
      * What to write now; the polls that may be acknowledged once it is written; the polls whose events it writes (to
      * fail if the write fails); and how many offered events were stale.
      */
-    record Step<B>(List<JobStatusChangedEvent> write, List<B> ackable, List<B> sources, int stale) {
+    record Step<B, E>(List<E> write, List<B> ackable, List<B> sources, int stale) {
     }
 
-    private record Held<B>(JobStatusChangedEvent event, B batch, long heldAt) {
+    private record Held<B, E>(E item, JobStatusChangedEvent event, B batch, long heldAt) {
     }
 
     private final long holdNanos;
+    private final Function<? super E, JobStatusChangedEvent> eventOf;
     /** Held events by job, in the order they were held (so oldest first: a replaced event is removed, not moved). */
-    private final Map<UUID, Held<B>> held = new LinkedHashMap<>();
+    private final Map<UUID, Held<B, E>> held = new LinkedHashMap<>();
     /** Polls with events still held, and how many. */
     private final Map<B, Integer> heldPerBatch = new IdentityHashMap<>();
 
-    /** @param holdNanos how long a non-terminal event may be held; 0 holds nothing */
-    StatusHold(long holdNanos) {
+    /**
+     * @param holdNanos how long a non-terminal event may be held; 0 holds nothing
+     * @param eventOf   the status event an offered item carries
+     */
+    StatusHold(long holdNanos, Function<? super E, JobStatusChangedEvent> eventOf) {
         this.holdNanos = Math.max(0, holdNanos);
+        this.eventOf = eventOf;
     }
 
     /**
      * Takes a poll's events (at most one per job), at {@code now} ({@link System#nanoTime()}); what is due, of this poll
      * and of earlier ones, is in the step.
      */
-    Step<B> offer(B batch, Collection<JobStatusChangedEvent> events, long now) {
-        List<JobStatusChangedEvent> write = new ArrayList<>();
+    Step<B, E> offer(B batch, Collection<E> items, long now) {
+        List<E> write = new ArrayList<>();
         List<B> ackable = new ArrayList<>();
         List<B> sources = new ArrayList<>();
         int stale = 0;
         int heldHere = 0;
-        for (JobStatusChangedEvent event : events) {
-            Held<B> previous = held.get(event.jobId());
+        for (E item : items) {
+            JobStatusChangedEvent event = eventOf.apply(item);
+            Held<B, E> previous = held.get(event.jobId());
             if (previous != null) {
                 if (previous.event().version() >= event.version()) {
                     stale++;
@@ -87,10 +96,10 @@ final class StatusHold<B> {
                 stale++;
             }
             if (holdNanos == 0 || event.status().isTerminal()) {
-                write.add(event);
+                write.add(item);
                 addOnce(sources, batch);
             } else {
-                held.put(event.jobId(), new Held<>(event, batch, now));
+                held.put(event.jobId(), new Held<>(item, event, batch, now));
                 heldHere++;
             }
         }
@@ -104,12 +113,12 @@ final class StatusHold<B> {
     }
 
     /** The held events that are {@code hold} old at {@code now}, and the polls they release. */
-    Step<B> due(long now) {
+    Step<B, E> due(long now) {
         return take(now, false);
     }
 
     /** Every held event, due or not, and the polls they release. */
-    Step<B> all() {
+    Step<B, E> all() {
         return take(0, true);
     }
 
@@ -127,24 +136,23 @@ final class StatusHold<B> {
         return held.size();
     }
 
-    private Step<B> take(long now, boolean everything) {
-        List<JobStatusChangedEvent> write = new ArrayList<>();
+    private Step<B, E> take(long now, boolean everything) {
+        List<E> write = new ArrayList<>();
         List<B> ackable = new ArrayList<>();
         List<B> sources = new ArrayList<>();
         takeDue(now, everything, write, ackable, sources);
         return new Step<>(write, ackable, sources, 0);
     }
 
-    private void takeDue(long now, boolean everything, List<JobStatusChangedEvent> write, List<B> ackable,
-                         List<B> sources) {
-        Iterator<Held<B>> oldestFirst = held.values().iterator();
+    private void takeDue(long now, boolean everything, List<E> write, List<B> ackable, List<B> sources) {
+        Iterator<Held<B, E>> oldestFirst = held.values().iterator();
         while (oldestFirst.hasNext()) {
-            Held<B> next = oldestFirst.next();
+            Held<B, E> next = oldestFirst.next();
             if (!everything && now - next.heldAt() < holdNanos) {
                 return;
             }
             oldestFirst.remove();
-            write.add(next.event());
+            write.add(next.item());
             addOnce(sources, next.batch());
             release(next.batch(), ackable);
         }

@@ -1,6 +1,5 @@
 package dev.jobweaver.api.job.service;
 
-import dev.jobweaver.common.messaging.Topics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -50,7 +49,6 @@ public class JobMetrics {
         Gauge.builder("jobweaver.status.held", statusHeld, AtomicLong::get)
                 .description("job-status events held back from the read model for a newer status of their job")
                 .register(registry);
-        malformed(Topics.JOB_STATUS, 0);
     }
 
     public void submitted() {
@@ -101,18 +99,8 @@ public class JobMetrics {
         validationFailure(reason, 1);
     }
 
-    /** A record on {@code topic} that could not be read and was skipped. */
-    public void malformed(String topic) {
-        malformed(topic, 1);
-    }
-
     private void validationFailure(String reason, double amount) {
         Counter.builder("jobweaver.validation.failures").tag("errorCode", reason)
                 .description("Requests refused as invalid (4xx)").register(registry).increment(amount);
-    }
-
-    private void malformed(String topic, double amount) {
-        Counter.builder("jobweaver.malformed.records").tag("topic", topic)
-                .description("Records that could not be read and were skipped").register(registry).increment(amount);
     }
 }

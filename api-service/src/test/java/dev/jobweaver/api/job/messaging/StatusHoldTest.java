@@ -17,13 +17,13 @@ class StatusHoldTest {
 
     private static final long HOLD = 250_000_000L;
 
-    private final StatusHold<String> hold = new StatusHold<>(HOLD);
+    private final StatusHold<String, JobStatusChangedEvent> hold = new StatusHold<>(HOLD, e -> e);
 
     @Test
     void aTerminalStatusIsWrittenAtOnceAndItsPollReleased() {
         JobStatusChangedEvent completed = event(UUID.randomUUID(), JobStatus.COMPLETED, 2);
 
-        StatusHold.Step<String> step = hold.offer("poll-1", List.of(completed), 0);
+        var step = hold.offer("poll-1", List.of(completed), 0);
 
         assertThat(step.write()).containsExactly(completed);
         assertThat(step.ackable()).containsExactly("poll-1");
@@ -38,12 +38,12 @@ class StatusHoldTest {
         JobStatusChangedEvent running = event(job, JobStatus.RUNNING, 1);
         JobStatusChangedEvent completed = event(job, JobStatus.COMPLETED, 2);
 
-        StatusHold.Step<String> first = hold.offer("poll-1", List.of(running), 0);
+        var first = hold.offer("poll-1", List.of(running), 0);
         assertThat(first.write()).isEmpty();
         assertThat(first.ackable()).as("poll-1 still has a held event").isEmpty();
         assertThat(hold.untilNextDue(100_000_000L)).isEqualTo(HOLD - 100_000_000L);
 
-        StatusHold.Step<String> second = hold.offer("poll-2", List.of(completed), 100_000_000L);
+        var second = hold.offer("poll-2", List.of(completed), 100_000_000L);
         assertThat(second.write()).containsExactly(completed);
         assertThat(second.ackable()).containsExactlyInAnyOrder("poll-1", "poll-2");
         assertThat(second.stale()).as("the replaced RUNNING").isEqualTo(1);
@@ -61,13 +61,13 @@ class StatusHoldTest {
 
         assertThat(hold.due(HOLD - 1).write()).as("nothing is due before the hold").isEmpty();
 
-        StatusHold.Step<String> due = hold.due(HOLD);
+        var due = hold.due(HOLD);
         assertThat(due.write()).containsExactly(earlyRunning);
         assertThat(due.ackable()).containsExactly("poll-1");
         assertThat(due.sources()).containsExactly("poll-1");
         assertThat(hold.untilNextDue(HOLD)).isEqualTo(200_000_000L);
 
-        StatusHold.Step<String> rest = hold.due(200_000_000L + HOLD);
+        var rest = hold.due(200_000_000L + HOLD);
         assertThat(rest.write()).containsExactly(lateRunning);
         assertThat(rest.ackable()).containsExactly("poll-2");
     }
@@ -78,10 +78,10 @@ class StatusHoldTest {
         UUID second = UUID.randomUUID();
         hold.offer("poll-1", List.of(event(first, JobStatus.RUNNING, 1), event(second, JobStatus.RUNNING, 1)), 0);
 
-        StatusHold.Step<String> one = hold.offer("poll-2", List.of(event(first, JobStatus.COMPLETED, 2)), 10);
+        var one = hold.offer("poll-2", List.of(event(first, JobStatus.COMPLETED, 2)), 10);
         assertThat(one.ackable()).containsExactly("poll-2");
 
-        StatusHold.Step<String> both = hold.offer("poll-3", List.of(event(second, JobStatus.FAILED, 3)), 20);
+        var both = hold.offer("poll-3", List.of(event(second, JobStatus.FAILED, 3)), 20);
         assertThat(both.ackable()).containsExactlyInAnyOrder("poll-1", "poll-3");
     }
 
@@ -91,7 +91,7 @@ class StatusHoldTest {
         hold.offer("poll-1", List.of(event(job, JobStatus.RUNNING, 1)), 0);
         JobStatusChangedEvent retrying = event(job, JobStatus.PENDING, 2);
 
-        StatusHold.Step<String> step = hold.offer("poll-2", List.of(retrying), 100);
+        var step = hold.offer("poll-2", List.of(retrying), 100);
 
         assertThat(step.write()).isEmpty();
         assertThat(step.ackable()).as("poll-1's event was replaced; poll-2 holds the newer one").containsExactly("poll-1");
@@ -105,7 +105,7 @@ class StatusHoldTest {
         JobStatusChangedEvent retrying = event(job, JobStatus.PENDING, 3);
         hold.offer("poll-1", List.of(retrying), 0);
 
-        StatusHold.Step<String> step = hold.offer("poll-2",
+        var step = hold.offer("poll-2",
                 List.of(event(job, JobStatus.FAILED, 2)), 10);
 
         assertThat(step.write()).as("an older terminal status is not written over a newer held one").isEmpty();
@@ -116,10 +116,10 @@ class StatusHoldTest {
 
     @Test
     void aZeroHoldWritesEverythingAtOnce() {
-        StatusHold<String> none = new StatusHold<>(0);
+        StatusHold<String, JobStatusChangedEvent> none = new StatusHold<>(0, e -> e);
         JobStatusChangedEvent running = event(UUID.randomUUID(), JobStatus.RUNNING, 1);
 
-        StatusHold.Step<String> step = none.offer("poll-1", List.of(running), 0);
+        var step = none.offer("poll-1", List.of(running), 0);
 
         assertThat(step.write()).containsExactly(running);
         assertThat(step.ackable()).containsExactly("poll-1");

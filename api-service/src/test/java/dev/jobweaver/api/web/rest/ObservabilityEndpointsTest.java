@@ -39,7 +39,7 @@ class ObservabilityEndpointsTest {
         assertThat(metrics).contains("jobweaver_jobs_submitted_total", "jobweaver_jobs_rejected_total",
                 "jobweaver_validation_failures_total{errorCode=\"API.INVALID_JOB_REQUEST\"",
                 "jobweaver_outbox_depth", "jobweaver_status_events_total",
-                "jobweaver_malformed_records_total{topic=\"job-status\"");
+                "jobweaver_quarantined_total{reason=\"unreadable\",topic=\"job-status\"}");
         String submitted = metrics.lines().filter(l -> l.startsWith("jobweaver_jobs_submitted_total"))
                 .findFirst().orElseThrow();
         assertThat(Double.parseDouble(submitted.substring(submitted.lastIndexOf(' ') + 1))).isGreaterThanOrEqualTo(1);
