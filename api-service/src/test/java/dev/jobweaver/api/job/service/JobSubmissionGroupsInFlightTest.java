@@ -161,8 +161,10 @@ class JobSubmissionGroupsInFlightTest {
         HttpResponse<String> failed = submit().get(30, TimeUnit.SECONDS);
         HttpResponse<String> next = submit().get(30, TimeUnit.SECONDS);
 
-        assertThat(failed.statusCode()).as(failed.body()).isEqualTo(500);
-        assertThat(new JsonPath(failed.body()).getString("errorCode")).isEqualTo("API.INTERNAL_ERROR");
+        // a lost connection is transient: the client may retry, nothing was stored
+        assertThat(failed.statusCode()).as(failed.body()).isEqualTo(503);
+        assertThat(new JsonPath(failed.body()).getString("errorCode")).isEqualTo("API.SERVICE_UNAVAILABLE");
+        assertThat(failed.headers().firstValue("Retry-After")).isPresent();
         assertThat(next.statusCode()).as(next.body()).isEqualTo(202);
         UUID stored = UUID.fromString(new JsonPath(next.body()).getString("jobId"));
         assertThat(store.started()).hasSize(2);
