@@ -160,6 +160,8 @@ public final class EventRules {
     private static void length(String field, String value, int max, List<String> out) {
         if (value != null && value.length() > max) {
             out.add(field + " must be at most " + max + " characters, got " + value.length());
+        } else if (StepRules.hasNul(value)) {
+            out.add(field + " must not contain the NUL character (U+0000), which the database cannot store");
         }
     }
 

@@ -114,7 +114,14 @@ public final class StepRules {
             out.add(field + " is required and must not be blank");
         } else if (value.length() > maxLength) {
             out.add(field + " must be at most " + maxLength + " characters, got " + value.length());
+        } else if (value.indexOf('\u0000') >= 0) {
+            out.add(field + " must not contain the NUL character (U+0000)");
         }
+    }
+
+    /** Whether {@code value} holds U+0000, which PostgreSQL stores in neither text nor jsonb. */
+    public static boolean hasNul(String value) {
+        return value != null && value.indexOf('\u0000') >= 0;
     }
 
     private static void url(String field, String value, int maxLength, List<String> out) {

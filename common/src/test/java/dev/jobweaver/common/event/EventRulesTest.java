@@ -111,4 +111,12 @@ class EventRulesTest {
         assertThat(EventRules.keyProblem("other", JOB)).isEqualTo(
                 "the record's key must be its jobId " + JOB + ", got 'other'");
     }
+
+    @Test
+    void theNulCharacterNoColumnCanStoreIsNamed() {
+        assertThat(EventRules.problem(new JobFailedEvent(null, JOB, 1, TRACE, "bad\u0000byte", NOW, NOW, "w")))
+                .isEqualTo("errorMessage must not contain the NUL character (U+0000), which the database cannot store");
+        assertThat(EventRules.problem(created(TRACE, 0, new JobPayload(List.of(new Step.Log("a\u0000b"))), NOW)))
+                .isEqualTo("payload.steps[0].message must not contain the NUL character (U+0000)");
+    }
 }

@@ -80,6 +80,19 @@ public final class TestDb {
                 .collect().last().await().atMost(TIMEOUT);
     }
 
+    /**
+     * Makes the database refuse, for good (SQL state 23514), any write of a row for which {@code condition} (a boolean
+     * SQL expression over job_executions' columns) is false, until the returned handle is closed: a record the rules
+     * let through but the database refuses, without a column the rules forgot. NOT VALID: rows already there stay.
+     */
+    public AutoCloseable refuseRowsUnless(String condition) {
+        String name = "test_refuse_" + UUID.randomUUID().toString().replace("-", "");
+        pool.query("ALTER TABLE job_executions ADD CONSTRAINT " + name + " CHECK (" + condition + ") NOT VALID")
+                .execute().await().atMost(TIMEOUT);
+        return () -> pool.query("ALTER TABLE job_executions DROP CONSTRAINT IF EXISTS " + name).execute()
+                .await().atMost(TIMEOUT);
+    }
+
     public int update(String sql, Object... args) {
         return pool.preparedQuery(sql).execute(Tuple.from(args)).await().atMost(TIMEOUT).rowCount();
     }

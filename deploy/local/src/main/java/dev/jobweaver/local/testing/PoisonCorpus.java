@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * <h2>What it holds</h2>
  * <ul>
  *   <li>Values that are no event at all: empty, not JSON, truncated JSON, JSON {@code null}, an array, a string,
- *       binary garbage, 1 MiB of garbage.</li>
+ *       binary garbage, 1 MiB of garbage (less 1 KiB, to fit Kafka's default record limit).</li>
  *   <li>For every field of the good event, nested ones included: each required field missing; a wrong type (an
  *       object where a scalar belongs); a string longer than any column or bound (70,000 characters); a negative and
  *       a huge number; an invalid UUID; an invalid and an out-of-range timestamp; an unknown enum value.</li>
@@ -40,6 +40,8 @@ public final class PoisonCorpus {
     private static final Pattern UUID_VALUE = Pattern.compile("[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}");
     private static final Pattern INSTANT_VALUE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T.*Z");
     private static final Pattern ENUM_VALUE = Pattern.compile("[A-Z][A-Z_]+");
+    /** The size of the corpus's largest value: 1 MiB less 1 KiB, so that the record fits Kafka's default limit. */
+    public static final int HUGE = 1024 * 1024 - 1024;
     /** Longer than any string column or bound of the platform. */
     static final int OVERLONG = 70_000;
 
@@ -65,7 +67,8 @@ public final class PoisonCorpus {
             garbage[i] = (byte) (i * 31 + 7);
         }
         out.add(new Poison("binary garbage", key, garbage));
-        byte[] huge = new byte[1024 * 1024];
+        // As large as a topic with Kafka's default limit (1,048,588 bytes a batch) takes, with the key and overhead.
+        byte[] huge = new byte[HUGE];
         Arrays.fill(huge, (byte) 'x');
         out.add(new Poison("1 MiB value", key, huge));
         out.add(text("null key", null, goodJson));

@@ -36,7 +36,7 @@ class PoisonCorpusTest {
                 "createdAt: timestamp out of range", "payload.steps[1].message: over-long string",
                 "payload.steps[0].durationMs: missing", "payload.steps[0].action: unknown enum value");
         assertThat(corpus).filteredOn(p -> p.name().equals("1 MiB value")).singleElement()
-                .extracting(p -> p.value().length).isEqualTo(1024 * 1024);
+                .extracting(p -> p.value().length).isEqualTo(PoisonCorpus.HUGE);
     }
 
     @Test

@@ -40,16 +40,22 @@ class OutcomeConsumerQuarantineTest extends KafkaAndDbTest {
     QuarantineCounts quarantined;
 
     @Test
-    void aFailureTheDatabaseRefusesIsQuarantinedAndTheOtherOutcomesOfItsBatchAreApplied() {
+    void aFailureTheDatabaseRefusesIsQuarantinedAndTheOtherOutcomesOfItsBatchAreApplied() throws Exception {
         double rejectedBefore = quarantined.count(Topics.JOB_FAILED, QuarantineReason.REJECTED_BY_DATABASE.label());
         List<UUID> jobs = List.of(runningJob(), runningJob(), runningJob(), runningJob(), runningJob());
         UUID bad = jobs.get(2);
-        // A NUL character passes every rule, but a text column cannot hold it (SQL state 22021).
+        // A failure message the rules allow, which a test-only constraint makes the database refuse (SQL state 23514).
+        String refusedMessage = "refused by a test constraint " + bad;
         List<JobFailedEvent> outcomes = jobs.stream().map(jobId -> TestJobs.failed(jobId, 1,
-                jobId.equals(bad) ? "broken\u0000pipe" : "failed for the test")).toList();
+                jobId.equals(bad) ? refusedMessage : "failed for the test")).toList();
 
-        // One partition, one produce request: one batch of the consumer.
-        List<Long> offsets = producer.sendTogether(Topics.JOB_FAILED, 0, jobs, outcomes);
+        List<Long> offsets;
+        try (AutoCloseable refusal = db.refuseRowsUnless("last_error IS DISTINCT FROM '" + refusedMessage + "'")) {
+            // One partition, one produce request: one batch of the consumer.
+            offsets = producer.sendTogether(Topics.JOB_FAILED, 0, jobs, outcomes);
+            PoisonRecords.awaitQuarantined(bootstrapServers, List.of(new Position(Topics.JOB_FAILED, 0,
+                    offsets.get(2))));
+        }
 
         jobs.stream().filter(jobId -> !jobId.equals(bad))
                 .forEach(jobId -> db.awaitJob(jobId, j -> j.status() == JobStatus.FAILED));

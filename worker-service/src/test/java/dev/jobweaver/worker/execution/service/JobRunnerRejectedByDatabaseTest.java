@@ -88,21 +88,31 @@ class JobRunnerRejectedByDatabaseTest {
 
     @Test
     void anOutcomeTheDatabaseRefusesIsQuarantinedAfterItsStepsRanAndNothingIsPublished() throws Exception {
-        // A NUL character passes the step rules, but PostgreSQL refuses it in any text column (SQL state 22021): the
-        // steps run, and storing their failure with this message fails for good.
-        RunJobEvent refused = WorkerKafka.run(new Step.Log("runs"), new Step.Fail("refused \u0000 byte"));
-        double before = rejected();
-        Burst burst = burst(refused);
+        // The steps run and fail with a message the rules allow, which a test-only constraint makes the database
+        // refuse for good (SQL state 23514): storing the outcome fails, after the steps ran.
+        String message = "refused by a test constraint " + java.util.UUID.randomUUID();
+        RunJobEvent refused = WorkerKafka.run(new Step.Log("runs"), new Step.Fail(message));
+        String constraint = "test_refuses_message_" + refused.eventId().toString().replace("-", "");
+        pool.query("ALTER TABLE execution_attempts ADD CONSTRAINT " + constraint
+                + " CHECK (error_message IS DISTINCT FROM '" + message + "') NOT VALID").execute()
+                .await().atMost(WAIT);
+        try {
+            double before = rejected();
+            Burst burst = burst(refused);
 
-        ConsumerRecord<String, byte[]> copy = quarantined(burst.refused(), refused);
-        assertThat(detail(copy)).contains("could not store the outcome", "22021",
-                "its steps ran; their outcome FAILURE was neither stored nor published");
-        burst.assertGoodStoredAndPublished();
-        Row row = row(refused.eventId());
-        assertThat(row.getString("outcome")).as("the row stays as the run began it").isEqualTo("RUNNING");
-        await().atMost(WAIT).untilAsserted(() -> assertThat(rejected()).isEqualTo(before + 1));
-        burst.assertCommittedPast();
-        assertThat(kafka.outcomes(refused.jobId())).as("no outcome it could not store").isEmpty();
+            ConsumerRecord<String, byte[]> copy = quarantined(burst.refused(), refused);
+            assertThat(detail(copy)).contains("could not store the outcome", "23514",
+                    "its steps ran; their outcome FAILURE was neither stored nor published");
+            burst.assertGoodStoredAndPublished();
+            Row row = row(refused.eventId());
+            assertThat(row.getString("outcome")).as("the row stays as the run began it").isEqualTo("RUNNING");
+            await().atMost(WAIT).untilAsserted(() -> assertThat(rejected()).isEqualTo(before + 1));
+            burst.assertCommittedPast();
+            assertThat(kafka.outcomes(refused.jobId())).as("no outcome it could not store").isEmpty();
+        } finally {
+            pool.query("ALTER TABLE execution_attempts DROP CONSTRAINT IF EXISTS " + constraint).execute()
+                    .await().atMost(WAIT);
+        }
     }
 
     /** Good runs, the refused one in their midst, all on one partition, then one good run after them. */
