@@ -151,10 +151,9 @@ public final class ChaosRun {
                     settings.seed()));
             Thread killer = Thread.ofVirtual().name("chaos-kills").start(this::killEveryInterval);
             Thread progress = Thread.ofVirtual().name("chaos-progress").start(this::printProgress);
-            submit(api);
+            int offered = submit(api);
             submitting = false;
-            say(String.format(Locale.ROOT, "submissions stopped: %,d sent; waiting for the last answers",
-                    submissions.size()));
+            say(String.format(Locale.ROOT, "submissions stopped: %,d sent; waiting for the last answers", offered));
             if (!inFlight.tryAcquire(MAX_IN_FLIGHT, 90, TimeUnit.SECONDS)) {
                 say("some requests still had no answer after 90 s; they count as refused");
             }
@@ -183,8 +182,8 @@ public final class ChaosRun {
                 : String.format(Locale.ROOT, "[%6.1f s] %s", (System.nanoTime() - start) / 1e9, line.strip()));
     }
 
-    /** Open loop: each job is due at its time on the schedule, whatever became of the ones before. */
-    private void submit(ApiClient api) {
+    /** Open loop: each job is due at its time on the schedule, whatever became of the ones before; returns how many. */
+    private int submit(ApiClient api) {
         RateSchedule schedule = new RateSchedule(settings.rate(), settings.duration());
         String body = JobKind.NOOP.body();
         int count = schedule.count();
@@ -213,6 +212,7 @@ public final class ChaosRun {
                 inFlight.release();
             });
         }
+        return count;
     }
 
     private void printProgress() {
