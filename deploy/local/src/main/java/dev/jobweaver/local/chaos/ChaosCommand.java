@@ -241,7 +241,8 @@ public final class ChaosCommand implements Callable<Integer> {
                 dev.jobweaver.local.KafkaBroker.class)) {
             java.util.logging.Logger.getLogger(repeats.getName()).setLevel(java.util.logging.Level.WARNING);
         }
-        java.util.logging.Logger.getLogger("io.vertx.core.net.impl.ConnectionBase").setLevel(java.util.logging.Level.OFF);
+        java.util.logging.Logger.getLogger("io.vertx.core.net.impl.ConnectionBase")
+                .setLevel(java.util.logging.Level.OFF);
     }
 
     /**

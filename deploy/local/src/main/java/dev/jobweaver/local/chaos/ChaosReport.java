@@ -26,15 +26,17 @@ import java.util.UUID;
  * @param otherStatus answered anything else
  * @param noAnswer no answer: connection refused or reset, or the request timed out
  * @param notSent not sent because {@link ChaosRun#MAX_IN_FLIGHT} requests were already waiting for an answer
- * @param firstRefusals the first refusal of each kind ({@code status 503}, {@code no answer}, {@code status 500}, ...) with
- *                      its body or error, to tell a 503 from a bug without opening the logs
+ * @param firstRefusals the first refusal of each kind ({@code status 503}, {@code no answer}, {@code status 500},
+ *                      ...) with its body or error, to tell a 503 from a bug without opening the logs
  * @param completed accepted jobs COMPLETED
  * @param failed accepted jobs FAILED (their retries exhausted)
  * @param rejected accepted jobs REJECTED: the API marks a job so only when it answered 503 for it, so a 202 followed
  *                 by REJECTED is a bug
  * @param lostJobs accepted jobs not terminal in the API at the end of the wait, or unknown to it
  * @param lostByState the lost jobs counted by where they stand ({@code API PENDING, scheduler COMPLETED})
- * @param duplicated accepted jobs a worker started more than once
+ * @param duplicated accepted jobs a worker started more than once: {@code execution_attempts} has a row per attempt
+ *                   (a redelivered record of the same attempt finds its row), so these ran in more than one attempt,
+ *                   the scheduler having retried a run whose lease expired while a kill held up its outcome
  * @param mostRuns the most starts of one job
  * @param longestWait the longest time from acceptance to first start, or null when no job started
  * @param longestWaitJob the job that waited longest, or null
@@ -115,7 +117,8 @@ public record ChaosReport(ChaosRun.Settings settings, Instant startedAt, int sen
         firstRefusals.forEach((kind, s) -> examples.put(kind, String.format(Locale.ROOT, "at %.1f s: %s",
                 Duration.between(startedAt, s.at()).toNanos() / 1e9, s.detail())));
         return new ChaosReport(settings, startedAt, submissions.size(), accepted, unavailable, other, noAnswer,
-                notSent, java.util.Collections.unmodifiableMap(examples), completed, failed, rejected, List.copyOf(lost), java.util.Collections.unmodifiableMap(lostByState), duplicated,
+                notSent, java.util.Collections.unmodifiableMap(examples), completed, failed, rejected,
+                List.copyOf(lost), java.util.Collections.unmodifiableMap(lostByState), duplicated,
                 mostRuns, longest, longestJob, longestSentAt, percentile(waits, 0.99), List.copyOf(kills),
                 settledAfter);
     }
@@ -209,7 +212,7 @@ public record ChaosReport(ChaosRun.Settings settings, Instant startedAt, int sen
                 rejected > 0 ? String.format(Locale.ROOT, "  (and %,d REJECTED after a 202: a bug)", rejected) : ""));
         lines.add(String.format(Locale.ROOT, "  lost          %,d%s", lost(), lost() == 0 ? "" : "  " + lostByState));
         lines.add(String.format(Locale.ROOT, "  duplicated    %,d job(s) started more than once%s", duplicated,
-                duplicated > 0 ? " (at most " + mostRuns + " times; at-least-once delivery after a kill)" : ""));
+                duplicated > 0 ? " (at most " + mostRuns + " times: retried after a lease expired)" : ""));
         lines.add(longestWait == null ? "  longest wait  - (no job started)"
                 : String.format(Locale.ROOT, "  longest wait  %.1f s from acceptance to first start (job %s, sent at"
                         + " %.0f s); p99 %.1f s", seconds(longestWait), longestWaitJob, longestWaitSentAt,
@@ -298,7 +301,8 @@ public record ChaosReport(ChaosRun.Settings settings, Instant startedAt, int sen
                 kills.size(), killsPerTarget().entrySet().stream().map(e -> e.getKey().label() + " " + e.getValue())
                         .reduce((a, b) -> a + ", " + b).orElse(""),
                 sent, accepted, refused(), unavailable, noAnswer, otherStatus, notSent, completed, failed, rejected,
-                lost(), duplicated, longestWait == null ? "-" : String.format(Locale.ROOT, "%.1f", seconds(longestWait)),
+                lost(), duplicated,
+                longestWait == null ? "-" : String.format(Locale.ROOT, "%.1f", seconds(longestWait)),
                 p99Wait == null ? "-" : String.format(Locale.ROOT, "%.1f", seconds(p99Wait)),
                 settledAfter == null ? "-" : String.format(Locale.ROOT, "%.1f", seconds(settledAfter)));
     }

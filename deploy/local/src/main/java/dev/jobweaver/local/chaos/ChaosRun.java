@@ -28,8 +28,8 @@ import java.util.function.Consumer;
 
 /**
  * A fault-injection run against a running {@link Platform}: no-op jobs at a fixed rate (open loop) while, every
- * interval, one target is SIGKILLed (a service, the Kafka broker or PostgreSQL); then it waits for every accepted job to
- * end and reports what became of them ({@link ChaosReport}).
+ * interval, one target is SIGKILLed (a service, the Kafka broker or PostgreSQL); then it waits for every accepted job
+ * to end and reports what became of them ({@link ChaosReport}).
  *
  * <p>A killed service comes back through the platform's supervisor; Kafka and PostgreSQL have none, so the run starts
  * them again itself after {@link Settings#down()}. At the end every target is running again, so the platform can be
@@ -175,7 +175,7 @@ public final class ChaosRun {
         return ChaosReport.of(settings, startedAt, sent, states, done, settledAfter);
     }
 
-    /** Prints {@code line} after the time since the run began (the platform's supervisor lines come through here too). */
+    /** Prints {@code line} after the time since the run began (the platform's supervisor lines come here too). */
     public void say(String line) {
         long start = startNanos;
         out.accept(start == 0 ? line
