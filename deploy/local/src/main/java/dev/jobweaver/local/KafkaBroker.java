@@ -254,7 +254,7 @@ public final class KafkaBroker implements AutoCloseable {
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);
-        try (Admin admin = Admin.create(config)) {
+        try (Admin admin = KafkaClients.create(() -> Admin.create(config))) {
             while (System.nanoTime() < deadline) {
                 if (!process.isAlive()) {
                     throw new IllegalStateException("the Kafka broker exited with code " + process.exitValue()

@@ -45,7 +45,8 @@ public final class TopicProvisioner {
         List<TopicSpec> specs = Topics.ALL.stream()
                 .map(t -> t.withPartitions(partitionOverrides.getOrDefault(t.name(), t.partitions())))
                 .toList();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        try (Admin admin = KafkaClients.create(
+                () -> Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)))) {
             for (TopicSpec spec : specs) {
                 NewTopic topic = new NewTopic(spec.name(), spec.partitions(), (short) 1);
                 topic.configs(configs(spec));

@@ -2,6 +2,7 @@ package dev.jobweaver.local.testing;
 
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
+import dev.jobweaver.local.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -41,8 +42,8 @@ public final class QuarantineTopic {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Topics.QUARANTINE_MAX_MESSAGE_BYTES);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = KafkaClients.create(() -> new KafkaProducer<>(props,
+                new StringSerializer(), new ByteArraySerializer()))) {
             return records.stream().map(r -> {
                 try {
                     RecordMetadata meta = producer.send(new ProducerRecord<>(topic, r.key(), r.value())).get();
@@ -68,8 +69,8 @@ public final class QuarantineTopic {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Topics.QUARANTINE_MAX_MESSAGE_BYTES);
         Map<Position, ConsumerRecord<String, byte[]>> found = new HashMap<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = KafkaClients.create(() -> new KafkaConsumer<>(props,
+                new StringDeserializer(), new ByteArrayDeserializer()))) {
             consumer.subscribe(List.of(Topics.QUARANTINE));
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline && !found.keySet().containsAll(expected)) {
