@@ -1,0 +1,153 @@
+package dev.jobweaver.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.e2e.support.JobWeaverClient;
+import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.local.Ports;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * `./jobweaver up` stopped and started again takes up its work at once: a job submitted right after "JobWeaver is up"
+ * starts within 3 s, whether the platform was stopped by a Ctrl-C (SIGINT to the whole process group, as a terminal
+ * sends it), by a SIGTERM to the whole group, or by a SIGKILL of the launcher alone, after which its children must not
+ * outlive it and hold the ports.
+ *
+ * <p>This runs the launcher itself, in a session of its own, on its own ports and folder: a second platform beside
+ * the suite's shared one, which is idle meanwhile.
+ */
+class RestartIT {
+
+    /** What SPEC's reliability rules allow from submission to start after a restart. */
+    static final Duration START_BOUND = Duration.ofSeconds(3);
+
+    @TempDir
+    Path home;
+
+    private Process launcher;
+    private final int apiPort = Ports.free();
+    private final int schedulerPort = Ports.free();
+    private final int workerPort = Ports.free();
+    private final int kafkaPort = Ports.free();
+    private final int postgresPort = Ports.free();
+
+    @AfterEach
+    void stopWhatIsLeft() throws Exception {
+        if (launcher != null && launcher.isAlive()) {
+            signalGroup("TERM");
+            launcher.waitFor(120, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aJobSubmittedRightAfterARestartStartsWithinThreeSeconds() throws Exception {
+        List<String> figures = new ArrayList<>();
+        start();
+        figures.add("first start: " + submitAndTime());
+
+        signalGroup("INT");
+        assertThat(launcher.waitFor(120, TimeUnit.SECONDS)).as("the launcher exits after a Ctrl-C").isTrue();
+        assertPortsFree(Duration.ofSeconds(5));
+        start();
+        figures.add("after Ctrl-C (SIGINT to the group): " + submitAndTime());
+
+        signalGroup("TERM");
+        assertThat(launcher.waitFor(120, TimeUnit.SECONDS)).as("the launcher exits after a SIGTERM").isTrue();
+        assertPortsFree(Duration.ofSeconds(5));
+        start();
+        figures.add("after SIGTERM to the group: " + submitAndTime());
+
+        launcher.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        assertPortsFree(Duration.ofSeconds(90)); // the reaper stops services, then Kafka, then PostgreSQL
+        start();
+        figures.add("after SIGKILL of the launcher: " + submitAndTime());
+
+        System.out.println("[measure] restart to first job (submission to COMPLETED of a no-op job): "
+                + String.join("; ", figures));
+    }
+
+    /** Submits one no-op job, waits until it is COMPLETED, and checks the time it took. */
+    private String submitAndTime() {
+        JobWeaverClient api = new JobWeaverClient("http://localhost:" + apiPort);
+        long submitted = System.nanoTime();
+        UUID id = api.submitAccepted(Jobs.noop());
+        Map<UUID, JsonNode> done = api.awaitAll(List.of(id), JobWeaverClient::terminal, Duration.ofSeconds(60));
+        Duration took = Duration.ofNanos(System.nanoTime() - submitted);
+        assertThat(done.get(id).path("status").asText()).isEqualTo("COMPLETED");
+        assertThat(took).as("submission to completion right after the start").isLessThan(START_BOUND);
+        return String.format("%.2f s", took.toMillis() / 1000.0);
+    }
+
+    private void start() throws Exception {
+        Path root = Path.of(System.getProperty("jobweaver.root", "../..")).toAbsolutePath().normalize();
+        Path launcherJar = root.resolve("deploy/local/target/jobweaver-local.jar");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Path out = home.resolve("launcher-" + System.nanoTime() + ".out");
+        List<String> command = List.of("setsid", java, "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+                "-cp", launcherJar + ":" + root.resolve("deploy/local/target/lib") + "/*",
+                "dev.jobweaver.local.JobWeaverLocal", "up", "--root", root.toString(),
+                "--home", home.resolve("platform").toString(), "--no-aot-cache",
+                "--api-port", Integer.toString(apiPort), "--scheduler-port", Integer.toString(schedulerPort),
+                "--worker-port", Integer.toString(workerPort), "--kafka-port", Integer.toString(kafkaPort),
+                "--postgres-port", Integer.toString(postgresPort));
+        launcher = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(out.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+        while (System.nanoTime() < deadline) {
+            String printed = Files.exists(out) ? Files.readString(out) : "";
+            if (printed.contains("JobWeaver is up")) {
+                return;
+            }
+            if (!launcher.isAlive()) {
+                throw new AssertionError("the launcher exited (" + launcher.exitValue() + "):\n" + printed);
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("not up within 240 s:\n" + Files.readString(out));
+    }
+
+    /** Sends {@code signal} to the launcher's whole process group, as a terminal or a process manager would. */
+    private void signalGroup(String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, "--", "-" + launcher.pid()).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private void assertPortsFree(Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        List<Integer> busy;
+        do {
+            busy = new ArrayList<>();
+            for (int port : List.of(apiPort, schedulerPort, workerPort, kafkaPort, postgresPort)) {
+                if (listening(port)) {
+                    busy.add(port);
+                }
+            }
+            if (busy.isEmpty()) {
+                return;
+            }
+            Thread.sleep(250);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("ports still held after the launcher was gone: " + busy);
+    }
+
+    private static boolean listening(int port) {
+        try (Socket ignored = new Socket("127.0.0.1", port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
