@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -35,6 +37,24 @@ public final class Executions {
             throw new IllegalStateException("could not read execution_attempts", e);
         }
         return counts;
+    }
+
+    /** Of the given jobs, those with an execution recorded RUNNING and not finished: in flight on some worker now. */
+    public static Set<UUID> inFlight(Collection<UUID> jobIds) {
+        Set<UUID> running = new HashSet<>();
+        try (Connection c = E2ePlatform.database("jobweaver_worker");
+             PreparedStatement query = c.prepareStatement(
+                     "SELECT DISTINCT job_id FROM execution_attempts WHERE job_id = ANY (?) AND outcome = 'RUNNING'")) {
+            query.setArray(1, c.createArrayOf("uuid", jobIds.toArray()));
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    running.add(rs.getObject(1, UUID.class));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read execution_attempts", e);
+        }
+        return running;
     }
 
     /** The jobs that were started more than once. */
