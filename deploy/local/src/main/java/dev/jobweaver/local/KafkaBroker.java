@@ -124,7 +124,10 @@ public final class KafkaBroker implements AutoCloseable {
      */
     static List<String> jvmOptions(String heap, String extra) {
         return Processes.withExtraOptions(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC",
-                "-XX:MaxGCPauseMillis=20", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true"), extra);
+                "-XX:MaxGCPauseMillis=20", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
+                // The broker unmaps its index files through sun.misc.Unsafe::invokeCleaner; JDK 25 allows it with a
+                // four-line WARNING in the broker's log unless told so.
+                "--sun-misc-unsafe-memory-access=allow"), extra);
     }
 
     /** Registers the broker with {@code reaper} from its next start on. */
@@ -215,6 +218,8 @@ public final class KafkaBroker implements AutoCloseable {
         }
         Files.writeString(home.resolve("log4j2.properties"), """
                 status = warn
+                # The JVM's own shutdown hooks stop the broker; log4j's would be refused at that point with a WARN.
+                shutdownHook = disable
                 appender.console.type = Console
                 appender.console.name = STDOUT
                 appender.console.layout.type = PatternLayout
@@ -225,6 +230,13 @@ public final class KafkaBroker implements AutoCloseable {
                 logger.server.level = INFO
                 logger.broker.name = kafka.server.BrokerServer
                 logger.broker.level = INFO
+                # A new cluster's first start says at WARN that its metadata log is empty: expected, not a problem.
+                logger.controller.name = org.apache.kafka.controller.QuorumController
+                logger.controller.level = WARN
+                logger.controller.filter.activation.type = RegexFilter
+                logger.controller.filter.activation.regex = .*Performing controller activation. The metadata log appears to be empty.*
+                logger.controller.filter.activation.onMatch = DENY
+                logger.controller.filter.activation.onMismatch = NEUTRAL
                 """);
         return config;
     }

@@ -12,7 +12,8 @@ class KafkaBrokerOptionsTest {
     @Test
     void theBrokerRunsOnAFixedHeapWithC1Only() {
         List<String> options = KafkaBroker.jvmOptions("512m", null);
-        assertTrue(options.containsAll(List.of("-Xms512m", "-Xmx512m", "-XX:TieredStopAtLevel=1")), options::toString);
+        assertTrue(options.containsAll(List.of("-Xms512m", "-Xmx512m", "-XX:TieredStopAtLevel=1",
+                "--sun-misc-unsafe-memory-access=allow")), options::toString);
         assertEquals(options, KafkaBroker.jvmOptions("512m", " \t "));
     }
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * `./jobweaver up` stopped and started again takes up its work at once: a job submitted right after "JobWeaver is up"
  * starts within 3 s, whether the platform was stopped by a Ctrl-C (SIGINT to the whole process group, as a terminal
  * sends it), by a SIGTERM to the whole group, or by a SIGKILL of the launcher alone, after which its children must not
- * outlive it and hold the ports.
+ * outlive it and hold the ports. Its first start is also the check of a clean start: no WARN or ERROR in any log.
  *
  * <p>This runs the launcher itself, in a session of its own, on its own ports and folder: a second platform beside
  * the suite's shared one, which is idle meanwhile.
@@ -57,6 +57,7 @@ class RestartIT {
         List<String> figures = new ArrayList<>();
         start();
         figures.add("first start: " + submitAndTime());
+        assertThat(warningsAndErrors()).as("WARN and ERROR lines in the logs of a healthy start").isEmpty();
 
         signalGroup("INT");
         assertThat(launcher.waitFor(120, TimeUnit.SECONDS)).as("the launcher exits after a Ctrl-C").isTrue();
@@ -117,6 +118,26 @@ class RestartIT {
             Thread.sleep(200);
         }
         throw new AssertionError("not up within 240 s:\n" + Files.readString(out));
+    }
+
+    /**
+     * Every line at WARN or above in the platform's logs (the services' logs and out files, their schema migrations,
+     * the broker's and PostgreSQL's logs), each prefixed with its file: a healthy start has none.
+     */
+    private List<String> warningsAndErrors() throws IOException {
+        java.util.regex.Pattern level = java.util.regex.Pattern.compile("\\b(WARN|WARNING|ERROR|FATAL|SEVERE|PANIC)\\b");
+        List<String> found = new ArrayList<>();
+        try (var files = Files.walk(home.resolve("platform"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".log") || f.toString().endsWith(".out"))
+                    .filter(Files::isRegularFile).toList()) {
+                for (String line : Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                    if (level.matcher(line).find()) {
+                        found.add(file.getFileName() + ": " + line);
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     /** Sends {@code signal} to the launcher's whole process group, as a terminal or a process manager would. */
