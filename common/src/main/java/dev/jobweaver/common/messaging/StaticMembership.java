@@ -49,7 +49,22 @@ public class StaticMembership implements ClientCustomizer<Map<String, Object>> {
             return config;
         }
         Object clientId = config.get("client.id");
-        config.put(GROUP_INSTANCE_ID, instanceId.get() + "-" + (clientId != null ? clientId : channel));
+        config.put(GROUP_INSTANCE_ID, legal(instanceId.get() + "-" + (clientId != null ? clientId : channel)));
         return config;
+    }
+
+    /**
+     * {@code id} with every character Kafka refuses in an instance id (anything but ASCII letters, digits, '.', '_'
+     * and '-') replaced by '-': SmallRye names the copies of a {@code concurrency} channel {@code run-job-in$1}.
+     */
+    static String legal(String id) {
+        StringBuilder out = new StringBuilder(id.length());
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            boolean allowed = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.'
+                    || c == '_' || c == '-';
+            out.append(allowed ? c : '-');
+        }
+        return out.toString();
     }
 }

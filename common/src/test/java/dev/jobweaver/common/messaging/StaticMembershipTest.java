@@ -27,6 +27,14 @@ class StaticMembershipTest {
     }
 
     @Test
+    void charactersKafkaRefusesInAnInstanceIdAreReplaced() {
+        // SmallRye names the copies of a `concurrency` channel run-job-in$1, run-job-in$2, ...
+        Map<String, Object> config = new StaticMembership(Optional.of("worker service/2"))
+                .customize("run-job-in$1", null, consumer("kafka-consumer-run-job-in$1"));
+        assertThat(config).containsEntry("group.instance.id", "worker-service-2-kafka-consumer-run-job-in-1");
+    }
+
+    @Test
     void aProcessWithoutANameKeepsDynamicMembership() {
         assertThat(new StaticMembership(Optional.empty()).customize("c", null, consumer("x")))
                 .doesNotContainKey("group.instance.id");
