@@ -19,9 +19,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * replaces its old self immediately, without a rebalance.
  *
  * <h2>Ids</h2>
- * {@code <jobweaver.kafka.instance-id>-<client.id>}: the process's stable name ({@code ./jobweaver up} gives
- * {@code worker-1}, {@code worker-2}, ...; a StatefulSet gives its pod name) and the consumer's client id, which
- * SmallRye makes unique per consumer of a process ({@code concurrency} copies get an index). Without an instance id
+ * {@code <client.id>-<jobweaver.kafka.instance-id>}: the consumer's client id, which SmallRye makes unique per
+ * consumer of a process ({@code concurrency} copies get an index), then the process's stable name
+ * ({@code ./jobweaver up} gives {@code worker-service}, {@code worker-service-2}, ...; a StatefulSet gives its pod
+ * name). The client id comes first because the range assignor hands out partitions in the order of the members'
+ * instance ids: this way the first consumer of every replica gets a partition before the second consumer of any, as
+ * with dynamic member ids; with the name first, a second worker's three consumers took all three partitions. Without an instance id
  * the consumers stay dynamic members, which suits replicas whose names change at every start: a gracefully stopped
  * dynamic member leaves its group, a static one keeps its partitions until its session times out.
  *
@@ -49,7 +52,7 @@ public class StaticMembership implements ClientCustomizer<Map<String, Object>> {
             return config;
         }
         Object clientId = config.get("client.id");
-        config.put(GROUP_INSTANCE_ID, legal(instanceId.get() + "-" + (clientId != null ? clientId : channel)));
+        config.put(GROUP_INSTANCE_ID, legal((clientId != null ? clientId : channel) + "-" + instanceId.get()));
         return config;
     }
 

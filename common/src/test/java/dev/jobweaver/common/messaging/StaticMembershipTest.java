@@ -22,8 +22,22 @@ class StaticMembershipTest {
         StaticMembership membership = new StaticMembership(Optional.of("worker-2"));
         Map<String, Object> first = membership.customize("run-job-in", null, consumer("kafka-consumer-run-job-in-0"));
         Map<String, Object> second = membership.customize("run-job-in", null, consumer("kafka-consumer-run-job-in-1"));
-        assertThat(first).containsEntry("group.instance.id", "worker-2-kafka-consumer-run-job-in-0");
-        assertThat(second).containsEntry("group.instance.id", "worker-2-kafka-consumer-run-job-in-1");
+        assertThat(first).containsEntry("group.instance.id", "kafka-consumer-run-job-in-0-worker-2");
+        assertThat(second).containsEntry("group.instance.id", "kafka-consumer-run-job-in-1-worker-2");
+    }
+
+    @Test
+    void theFirstConsumerOfEveryReplicaSortsBeforeTheSecondOfAny() {
+        // The range assignor gives partitions in the order of the instance ids.
+        StaticMembership first = new StaticMembership(Optional.of("worker-service"));
+        StaticMembership second = new StaticMembership(Optional.of("worker-service-2"));
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (String client : java.util.List.of("kafka-consumer-run-job-in-1", "kafka-consumer-run-job-in-2")) {
+            ids.add((String) first.customize("c", null, consumer(client)).get("group.instance.id"));
+            ids.add((String) second.customize("c", null, consumer(client)).get("group.instance.id"));
+        }
+        java.util.Collections.sort(ids);
+        assertThat(ids.subList(0, 2)).allSatisfy(id -> assertThat(id).startsWith("kafka-consumer-run-job-in-1-"));
     }
 
     @Test
@@ -31,7 +45,7 @@ class StaticMembershipTest {
         // SmallRye names the copies of a `concurrency` channel run-job-in$1, run-job-in$2, ...
         Map<String, Object> config = new StaticMembership(Optional.of("worker service/2"))
                 .customize("run-job-in$1", null, consumer("kafka-consumer-run-job-in$1"));
-        assertThat(config).containsEntry("group.instance.id", "worker-service-2-kafka-consumer-run-job-in-1");
+        assertThat(config).containsEntry("group.instance.id", "kafka-consumer-run-job-in-1-worker-service-2");
     }
 
     @Test
