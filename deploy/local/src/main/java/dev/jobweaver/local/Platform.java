@@ -189,6 +189,9 @@ public final class Platform implements AutoCloseable {
         var viewer = zipkin == null ? java.util.concurrent.CompletableFuture.<Void>completedFuture(null)
                 : Processes.inBackground("zipkin-start", zipkin.reapedBy(stack.reaper())::start);
         stack.start();
+        // The members of the last run are gone; without this, partitions of an instance not started this time would
+        // wait for its session to time out (StaticMembers).
+        StaticMembers.removeAll(stack.kafkaBootstrapServers());
         Processes.await(viewer, "the trace viewer");
         Path logs = options.stack().home().resolve("logs");
         migrateSchemas(logs);
@@ -365,6 +368,8 @@ public final class Platform implements AutoCloseable {
         retired.add(last);
         replicas.remove(last);
         last.stop(Duration.ofSeconds(40));
+        // A static member does not leave its groups when it stops; this one is not coming back (StaticMembers).
+        StaticMembers.removeInstance(stack.kafkaBootstrapServers(), last.spec().name());
     }
 
     private ServiceProcess.Spec spec(Service service, int replica) {
