@@ -45,7 +45,7 @@ class JobCreatedConsumerPoisonTest extends KafkaAndDbTest {
     @Test
     void everyPoisonIsQuarantinedAtItsPositionAndTheGoodJobsAroundItAreStored() throws Exception {
         UUID base = UUID.randomUUID();
-        List<Poison> corpus = PoisonRecords.fitFor(PoisonCorpus.of(goodJson(base), base.toString(), REQUIRED));
+        List<Poison> corpus = PoisonCorpus.of(goodJson(base), base.toString(), REQUIRED);
         double before = quarantined.total(Topics.JOB_CREATED);
 
         // A good job first, then one after every few poisons, all in one stream of the single partition.

@@ -60,8 +60,7 @@ class OutcomeConsumerPoisonTest extends KafkaAndDbTest {
     private void everyPoisonIsQuarantinedAndTheOutcomesAroundItAreApplied(String topic, Function<UUID, ?> outcome,
                                                                           JobStatus applied) {
         UUID base = UUID.randomUUID();
-        List<Poison> corpus = PoisonRecords.fitFor(PoisonCorpus.of(json(outcome.apply(base)), base.toString(),
-                REQUIRED));
+        List<Poison> corpus = PoisonCorpus.of(json(outcome.apply(base)), base.toString(), REQUIRED);
         double before = quarantined.total(topic);
 
         // A good outcome first, then one after every few poisons; each good one ends a job dispatched for it.
