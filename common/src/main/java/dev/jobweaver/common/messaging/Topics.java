@@ -9,6 +9,11 @@ import java.util.List;
  * <p>Topics are created with these counts before any service subscribes (deploy/local, the k8s topic job);
  * broker-side automatic topic creation stays off, because a consumer that starts first would otherwise
  * create a one-partition topic and silently change the platform's parallelism.
+ *
+ * <p>The counts here are the defaults for one machine and the base manifests, and small on purpose. A topic's
+ * partition count bounds how many replicas of its consuming service take a share of it, so it is configuration:
+ * {@code ./jobweaver up --partitions} and the replica options choose it locally, the prod overlay of deploy/k8s sets
+ * 12 for the topics between the services.
  */
 public final class Topics {
 
@@ -64,13 +69,24 @@ public final class Topics {
 
     /** Every topic with its default partition count, in the order the flow uses them. */
     public static final List<TopicSpec> ALL = List.of(
-            new TopicSpec(JOB_CREATED, 1, false),
+            new TopicSpec(JOB_CREATED, 3, false),
             new TopicSpec(RUN_JOB, 3, false),
             new TopicSpec(JOB_COMPLETED, 3, false),
             new TopicSpec(JOB_FAILED, 3, false),
             new TopicSpec(JOB_DEAD_LETTER, 1, false),
             new TopicSpec(JOB_STATUS, 3, true),
             new TopicSpec(QUARANTINE, 1, false, QUARANTINE_MAX_MESSAGE_BYTES));
+
+    /**
+     * The topic named {@code name} with its default partition count.
+     *
+     * @throws IllegalArgumentException when no topic of the platform has that name
+     */
+    public static TopicSpec named(String name) {
+        return ALL.stream().filter(t -> t.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown topic '" + name + "' ("
+                        + String.join(", ", ALL.stream().map(TopicSpec::name).toList()) + ")"));
+    }
 
     private Topics() {
     }

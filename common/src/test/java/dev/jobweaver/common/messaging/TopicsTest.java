@@ -1,6 +1,7 @@
 package dev.jobweaver.common.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobweaver.common.messaging.Topics.TopicSpec;
 import org.junit.jupiter.api.Test;
@@ -10,12 +11,20 @@ class TopicsTest {
     @Test
     void declaresTheSpecPartitionCounts() {
         assertThat(Topics.ALL).containsExactly(
-                new TopicSpec("job-created", 1, false),
+                new TopicSpec("job-created", 3, false),
                 new TopicSpec("run-job", 3, false),
                 new TopicSpec("job-completed", 3, false),
                 new TopicSpec("job-failed", 3, false),
                 new TopicSpec("job-dead-letter", 1, false),
                 new TopicSpec("job-status", 3, true),
                 new TopicSpec("jobweaver-quarantine", 1, false, 2 * 1024 * 1024));
+    }
+
+    @Test
+    void findsATopicByItsNameAndNamesTheTopicsForAnUnknownOne() {
+        assertThat(Topics.named("run-job")).isEqualTo(new TopicSpec("run-job", 3, false));
+        assertThatThrownBy(() -> Topics.named("run-jobs")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown topic 'run-jobs' (job-created, run-job, job-completed, job-failed, "
+                        + "job-dead-letter, job-status, jobweaver-quarantine)");
     }
 }
