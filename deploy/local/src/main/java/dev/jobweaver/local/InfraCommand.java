@@ -23,8 +23,8 @@ public final class InfraCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         JobWeaverLocal.quietInfrastructureLogs();
-        stack.requireFreePorts();
         LocalStack.Settings settings = stack.settings();
+        stack.requireFreePorts();
         LocalStack infrastructure = new LocalStack(settings);
         CountDownLatch stopped = JobWeaverLocal.onShutdown(infrastructure::close);
         infrastructure.start();
@@ -32,6 +32,7 @@ public final class InfraCommand implements Callable<Integer> {
         System.out.println("  Kafka       " + infrastructure.kafkaBootstrapServers());
         System.out.println("  PostgreSQL  127.0.0.1:" + settings.postgresPort() + " ("
                 + String.join(", ", Postgres.DATABASES) + "; user " + Postgres.USER + ")");
+        System.out.println("  partitions  " + TopicPartitions.describe(infrastructure.partitions()));
         System.out.println("Press Ctrl-C to stop.");
         JobWeaverLocal.await(stopped);
         return 0;

@@ -25,6 +25,7 @@ public final class LocalStack implements AutoCloseable {
     private final KafkaBroker kafka;
     private final Postgres postgres;
     private Reaper reaper;
+    private volatile Map<String, Integer> partitions = Map.of();
 
     /**
      * Where and how the stack runs.
@@ -84,7 +85,7 @@ public final class LocalStack implements AutoCloseable {
         postgres.reapedBy(reaper());
         var pg = Processes.inBackground("postgres-start", postgres::start);
         kafka.start();
-        TopicProvisioner.ensureTopics(kafka.bootstrapServers(), settings.partitionOverrides());
+        partitions = TopicProvisioner.ensureTopics(kafka.bootstrapServers(), settings.partitionOverrides());
         Processes.await(pg, "PostgreSQL");
         LOG.infof("local stack up in %d ms: Kafka %s, PostgreSQL 127.0.0.1:%d",
                 (System.nanoTime() - started) / 1_000_000, kafka.bootstrapServers(), postgres.port());
@@ -96,6 +97,11 @@ public final class LocalStack implements AutoCloseable {
             reaper = Reaper.start(settings.home().resolve("run"));
         }
         return reaper;
+    }
+
+    /** Each topic's partition count as the broker had it once the stack started; empty before. */
+    public Map<String, Integer> partitions() {
+        return partitions;
     }
 
     /** The broker, to stop and restart it in tests of Kafka outages. */

@@ -1,5 +1,6 @@
 package dev.jobweaver.local;
 
+import dev.jobweaver.common.messaging.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -148,6 +149,15 @@ public final class Platform implements AutoCloseable {
      * record's headers (run-time configuration of every channel, on by default).
      */
     static final String KAFKA_RECORD_SPANS = "mp.messaging.connector.smallrye-kafka.tracing-enabled";
+
+    /** The number of Kafka consumers a worker runs on {@code run-job} (the channel's run-time configuration). */
+    static final String RUN_JOB_CONSUMERS = "mp.messaging.incoming.run-job-in.concurrency";
+
+    /**
+     * The most consumers a worker runs on {@code run-job}: the worker's own default (its application.properties), what
+     * one worker on the default three partitions was measured with.
+     */
+    static final int MAX_RUN_JOB_CONSUMERS = 3;
 
     private final Options options;
     private final LocalStack stack;
@@ -379,6 +389,11 @@ public final class Platform implements AutoCloseable {
         config.put("quarkus.http.port", Integer.toString(port));
         if (service == Service.WORKER) {
             config.put("jobweaver.worker.worker-id", name); // names the instance in execution_attempts and outcomes
+            Integer runJob = stack.partitions().get(Topics.RUN_JOB);
+            if (runJob != null) {
+                config.put(RUN_JOB_CONSUMERS, Integer.toString(
+                        runJobConsumers(runJob, options.replicas().getOrDefault(Service.WORKER, 1))));
+            }
         }
         // Static group membership under a name that survives restarts: a restarted instance takes its partitions
         // back at once instead of waiting for its previous self to time out of the group (StaticMembership).
@@ -398,6 +413,20 @@ public final class Platform implements AutoCloseable {
             jvm.addAll(cache.runOptions());
         }
         return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, List.copyOf(jvm));
+    }
+
+    /**
+     * How many consumers each of {@code workers} workers runs on {@code run-job} with {@code partitions} partitions:
+     * as many as the partitions of its even share, at most {@link #MAX_RUN_JOB_CONSUMERS}.
+     *
+     * <p>Why: Kafka gives a partition to one consumer at a time, so with 3 partitions and 3 workers of 3 consumers each,
+     * six consumers would hold nothing, each still a polling thread, a heartbeat thread, buffers and metrics in a
+     * 58 MB heap. A consumer may hold several partitions, so beyond the cap a worker's consumers share them
+     * (12 partitions on 3 workers: 3 consumers each, one of them with 2 partitions).
+     */
+    static int runJobConsumers(int partitions, int workers) {
+        int share = (partitions + workers - 1) / workers;
+        return Math.max(1, Math.min(MAX_RUN_JOB_CONSUMERS, share));
     }
 
     /**

@@ -1,10 +1,12 @@
 package dev.jobweaver.local;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
-/** The options `up` and `infra` share: where the data lives and the infrastructure's ports. */
+/** The options `up` and `infra` share: where the data lives, the infrastructure's ports, the topics' partitions. */
 public final class StackOptions {
 
     @Option(names = "--kafka-port", paramLabel = "P", converter = Cli.Port.class,
@@ -23,6 +25,13 @@ public final class StackOptions {
             description = "The repository (default: the current directory; the jobweaver script passes its own folder).")
     Path root;
 
+    @Option(names = "--partitions", paramLabel = "TOPIC=N[,...]", converter = TopicPartitions.Converter.class,
+            description = "Partition counts other than the defaults, e.g. job-created=6,run-job=6 (defaults: "
+                    + "job-created, run-job, job-completed, job-failed, job-status 3; job-dead-letter, "
+                    + "jobweaver-quarantine 1). A topic's partitions bound how many replicas share it; Kafka cannot "
+                    + "remove partitions, so a count below a topic's present one changes nothing.")
+    List<TopicPartitions.Asked> partitions = new ArrayList<>();
+
     /** The repository, absolute. */
     Path root() {
         return (root == null ? Path.of("") : root).toAbsolutePath();
@@ -33,9 +42,23 @@ public final class StackOptions {
         return home == null ? root().resolve(".jobweaver") : home.toAbsolutePath();
     }
 
-    /** Where and on which ports the infrastructure runs; the controller listens one above the Kafka port. */
+    /** The partition counts {@code --partitions} asked for, topic name to count. */
+    Map<String, Integer> askedPartitions() {
+        return TopicPartitions.merge(partitions);
+    }
+
+    /**
+     * Where and on which ports the infrastructure runs, with the partition counts {@code --partitions} asked for; the
+     * controller listens one above the Kafka port.
+     */
     LocalStack.Settings settings() {
-        return new LocalStack.Settings(home(), kafkaPort, kafkaPort + 1, postgresPort, "512m", Map.of(), false);
+        return settings(askedPartitions());
+    }
+
+    /** As {@link #settings()}, with these partition counts (topic name to count) instead. */
+    LocalStack.Settings settings(Map<String, Integer> partitionCounts) {
+        return new LocalStack.Settings(home(), kafkaPort, kafkaPort + 1, postgresPort, "512m",
+                Map.copyOf(partitionCounts), false);
     }
 
     /** Refuses to start when a port the infrastructure needs is taken. */

@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
  * Creates the platform's topics with their partition counts, before any service subscribes.
  *
  * <p>Idempotent: existing topics are kept; one with fewer partitions than asked is grown (Kafka cannot shrink).
- * The partition count of each topic can be overridden, e.g. {@code job-created} for throughput runs.
+ * The partition count of each topic can be overridden ({@code ./jobweaver up --partitions}, {@link TopicPartitions}).
  */
 public final class TopicProvisioner {
 
@@ -40,8 +40,13 @@ public final class TopicProvisioner {
     private TopicProvisioner() {
     }
 
-    /** Ensures every topic of {@link Topics#ALL} exists; {@code partitionOverrides} maps topic name to count. */
-    public static void ensureTopics(String bootstrapServers, Map<String, Integer> partitionOverrides) {
+    /**
+     * Ensures every topic of {@link Topics#ALL} exists; {@code partitionOverrides} maps topic name to count.
+     *
+     * @return every topic's partition count as the broker has it now: the count asked for, or more when the topic
+     *         already had more
+     */
+    public static Map<String, Integer> ensureTopics(String bootstrapServers, Map<String, Integer> partitionOverrides) {
         List<TopicSpec> specs = Topics.ALL.stream()
                 .map(t -> t.withPartitions(partitionOverrides.getOrDefault(t.name(), t.partitions())))
                 .toList();
@@ -62,7 +67,7 @@ public final class TopicProvisioner {
                     }
                 }
             }
-            awaitVisible(admin, specs);
+            return awaitVisible(admin, specs);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not create the JobWeaver topics on " + bootstrapServers, e);
         } catch (InterruptedException e) {
@@ -109,9 +114,10 @@ public final class TopicProvisioner {
 
     /**
      * Metadata propagates asynchronously: right after creation a loaded broker may still answer "unknown topic", so
-     * retry until every partition of every topic has a leader, for up to a minute, before anyone subscribes.
+     * retry until every partition of every topic has a leader, for up to a minute, before anyone subscribes. Returns
+     * each topic's partition count.
      */
-    private static void awaitVisible(Admin admin, List<TopicSpec> specs)
+    private static Map<String, Integer> awaitVisible(Admin admin, List<TopicSpec> specs)
             throws ExecutionException, InterruptedException, TimeoutException {
         Set<String> names = specs.stream().map(TopicSpec::name).collect(java.util.stream.Collectors.toSet());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -122,8 +128,11 @@ public final class TopicProvisioner {
                         admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
                 boolean ready = descriptions.values().stream().allMatch(d -> d.partitions().stream()
                         .allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
-                if (ready) {
-                    return;
+                boolean grown = specs.stream().allMatch(spec ->
+                        descriptions.get(spec.name()).partitions().size() >= spec.partitions());
+                if (ready && grown) {
+                    return descriptions.entrySet().stream().collect(java.util.stream.Collectors.toUnmodifiableMap(
+                            Map.Entry::getKey, e -> e.getValue().partitions().size()));
                 }
                 notYet = "partitions without a leader: " + descriptions;
             } catch (ExecutionException e) {

@@ -34,12 +34,14 @@ public final class UpCommand implements Callable<Integer> {
     Cli.HelpOption help;
 
     @Option(names = "--workers", paramLabel = "N", converter = Cli.PositiveInt.class,
-            description = "Worker replicas (default: ${DEFAULT-VALUE}); replica n listens on the worker port + 100(n-1).")
+            description = "Worker replicas (default: ${DEFAULT-VALUE}); replica n listens on the worker port + 100(n-1). "
+                    + "run-job gets at least one partition per worker.")
     int workers = 1;
 
     @Option(names = "--schedulers", paramLabel = "N", converter = Cli.PositiveInt.class,
             description = "Scheduler replicas (default: ${DEFAULT-VALUE}); replica n listens on the scheduler port "
-                    + "+ 100(n-1).")
+                    + "+ 100(n-1). job-created, job-completed and job-failed get at least one partition per "
+                    + "scheduler.")
     int schedulers = 1;
 
     @Option(names = "--api-port", paramLabel = "P", converter = Cli.Port.class,
@@ -93,17 +95,28 @@ public final class UpCommand implements Callable<Integer> {
         return replicas;
     }
 
+    /**
+     * The topics' partition counts: what {@code --partitions} asked for, and every topic a service's replicas share
+     * raised to the replica count ({@link TopicPartitions}).
+     *
+     * @throws IllegalArgumentException when {@code --partitions} leaves a replica without a partition
+     */
+    TopicPartitions.Plan partitionPlan() {
+        return TopicPartitions.plan(stack.askedPartitions(), replicas());
+    }
+
     /** How to run the platform, as {@code up} was asked to. */
     Platform.Options platformOptions(String extraJvmOptions) {
         Path home = stack.home();
-        return new Platform.Options(stack.root(), stack.settings(), basePorts(), replicas(), Map.of(),
-                Platform.Options.jvmWith(extraJvmOptions), Duration.ofSeconds(3), Duration.ofSeconds(120),
+        return new Platform.Options(stack.root(), stack.settings(partitionPlan().counts()), basePorts(), replicas(),
+                Map.of(), Platform.Options.jvmWith(extraJvmOptions), Duration.ofSeconds(3), Duration.ofSeconds(120),
                 traces ? zipkinPort : 0, noAotCache ? null : AotCache.directoryUnder(home), !startTogether);
     }
 
     @Override
     public Integer call() {
         JobWeaverLocal.quietInfrastructureLogs();
+        TopicPartitions.Plan partitions = partitionPlan(); // a bad combination is refused before anything starts
         stack.requireFreePorts();
         if (traces) {
             Ports.requireFree(zipkinPort, "Zipkin", "--zipkin-port");
@@ -127,6 +140,7 @@ public final class UpCommand implements Callable<Integer> {
             platform.close();
             System.out.println("JobWeaver stopped.");
         });
+        partitions.notes().forEach(note -> System.out.println("  " + note));
         System.out.println("Starting Kafka, PostgreSQL and " + platform.builtServices().size() + " service(s)...");
         platform.start();
         System.out.println();
@@ -134,6 +148,7 @@ public final class UpCommand implements Callable<Integer> {
         System.out.println("  jobs API    http://localhost:" + apiPort + "/api/jobs   (OpenAPI: /q/openapi)");
         System.out.println("  Kafka       " + platform.stack().kafkaBootstrapServers());
         System.out.println("  PostgreSQL  127.0.0.1:" + settings.postgresPort() + " (user " + Postgres.USER + ")");
+        System.out.println("  partitions  " + TopicPartitions.describe(platform.stack().partitions()));
         platform.zipkin().ifPresent(z -> System.out.println("  traces      " + z.uiUrl()
                 + "   (Zipkin: search by traceId)"));
         System.out.println("  logs        " + settings.home().resolve("logs"));

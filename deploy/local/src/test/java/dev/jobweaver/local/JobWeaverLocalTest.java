@@ -73,6 +73,48 @@ class JobWeaverLocalTest {
     }
 
     @Test
+    void partitionCountsAreReadByUpAndInfra() {
+        UpCommand up = parse(UpCommand.class, "up", "--partitions", "job-created=6,run-job=6", "--partitions",
+                "job-status=4");
+        assertThat(up.platformOptions(null).stack().partitionOverrides())
+                .isEqualTo(Map.of("job-created", 6, "run-job", 6, "job-status", 4));
+        InfraCommand infra = parse(InfraCommand.class, "infra", "--partitions", "run-job=12");
+        assertThat(infra.stack.settings().partitionOverrides()).isEqualTo(Map.of("run-job", 12));
+        assertThat(parse(UpCommand.class, "up").platformOptions(null).stack().partitionOverrides())
+                .as("the defaults of Topics.ALL").isEmpty();
+    }
+
+    @Test
+    void replicasBeyondTheDefaultCountsRaiseThePartitionsTheyShare() {
+        UpCommand up = parse(UpCommand.class, "up", "--schedulers", "4", "--workers", "6");
+        assertThat(up.platformOptions(null).stack().partitionOverrides()).isEqualTo(Map.of("job-created", 4,
+                "job-completed", 4, "job-failed", 4, "run-job", 6));
+        assertThat(up.partitionPlan().notes()).hasSize(4);
+    }
+
+    @Test
+    void partitionsThatLeaveAReplicaWithoutAShareAreRefusedBeforeAnythingStarts() {
+        assertThat(commandLine().execute("up", "--workers", "3", "--partitions", "run-job=2", "--home",
+                "/nonexistent")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("jobweaver up: --partitions run-job=2 leaves 1 of the 3 workers "
+                + "without a run-job partition: give run-job at least 3");
+    }
+
+    @Test
+    void aBadPartitionValueIsBadUsageNamingTheTopicOrTheCount() {
+        assertThat(commandLine().execute("up", "--partitions", "run-jobs=6")).isEqualTo(2);
+        assertThat(commandLine().execute("infra", "--partitions", "run-job=-1")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).containsExactly(
+                "jobweaver up: Invalid value for option '--partitions' (TOPIC=N[,...]): unknown topic 'run-jobs' "
+                        + "(job-created, run-job, job-completed, job-failed, job-dead-letter, job-status, "
+                        + "jobweaver-quarantine)",
+                "Run ./jobweaver up --help for the options.",
+                "jobweaver infra: Invalid value for option '--partitions' (TOPIC=N[,...]): '-1' is not a partition "
+                        + "count for run-job (a whole number from 1 to 100)",
+                "Run ./jobweaver infra --help for the options.");
+    }
+
+    @Test
     void theZipkinPortAloneStartsNoViewer() {
         assertThat(parse(UpCommand.class, "up", "--zipkin-port", "19411").platformOptions(null).zipkinPort())
                 .isZero();
@@ -164,6 +206,7 @@ class JobWeaverLocalTest {
         assertThat(help).containsPattern("--zipkin-port=P[\\s\\S]{0,200}?\\(default:\\s+9411\\)");
         assertThat(help).contains("--traces", "--no-aot-cache", "--start-together", "--home=DIR", "--root=DIR",
                 "JOBWEAVER_JAVA_OPTS");
+        assertThat(help).containsPattern("--partitions=TOPIC=N\\[,\\.\\.\\.]\\s+Partition\\s+counts");
         assertThat(err.toString()).isEmpty();
     }
 }

@@ -27,8 +27,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalStackTest {
 
     private static LocalStack stack;
@@ -58,6 +62,28 @@ class LocalStackTest {
             assertThat(counts).containsExactlyInAnyOrderEntriesOf(Topics.ALL.stream()
                     .collect(Collectors.toMap(Topics.TopicSpec::name, Topics.TopicSpec::partitions)));
         }
+    }
+
+    @Test
+    void reportsEveryTopicsPartitionCount() {
+        assertThat(stack.partitions()).isEqualTo(Topics.ALL.stream()
+                .collect(Collectors.toMap(Topics.TopicSpec::name, Topics.TopicSpec::partitions)));
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE) // grows a topic for good, and the other tests expect the defaults
+    void growsATopicToTheCountAskedForAndNeverShrinksIt() throws Exception {
+        Map<String, Integer> grown = TopicProvisioner.ensureTopics(stack.kafkaBootstrapServers(),
+                Map.of(Topics.JOB_DEAD_LETTER, 4));
+        assertThat(grown).containsEntry(Topics.JOB_DEAD_LETTER, 4).containsEntry(Topics.RUN_JOB, 3)
+                .hasSize(Topics.ALL.size());
+        try (Admin admin = admin()) {
+            assertThat(admin.describeTopics(List.of(Topics.JOB_DEAD_LETTER)).allTopicNames().get(10, TimeUnit.SECONDS)
+                    .get(Topics.JOB_DEAD_LETTER).partitions()).hasSize(4);
+        }
+        assertThat(TopicProvisioner.ensureTopics(stack.kafkaBootstrapServers(), Map.of()))
+                .as("asking for the default again leaves the grown topic as it is")
+                .containsEntry(Topics.JOB_DEAD_LETTER, 4);
     }
 
     @Test

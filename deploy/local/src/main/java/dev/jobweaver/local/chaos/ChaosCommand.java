@@ -7,6 +7,7 @@ import dev.jobweaver.local.LocalStack;
 import dev.jobweaver.local.Platform;
 import dev.jobweaver.local.Platform.Service;
 import dev.jobweaver.local.Ports;
+import dev.jobweaver.local.TopicPartitions;
 import dev.jobweaver.local.bench.BenchCommand;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -150,16 +151,18 @@ public final class ChaosCommand implements Callable<Integer> {
     Platform.Options platformOptions(String extraJvmOptions) {
         int kafka = kafkaPort != null ? kafkaPort : Ports.free();
         int controller = kafkaPort != null ? kafkaPort + 1 : freeOtherThan(kafka);
-        LocalStack.Settings stack = new LocalStack.Settings(home(), kafka, controller,
-                postgresPort != null ? postgresPort : Ports.free(), "512m", Map.of(), false);
-        Map<Service, Integer> ports = new EnumMap<>(Service.class);
-        ports.put(Service.API, apiPort != null ? apiPort : Ports.free());
-        ports.put(Service.SCHEDULER, Ports.free());
-        ports.put(Service.WORKER, freeWithRoomFor(workers));
         Map<Service, Integer> replicas = new EnumMap<>(Service.class);
         replicas.put(Service.API, 1);
         replicas.put(Service.SCHEDULER, 1);
         replicas.put(Service.WORKER, workers);
+        // Every worker gets a run-job partition: with more workers than the default count, run-job gets one per worker.
+        LocalStack.Settings stack = new LocalStack.Settings(home(), kafka, controller,
+                postgresPort != null ? postgresPort : Ports.free(), "512m",
+                TopicPartitions.plan(Map.of(), replicas).counts(), false);
+        Map<Service, Integer> ports = new EnumMap<>(Service.class);
+        ports.put(Service.API, apiPort != null ? apiPort : Ports.free());
+        ports.put(Service.SCHEDULER, Ports.free());
+        ports.put(Service.WORKER, freeWithRoomFor(workers));
         // A killed service is restarted after 1 s (Kubernetes takes about as long to notice), so that a run measures
         // the platform's recovery rather than a waiting supervisor.
         return new Platform.Options(root(), stack, ports, replicas, Map.of(), Platform.Options.jvmWith(extraJvmOptions),

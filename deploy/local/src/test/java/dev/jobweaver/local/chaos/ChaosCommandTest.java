@@ -88,8 +88,15 @@ class ChaosCommandTest {
         assertThat(options.stack().kafkaControllerPort()).isEqualTo(19093);
         assertThat(options.stack().postgresPort()).isEqualTo(15432);
         assertThat(options.replicas()).containsEntry(Service.WORKER, 2);
+        assertThat(options.stack().partitionOverrides()).as("two workers fit the default partitions").isEmpty();
         assertThat(options.aotCaches()).isNull();
         assertThat(options.jvmOptions()).endsWith("-Xmx512m");
+    }
+
+    @Test
+    void moreWorkersThanRunJobPartitionsGetOnePartitionEach() {
+        Platform.Options options = parse("--workers", "5").platformOptions(null);
+        assertThat(options.stack().partitionOverrides()).isEqualTo(java.util.Map.of("run-job", 5));
     }
 
     @Test
