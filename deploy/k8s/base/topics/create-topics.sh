@@ -1,7 +1,9 @@
 #!/bin/bash
 # Creates JobWeaver's topics with their partition counts, once Kafka answers. Idempotent: run it again and it
-# changes nothing. A topic that already exists with fewer partitions than required is an error, because keyed
-# ordering and the workers' parallelism depend on the count.
+# changes nothing. A topic that already exists with fewer partitions than required is an error naming the command that
+# grows it: the consumers' parallelism depends on the count, and growing a topic sends a key's later records to another
+# partition, which is the operator's decision (the services tolerate it: outcomes carry their attempt, statuses their
+# version).
 set -euo pipefail
 : "${KAFKA_BOOTSTRAP_SERVERS:?KAFKA_BOOTSTRAP_SERVERS is not set}"
 : "${TOPICS:?TOPICS is not set}"
@@ -41,7 +43,8 @@ for spec in $TOPICS; do
     --partitions "$partitions" --replication-factor "$RF" "${configs[@]}"
   actual=$("$KT" "${CLIENT[@]}" --describe --topic "$name" | grep -o 'PartitionCount: *[0-9]*' | grep -o '[0-9]*$' | head -n 1)
   if [ -z "$actual" ] || [ "$actual" -lt "$partitions" ]; then
-    echo "topic $name has ${actual:-no} partitions, $partitions required" >&2
+    echo "topic $name has ${actual:-no} partitions, $partitions required;" \
+      "grow it with: kafka-topics.sh --alter --topic $name --partitions $partitions" >&2
     exit 1
   fi
   echo "topic $name: $actual partitions"

@@ -20,9 +20,20 @@ class KafkaTopicsTest {
 
     @ParameterizedTest
     @EnumSource(Overlay.class)
-    void theTopicListMatchesTheContract(Overlay overlay) {
+    void theTopicListMatchesTheContractWithAtLeastItsPartitions(Overlay overlay) {
         List<Topics.TopicSpec> declared = declaredTopics(overlay);
-        assertThat(declared).containsExactlyElementsOf(Topics.ALL);
+        assertThat(declared).extracting(t -> t.withPartitions(0))
+                .containsExactlyElementsOf(Topics.ALL.stream().map(t -> t.withPartitions(0)).toList());
+        for (Topics.TopicSpec topic : declared) {
+            assertThat(topic.partitions()).as("partitions of %s", topic.name())
+                    .isGreaterThanOrEqualTo(Topics.named(topic.name()).partitions());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Overlay.class, names = {"BASE", "DEV", "DEV_JVM"})
+    void outsideProdTheTopicsHaveTheContractsDefaults(Overlay overlay) {
+        assertThat(declaredTopics(overlay)).containsExactlyElementsOf(Topics.ALL);
     }
 
     @ParameterizedTest

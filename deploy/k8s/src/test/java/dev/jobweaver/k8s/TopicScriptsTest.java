@@ -93,7 +93,8 @@ class TopicScriptsTest {
         Files.writeString(state, Topics.RUN_JOB + " 1\n");
         Run run = run("create-topics.sh", 30);
         assertThat(run.exitCode()).isNotZero();
-        assertThat(run.output()).contains("topic run-job has 1 partitions, 3 required");
+        assertThat(run.output()).contains("topic run-job has 1 partitions, 3 required; grow it with: "
+                + "kafka-topics.sh --alter --topic run-job --partitions 3");
     }
 
     @Test

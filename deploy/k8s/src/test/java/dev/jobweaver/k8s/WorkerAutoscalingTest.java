@@ -27,7 +27,7 @@ class WorkerAutoscalingTest {
     @EnumSource(Overlay.class)
     void scalesOnCpuWithinTheRunJobPartitions(Overlay overlay) {
         HorizontalPodAutoscaler hpa = overlay.get(HorizontalPodAutoscaler.class, "worker-service");
-        int partitions = Topics.ALL.stream().filter(t -> t.name().equals(Topics.RUN_JOB)).findFirst().orElseThrow().partitions();
+        int partitions = ScaleOutTest.partitions(overlay).get(Topics.RUN_JOB);
         assertThat(hpa.getSpec().getMinReplicas()).isBetween(1, hpa.getSpec().getMaxReplicas());
         assertThat(hpa.getSpec().getMaxReplicas()).as("more workers than run-job partitions would sit idle")
                 .isLessThanOrEqualTo(partitions);
