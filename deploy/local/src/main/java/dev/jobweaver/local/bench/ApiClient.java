@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  */
 public final class ApiClient implements AutoCloseable {
 
-    /** Connections kept to the API; beyond it, requests wait for a free one (the default concurrency is 256). */
+    /** Connections kept to the API by default; beyond it, requests wait for a free one. */
     static final int MAX_CONNECTIONS = 512;
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,8 +57,23 @@ public final class ApiClient implements AutoCloseable {
         this(baseUrl, REQUEST_TIMEOUT);
     }
 
+    /**
+     * A client of the API at {@code baseUrl} that opens {@code maxConnections} connections at most: a burst's client
+     * of that concurrency, as the targets describe it ("a client with 64 connections").
+     */
+    public ApiClient(String baseUrl, int maxConnections) {
+        this(baseUrl, REQUEST_TIMEOUT, maxConnections);
+    }
+
     /** A client whose submissions are answered within {@code requestTimeout} (status 0 when the API is silent). */
     ApiClient(String baseUrl, Duration requestTimeout) {
+        this(baseUrl, requestTimeout, MAX_CONNECTIONS);
+    }
+
+    private ApiClient(String baseUrl, Duration requestTimeout, int maxConnections) {
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("at least one connection, got " + maxConnections);
+        }
         this.requestTimeout = requestTimeout;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         URI uri = URI.create(this.baseUrl);
@@ -70,7 +85,7 @@ public final class ApiClient implements AutoCloseable {
                         .setDefaultPort(uri.getPort() > 0 ? uri.getPort() : 80)
                         .setConnectTimeout((int) PROBE_TIMEOUT_MS)
                         .setKeepAlive(true),
-                new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS));
+                new PoolOptions().setHttp1MaxSize(maxConnections));
         this.context = vertx.getOrCreateContext();
     }
 
