@@ -11,7 +11,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -57,12 +57,12 @@ public final class Bench {
                 : options.home().resolve("bench").resolve(FOLDER.format(startedAt));
         boolean terminal = System.console() != null && System.console().isTerminal();
         out.println("JobWeaver bench against " + platform.apiUrl() + ": "
-                + String.join(", ", options.workloads().stream().map(Workload::cliName).toList())
+                + String.join(", ", options.runs().stream().map(BenchOptions.Run::label).toList())
                 + "; figures go to " + folder);
         Machine machine = Machine.probe();
         out.println("Machine: " + machine.describe());
         List<WorkloadResult> results = new ArrayList<>();
-        Map<Workload, List<ResourceSummary>> byWorkload = new EnumMap<>(Workload.class);
+        Map<String, List<ResourceSummary>> byWorkload = new LinkedHashMap<>();
         List<ResourceSample> samples;
         WarmUp warmUp;
         boolean failed = false;
@@ -74,27 +74,28 @@ public final class Bench {
                     : WarmUp.fixed(options.warmup(), runner::warmUp, sampler::platformJitCpuSeconds);
             out.println("Warm-up: " + warmUp.describe());
             sampler.start();
-            for (Workload workload : options.workloads()) {
+            for (BenchOptions.Run planned : options.runs()) {
                 long from = System.currentTimeMillis();
                 WorkloadResult result;
                 try {
-                    result = runner.run(workload);
+                    result = runner.run(planned);
                 } catch (RuntimeException e) {
                     // one broken workload (say, a database error) must not cost the figures of the others
-                    result = WorkloadResult.unavailable(workload, "failed: " + e.getMessage());
+                    result = WorkloadResult.unavailable(planned, "failed: " + e.getMessage());
                     failed = true;
                 }
                 results.add(result);
-                byWorkload.put(workload, ResourceSummary.of(sampler.samples(), from, System.currentTimeMillis()));
+                byWorkload.put(planned.label(), ResourceSummary.of(sampler.samples(), from,
+                        System.currentTimeMillis()));
                 if (!result.available()) {
-                    out.println(workload.cliName() + ": unavailable: " + result.note());
+                    out.println(planned.label() + ": unavailable: " + result.note());
                 }
             }
             samples = sampler.samples();
         }
         List<ResourceSummary> resources = ResourceSummary.of(samples, Long.MIN_VALUE, Long.MAX_VALUE);
-        Map<Workload, CpuPerJob> cpu = new EnumMap<>(Workload.class);
-        results.forEach(r -> cpu.put(r.workload(), CpuPerJob.of(samples, r, machine.cpus())));
+        Map<String, CpuPerJob> cpu = new LinkedHashMap<>();
+        results.forEach(r -> cpu.put(r.label(), CpuPerJob.of(samples, r, machine.cpus())));
         BenchRun run = new BenchRun(startedAt, options, platform, List.copyOf(results),
                 Targets.evaluate(results, options, platform, resources, cpu), resources, byWorkload, samples,
                 machine, warmUp);
@@ -133,7 +134,7 @@ public final class Bench {
                 if (!r.available()) {
                     continue;
                 }
-                String name = r.workload().cliName();
+                String name = r.fileStem();
                 Files.writeString(folder.resolve(name + "-jobs.csv"), RawFiles.jobsCsv(r.jobs()));
                 json.writeValue(folder.resolve(name + "-jobs.json").toFile(), RawFiles.jobsJson(json, r.jobs()));
             }

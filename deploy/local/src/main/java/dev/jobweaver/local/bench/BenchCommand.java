@@ -34,7 +34,7 @@ import picocli.CommandLine.TypeConversionException;
                     + "targets and writes the raw figures and report.html to a folder (docs/benchmark.md).",
             "",
             "Workloads:",
-            "  burst     N no-op jobs as fast as the API takes them, --concurrency at a time",
+            "  burst     N no-op jobs as fast as the API takes them, at each --concurrency",
             "  steady    a fixed offered rate (--rate) for --duration, open loop: latency",
             "  sleepers  like burst, 5%% of the jobs sleep 5 s: no-op throughput against burst",
             "  retries   like burst, 10%% of the jobs fail once and pass on their retry"},
@@ -63,12 +63,15 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Jobs per burst, sleepers and retries run (default: ${DEFAULT-VALUE}).")
     int jobs;
 
-    // With 128 in flight the client was the bound: every request waits for its group's insert and Kafka
-    // acknowledgement, so 128 of them gave about 2,100 jobs/s with an eighth of the CPU idle; 256 keep the API busy
-    // (measured 2026-11 on the 2-core machine, docs/benchmark.md).
-    @Option(names = "--concurrency", paramLabel = "C", defaultValue = "256", converter = PositiveWholeNumber.class,
-            description = "Requests in flight at most during burst-like submission (default: ${DEFAULT-VALUE}).")
-    int concurrency;
+    // The targets are stated for a client with 64 connections (Targets.BURST_CONCURRENCY). A list runs the burst once
+    // per value, for the throughput and latency a client of each size gets; the API answers a connection's requests in
+    // order, so the connections in flight are what a client of that size offers.
+    @Option(names = "--concurrency", paramLabel = "C,...", hideParamSyntax = true, split = ",", defaultValue = "64",
+            converter = PositiveWholeNumber.class,
+            description = "Requests in flight at most during burst-like submission, one connection each; a list "
+                    + "(1,16,64,256) runs the burst once per value, at most " + BenchOptions.JOBS_PER_CONNECTION
+                    + " jobs per connection (default: ${DEFAULT-VALUE}).")
+    List<Integer> concurrency;
 
     @Option(names = "--rate", paramLabel = "R", defaultValue = "100", converter = PositiveNumber.class,
             description = "steady: offered jobs per second (default: ${DEFAULT-VALUE}).")

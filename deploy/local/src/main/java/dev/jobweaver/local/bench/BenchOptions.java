@@ -2,6 +2,7 @@ package dev.jobweaver.local.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -9,8 +10,11 @@ import java.util.Set;
  * What `./jobweaver bench` was asked to do.
  *
  * @param workloads the selected workloads (all when none is named)
- * @param jobs jobs per burst, sleepers and retries run
- * @param concurrency requests in flight at most during burst-like submission
+ * @param jobs jobs per burst, sleepers and retries run, at most {@link #JOBS_PER_CONNECTION} per connection
+ *             ({@link #jobsAt})
+ * @param concurrencies the requests in flight at most during burst-like submission, one connection each, in increasing
+ *                      order without repeats: the burst runs once per value, sleepers, retries and the warm-up at
+ *                      {@link #concurrency()}
  * @param rate offered jobs per second of the steady workload
  * @param duration how long the steady workload offers load
  * @param baseline burst throughput (jobs/s) to compare sleepers with when burst is not run; NaN if none
@@ -26,11 +30,27 @@ import java.util.Set;
  * @param home the platform's home folder (holds platform.properties)
  * @param out where to write the figures; null: {@code <home>/bench/<timestamp>}
  */
-public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, double rate, Duration duration,
-                           double baseline, int warmup, Duration settle, Duration timeout, Path home, Path out) {
+public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> concurrencies, double rate,
+                           Duration duration, double baseline, int warmup, Duration settle, Duration timeout, Path home,
+                           Path out) {
 
     /** {@code --warmup auto}: rounds of no-op jobs until the platform's JIT compilers have settled. */
     public static final int AUTO_WARMUP = -1;
+
+    /**
+     * Jobs a burst-like run submits per connection at most. One connection sends a job when its previous one was
+     * answered, so at a few milliseconds an answer 20,000 jobs from one connection would take a minute or more; 500
+     * take a few seconds and are plenty for a median and a 99th percentile.
+     */
+    public static final int JOBS_PER_CONNECTION = 500;
+
+    /** The concurrencies sorted, without repeats; at least one. */
+    public BenchOptions {
+        if (concurrencies == null || concurrencies.isEmpty()) {
+            throw new IllegalArgumentException("at least one concurrency");
+        }
+        concurrencies = concurrencies.stream().distinct().sorted().toList();
+    }
 
     /**
      * The options a {@code bench} command line asks for ({@link BenchCommand}, everything after {@code bench});
@@ -39,5 +59,49 @@ public record BenchOptions(Set<Workload> workloads, int jobs, int concurrency, d
      */
     public static BenchOptions parse(List<String> args, Path cwd) {
         return BenchCommand.parse(args, cwd);
+    }
+
+    /**
+     * The concurrency of every burst-like run but the extra bursts: the targets' client
+     * ({@link Targets#BURST_CONCURRENCY}) when it is listed, else the largest listed. Sleepers, retries and the
+     * warm-up run at it, and sleepers compare themselves with the burst at it.
+     */
+    public int concurrency() {
+        return concurrencies.contains(Targets.BURST_CONCURRENCY) ? Targets.BURST_CONCURRENCY
+                : concurrencies.getLast();
+    }
+
+    /** The jobs a burst-like run at {@code concurrency} submits: {@link #jobs}, at most 500 per connection. */
+    public int jobsAt(int concurrency) {
+        return (int) Math.min(jobs, (long) JOBS_PER_CONNECTION * concurrency);
+    }
+
+    /**
+     * One measured run: a workload at a concurrency, under the name the reports give it.
+     *
+     * @param workload which
+     * @param concurrency requests in flight at most; 0 for steady, whose rate sets the load
+     * @param label {@code burst c=16} when the burst runs at several concurrencies, else the workload's name
+     */
+    public record Run(Workload workload, int concurrency, String label) {
+
+        /** The run's name in file names: {@code burst-c16}. */
+        public String fileStem() {
+            return label.replace(" c=", "-c");
+        }
+    }
+
+    /** The runs, in order: the selected workloads in their fixed order, the burst once per concurrency. */
+    public List<Run> runs() {
+        List<Run> runs = new ArrayList<>();
+        for (Workload workload : workloads) {
+            switch (workload) {
+                case BURST -> concurrencies.forEach(c -> runs.add(new Run(workload, c,
+                        concurrencies.size() == 1 ? workload.cliName() : workload.cliName() + " c=" + c)));
+                case STEADY -> runs.add(new Run(workload, 0, workload.cliName()));
+                default -> runs.add(new Run(workload, concurrency(), workload.cliName()));
+            }
+        }
+        return List.copyOf(runs);
     }
 }

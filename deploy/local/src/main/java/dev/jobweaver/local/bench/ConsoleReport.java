@@ -3,7 +3,6 @@ package dev.jobweaver.local.bench;
 import static dev.jobweaver.local.bench.Targets.fmt;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -23,7 +22,7 @@ public final class ConsoleReport {
         String[] header = new String[with.size() + 1];
         header[0] = "stage";
         for (int i = 0; i < with.size(); i++) {
-            header[i + 1] = with.get(i).workload().cliName();
+            header[i + 1] = with.get(i).label();
         }
         TextTable table = new TextTable(header);
         for (int s = 0; s < Stages.NAMES.size(); s++) {
@@ -44,11 +43,11 @@ public final class ConsoleReport {
      * offered rate a job also pays for the platform's idle rounds, so its cost says nothing of what the cores allow.
      */
     static TextTable cpuTable(BenchRun run) {
-        Map<Workload, CpuPerJob> measured = new LinkedHashMap<>();
+        List<Map.Entry<WorkloadResult, CpuPerJob>> measured = new ArrayList<>();
         run.results().forEach(r -> {
             CpuPerJob cpu = run.cpuPerJob(r);
             if (cpu.measured()) {
-                measured.put(r.workload(), cpu);
+                measured.add(Map.entry(r, cpu));
             }
         });
         if (measured.isEmpty()) {
@@ -61,12 +60,14 @@ public final class ConsoleReport {
         header.add("platform");
         header.add("ceiling jobs/s");
         TextTable table = new TextTable(header.toArray(String[]::new));
-        measured.forEach((workload, cpu) -> {
+        measured.forEach(entry -> {
+            WorkloadResult result = entry.getKey();
+            CpuPerJob cpu = entry.getValue();
             List<String> row = new ArrayList<>();
-            row.add(workload.cliName());
+            row.add(result.label());
             processes.forEach(p -> row.add(fmt(cpu.ms(p))));
             row.add(fmt(cpu.platformMs()));
-            row.add(workload == Workload.STEADY ? "-" : fmt(cpu.ceilingJobsPerSecond()));
+            row.add(result.workload() == Workload.STEADY ? "-" : fmt(cpu.ceilingJobsPerSecond()));
             table.row(row.toArray(String[]::new));
         });
         return table;
@@ -78,10 +79,10 @@ public final class ConsoleReport {
         TextTable workloads = new TextTable("workload", "accepted", "rejected", "completed", "jobs/s",
                 "visible jobs/s", "no-op jobs/s", "lost", "duplicated", "unexpected");
         TextTable latency = new TextTable("workload (ms)", "submit-to-start p50", "p90", "p99", "max",
-                "submit-to-completed p50", "p90", "p99", "max", "202 p99");
+                "submit-to-completed p50", "p90", "p99", "max", "202 p50 / p99");
         StringBuilder notes = new StringBuilder();
         for (WorkloadResult r : run.results()) {
-            String name = r.workload().cliName();
+            String name = r.label();
             if (!r.available()) {
                 workloads.row(name, "unavailable");
                 notes.append("  ").append(name).append(" unavailable: ").append(r.note()).append('\n');
@@ -95,7 +96,7 @@ public final class ConsoleReport {
                     Integer.toString(c.unexpected()));
             latency.row(name, fmt(r.toStart().p50()), fmt(r.toStart().p90()), fmt(r.toStart().p99()),
                     fmt(r.toStart().max()), fmt(r.toFinish().p50()), fmt(r.toFinish().p90()), fmt(r.toFinish().p99()),
-                    fmt(r.toFinish().max()), fmt(r.accept().p99()));
+                    fmt(r.toFinish().max()), fmt(r.accept().p50()) + " / " + fmt(r.accept().p99()));
             if (!r.note().isEmpty()) {
                 notes.append("  ").append(name).append(": ").append(r.note()).append('\n');
             }
@@ -121,6 +122,11 @@ public final class ConsoleReport {
         out.append("\nMachine: ").append(run.machine().describe()).append('\n');
         out.append("Warm-up: ").append(run.warmUp().describe()).append('\n');
         out.append("\nWorkloads\n").append(workloads.render());
+        TextTable sweep = ConcurrencySweep.table(ConcurrencySweep.of(run.results()));
+        if (sweep != null) {
+            out.append("\nBurst by concurrency (connections of the client, one request in flight on each)\n")
+                    .append(sweep.render());
+        }
         out.append("\nLatency, from the platform's recorded timestamps (ms)\n").append(latency.render());
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once)\n").append(stages.render());

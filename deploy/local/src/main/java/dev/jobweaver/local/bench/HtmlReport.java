@@ -46,7 +46,7 @@ public final class HtmlReport {
                 .append("<th>start max</th><th>completed p50</th><th>completed p99</th><th>correctness</th>")
                 .append("<th>note</th></tr>\n");
         for (WorkloadResult r : run.results()) {
-            html.append("<tr><td>").append(escape(r.workload().cliName())).append("</td>");
+            html.append("<tr><td>").append(escape(r.label())).append("</td>");
             if (!r.available()) {
                 html.append("<td colspan=\"12\" class=\"na\">unavailable</td><td>").append(escape(r.note()))
                         .append("</td></tr>\n");
@@ -60,6 +60,7 @@ public final class HtmlReport {
         }
         html.append("</table>\n<p>Latencies in milliseconds: start = submit to the first attempt's start, ")
                 .append("completed = submit to the terminal status.</p>\n");
+        html.append(sweep(run));
         html.append(stagesTable(run));
         html.append(latencyChart(run, false)).append(latencyChart(run, true));
         html.append(completionsChart(run));
@@ -80,19 +81,38 @@ public final class HtmlReport {
             html.append("<h2>CPU per completed job</h2>\n<p>Milliseconds of CPU per completed job, from the first ")
                     .append("submission to the last completion; ceiling: the jobs per second that cost allows on ")
                     .append(run.machine().cpus()).append(" cores, the bench included (none for steady, whose jobs ")
-                    .append("also pay for idle rounds).</p>\n<table><tr>");
-            cpu.header().forEach(h -> html.append("<th>").append(escape(h)).append("</th>"));
-            html.append("</tr>\n");
-            for (List<String> row : cpu.rows()) {
-                html.append("<tr>");
-                cells(html, row.toArray(String[]::new));
-                html.append("</tr>\n");
-            }
-            html.append("</table>\n");
+                    .append("also pay for idle rounds).</p>\n").append(table(cpu));
         }
         html.append("<p>Raw figures: one CSV and one JSON file per workload (one row per job), resources.csv, ")
                 .append("summary.json, in this folder.</p>\n</body></html>\n");
         return html.toString();
+    }
+
+    /** The burst at each concurrency: a table and, for two or more, the charts. */
+    private static String sweep(BenchRun run) {
+        List<ConcurrencySweep.Row> rows = ConcurrencySweep.of(run.results());
+        TextTable table = ConcurrencySweep.table(rows);
+        if (table == null) {
+            return "";
+        }
+        StringBuilder html = new StringBuilder("<h2>Burst by concurrency</h2>\n<p>One burst per value of ")
+                .append("<code>--concurrency</code>: the client's connections, one request in flight on each. ")
+                .append("POST = how long <code>POST /api/jobs</code> took to answer 202; start = submit to the ")
+                .append("first attempt's start; milliseconds.</p>\n");
+        return html.append(table(table)).append(ConcurrencySweep.charts(rows)).toString();
+    }
+
+    /** {@code table} as an HTML table. */
+    private static String table(TextTable table) {
+        StringBuilder html = new StringBuilder("<table><tr>");
+        table.header().forEach(h -> html.append("<th>").append(escape(h)).append("</th>"));
+        html.append("</tr>\n");
+        for (List<String> row : table.rows()) {
+            html.append("<tr>");
+            cells(html, row.toArray(String[]::new));
+            html.append("</tr>\n");
+        }
+        return html.append("</table>\n").toString();
     }
 
     private static String stagesTable(BenchRun run) {
@@ -103,7 +123,7 @@ public final class HtmlReport {
         }
         StringBuilder html = new StringBuilder("<h2>Where the time goes</h2>\n<p>p50 / p99 in milliseconds per stage, ")
                 .append("over the jobs that ran exactly once.</p>\n<table><tr><th>stage</th>");
-        with.forEach(r -> html.append("<th>").append(escape(r.workload().cliName())).append("</th>"));
+        with.forEach(r -> html.append("<th>").append(escape(r.label())).append("</th>"));
         html.append("</tr>\n");
         for (int s = 0; s < Stages.NAMES.size(); s++) {
             html.append("<tr><td>").append(escape(Stages.NAMES.get(s))).append("</td>");
@@ -127,7 +147,7 @@ public final class HtmlReport {
         for (WorkloadResult r : run.results()) {
             Percentiles p = completed ? r.toFinish() : r.toStart();
             if (r.available() && p.count() > 0) {
-                series.add(new SvgChart.Series(r.workload().cliName(), new double[] {0, 1, 2, 3},
+                series.add(new SvgChart.Series(r.label(), new double[] {0, 1, 2, 3},
                         new double[] {p.p50(), p.p90(), p.p99(), p.max()}));
             }
         }
@@ -155,7 +175,7 @@ public final class HtmlReport {
                 xs[i] = i;
                 ys[i] = perSecond[i];
             }
-            series.add(new SvgChart.Series(r.workload().cliName(), xs, ys));
+            series.add(new SvgChart.Series(r.label(), xs, ys));
         }
         if (series.isEmpty()) {
             return "";

@@ -22,6 +22,8 @@ public final class SummaryJson {
         run.options().workloads().forEach(w -> selected.add(w.cliName()));
         options.put("jobs", run.options().jobs());
         options.put("concurrency", run.options().concurrency());
+        ArrayNode concurrencies = options.putArray("concurrencies");
+        run.options().concurrencies().forEach(concurrencies::add);
         putNumber(options, "rate", run.options().rate());
         options.put("durationMs", run.options().duration().toMillis());
         putNumber(options, "baseline", run.options().baseline());
@@ -67,6 +69,12 @@ public final class SummaryJson {
         for (WorkloadResult r : run.results()) {
             ObjectNode w = workloads.addObject();
             w.put("workload", r.workload().cliName());
+            w.put("label", r.label());
+            if (r.concurrency() > 0) {
+                w.put("concurrency", r.concurrency());
+            } else {
+                w.putNull("concurrency");
+            }
             w.put("available", r.available());
             w.put("note", r.note());
             if (!r.available()) {
@@ -106,9 +114,10 @@ public final class SummaryJson {
             for (int n : r.completionsPerSecond()) {
                 perSecond.add(n);
             }
-            resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.workload(), List.of()));
+            resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
             cpuPerJob(w.putObject("cpuPerJobMs"), run.cpuPerJob(r));
         }
+        ConcurrencySweep.json(root.putArray("burstByConcurrency"), ConcurrencySweep.of(run.results()));
         resources(root.putArray("resources"), run.resources());
         ArrayNode targets = root.putArray("targets");
         for (TargetRow t : run.targets()) {
@@ -121,7 +130,8 @@ public final class SummaryJson {
         return root;
     }
 
-    private static void percentiles(ObjectNode o, Percentiles p) {
+    /** count, p50, p90, p99, max and mean into {@code o}. */
+    static void percentiles(ObjectNode o, Percentiles p) {
         o.put("count", p.count());
         putNumber(o, "p50", p.p50());
         putNumber(o, "p90", p.p90());

@@ -10,10 +10,26 @@ public final class Targets {
 
     /** Burst: completed jobs per second, end to end. */
     public static final double BURST_JOBS_PER_SECOND = 2000;
+    /** Burst: the jobs the burst targets are stated for, at least. */
+    public static final int BURST_JOBS = 20_000;
+    /** Burst: the connections of the client the burst targets are stated for, one request in flight on each. */
+    public static final int BURST_CONCURRENCY = 64;
+    /** Burst: the median answer to {@code POST /api/jobs}, milliseconds, at most. */
+    public static final double BURST_POST_P50_MS = 10;
+    /** Burst: the 99th percentile answer to {@code POST /api/jobs}, milliseconds, at most. */
+    public static final double BURST_POST_P99_MS = 50;
+    /** One client, one job at a time (a burst at concurrency 1): the median answer, milliseconds, at most. */
+    public static final double SINGLE_POST_P50_MS = 5;
     /** Steady: the offered rate the latency target is stated for. */
     public static final double STEADY_RATE = 100;
     /** Steady: p99 submit-to-start must stay under this many milliseconds. */
     public static final double STEADY_P99_START_MS = 100;
+    /** Steady: COMPLETED visible in the API after the worker's finish, median, milliseconds, at most. */
+    public static final double STEADY_FRESH_P50_MS = 100;
+    /** Steady: the same at the 99th percentile. */
+    public static final double STEADY_FRESH_P99_MS = 250;
+    /** Burst: COMPLETED visible in the API after the worker's finish, 99th percentile, milliseconds, at most. */
+    public static final double BURST_FRESH_P99_MS = 500;
     /** Sleepers: no-op throughput relative to the pure burst. */
     public static final double SLEEPERS_RATIO = 0.90;
     /** RSS per service under load, MiB. */
@@ -39,24 +55,47 @@ public final class Targets {
         return evaluate(results, options, platform, resources, Map.of());
     }
 
-    /** The rows for this run; the burst row names the CPU a job cost and the ceiling that sets ({@code cpu}). */
+    /**
+     * The rows for this run; the burst row names the CPU a job cost and the ceiling that sets ({@code cpu}, by the
+     * result's label).
+     */
     public static List<TargetRow> evaluate(List<WorkloadResult> results, BenchOptions options, PlatformState platform,
-                                           List<ResourceSummary> resources, Map<Workload, CpuPerJob> cpu) {
+                                           List<ResourceSummary> resources, Map<String, CpuPerJob> cpu) {
         List<TargetRow> rows = new ArrayList<>();
-        WorkloadResult burst = find(results, Workload.BURST);
+        WorkloadResult burst = find(results, Workload.BURST, BURST_CONCURRENCY);
+        WorkloadResult single = find(results, Workload.BURST, 1);
         WorkloadResult steady = find(results, Workload.STEADY);
         WorkloadResult sleepers = find(results, Workload.SLEEPERS);
-        String burstGoal = ">= " + fmt(BURST_JOBS_PER_SECOND) + " jobs/s, exactly once";
-        if (burst != null && burst.available()) {
+        String burstWhy = burstNotJudged(results, burst);
+        String burstGoal = ">= " + fmt(BURST_JOBS_PER_SECOND) + " jobs/s, exactly once (" + BURST_JOBS
+                + " jobs, " + BURST_CONCURRENCY + " connections)";
+        if (burstWhy == null) {
             rows.add(TargetRow.of("burst throughput", burstGoal,
                     fmt(burst.throughput()) + " jobs/s (visible in the API: " + fmt(burst.visibleThroughput())
-                            + "), " + burst.correctness().summary() + ceiling(cpu.get(Workload.BURST)),
+                            + "), " + burst.correctness().summary() + ceiling(cpu.get(burst.label())),
                     burst.throughput() >= BURST_JOBS_PER_SECOND && burst.correctness().ok()));
         } else {
-            rows.add(TargetRow.notMeasured("burst throughput", burstGoal, "burst not run"));
+            rows.add(TargetRow.notMeasured("burst throughput", burstGoal, burst == null ? burstWhy
+                    : fmt(burst.throughput()) + " jobs/s, " + burstWhy + ceiling(cpu.get(burst.label()))));
+        }
+        String postGoal = "POST p50 <= " + fmt(BURST_POST_P50_MS) + " ms, p99 <= " + fmt(BURST_POST_P99_MS) + " ms";
+        if (burstWhy == null) {
+            rows.add(TargetRow.of("burst POST latency", postGoal, pair(burst.accept()),
+                    burst.accept().p50() <= BURST_POST_P50_MS && burst.accept().p99() <= BURST_POST_P99_MS));
+        } else {
+            rows.add(TargetRow.notMeasured("burst POST latency", postGoal,
+                    burst == null ? burstWhy : pair(burst.accept()) + ", " + burstWhy));
+        }
+        String singleGoal = "POST p50 <= " + fmt(SINGLE_POST_P50_MS) + " ms, one job at a time";
+        if (single == null) {
+            rows.add(TargetRow.notMeasured("single-client POST latency", singleGoal,
+                    "burst not run at concurrency 1 (--concurrency 1,...)"));
+        } else {
+            rows.add(TargetRow.of("single-client POST latency", singleGoal, pair(single.accept()) + " over "
+                    + single.accept().count() + " jobs", single.accept().p50() <= SINGLE_POST_P50_MS));
         }
         String steadyGoal = "p99 submit-to-start < " + fmt(STEADY_P99_START_MS) + " ms at " + fmt(STEADY_RATE) + "/s";
-        if (steady == null || !steady.available()) {
+        if (steady == null) {
             rows.add(TargetRow.notMeasured("steady latency", steadyGoal, "steady not run"));
         } else if (options.rate() < STEADY_RATE) {
             rows.add(TargetRow.notMeasured("steady latency", steadyGoal,
@@ -66,8 +105,9 @@ public final class Targets {
                     + fmt(options.rate()) + "/s", steady.toStart().p99() < STEADY_P99_START_MS));
         }
         String sleepersGoal = "no-op throughput >= " + fmt(SLEEPERS_RATIO * 100) + "% of burst";
-        double baseline = burst != null && burst.available() ? burst.throughput() : options.baseline();
-        if (sleepers == null || !sleepers.available()) {
+        WorkloadResult reference = find(results, Workload.BURST, options.concurrency());
+        double baseline = reference != null ? reference.throughput() : options.baseline();
+        if (sleepers == null) {
             rows.add(TargetRow.notMeasured("sleepers no-op throughput", sleepersGoal, "sleepers not run"));
         } else if (Double.isNaN(baseline)) {
             rows.add(TargetRow.notMeasured("sleepers no-op throughput", sleepersGoal,
@@ -80,7 +120,7 @@ public final class Targets {
         }
         for (WorkloadResult r : results) {
             if (r.available()) {
-                rows.add(TargetRow.of(r.workload().cliName() + " correctness", "every job as expected, exactly once",
+                rows.add(TargetRow.of(r.label() + " correctness", "every job as expected, exactly once",
                         r.correctness().summary(), r.correctness().ok()));
             }
         }
@@ -107,8 +147,35 @@ public final class Targets {
         return rows;
     }
 
+    /** The first available result of {@code workload}, or null. */
     private static WorkloadResult find(List<WorkloadResult> results, Workload workload) {
-        return results.stream().filter(r -> r.workload() == workload).findFirst().orElse(null);
+        return results.stream().filter(r -> r.available() && r.workload() == workload).findFirst().orElse(null);
+    }
+
+    /** The available result of {@code workload} at {@code concurrency}, or null. */
+    private static WorkloadResult find(List<WorkloadResult> results, Workload workload, int concurrency) {
+        return results.stream().filter(r -> r.available() && r.workload() == workload
+                && r.concurrency() == concurrency).findFirst().orElse(null);
+    }
+
+    /**
+     * Why the burst targets cannot be judged from {@code burst} (the available burst at {@link #BURST_CONCURRENCY}, or
+     * null), or null when they can: it must have run, with at least {@link #BURST_JOBS} jobs.
+     */
+    private static String burstNotJudged(List<WorkloadResult> results, WorkloadResult burst) {
+        if (burst == null) {
+            boolean other = results.stream().anyMatch(r -> r.workload() == Workload.BURST && r.available());
+            return other ? "burst not run at concurrency " + BURST_CONCURRENCY : "burst not run";
+        }
+        if (burst.submission().offered() < BURST_JOBS) {
+            return "but over " + burst.submission().offered() + " jobs, not " + BURST_JOBS;
+        }
+        return null;
+    }
+
+    /** {@code p50 3.2 ms, p99 12 ms}. */
+    private static String pair(Percentiles p) {
+        return "p50 " + fmt(p.p50()) + " ms, p99 " + fmt(p.p99()) + " ms";
     }
 
     /** A figure for people: whole numbers as such, else 0 decimals from 100, 1 from 10, 2 below; "-" for NaN. */

@@ -10,6 +10,9 @@ import java.util.Objects;
  * Everything one workload measured.
  *
  * @param workload which
+ * @param label its name in reports: {@code burst c=16} when the burst ran at several concurrencies, else the
+ *              workload's name ({@link BenchOptions.Run})
+ * @param concurrency requests in flight at most while it submitted; 0 for steady (open loop)
  * @param available false when the platform cannot run it (then only {@code note} is meaningful)
  * @param note why it is unavailable, or remarks on the run; empty when none
  * @param submission the submission side
@@ -25,20 +28,32 @@ import java.util.Objects;
  * @param completionsPerSecond completed jobs per second after the first submit
  * @param jobs the raw records
  */
-public record WorkloadResult(Workload workload, boolean available, String note, Submission submission,
-                             double throughput, double visibleThroughput, double noopThroughput, Percentiles accept, Percentiles toStart,
-                             Percentiles toFinish, List<Stages.Stage> stages, Correctness correctness, int[] completionsPerSecond,
+public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
+                             Submission submission, double throughput, double visibleThroughput,
+                             double noopThroughput, Percentiles accept, Percentiles toStart, Percentiles toFinish,
+                             List<Stages.Stage> stages, Correctness correctness, int[] completionsPerSecond,
                              List<JobRecord> jobs) {
 
     /** A workload the platform cannot run, with the reason. */
     public static WorkloadResult unavailable(Workload workload, String reason) {
-        return new WorkloadResult(workload, false, reason, new Submission(0, 0, 0, null, null, 0, 0), Double.NaN,
-                Double.NaN, Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
+        return unavailable(new BenchOptions.Run(workload, 0, workload.cliName()), reason);
+    }
+
+    /** A run the platform cannot do, with the reason. */
+    public static WorkloadResult unavailable(BenchOptions.Run run, String reason) {
+        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), false, reason,
+                new Submission(0, 0, 0, null, null, 0, 0), Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
+                Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of());
     }
 
-    /** Computes the figures of a finished workload from its raw records. */
+    /** Computes the figures of a finished workload, named after it, from its raw records. */
     public static WorkloadResult of(Workload workload, Submission submission, List<JobRecord> jobs, String note) {
+        return of(new BenchOptions.Run(workload, 0, workload.cliName()), submission, jobs, note);
+    }
+
+    /** Computes the figures of a finished run from its raw records. */
+    public static WorkloadResult of(BenchOptions.Run run, Submission submission, List<JobRecord> jobs, String note) {
         Instant firstSubmit = jobs.stream().map(JobRecord::submittedAt).filter(Objects::nonNull)
                 .min(Comparator.naturalOrder()).orElse(submission.startedAt());
         List<JobRecord> completed = jobs.stream().filter(JobRecord::completed).toList();
@@ -53,7 +68,8 @@ public record WorkloadResult(Workload workload, boolean available, String note, 
                 finishes.add(j.finishedAt());
             }
         });
-        return new WorkloadResult(workload, true, note == null ? "" : note, submission,
+        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), true, note == null ? "" : note,
+                submission,
                 throughput(completed, firstSubmit, JobRecord::finishedAt),
                 throughput(completed, firstSubmit, JobRecord::visibleAt), noop,
                 Percentiles.of(values(jobs, JobRecord::acceptMs)),
@@ -63,6 +79,11 @@ public record WorkloadResult(Workload workload, boolean available, String note, 
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
                 List.copyOf(jobs));
+    }
+
+    /** The run's name in file names: {@code burst-c16}. */
+    public String fileStem() {
+        return new BenchOptions.Run(workload, concurrency, label).fileStem();
     }
 
     /** When the first job was submitted; null when none was. */

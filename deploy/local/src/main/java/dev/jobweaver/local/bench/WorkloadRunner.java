@@ -36,55 +36,66 @@ public final class WorkloadRunner {
         this.terminal = terminal;
     }
 
-    /** Runs {@code workload}. */
-    public WorkloadResult run(Workload workload) {
-        return switch (workload) {
-            case BURST -> closedLoop(workload, options.jobs(), i -> JobKind.NOOP, "");
-            case STEADY -> openLoop();
-            case SLEEPERS -> closedLoop(workload, options.jobs(),
-                    i -> JobKind.mix(i, SLEEPER_FRACTION, JobKind.SLEEPER), "");
-            case RETRIES -> retries();
+    /** Does {@code run}. */
+    public WorkloadResult run(BenchOptions.Run run) {
+        return switch (run.workload()) {
+            case BURST -> closedLoop(run, i -> JobKind.NOOP, "");
+            case STEADY -> openLoop(run);
+            case SLEEPERS -> closedLoop(run, i -> JobKind.mix(i, SLEEPER_FRACTION, JobKind.SLEEPER), "");
+            case RETRIES -> retries(run);
         };
     }
 
-    /** Runs {@code count} no-op jobs and forgets them, once all have ended (JIT and connection warm-up, {@link WarmUp}). */
+    /**
+     * Runs {@code count} no-op jobs at the main concurrency and forgets them, once all have ended (JIT and
+     * connection warm-up, {@link WarmUp}).
+     */
     public void warmUp(int count) {
-        closedLoop(null, count, i -> JobKind.NOOP, "");
+        closedLoop("warm-up", count, options.concurrency(), i -> JobKind.NOOP);
     }
 
-    private WorkloadResult closedLoop(Workload workload, int count, IntFunction<JobKind> kinds, String note) {
-        String label = workload == null ? "warm-up" : workload.cliName();
+    private WorkloadResult closedLoop(BenchOptions.Run run, IntFunction<JobKind> kinds, String note) {
+        ClosedLoopRun done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(), kinds);
+        List<JobRecord> records = done.watcher().withVisibility(db.records(done.accepted()));
+        return WorkloadResult.of(run, done.submission(), records, note(done.submission(), workerNote(note)));
+    }
+
+    /** A closed-loop run's submission, the jobs it got accepted, and the watcher that saw them finish. */
+    private record ClosedLoopRun(Submission submission, List<Accepted> accepted, CompletionWatcher watcher) {
+    }
+
+    /**
+     * Sends {@code count} jobs with {@code concurrency} in flight, through a client of as many connections, and waits
+     * until every accepted job ended (or the stall timeout).
+     */
+    private ClosedLoopRun closedLoop(String label, int count, int concurrency, IntFunction<JobKind> kinds) {
         Progress progress = new Progress(label, count, out, terminal);
         CompletionWatcher watcher = new CompletionWatcher(db, progress, options.timeout()).start();
         Submission submission;
         List<Accepted> accepted;
-        try (progress) {
+        try (progress; ApiClient client = new ApiClient(api.baseUrl(), concurrency)) {
             try {
-                submission = new Submitter(api).burst(count, options.concurrency(), kinds, watcher::add, progress);
+                submission = new Submitter(client).burst(count, concurrency, kinds, watcher::add, progress);
             } finally {
                 watcher.submissionDone();
             }
             accepted = watcher.await();
         }
-        if (workload == null) {
-            return null;
-        }
-        List<JobRecord> records = watcher.withVisibility(db.records(accepted));
-        return WorkloadResult.of(workload, submission, records, note(submission, workerNote(note)));
+        return new ClosedLoopRun(submission, accepted, watcher);
     }
 
-    private WorkloadResult openLoop() {
+    private WorkloadResult openLoop(BenchOptions.Run measured) {
         if (!options.settle().isZero()) {
             openLoop("steady warm-up", new RateSchedule(options.rate(), options.settle()));
         }
         RateSchedule schedule = new RateSchedule(options.rate(), options.duration());
-        OpenLoopRun run = openLoop(Workload.STEADY.cliName(), schedule);
+        OpenLoopRun run = openLoop(measured.label(), schedule);
         String note = String.format(java.util.Locale.ROOT, "offered %s/s for %s s after %s s unreported; largest send "
                         + "delay behind schedule %s ms", Targets.fmt(options.rate()),
                 Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(options.settle().toMillis() / 1000.0),
                 Targets.fmt(run.submission().maxSendLagMs()));
         List<JobRecord> records = run.watcher().withVisibility(db.records(run.accepted()));
-        return WorkloadResult.of(Workload.STEADY, run.submission(), records, note(run.submission(), workerNote(note)));
+        return WorkloadResult.of(measured, run.submission(), records, note(run.submission(), workerNote(note)));
     }
 
     /** An open-loop run's submission, the jobs it got accepted, and the watcher that saw them finish. */
@@ -108,12 +119,12 @@ public final class WorkloadRunner {
         return new OpenLoopRun(submission, accepted, watcher);
     }
 
-    private WorkloadResult retries() {
+    private WorkloadResult retries(BenchOptions.Run run) {
         String unavailable = probeRetries();
         if (unavailable != null) {
-            return WorkloadResult.unavailable(Workload.RETRIES, unavailable);
+            return WorkloadResult.unavailable(run, unavailable);
         }
-        return closedLoop(Workload.RETRIES, options.jobs(), i -> JobKind.mix(i, FLAKY_FRACTION, JobKind.FLAKY),
+        return closedLoop(run, i -> JobKind.mix(i, FLAKY_FRACTION, JobKind.FLAKY),
                 "throughput includes the scheduler's retry backoff (jobweaver.scheduler.backoff.base)");
     }
 

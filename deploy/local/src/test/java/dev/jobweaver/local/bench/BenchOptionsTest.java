@@ -23,7 +23,8 @@ class BenchOptionsTest {
         BenchOptions o = parse();
         assertThat(o.workloads()).containsExactly(Workload.BURST, Workload.STEADY, Workload.SLEEPERS, Workload.RETRIES);
         assertThat(o.jobs()).isEqualTo(20_000);
-        assertThat(o.concurrency()).isEqualTo(256);
+        assertThat(o.concurrencies()).containsExactly(64);
+        assertThat(o.concurrency()).isEqualTo(64);
         assertThat(o.warmup()).isEqualTo(BenchOptions.AUTO_WARMUP);
         assertThat(o.rate()).isEqualTo(100);
         assertThat(o.duration()).isEqualTo(Duration.ofSeconds(30));
@@ -48,6 +49,7 @@ class BenchOptionsTest {
                 "--home", "h", "--out", "/tmp/x");
         assertThat(o.workloads()).containsExactly(Workload.STEADY);
         assertThat(o.jobs()).isEqualTo(500);
+        assertThat(o.concurrencies()).containsExactly(8);
         assertThat(o.concurrency()).isEqualTo(8);
         assertThat(o.rate()).isEqualTo(250);
         assertThat(o.duration()).isEqualTo(Duration.ofMinutes(2));
@@ -57,6 +59,50 @@ class BenchOptionsTest {
         assertThat(o.timeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(o.home()).isEqualTo(Path.of("/repo/h"));
         assertThat(o.out()).isEqualTo(Path.of("/tmp/x"));
+    }
+
+    @Test
+    void concurrencyTakesAListThatRunsTheBurstOncePerValueInIncreasingOrder() {
+        assertThat(parse("--concurrency", "256,1,64,16").concurrencies()).containsExactly(1, 16, 64, 256);
+        assertThat(parse("--concurrency=64,64,1").concurrencies()).containsExactly(1, 64);
+        assertThat(parse("--concurrency", "1", "--concurrency", "16").concurrencies()).containsExactly(1, 16);
+        assertThat(parse("--concurrency", "2e2").concurrencies()).containsExactly(200);
+        assertThatThrownBy(() -> parse("--concurrency", "1,0,64"))
+                .hasMessage("Invalid value for option '--concurrency' (C,...): '0' is not a positive number");
+        assertThatThrownBy(() -> parse("--concurrency", "1,,64")).isInstanceOf(ParameterException.class);
+    }
+
+    @Test
+    void sleepersRetriesAndTheWarmUpRunAtTheTargetsClientWhenListedElseTheLargest() {
+        assertThat(parse("--concurrency", "1,16,64,256").concurrency()).isEqualTo(64);
+        assertThat(parse("--concurrency", "1,16,256").concurrency()).isEqualTo(256);
+        assertThat(parse("--concurrency", "4").concurrency()).isEqualTo(4);
+    }
+
+    @Test
+    void aConnectionSubmitsAtMostFiveHundredJobs() {
+        BenchOptions o = parse("--concurrency", "1,16,64,256");
+        assertThat(o.jobsAt(1)).isEqualTo(500);
+        assertThat(o.jobsAt(16)).isEqualTo(8_000);
+        assertThat(o.jobsAt(64)).isEqualTo(20_000);
+        assertThat(o.jobsAt(256)).isEqualTo(20_000);
+        assertThat(parse("--jobs", "300").jobsAt(1)).isEqualTo(300);
+        assertThat(parse("--jobs", "2e9").jobsAt(Integer.MAX_VALUE)).isEqualTo(2_000_000_000);
+    }
+
+    @Test
+    void runsNameEachBurstByItsConcurrencyOnlyWhenThereAreSeveral() {
+        assertThat(parse("--concurrency", "1,64").runs()).containsExactly(
+                new BenchOptions.Run(Workload.BURST, 1, "burst c=1"),
+                new BenchOptions.Run(Workload.BURST, 64, "burst c=64"),
+                new BenchOptions.Run(Workload.STEADY, 0, "steady"),
+                new BenchOptions.Run(Workload.SLEEPERS, 64, "sleepers"),
+                new BenchOptions.Run(Workload.RETRIES, 64, "retries"));
+        assertThat(parse("burst", "sleepers", "--concurrency", "16").runs()).containsExactly(
+                new BenchOptions.Run(Workload.BURST, 16, "burst"),
+                new BenchOptions.Run(Workload.SLEEPERS, 16, "sleepers"));
+        assertThat(new BenchOptions.Run(Workload.BURST, 16, "burst c=16").fileStem()).isEqualTo("burst-c16");
+        assertThat(new BenchOptions.Run(Workload.BURST, 16, "burst").fileStem()).isEqualTo("burst");
     }
 
     @Test
@@ -107,7 +153,7 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> parse("--rate", "0"))
                 .hasMessage("Invalid value for option '--rate': '0' is not a positive number");
         assertThatThrownBy(() -> parse("--concurrency", "-3"))
-                .hasMessage("Invalid value for option '--concurrency': '-3' is not a positive number");
+                .hasMessage("Invalid value for option '--concurrency' (C,...): '-3' is not a positive number");
         assertThatThrownBy(() -> parse("--jobs", "1.5"))
                 .hasMessage("Invalid value for option '--jobs': '1.5' is not a whole number");
         assertThatThrownBy(() -> parse("--baseline", "NaN"))

@@ -38,7 +38,8 @@ class BenchTest {
         assertThat(help).contains("Usage: jobweaver bench [OPTIONS] [WORKLOAD...]");
         assertThat(help).contains("burst", "steady", "sleepers", "retries");
         assertThat(help).containsPattern("--jobs=N\\s+Jobs\\s+per\\s+burst,\\s+sleepers\\s+and\\s+retries\\s+run\\s+\\(default:\\s+20000\\)");
-        assertThat(help).containsPattern("--concurrency=C[\\s\\S]{0,200}?\\(default:\\s+256\\)");
+        assertThat(help).containsPattern("--concurrency=C,\\.\\.\\.\\s[\\s\\S]{0,300}?a\\s+list\\s+\\(1,16,64,256\\)"
+                + "\\s+runs\\s+the\\s+burst\\s+once\\s+per\\s+value[\\s\\S]{0,100}?\\(default:\\s+64\\)");
         assertThat(help).containsPattern("--rate=R[\\s\\S]{0,200}?\\(default:\\s+100\\)");
         assertThat(help).containsPattern("--duration=D[\\s\\S]{0,200}?\\(default:\\s+30s\\)");
         assertThat(help).containsPattern("--baseline=J[\\s\\S]{0,200}?\\(default:\\s+none\\)");

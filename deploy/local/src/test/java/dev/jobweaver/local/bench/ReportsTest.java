@@ -30,17 +30,18 @@ class ReportsTest {
 
     static BenchRun run(List<ResourceSample> samples) {
         BenchOptions options = BenchOptions.parse(List.of("burst", "retries"), Path.of("/r"));
-        WorkloadResult burst = WorkloadResult.of(Workload.BURST, submission(3), List.of(
+        WorkloadResult burst = WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64, "burst"), submission(3),
+                List.of(
                 completed(JobKind.NOOP, 0, 4, 10), completed(JobKind.NOOP, 1, 6, 20),
                 ended(JobKind.NOOP, "COMPLETED", 1, 2)), "");
         WorkloadResult retries = WorkloadResult.unavailable(Workload.RETRIES, "the API rejects \"times\" <400>");
         List<ResourceSummary> resources = ResourceSummary.of(samples, Long.MIN_VALUE, Long.MAX_VALUE);
         List<WorkloadResult> results = List.of(burst, retries);
         Machine machine = new Machine("AMD EPYC", 2, 153.4);
-        Map<Workload, CpuPerJob> cpu = Map.of(Workload.BURST, CpuPerJob.of(samples, burst, machine.cpus()));
+        Map<String, CpuPerJob> cpu = Map.of("burst", CpuPerJob.of(samples, burst, machine.cpus()));
         return new BenchRun(Fixtures.T0, options, Fixtures.platform(), results,
                 Targets.evaluate(results, options, Fixtures.platform(), resources, cpu), resources,
-                Map.of(Workload.BURST, resources), samples, machine, new WarmUp(2_000, List.of(1.0, 0.05), true, true));
+                Map.of("burst", resources), samples, machine, new WarmUp(2_000, List.of(1.0, 0.05), true, true));
     }
 
     @Test
@@ -132,5 +133,41 @@ class ReportsTest {
         assertThat(Files.readAllLines(out.resolve("burst-jobs.csv"))).hasSize(4);
         assertThat(JSON.readTree(out.resolve("burst-jobs.json").toFile())).hasSize(3);
         assertThat(JSON.readTree(out.resolve("summary.json").toFile()).path("workloads")).hasSize(2);
+    }
+
+    @Test
+    void burstsAtSeveralConcurrenciesGetTheirOwnFilesRowsAndTheConcurrencyTable() throws Exception {
+        BenchOptions options = BenchOptions.parse(List.of("burst", "--concurrency", "1,64"), Path.of("/r"));
+        List<WorkloadResult> results = List.of(
+                WorkloadResult.of(options.runs().get(0), submission(1), List.of(completed(JobKind.NOOP, 0, 4, 10)),
+                        ""),
+                WorkloadResult.of(options.runs().get(1), submission(2), List.of(completed(JobKind.NOOP, 0, 4, 10),
+                        completed(JobKind.NOOP, 1, 6, 20)), ""));
+        Machine machine = new Machine("AMD EPYC", 2, 153.4);
+        BenchRun run = new BenchRun(Fixtures.T0, options, Fixtures.platform(), results,
+                Targets.evaluate(results, options, Fixtures.platform(), List.of()), List.of(), Map.of(), List.of(),
+                machine, WarmUp.none());
+
+        String text = ConsoleReport.render(run);
+        assertThat(text).contains("Burst by concurrency (connections of the client, one request in flight on each)");
+        assertThat(text).containsPattern("\n {10}1 +1 +100 +5 +5 +4 +4 +1 +0 +0 +0\n");
+        assertThat(text).containsPattern("burst c=1 +1 +0 +1 ");
+        assertThat(text).containsPattern("burst c=64 correctness .* pass");
+        JsonNode json = SummaryJson.of(JSON, run);
+        assertThat(json.at("/options/concurrency").asInt()).isEqualTo(64);
+        assertThat(json.at("/options/concurrencies").toString()).isEqualTo("[1,64]");
+        assertThat(json.at("/workloads/0/label").asText()).isEqualTo("burst c=1");
+        assertThat(json.at("/workloads/0/concurrency").asInt()).isEqualTo(1);
+        assertThat(json.at("/burstByConcurrency/1/concurrency").asInt()).isEqualTo(64);
+        assertThat(HtmlReport.render(run)).contains("<h2>Burst by concurrency</h2>", "Burst throughput by concurrency",
+                "POST /api/jobs answer by concurrency");
+
+        Path out = folder.resolve("sweep");
+        Bench.write(out, run);
+        try (var files = Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly("burst-c1-jobs.csv",
+                    "burst-c1-jobs.json", "burst-c64-jobs.csv", "burst-c64-jobs.json", "report.html",
+                    "resources.csv", "summary.json");
+        }
     }
 }

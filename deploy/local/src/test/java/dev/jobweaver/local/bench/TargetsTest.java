@@ -24,20 +24,87 @@ class TargetsTest {
         return WorkloadResult.of(w, submission(n), jobs, "");
     }
 
+    /** A burst of {@code n} jobs at {@code concurrency}, each answered 202 after {@code acceptMs}. */
+    private static WorkloadResult burst(int concurrency, int n, long lastMs, double acceptMs) {
+        List<JobRecord> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            JobRecord done = completed(JobKind.NOOP, 0, 1, lastMs * (i + 1) / n);
+            jobs.add(new JobRecord(done.jobId(), done.kind(), done.submittedAt(), acceptMs, done.createdAt(),
+                    done.ingestedAt(), done.dispatchedAt(), done.startedAt(), done.finishedAt(), done.visibleAt(),
+                    done.status(), done.attempts(), done.executions()));
+        }
+        return WorkloadResult.of(new BenchOptions.Run(Workload.BURST, concurrency, "burst c=" + concurrency),
+                submission(n), jobs, "");
+    }
+
     private static TargetRow row(List<TargetRow> rows, String target) {
         return rows.stream().filter(r -> r.target().equals(target)).findFirst().orElseThrow();
     }
 
     @Test
     void burstPassesAtTwoThousandPerSecondAndMissesBelow() {
-        List<TargetRow> fast = Targets.evaluate(List.of(workload(Workload.BURST, 2000, 1000, 1)), options(),
+        List<TargetRow> fast = Targets.evaluate(List.of(burst(64, 20_000, 10_000, 5)), options(),
                 Fixtures.platform(), List.of());
         assertThat(row(fast, "burst throughput").verdict()).isEqualTo("pass");
-        List<TargetRow> slow = Targets.evaluate(List.of(workload(Workload.BURST, 1000, 1000, 1)), options(),
+        assertThat(row(fast, "burst throughput").goal())
+                .isEqualTo(">= 2000 jobs/s, exactly once (20000 jobs, 64 connections)");
+        List<TargetRow> slow = Targets.evaluate(List.of(burst(64, 20_000, 20_000, 5)), options(),
                 Fixtures.platform(), List.of());
         assertThat(row(slow, "burst throughput").verdict()).isEqualTo("miss");
         assertThat(row(slow, "burst throughput").measured()).startsWith("1000 jobs/s");
-        assertThat(row(slow, "burst throughput").measured()).contains("(visible in the API: 998)");
+        assertThat(row(slow, "burst throughput").measured()).contains("(visible in the API: 1000)");
+    }
+
+    @Test
+    void burstTargetsAreJudgedOnTwentyThousandJobsFromSixtyFourConnectionsOnly() {
+        List<TargetRow> small = Targets.evaluate(List.of(burst(64, 2_000, 1_000, 5)), options(),
+                Fixtures.platform(), List.of());
+        assertThat(row(small, "burst throughput").verdict()).isEqualTo("n/a");
+        assertThat(row(small, "burst throughput").measured()).isEqualTo("2000 jobs/s, but over 2000 jobs, not 20000");
+        assertThat(row(small, "burst POST latency").verdict()).isEqualTo("n/a");
+        List<TargetRow> wide = Targets.evaluate(List.of(burst(256, 20_000, 5_000, 5)), options(),
+                Fixtures.platform(), List.of());
+        assertThat(row(wide, "burst throughput").verdict()).isEqualTo("n/a");
+        assertThat(row(wide, "burst throughput").measured()).isEqualTo("burst not run at concurrency 64");
+        assertThat(row(Targets.evaluate(List.of(), options(), Fixtures.platform(), List.of()), "burst POST latency")
+                .measured()).isEqualTo("burst not run");
+    }
+
+    @Test
+    void burstPostLatencyNeedsBothPercentilesWithinTheirBounds() {
+        List<TargetRow> quick = Targets.evaluate(List.of(burst(64, 20_000, 5_000, 9.5)), options(),
+                Fixtures.platform(), List.of());
+        assertThat(row(quick, "burst POST latency").verdict()).isEqualTo("pass");
+        assertThat(row(quick, "burst POST latency").goal()).isEqualTo("POST p50 <= 10 ms, p99 <= 50 ms");
+        assertThat(row(quick, "burst POST latency").measured()).isEqualTo("p50 9.50 ms, p99 9.50 ms");
+        List<JobRecord> jobs = new ArrayList<>(burst(64, 20_000, 5_000, 4).jobs());
+        // 2% of the answers take 60 ms: the median holds, the 99th percentile does not
+        for (int i = 0; i < jobs.size(); i += 50) {
+            JobRecord j = jobs.get(i);
+            jobs.set(i, new JobRecord(j.jobId(), j.kind(), j.submittedAt(), 60, j.createdAt(), j.ingestedAt(),
+                    j.dispatchedAt(), j.startedAt(), j.finishedAt(), j.visibleAt(), j.status(), j.attempts(),
+                    j.executions()));
+        }
+        WorkloadResult slowTail = WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64, "burst"),
+                submission(jobs.size()), jobs, "");
+        TargetRow tail = row(Targets.evaluate(List.of(slowTail), options(), Fixtures.platform(), List.of()),
+                "burst POST latency");
+        assertThat(tail.verdict()).isEqualTo("miss");
+        assertThat(tail.measured()).isEqualTo("p50 4.00 ms, p99 60 ms");
+    }
+
+    @Test
+    void oneClientOneJobAtATimeIsTheBurstAtConcurrencyOne() {
+        List<TargetRow> rows = Targets.evaluate(List.of(burst(1, 500, 2_500, 4.2), burst(64, 20_000, 8_000, 6)),
+                options("--concurrency", "1,64"), Fixtures.platform(), List.of());
+        assertThat(row(rows, "single-client POST latency").verdict()).isEqualTo("pass");
+        assertThat(row(rows, "single-client POST latency").measured())
+                .isEqualTo("p50 4.20 ms, p99 4.20 ms over 500 jobs");
+        assertThat(row(rows, "burst throughput").verdict()).isEqualTo("pass");
+        assertThat(row(Targets.evaluate(List.of(burst(1, 500, 2_500, 5.5)), options("--concurrency", "1"),
+                Fixtures.platform(), List.of()), "single-client POST latency").verdict()).isEqualTo("miss");
+        assertThat(row(Targets.evaluate(List.of(burst(64, 500, 2_500, 1)), options(), Fixtures.platform(),
+                List.of()), "single-client POST latency").verdict()).isEqualTo("n/a");
     }
 
     @Test
@@ -59,7 +126,7 @@ class TargetsTest {
         jobs.add(completed(JobKind.SLEEPER, 0, 1, 5000));
         WorkloadResult sleepers = WorkloadResult.of(Workload.SLEEPERS, submission(96), jobs, "");
         // 95 no-op jobs/s against a burst of 100/s: 95%
-        List<TargetRow> rows = Targets.evaluate(List.of(workload(Workload.BURST, 100, 1000, 1), sleepers), options(),
+        List<TargetRow> rows = Targets.evaluate(List.of(burst(64, 100, 1000, 1), sleepers), options(),
                 Fixtures.platform(), List.of());
         assertThat(row(rows, "sleepers no-op throughput").verdict()).isEqualTo("pass");
         assertThat(row(rows, "sleepers no-op throughput").measured()).contains("95% of 100");
@@ -87,8 +154,9 @@ class TargetsTest {
     @Test
     void correctnessRowPerRunWorkload() {
         List<TargetRow> rows = Targets.evaluate(List.of(WorkloadResult.unavailable(Workload.RETRIES, "x"),
-                workload(Workload.BURST, 10, 1000, 1)), options(), Fixtures.platform(), List.of());
-        assertThat(row(rows, "burst correctness").verdict()).isEqualTo("pass");
+                burst(1, 10, 1000, 1), burst(64, 10, 1000, 1)), options(), Fixtures.platform(), List.of());
+        assertThat(row(rows, "burst c=1 correctness").verdict()).isEqualTo("pass");
+        assertThat(row(rows, "burst c=64 correctness").verdict()).isEqualTo("pass");
         assertThat(rows).noneMatch(r -> r.target().equals("retries correctness"));
     }
 
