@@ -67,8 +67,9 @@ public final class Bench {
         WarmUp warmUp;
         boolean failed = false;
         try (PlatformDb db = new PlatformDb(platform.postgresPort());
+             PlatformDb.TerminalReader probeDb = PlatformDb.terminalReader(platform.postgresPort());
              ResourceSampler sampler = new ResourceSampler(sampled(platform))) {
-            WorkloadRunner runner = new WorkloadRunner(options, api, db, out, terminal);
+            WorkloadRunner runner = new WorkloadRunner(options, api, db, probeDb, out, terminal);
             warmUp = options.warmup() == BenchOptions.AUTO_WARMUP
                     ? WarmUp.adaptive(runner::warmUp, sampler::platformJitCpuSeconds)
                     : WarmUp.fixed(options.warmup(), runner::warmUp, sampler::platformJitCpuSeconds);

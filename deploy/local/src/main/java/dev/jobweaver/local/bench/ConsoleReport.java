@@ -129,7 +129,10 @@ public final class ConsoleReport {
         }
         out.append("\nLatency, from the platform's recorded timestamps (ms)\n").append(latency.render());
         if (stages != null) {
-            out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once)\n").append(stages.render());
+            out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")
+                    .append(" jobs the freshness probe followed, to within ").append(FreshnessProbe.POLL_MS)
+                    .append(" ms)\n")
+                    .append(stages.render());
         }
         out.append("\nResources during the run (every second, from /proc; JIT and GC: CPU of the JVM's compiler and"
                 + " collector threads)\n").append(resources.render());

@@ -122,7 +122,9 @@ public final class HtmlReport {
             return "";
         }
         StringBuilder html = new StringBuilder("<h2>Where the time goes</h2>\n<p>p50 / p99 in milliseconds per stage, ")
-                .append("over the jobs that ran exactly once.</p>\n<table><tr><th>stage</th>");
+                .append("over the jobs that ran exactly once; the last stage over the jobs the freshness probe ")
+                .append("followed (looked up every ").append(FreshnessProbe.POLL_MS)
+                .append(" ms).</p>\n<table><tr><th>stage</th>");
         with.forEach(r -> html.append("<th>").append(escape(r.label())).append("</th>"));
         html.append("</tr>\n");
         for (int s = 0; s < Stages.NAMES.size(); s++) {

@@ -20,18 +20,27 @@ import java.util.UUID;
  *                  poll period: 250 ms, up to 1 s while 20,000 jobs are open);
  *                  {@code jobweaver_api.jobs.updated_at} until the watcher sets it, which is the scheduler's time
  *                  of the change, not the read model's
+ * @param visibleProbedAt when the {@link FreshnessProbe}, which follows a sample of the jobs closely, first saw the
+ *                        job terminal in the API's database (to within its period, {@value FreshnessProbe#POLL_MS}
+ *                        ms); null for a job it did not follow
  * @param status {@code jobweaver_api.jobs.status}, null when the row is missing
  * @param attempts {@code jobweaver_api.jobs.attempts}
  * @param executions how many {@code execution_attempts} rows the job has; -1 when they could not be read
  */
 public record JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Instant createdAt,
-                        Instant ingestedAt, Instant dispatchedAt, Instant startedAt, Instant finishedAt, Instant visibleAt, String status, int attempts,
-                        int executions) {
+                        Instant ingestedAt, Instant dispatchedAt, Instant startedAt, Instant finishedAt,
+                        Instant visibleAt, Instant visibleProbedAt, String status, int attempts, int executions) {
 
     /** This record with {@code visibleAt} replaced. */
     public JobRecord withVisibleAt(Instant visible) {
         return new JobRecord(jobId, kind, submittedAt, acceptMs, createdAt, ingestedAt, dispatchedAt, startedAt,
-                finishedAt, visible, status, attempts, executions);
+                finishedAt, visible, visibleProbedAt, status, attempts, executions);
+    }
+
+    /** This record with {@code visibleProbedAt} replaced. */
+    public JobRecord withVisibleProbedAt(Instant probed) {
+        return new JobRecord(jobId, kind, submittedAt, acceptMs, createdAt, ingestedAt, dispatchedAt, startedAt,
+                finishedAt, visibleAt, probed, status, attempts, executions);
     }
 
     /** Whether the status is terminal (COMPLETED, FAILED, REJECTED). */
@@ -52,6 +61,14 @@ public record JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double ac
     /** Milliseconds from submission to the terminal status, NaN if not finished. */
     public double submitToFinishMs() {
         return millisBetween(submittedAt, finishedAt);
+    }
+
+    /**
+     * Milliseconds from the worker's finish ({@code finishedAt}, the time the worker's outcome carries) until the
+     * {@link FreshnessProbe} saw the job terminal in the API; NaN for a job it did not follow or that did not finish.
+     */
+    public double finishToVisibleMs() {
+        return millisBetween(finishedAt, visibleProbedAt);
     }
 
     /** Milliseconds between two instants, NaN if either is missing. */

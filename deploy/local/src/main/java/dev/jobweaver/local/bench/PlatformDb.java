@@ -106,6 +106,7 @@ public final class PlatformDb implements AutoCloseable {
                     run == null ? null : (Instant) run[1],
                     job == null ? null : (Instant) job[3],
                     job == null ? null : (Instant) job[4],
+                    null,
                     job == null ? null : (String) job[0],
                     job == null ? 0 : (Integer) job[1],
                     !workerRead ? -1 : run == null ? 0 : (Integer) run[0]));
@@ -161,6 +162,45 @@ public final class PlatformDb implements AutoCloseable {
     private static Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
+    }
+
+    /**
+     * A reader of {@code jobweaver_api.jobs} on a connection of its own, for the {@link FreshnessProbe}: the shared
+     * connection is busy for tens of milliseconds while the watcher checks 20,000 open jobs.
+     */
+    public static TerminalReader terminalReader(int port) {
+        try {
+            return new TerminalReader(connect(port, "jobweaver_api"));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the platform's PostgreSQL on 127.0.0.1:" + port + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Which jobs are terminal, on its own connection. */
+    public static final class TerminalReader implements FreshnessProbe.TerminalCheck, AutoCloseable {
+
+        private final Connection api;
+
+        private TerminalReader(Connection api) {
+            this.api = api;
+        }
+
+        @Override
+        public synchronized Set<UUID> terminal(Collection<UUID> ids) {
+            Set<UUID> done = new HashSet<>();
+            forChunks(api, TERMINAL, ids, rs -> done.add(rs.getObject(1, UUID.class)));
+            return done;
+        }
+
+        @Override
+        public synchronized void close() {
+            try {
+                api.close();
+            } catch (SQLException e) {
+                // closing anyway
+            }
+        }
     }
 
     /** Closes the connections. */

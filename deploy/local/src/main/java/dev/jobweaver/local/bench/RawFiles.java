@@ -12,7 +12,8 @@ public final class RawFiles {
 
     /** The CSV header of the per-job file. */
     public static final String JOBS_HEADER = "jobId,kind,submittedAt,createdAt,startedAt,finishedAt,visibleAt,status,"
-            + "attempts,executions,acceptMs,submitToStartMs,submitToFinishMs,ingestedAt,dispatchedAt";
+            + "attempts,executions,acceptMs,submitToStartMs,submitToFinishMs,ingestedAt,dispatchedAt,visibleProbedAt,"
+            + "finishToVisibleMs";
 
     private RawFiles() {
     }
@@ -35,7 +36,9 @@ public final class RawFiles {
                     .append(number(j.submitToStartMs())).append(',')
                     .append(number(j.submitToFinishMs())).append(',')
                     .append(iso(j.ingestedAt())).append(',')
-                    .append(iso(j.dispatchedAt())).append('\n');
+                    .append(iso(j.dispatchedAt())).append(',')
+                    .append(iso(j.visibleProbedAt())).append(',')
+                    .append(number(j.finishToVisibleMs())).append('\n');
         }
         return out.toString();
     }
@@ -54,12 +57,14 @@ public final class RawFiles {
             o.put("startedAt", isoOrNull(j.startedAt()));
             o.put("finishedAt", isoOrNull(j.finishedAt()));
             o.put("visibleAt", isoOrNull(j.visibleAt()));
+            o.put("visibleProbedAt", isoOrNull(j.visibleProbedAt()));
             o.put("status", j.status());
             o.put("attempts", j.attempts());
             o.put("executions", j.executions());
             putNumber(o, "acceptMs", j.acceptMs());
             putNumber(o, "submitToStartMs", j.submitToStartMs());
             putNumber(o, "submitToFinishMs", j.submitToFinishMs());
+            putNumber(o, "finishToVisibleMs", j.finishToVisibleMs());
         }
         return array;
     }

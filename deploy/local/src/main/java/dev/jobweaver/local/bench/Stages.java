@@ -30,14 +30,16 @@ public final class Stages {
 
     /**
      * The stages over the jobs that ran exactly once and COMPLETED (for them every timestamp belongs to the same
-     * attempt); a stage without data has empty percentiles.
+     * attempt); a stage without data has empty percentiles. The last stage ends when the {@link FreshnessProbe} saw
+     * the job terminal, so it covers the jobs the probe followed: the watcher's own observation is up to a second late
+     * while many jobs are open.
      */
     public static List<Stage> of(List<JobRecord> jobs) {
         List<JobRecord> clean = jobs.stream()
                 .filter(j -> j.completed() && j.attempts() == 1 && j.executions() == 1).toList();
         List<Function<JobRecord, Instant>> points = List.of(JobRecord::submittedAt, JobRecord::createdAt,
                 JobRecord::ingestedAt, JobRecord::dispatchedAt, JobRecord::startedAt, JobRecord::finishedAt,
-                JobRecord::visibleAt);
+                JobRecord::visibleProbedAt);
         List<Stage> stages = new ArrayList<>();
         for (int i = 0; i < NAMES.size(); i++) {
             Function<JobRecord, Instant> from = points.get(i);

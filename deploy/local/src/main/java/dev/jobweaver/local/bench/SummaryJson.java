@@ -95,6 +95,7 @@ public final class SummaryJson {
             percentiles(w.putObject("acceptMs"), r.accept());
             percentiles(w.putObject("submitToStartMs"), r.toStart());
             percentiles(w.putObject("submitToCompletedMs"), r.toFinish());
+            percentiles(w.putObject("finishToVisibleMs"), r.finishToVisible());
             ArrayNode stages = w.putArray("stagesMs");
             for (Stages.Stage stage : r.stages()) {
                 ObjectNode o = stages.addObject();

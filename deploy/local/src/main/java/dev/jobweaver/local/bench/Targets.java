@@ -86,6 +86,16 @@ public final class Targets {
             rows.add(TargetRow.notMeasured("burst POST latency", postGoal,
                     burst == null ? burstWhy : pair(burst.accept()) + ", " + burstWhy));
         }
+        String freshGoal = "COMPLETED visible p99 <= " + fmt(BURST_FRESH_P99_MS) + " ms after the worker's finish";
+        if (burstWhy != null) {
+            rows.add(TargetRow.notMeasured("burst status freshness", freshGoal,
+                    burst == null ? burstWhy : freshness(burst) + ", " + burstWhy));
+        } else if (burst.finishToVisible().count() == 0) {
+            rows.add(TargetRow.notMeasured("burst status freshness", freshGoal, "no job followed to its status"));
+        } else {
+            rows.add(TargetRow.of("burst status freshness", freshGoal, freshness(burst),
+                    burst.finishToVisible().p99() <= BURST_FRESH_P99_MS));
+        }
         String singleGoal = "POST p50 <= " + fmt(SINGLE_POST_P50_MS) + " ms, one job at a time";
         if (single == null) {
             rows.add(TargetRow.notMeasured("single-client POST latency", singleGoal,
@@ -95,14 +105,27 @@ public final class Targets {
                     + single.accept().count() + " jobs", single.accept().p50() <= SINGLE_POST_P50_MS));
         }
         String steadyGoal = "p99 submit-to-start < " + fmt(STEADY_P99_START_MS) + " ms at " + fmt(STEADY_RATE) + "/s";
+        String steadyFreshGoal = "COMPLETED visible p50 <= " + fmt(STEADY_FRESH_P50_MS) + " ms, p99 <= "
+                + fmt(STEADY_FRESH_P99_MS) + " ms after the worker's finish at " + fmt(STEADY_RATE) + "/s";
         if (steady == null) {
             rows.add(TargetRow.notMeasured("steady latency", steadyGoal, "steady not run"));
+            rows.add(TargetRow.notMeasured("steady status freshness", steadyFreshGoal, "steady not run"));
         } else if (options.rate() < STEADY_RATE) {
             rows.add(TargetRow.notMeasured("steady latency", steadyGoal,
                     "p99 " + fmt(steady.toStart().p99()) + " ms, but at " + fmt(options.rate()) + "/s"));
+            rows.add(TargetRow.notMeasured("steady status freshness", steadyFreshGoal,
+                    freshness(steady) + ", but at " + fmt(options.rate()) + "/s"));
         } else {
             rows.add(TargetRow.of("steady latency", steadyGoal, "p99 " + fmt(steady.toStart().p99()) + " ms at "
                     + fmt(options.rate()) + "/s", steady.toStart().p99() < STEADY_P99_START_MS));
+            if (steady.finishToVisible().count() == 0) {
+                rows.add(TargetRow.notMeasured("steady status freshness", steadyFreshGoal,
+                        "no job followed to its status"));
+            } else {
+                rows.add(TargetRow.of("steady status freshness", steadyFreshGoal, freshness(steady),
+                        steady.finishToVisible().p50() <= STEADY_FRESH_P50_MS
+                                && steady.finishToVisible().p99() <= STEADY_FRESH_P99_MS));
+            }
         }
         String sleepersGoal = "no-op throughput >= " + fmt(SLEEPERS_RATIO * 100) + "% of burst";
         WorkloadResult reference = find(results, Workload.BURST, options.concurrency());
@@ -176,6 +199,11 @@ public final class Targets {
     /** {@code p50 3.2 ms, p99 12 ms}. */
     private static String pair(Percentiles p) {
         return "p50 " + fmt(p.p50()) + " ms, p99 " + fmt(p.p99()) + " ms";
+    }
+
+    /** {@code p50 41 ms, p99 88 ms over 1000 jobs}: the worker's finish to COMPLETED visible in the API. */
+    private static String freshness(WorkloadResult r) {
+        return pair(r.finishToVisible()) + " over " + r.finishToVisible().count() + " jobs";
     }
 
     /** A figure for people: whole numbers as such, else 0 decimals from 100, 1 from 10, 2 below; "-" for NaN. */

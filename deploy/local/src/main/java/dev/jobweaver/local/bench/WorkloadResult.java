@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param accept milliseconds from sending to the 202
  * @param toStart milliseconds from submit to the first attempt's start
  * @param toFinish milliseconds from submit to the terminal status
+ * @param finishToVisible milliseconds from the worker's finish to COMPLETED visible in the API, over the COMPLETED
+ *     jobs the {@link FreshnessProbe} followed: status freshness
  * @param stages where the time goes, stage by stage, over the jobs that ran once
  * @param correctness whether every accepted job ended as expected, exactly once
  * @param completionsPerSecond completed jobs per second after the first submit
@@ -31,8 +33,8 @@ import java.util.Objects;
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
                              double noopThroughput, Percentiles accept, Percentiles toStart, Percentiles toFinish,
-                             List<Stages.Stage> stages, Correctness correctness, int[] completionsPerSecond,
-                             List<JobRecord> jobs) {
+                             Percentiles finishToVisible, List<Stages.Stage> stages, Correctness correctness,
+                             int[] completionsPerSecond, List<JobRecord> jobs) {
 
     /** A workload the platform cannot run, with the reason. */
     public static WorkloadResult unavailable(Workload workload, String reason) {
@@ -43,7 +45,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
     public static WorkloadResult unavailable(BenchOptions.Run run, String reason) {
         return new WorkloadResult(run.workload(), run.label(), run.concurrency(), false, reason,
                 new Submission(0, 0, 0, null, null, 0, 0), Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
-                Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
+                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of());
     }
 
@@ -75,6 +77,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Percentiles.of(values(jobs, JobRecord::acceptMs)),
                 Percentiles.of(values(jobs, JobRecord::submitToStartMs)),
                 Percentiles.of(values(completed, JobRecord::submitToFinishMs)),
+                Percentiles.of(values(completed, JobRecord::finishToVisibleMs)),
                 Stages.of(jobs),
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),

@@ -2,9 +2,11 @@ package dev.jobweaver.local.bench;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /** Runs one workload: submits, watches for completion, reads the recorded timestamps, computes the figures. */
@@ -24,14 +26,20 @@ public final class WorkloadRunner {
     private final BenchOptions options;
     private final ApiClient api;
     private final PlatformDb db;
+    private final FreshnessProbe.TerminalCheck probeDb;
     private final PrintStream out;
     private final boolean terminal;
 
-    /** A runner with these options, against this API and database, reporting progress on {@code out}. */
-    public WorkloadRunner(BenchOptions options, ApiClient api, PlatformDb db, PrintStream out, boolean terminal) {
+    /**
+     * A runner with these options, against this API and database, reporting progress on {@code out}; the freshness
+     * probe looks jobs up through {@code probeDb}, apart from {@code db}.
+     */
+    public WorkloadRunner(BenchOptions options, ApiClient api, PlatformDb db, FreshnessProbe.TerminalCheck probeDb,
+                          PrintStream out, boolean terminal) {
         this.options = options;
         this.api = api;
         this.db = db;
+        this.probeDb = probeDb;
         this.out = out;
         this.terminal = terminal;
     }
@@ -51,72 +59,96 @@ public final class WorkloadRunner {
      * connection warm-up, {@link WarmUp}).
      */
     public void warmUp(int count) {
-        closedLoop("warm-up", count, options.concurrency(), i -> JobKind.NOOP);
+        closedLoop("warm-up", count, options.concurrency(), i -> JobKind.NOOP, false);
     }
 
     private WorkloadResult closedLoop(BenchOptions.Run run, IntFunction<JobKind> kinds, String note) {
-        ClosedLoopRun done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(), kinds);
-        List<JobRecord> records = done.watcher().withVisibility(db.records(done.accepted()));
-        return WorkloadResult.of(run, done.submission(), records, note(done.submission(), workerNote(note)));
+        Observed done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(), kinds, true);
+        return WorkloadResult.of(run, done.submission(), records(done),
+                note(done.submission(), workerNote(note, done)));
     }
 
-    /** A closed-loop run's submission, the jobs it got accepted, and the watcher that saw them finish. */
-    private record ClosedLoopRun(Submission submission, List<Accepted> accepted, CompletionWatcher watcher) {
+    /**
+     * A run's submission, the jobs it got accepted, the watcher that saw them finish and, for a measured run, the
+     * probe that timed when some of them became visible.
+     */
+    private record Observed(Submission submission, List<Accepted> accepted, CompletionWatcher watcher,
+                            FreshnessProbe probe) {
+    }
+
+    /** Every accepted job of {@code run} as the platform recorded it, with when it was seen terminal. */
+    private List<JobRecord> records(Observed run) {
+        List<JobRecord> records = run.watcher().withVisibility(db.records(run.accepted()));
+        return run.probe() == null ? records : run.probe().withProbedVisibility(records);
     }
 
     /**
      * Sends {@code count} jobs with {@code concurrency} in flight, through a client of as many connections, and waits
      * until every accepted job ended (or the stall timeout).
      */
-    private ClosedLoopRun closedLoop(String label, int count, int concurrency, IntFunction<JobKind> kinds) {
+    private Observed closedLoop(String label, int count, int concurrency, IntFunction<JobKind> kinds,
+                                boolean measured) {
+        try (ApiClient client = new ApiClient(api.baseUrl(), concurrency)) {
+            return observe(label, count, measured,
+                    (sink, progress) -> new Submitter(client).burst(count, concurrency, kinds, sink, progress));
+        }
+    }
+
+    /** How a run sends its jobs, handing each accepted one to the sink. */
+    @FunctionalInterface
+    private interface Sending {
+        Submission send(Consumer<Accepted> sink, Progress progress);
+    }
+
+    /**
+     * Sends {@code count} jobs by {@code sending} and waits until every accepted job ended (or the stall timeout);
+     * a measured run also has its jobs' freshness timed.
+     */
+    private Observed observe(String label, int count, boolean measured, Sending sending) {
         Progress progress = new Progress(label, count, out, terminal);
         CompletionWatcher watcher = new CompletionWatcher(db, progress, options.timeout()).start();
-        Submission submission;
-        List<Accepted> accepted;
-        try (progress; ApiClient client = new ApiClient(api.baseUrl(), concurrency)) {
-            try {
-                submission = new Submitter(client).burst(count, concurrency, kinds, watcher::add, progress);
-            } finally {
-                watcher.submissionDone();
-            }
-            accepted = watcher.await();
-        }
-        return new ClosedLoopRun(submission, accepted, watcher);
-    }
-
-    private WorkloadResult openLoop(BenchOptions.Run measured) {
-        if (!options.settle().isZero()) {
-            openLoop("steady warm-up", new RateSchedule(options.rate(), options.settle()));
-        }
-        RateSchedule schedule = new RateSchedule(options.rate(), options.duration());
-        OpenLoopRun run = openLoop(measured.label(), schedule);
-        String note = String.format(java.util.Locale.ROOT, "offered %s/s for %s s after %s s unreported; largest send "
-                        + "delay behind schedule %s ms", Targets.fmt(options.rate()),
-                Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(options.settle().toMillis() / 1000.0),
-                Targets.fmt(run.submission().maxSendLagMs()));
-        List<JobRecord> records = run.watcher().withVisibility(db.records(run.accepted()));
-        return WorkloadResult.of(measured, run.submission(), records, note(run.submission(), workerNote(note)));
-    }
-
-    /** An open-loop run's submission, the jobs it got accepted, and the watcher that saw them finish. */
-    private record OpenLoopRun(Submission submission, List<Accepted> accepted, CompletionWatcher watcher) {
-    }
-
-    /** Offers {@code schedule}'s load and waits until every accepted job ended (or the stall timeout). */
-    private OpenLoopRun openLoop(String label, RateSchedule schedule) {
-        Progress progress = new Progress(label, schedule.count(), out, terminal);
-        CompletionWatcher watcher = new CompletionWatcher(db, progress, options.timeout()).start();
+        FreshnessProbe probe = measured ? new FreshnessProbe(probeDb, InstantSource.system()).start() : null;
+        Consumer<Accepted> sink = probe == null ? watcher::add : job -> {
+            watcher.add(job);
+            probe.offer(job);
+        };
         Submission submission;
         List<Accepted> accepted;
         try (progress) {
             try {
-                submission = new Submitter(api).openLoop(schedule, watcher::add, progress);
+                try {
+                    submission = sending.send(sink, progress);
+                } finally {
+                    watcher.submissionDone();
+                }
+                accepted = watcher.await();
             } finally {
-                watcher.submissionDone();
+                if (probe != null) {
+                    probe.stop();
+                }
             }
-            accepted = watcher.await();
         }
-        return new OpenLoopRun(submission, accepted, watcher);
+        return new Observed(submission, accepted, watcher, probe);
+    }
+
+    private WorkloadResult openLoop(BenchOptions.Run measured) {
+        if (!options.settle().isZero()) {
+            openLoop("steady warm-up", new RateSchedule(options.rate(), options.settle()), false);
+        }
+        RateSchedule schedule = new RateSchedule(options.rate(), options.duration());
+        Observed run = openLoop(measured.label(), schedule, true);
+        String note = String.format(java.util.Locale.ROOT, "offered %s/s for %s s after %s s unreported; largest send "
+                        + "delay behind schedule %s ms", Targets.fmt(options.rate()),
+                Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(options.settle().toMillis() / 1000.0),
+                Targets.fmt(run.submission().maxSendLagMs()));
+        return WorkloadResult.of(measured, run.submission(), records(run),
+                note(run.submission(), workerNote(note, run)));
+    }
+
+    /** Offers {@code schedule}'s load and waits until every accepted job ended (or the stall timeout). */
+    private Observed openLoop(String label, RateSchedule schedule, boolean measured) {
+        return observe(label, schedule.count(), measured,
+                (sink, progress) -> new Submitter(api).openLoop(schedule, sink, progress));
     }
 
     private WorkloadResult retries(BenchOptions.Run run) {
@@ -162,10 +194,14 @@ public final class WorkloadRunner {
         return "the probe job " + id + " did not finish within " + wait.toSeconds() + " s";
     }
 
-    private String workerNote(String note) {
+    private String workerNote(String note, Observed run) {
         List<String> parts = new java.util.ArrayList<>();
         if (!note.isEmpty()) {
             parts.add(note);
+        }
+        if (run.probe() != null && run.probe().problem() != null) {
+            parts.add("the freshness probe stopped early, so few or no status freshness figures: "
+                    + run.probe().problem());
         }
         if (db.workerProblem() != null) {
             parts.add("execution_attempts unreadable, so no start times and no duplicate check: "

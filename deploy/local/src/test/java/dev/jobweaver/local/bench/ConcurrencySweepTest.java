@@ -25,9 +25,7 @@ class ConcurrencySweepTest {
         List<JobRecord> jobs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             JobRecord j = completed(JobKind.NOOP, 0, 3, 1000L * (i + 1) / n);
-            jobs.add(new JobRecord(j.jobId(), j.kind(), j.submittedAt(), acceptMs, j.createdAt(), j.ingestedAt(),
-                    j.dispatchedAt(), j.startedAt(), j.finishedAt(), j.visibleAt(), j.status(), j.attempts(),
-                    j.executions()));
+            jobs.add(Fixtures.accepted(j, acceptMs));
         }
         return WorkloadResult.of(new BenchOptions.Run(Workload.BURST, concurrency, "burst c=" + concurrency),
                 submission(n), jobs, "");

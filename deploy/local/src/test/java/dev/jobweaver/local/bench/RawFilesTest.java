@@ -23,9 +23,9 @@ class RawFilesTest {
         assertThat(lines[0]).startsWith("jobId,kind,submittedAt,createdAt,startedAt,finishedAt,");
         assertThat(lines[1]).isEqualTo(done.jobId() + ",noop,2026-01-01T00:00:00Z,2026-01-01T00:00:00.001Z,"
                 + "2026-01-01T00:00:00.012Z,2026-01-01T00:00:00.030Z,2026-01-01T00:00:00.032Z,COMPLETED,1,1,5.000,"
-                + "12.000,30.000,2026-01-01T00:00:00.002Z,2026-01-01T00:00:00.003Z");
+                + "12.000,30.000,2026-01-01T00:00:00.002Z,2026-01-01T00:00:00.003Z,2026-01-01T00:00:00.032Z,2.000");
         assertThat(lines[2]).isEqualTo(lost.jobId() + ",flaky,2026-01-01T00:00:00Z,2026-01-01T00:00:00Z,,,"
-                + "2026-01-01T00:00:00Z,,0,0,5.000,,,,");
+                + "2026-01-01T00:00:00Z,,0,0,5.000,,,,,,");
     }
 
     @Test
@@ -46,6 +46,9 @@ class RawFilesTest {
         assertThat(first.path("status").asText()).isEqualTo("COMPLETED");
         assertThat(first.path("attempts").asInt()).isEqualTo(1);
         assertThat(first.path("submitToStartMs").asDouble()).isEqualTo(12.0);
+        assertThat(first.path("visibleProbedAt").asText()).isEqualTo("2026-01-01T00:00:00.032Z");
+        assertThat(first.path("finishToVisibleMs").asDouble()).isEqualTo(2.0);
+        assertThat(array.get(1).get("finishToVisibleMs").isNull()).isTrue();
         assertThat(array.get(1).get("finishedAt").isNull()).isTrue();
         assertThat(array.get(1).get("submitToStartMs").isNull()).isTrue();
         assertThat(array.get(1).path("jobId").asText()).isEqualTo(lost.jobId().toString());

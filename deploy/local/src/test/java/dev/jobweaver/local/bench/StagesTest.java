@@ -18,6 +18,16 @@ class StagesTest {
     }
 
     @Test
+    void theLastStageEndsWhenTheFreshnessProbeSawTheJobSoItCoversTheJobsItFollowed() {
+        JobRecord followed = completed(JobKind.NOOP, 0, 10, 30).withVisibleProbedAt(Fixtures.at(45))
+                .withVisibleAt(Fixtures.at(900));
+        JobRecord notFollowed = completed(JobKind.NOOP, 0, 10, 30).withVisibleProbedAt(null);
+        Percentiles last = Stages.of(List.of(followed, notFollowed)).getLast().millis();
+        assertThat(last.count()).isEqualTo(1);
+        assertThat(last.p50()).isEqualTo(15.0);
+    }
+
+    @Test
     void onlyJobsThatRanOnceCount() {
         List<Stages.Stage> stages = Stages.of(List.of(ended(JobKind.NOOP, "COMPLETED", 2, 2),
                 ended(JobKind.NOOP, "FAILED", 1, 1)));

@@ -27,6 +27,9 @@ class WorkloadResultTest {
         assertThat(r.toStart().p50()).isEqualTo(5);
         assertThat(r.toFinish().max()).isEqualTo(20);
         assertThat(r.accept().p99()).isEqualTo(5);
+        // the probe saw each job 2 ms after its finish (fixture)
+        assertThat(r.finishToVisible().p99()).isEqualTo(2);
+        assertThat(r.finishToVisible().count()).isEqualTo(100);
         assertThat(r.correctness().ok()).isTrue();
         assertThat(r.completionsPerSecond()).containsExactly(98, 2);
     }
@@ -47,6 +50,7 @@ class WorkloadResultTest {
         assertThat(r.throughput()).isEqualTo(1.0);
         assertThat(r.correctness().lost()).isEqualTo(1);
         assertThat(r.toFinish().count()).isEqualTo(1);
+        assertThat(r.finishToVisible().count()).as("only COMPLETED jobs").isEqualTo(1);
     }
 
     @Test
