@@ -1,5 +1,6 @@
 package dev.jobweaver.api.job.config;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -11,10 +12,10 @@ public interface JobApiConfig {
     /** Bounds a submitted job must respect. */
     Validation validation();
 
-    /** How a submission's {@code JobCreatedEvent} is handed to Kafka. */
+    /** How submissions are stored together, and how the relay hands their {@code JobCreatedEvent}s to Kafka. */
     Publish publish();
 
-    /** The outbox: deleting acknowledged rows, and the sweeper that publishes events left behind by a crash. */
+    /** The outbox: its bound, deleting published rows, and the sweeper that publishes what the relay could not. */
     Outbox outbox();
 
     /** Paging of {@code GET /api/jobs}. */
@@ -86,24 +87,26 @@ public interface JobApiConfig {
         int defaultRetryCount();
     }
 
-    /** Publishing of {@code JobCreatedEvent}; the Kafka producer's own timeouts are derived from {@link #sendTimeout()}. */
+    /** Storing submissions, and the relay's Kafka producer, whose own timeouts are derived from {@link #deliveryTimeout()}. */
     interface Publish {
 
         /**
-         * The longest a submission waits for Kafka's acknowledgement (acks=all) before it is answered 503. The
-         * producer's {@code max.block.ms} (20 %), {@code request.timeout.ms} (50 %) and {@code delivery.timeout.ms}
-         * (70 %) are derived from it, so that the producer itself gives a definitive answer within this bound.
+         * How long the relay's producer keeps trying to deliver a committed job's event, through a broker outage,
+         * before it leaves the event to the sweeper. A submission never waits for it: it is answered once the job is
+         * committed. The producer's {@code max.block.ms} (20 %), {@code request.timeout.ms} (50 %) and
+         * {@code delivery.timeout.ms} (70 %) are derived from it. An outage shorter than this is bridged by the
+         * producer itself, which sends the moment the broker is back; a longer one by the sweeper.
          */
-        @WithDefault("5s")
-        Duration sendTimeout();
+        @WithDefault("30s")
+        Duration deliveryTimeout();
 
-        /** The {@code Retry-After} a 503 answer suggests. */
+    /** The {@code Retry-After} a 503 answer suggests. */
         @WithDefault("5s")
         Duration retryAfter();
 
         /**
-         * Most submissions stored and published as one group: one multi-row insert, one hand-off to the producer, one
-         * outbox delete. A group is whatever arrived while the previous group was being stored, never waited for.
+         * Most submissions stored as one group: one multi-row insert, one commit, one hand-off to the relay. A group
+         * is whatever arrived while the previous group was being stored, never waited for.
          */
         @WithDefault("256")
         int maxBatchSize();
@@ -111,49 +114,67 @@ public interface JobApiConfig {
         /**
          * Group inserts in flight at once (the group commit's batches in flight). With 1, a group holds everything
          * that arrived while the previous one was being inserted: the largest groups and the fewest statements, the
-         * behaviour the README's measurements were made with. A group's Kafka publish is outside this bound: a group
-         * leaves it once its insert committed, so the next group is stored while earlier ones wait for Kafka whatever
-         * the value. More than 1 trades smaller groups (more statements per job) for less waiting behind an insert.
+         * behaviour the README's measurements were made with. More than 1 trades smaller groups (more statements per
+         * job) for less waiting behind an insert.
          */
         @WithDefault("1")
         int batchesInFlight();
 
         /**
          * The job-created producer's {@code linger.ms}: how long a record may wait for others to share its produce
-         * request. Adds at most this much to a submission's latency; keep it far below the send timeout. A group of
-         * submissions already goes out together, so waiting longer buys little: with 64 clients in flight, 1 ms
-         * instead of 5 ms took the accept p50 from 48 to 42 ms and a 20,000-job burst from 1,215-1,234 to
-         * 1,392-1,421 jobs/s (docs/benchmark.md).
+         * request. Adds at most this much to a job's way to the scheduler (not to its submission's answer). A group
+         * of submissions already goes out together, so waiting longer buys little.
          */
         @WithDefault("1ms")
         Duration linger();
     }
 
-    /** Outbox deletes and sweeping. */
+    /** The outbox's bound, deletes of published rows, and the sweeper. */
     interface Outbox {
 
-        /** How often the sweeper looks for outbox rows left behind (also {@code jobweaver.api.outbox.sweep-interval} in {@code @Scheduled}). */
+        /**
+         * Most unpublished jobs the outbox may hold (rows Kafka has not acknowledged, across every API instance) before
+         * a submission is answered 503 with Retry-After instead of stored. Kafka being down delays jobs; this bounds
+         * how many wait, and so how long the recovery takes once it is back.
+         */
+        @WithDefault("100000")
+        long maxBacklogJobs();
+
+        /** Most bytes of unpublished events the outbox may hold, counted like {@link #maxBacklogJobs()}. */
+        @WithDefault("256M")
+        MemorySize maxBacklogBytes();
+
+        /**
+         * How often the backlog (rows, bytes, oldest row's age) is measured in the database for the bound, the metrics
+         * and readiness. Between two measurements the instance adds what it stored itself.
+         */
+        @WithDefault("1s")
+        Duration backlogRefresh();
+
+        /**
+         * How often the sweeper looks for outbox rows the relay did not publish (also
+         * {@code jobweaver.api.outbox.sweep-interval} in {@code @Scheduled}).
+         */
         @WithDefault("5s")
         Duration sweepInterval();
 
         /**
-         * How much older than the send timeout an outbox row must be before the sweeper publishes it: a live request
-         * always finishes (acknowledged or compensated) within the send timeout, so the sweeper only sees rows whose
-         * request died.
+         * How much older than the relay's delivery timeout (plus its grace) a row must be before any instance's
+         * sweeper publishes it: until then the relay that stored it may still deliver it. Rows that this instance's
+         * previous run left behind (same {@code jobweaver.kafka.instance-id}) are taken at once.
          */
-        @WithDefault("10s")
+        @WithDefault("5s")
         Duration sweepMargin();
 
-        /** Most rows one sweep claims. */
-        @WithDefault("100")
+        /** Most rows one sweep claims; a sweep that found a full batch claims the next at once. */
+        @WithDefault("500")
         int sweepBatchSize();
 
         /**
-         * How long an acknowledged job's outbox row may wait for its delete, so that the rows of the jobs acknowledged
-         * meanwhile go in the same statement. At 100 jobs/s a delete per group was a statement and a commit per job,
-         * the API's second transaction per job; 250 ms makes it one every 250 ms. The 202 never waits for it. If the
-         * service dies first, the sweeper publishes those rows' events once more, which the scheduler ignores. 0
-         * deletes each group's rows at once.
+         * How long a published job's outbox row may wait for its delete, so that the rows of the jobs published
+         * meanwhile go in the same statement: at 100 jobs/s a delete per group is a statement and a commit per job;
+         * 250 ms makes it one every 250 ms. If the service dies first, those rows' events are published once more,
+         * which the scheduler ignores. 0 deletes each group's rows at once.
          */
         @WithDefault("250ms")
         Duration deleteDelay();

@@ -50,10 +50,11 @@ import org.jboss.logging.Logger;
  *
  * <p>Why not a SmallRye {@code Emitter}: the Kafka sink sends on one thread, so while the broker is unreachable
  * every queued send waits behind the previous one's {@code max.block.ms}, and its own retry loop may re-send a record
- * after the caller gave up; a record the client was told "503" about could then still reach the topic. Here each
- * call (one event, or a group of submissions) is handed over by its own virtual thread, a record that cannot enter the
- * producer within the call's hand-off window is failed without being sent, and the producer's timeouts
- * ({@link PublishTimings}) make its callback definitive within the submission's bound. The producer uses the service's {@code kafka.*} configuration with {@code acks=all} and
+ * after the caller gave up, while the sweeper publishes the same row. Here each call (a group of committed jobs, or a
+ * sweep's rows) is handed over by its own virtual thread, a record that cannot enter the producer within the call's
+ * hand-off window is failed without being sent, and the producer's timeouts ({@link PublishTimings}) make its callback
+ * definitive within the relay's bound, after which the sweeper may take the row. The producer uses the service's
+ * {@code kafka.*} configuration with {@code acks=all} and
  * idempotence; the W3C trace context is injected by OpenTelemetry's propagator from a PRODUCER span, as the
  * SmallRye instrumentation would.
  */
@@ -98,7 +99,7 @@ public class JobCreatedPublisher {
         this.mapper = mapper;
         this.openTelemetry = openTelemetry;
         this.tracer = tracer;
-        this.timings = PublishTimings.of(config.publish().sendTimeout());
+        this.timings = PublishTimings.of(config.publish().deliveryTimeout());
         this.producer = new KafkaProducer<>(producerConfig(kafkaConfig, timings, config.publish().linger()),
                 new StringSerializer(),
                 new ByteArraySerializer());

@@ -11,19 +11,25 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Publishes the outbox rows whose request died between its commit and Kafka's answer (a crash, a kill).
+ * Publishes the outbox rows no relay is delivering any more: those whose events Kafka did not take within the relay's
+ * delivery timeout (a broker outage longer than it), and those a dead instance left behind.
  *
- * <p>It only looks at rows older than the send timeout plus a margin: a live request always ends (acknowledged, or
- * compensated with its row deleted) within the send timeout, so a row that old has no request left to finish it.
- * Rows are claimed with {@code FOR UPDATE SKIP LOCKED} inside one transaction that lasts until Kafka answered: several
- * API replicas never publish the same row at the same time, and a late compensation of a live request (a plain
- * {@code DELETE}) waits for that transaction, then finds the row gone (published: its client gets 202) or still there
- * (not published: its client gets 503). A row whose publish fails stays for the next sweep. Publishing twice (a
- * sweeper that timed out on an append that did happen) is harmless: the scheduler's ingestion is idempotent on jobId.
+ * <p>Which rows: rows older than the relay's bound plus a margin, from any instance (no relay holds a record that long:
+ * {@link PublishTimings}); and at once, the rows this instance's previous run stored, found by its stable name
+ * ({@code jobweaver.kafka.instance-id}, which deploy/local and a StatefulSet give), since that run is dead. Rows are
+ * claimed oldest first with {@code FOR UPDATE SKIP LOCKED} in one transaction that lasts until Kafka answered, so
+ * several instances never publish the same row at the same time; a row Kafka did not take stays for the next sweep.
+ * A sweep that claimed a full batch claims the next at once, so a long outage's backlog drains at the producer's pace.
+ *
+ * <p>Runs on the scheduler's thread, then on the event loop of the database and Kafka answers; never concurrently with
+ * itself.
  */
 @ApplicationScoped
 public class OutboxSweeper {
@@ -31,39 +37,60 @@ public class OutboxSweeper {
     private static final Logger LOG = Logger.getLogger(OutboxSweeper.class);
 
     private final OutboxStore outbox;
+    private final OutboxRelay relay;
     private final JobCreatedPublisher publisher;
     private final JobMetrics metrics;
     private final Duration age;
     private final int batchSize;
+    private final String instance;
+    private final Instant startedAt = Instant.now();
 
-    public OutboxSweeper(OutboxStore outbox, JobCreatedPublisher publisher, JobMetrics metrics, JobApiConfig config) {
+    public OutboxSweeper(OutboxStore outbox, OutboxRelay relay, JobCreatedPublisher publisher, JobMetrics metrics,
+                         JobApiConfig config,
+                         @ConfigProperty(name = "jobweaver.kafka.instance-id") Optional<String> instance) {
         this.outbox = outbox;
+        this.relay = relay;
         this.publisher = publisher;
         this.metrics = metrics;
         this.age = publisher.timings().callerWait().plus(config.outbox().sweepMargin());
         this.batchSize = config.outbox().sweepBatchSize();
+        this.instance = instance.map(String::trim).filter(name -> !name.isEmpty()).orElse(null);
     }
 
-    @Scheduled(every = "${jobweaver.api.outbox.sweep-interval:5s}", delayed = "${jobweaver.api.outbox.sweep-interval:5s}",
+    /** When this instance started: its own rows stored before are its previous run's. */
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    /** This instance's stable name, stored with its outbox rows; null if it has none. */
+    public String instance() {
+        return instance;
+    }
+
+    @Scheduled(every = "${jobweaver.api.outbox.sweep-interval:5s}", delay = 1, delayUnit = TimeUnit.SECONDS,
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "outbox-sweeper",
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledSweep() {
-        return sweep()
+        return sweepAll()
                 .onFailure().invoke(e -> LOG.warnf("outbox sweep failed: %s", e.getMessage()))
                 .onFailure().recoverWithNull()
                 .replaceWithVoid();
     }
 
-    /** One sweep; returns how many rows it published. */
-    public Uni<Integer> sweep() {
-        Instant cutoff = Instant.now().minus(age);
-        return outbox.sweep(cutoff, batchSize, this::publishAll)
-                .call(published -> outbox.depth()
-                        .invoke(metrics::outboxDepth)
-                        .onFailure().recoverWithNull());
+    /** Sweeps batch after batch while a sweep claims a full batch and Kafka takes it; returns how many it published. */
+    public Uni<Integer> sweepAll() {
+        return sweep().chain(swept -> swept.claimed() >= batchSize && swept.published() > 0
+                ? sweepAll().map(more -> swept.published() + more)
+                : Uni.createFrom().item(swept.published()));
     }
 
-    /** Publishes the claimed rows; answers the jobs Kafka acknowledged. */
+    /** One sweep of at most one batch. */
+    public Uni<OutboxStore.Swept> sweep() {
+        Instant cutoff = Instant.now().minus(age);
+        return outbox.sweep(cutoff, instance, startedAt, batchSize, this::publishAll);
+    }
+
+    /** Publishes the claimed rows through the relay; answers the jobs Kafka acknowledged. */
     private Uni<List<UUID>> publishAll(List<OutboxStore.Claimed> claimed) {
         List<JobCreatedPublisher.Outgoing> sends = new ArrayList<>(claimed.size());
         for (OutboxStore.Claimed row : claimed) {
@@ -71,22 +98,12 @@ public class OutboxSweeper {
                     row.traceId(), row.createdAt());
             sends.add(new JobCreatedPublisher.Outgoing(event, row.eventId(), publisher.contextOf(row.traceparent())));
         }
-        return publisher.publishAll(sends).map(results -> {
-            List<UUID> published = new ArrayList<>();
-            for (int i = 0; i < sends.size(); i++) {
-                UUID jobId = sends.get(i).event().jobId();
-                if (results.get(i) == null) {
-                    published.add(jobId);
-                } else {
-                    LOG.warnf("outbox: job %s still not published: %s", jobId, results.get(i).getMessage());
-                }
-            }
+        return relay.publish(sends).invoke(published -> {
             if (!published.isEmpty()) {
-                LOG.infof("outbox: published %d job(s) left behind by earlier requests: %s", published.size(),
-                        published);
+                LOG.infof("outbox: published %d job(s) the relay had not delivered (the oldest accepted at %s)",
+                        published.size(), claimed.get(0).createdAt());
                 metrics.sweptPublished(published.size());
             }
-            return published;
         });
     }
 }

@@ -3,39 +3,40 @@ package dev.jobweaver.api.job.messaging;
 import java.time.Duration;
 
 /**
- * The Kafka producer timeouts derived from the one bound a submission waits ({@code send-timeout}), sized so that
- * the producer itself gives a definitive answer inside it.
+ * The Kafka producer timeouts derived from the one bound the relay gives an event ({@code delivery-timeout}), sized so
+ * that the producer itself gives a definitive answer inside it.
  *
  * <p>A record is handed to {@code KafkaProducer.send} only within {@code handoff} of the publish call (otherwise it is
- * failed without being sent); {@code send} blocks at most {@code max.block.ms} for metadata; once it returns, the
- * producer reports success or failure within {@code delivery.timeout.ms}. So every callback arrives within
- * {@code handoff + maxBlock + deliveryTimeout = sendTimeout}, and a record that failed is never retried by the
- * producer afterwards: the 503 answer that follows is definitive, never contradicted by a late append.
+ * failed without being sent); {@code send} blocks at most {@code max.block.ms} for metadata or buffer space; once it
+ * returns, the producer reports success or failure within {@code delivery.timeout.ms}. So every callback arrives within
+ * {@code handoff + maxBlock + deliveryTimeout = total}, and a record that failed is never retried by the producer
+ * afterwards: once {@link #callerWait()} has passed, no relay holds the record any more, and the sweeper may take its
+ * row without racing a late append.
  *
  * @param handoff latest moment (after the publish call) the record may enter the producer
  * @param maxBlock {@code max.block.ms}
  * @param requestTimeout {@code request.timeout.ms}
  * @param deliveryTimeout {@code delivery.timeout.ms}; at least {@code request.timeout.ms + linger.ms}
- * @param callerWait how long the caller waits for the callback: the send timeout plus a small grace
+ * @param callerWait how long the relay waits for the callback: the total plus a small grace
  */
 public record PublishTimings(Duration handoff, Duration maxBlock, Duration requestTimeout, Duration deliveryTimeout,
                              Duration callerWait) {
 
-    /** The shortest send timeout the derivation supports. */
-    public static final Duration MIN_SEND_TIMEOUT = Duration.ofSeconds(2);
+    /** The shortest delivery timeout the derivation supports. */
+    public static final Duration MIN_TOTAL = Duration.ofSeconds(2);
 
-    /** Timings for a submission that waits at most {@code sendTimeout}. */
-    public static PublishTimings of(Duration sendTimeout) {
-        if (sendTimeout.compareTo(MIN_SEND_TIMEOUT) < 0) {
-            throw new IllegalArgumentException("jobweaver.api.publish.send-timeout must be at least "
-                    + MIN_SEND_TIMEOUT.toSeconds() + "s, got " + sendTimeout);
+    /** Timings for an event the relay tries to deliver for at most {@code total}. */
+    public static PublishTimings of(Duration total) {
+        if (total.compareTo(MIN_TOTAL) < 0) {
+            throw new IllegalArgumentException("jobweaver.api.publish.delivery-timeout must be at least "
+                    + MIN_TOTAL.toSeconds() + "s, got " + total);
         }
-        long total = sendTimeout.toMillis();
-        Duration handoff = Duration.ofMillis(total / 10);
-        Duration maxBlock = Duration.ofMillis(total * 2 / 10);
-        Duration requestTimeout = Duration.ofMillis(total * 5 / 10);
-        Duration deliveryTimeout = Duration.ofMillis(total - handoff.toMillis() - maxBlock.toMillis());
+        long totalMs = total.toMillis();
+        Duration handoff = Duration.ofMillis(totalMs / 10);
+        Duration maxBlock = Duration.ofMillis(totalMs * 2 / 10);
+        Duration requestTimeout = Duration.ofMillis(totalMs * 5 / 10);
+        Duration deliveryTimeout = Duration.ofMillis(totalMs - handoff.toMillis() - maxBlock.toMillis());
         return new PublishTimings(handoff, maxBlock, requestTimeout, deliveryTimeout,
-                sendTimeout.plusMillis(Math.max(250, total / 10)));
+                total.plusMillis(Math.max(250, totalMs / 10)));
     }
 }

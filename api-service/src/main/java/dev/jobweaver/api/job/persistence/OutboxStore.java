@@ -13,23 +13,28 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
-/** The outbox sweeper's side of {@code job_outbox}, with the reactive PostgreSQL client. */
+/** The sweeper's and the backlog's side of {@code job_outbox}, with the reactive PostgreSQL client. */
 @ApplicationScoped
 public class OutboxStore {
 
     /**
-     * The oldest rows, with what their event needs from the job. SKIP LOCKED: rows another replica's sweeper (or a live
-     * request's compensation) holds are skipped, so two sweepers never publish the same row at the same time. Only
-     * the outbox rows are locked, never the jobs.
+     * The oldest rows no relay can still be delivering, with what their event needs from the job: rows older than the
+     * cutoff, and rows this instance's previous run stored ({@code relay_instance} is this instance's name, created
+     * before it started). In order of acceptance. SKIP LOCKED: rows another instance's sweeper holds are skipped, so
+     * two sweepers never publish the same row at the same time. Only the outbox rows are locked, never the jobs.
      */
     private static final String CLAIM = """
             SELECT o.job_id, o.event_id, o.traceparent, j.type, j.instruction::text AS instruction, j.max_retries,
                    j.trace_id, j.created_at
             FROM job_outbox o JOIN jobs j ON j.id = o.job_id
-            WHERE o.created_at < $1
+            WHERE o.created_at < $1 OR (o.relay_instance = $3 AND o.created_at < $4)
             ORDER BY o.created_at
             LIMIT $2
             FOR UPDATE OF o SKIP LOCKED
+            """;
+
+    private static final String BACKLOG = """
+            SELECT count(*) AS jobs, coalesce(sum(event_bytes), 0) AS bytes, min(created_at) AS oldest FROM job_outbox
             """;
 
     private static final String DELETE = "DELETE FROM job_outbox WHERE job_id = ANY($1::uuid[])";
@@ -46,16 +51,18 @@ public class OutboxStore {
     }
 
     /**
-     * One sweep in one transaction: claims at most {@code limit} rows created before {@code cutoff}, lets
-     * {@code publish} answer which of them Kafka acknowledged, deletes those and commits. The transaction, and with it
-     * the row locks, lasts until {@code publish} answered, so a late compensation of a live request (a plain DELETE)
-     * waits for it and then sees whether the row was published.
+     * One sweep in one transaction: claims at most {@code limit} rows (created before {@code cutoff}, or left by this
+     * instance's previous run), lets {@code publish} answer which of them Kafka acknowledged, deletes those and
+     * commits. The transaction, and with it the row locks, lasts until {@code publish} answered.
      *
-     * @return how many rows were published and deleted
+     * @param instance this instance's stable name, or null if it has none
+     * @param startedAt when this instance started: its own rows created before are its previous run's
+     * @return how many rows were claimed, and how many of them published and deleted
      */
-    public Uni<Integer> sweep(Instant cutoff, int limit, Function<List<Claimed>, Uni<List<UUID>>> publish) {
+    public Uni<Swept> sweep(Instant cutoff, String instance, Instant startedAt, int limit,
+                            Function<List<Claimed>, Uni<List<UUID>>> publish) {
         return pool.withTransaction(conn -> conn.preparedQuery(CLAIM)
-                .execute(Tuple.of(SubmissionStore.utc(cutoff), limit))
+                .execute(Tuple.of(SubmissionStore.utc(cutoff), limit, instance, SubmissionStore.utc(startedAt)))
                 .chain(rows -> {
                     List<Claimed> claimed = new ArrayList<>();
                     for (Row row : rows) {
@@ -65,18 +72,34 @@ public class OutboxStore {
                                 row.getString("trace_id"), row.getOffsetDateTime("created_at").toInstant()));
                     }
                     if (claimed.isEmpty()) {
-                        return Uni.createFrom().item(0);
+                        return Uni.createFrom().item(new Swept(0, 0));
                     }
                     return publish.apply(claimed).chain(published -> published.isEmpty()
-                            ? Uni.createFrom().item(0)
+                            ? Uni.createFrom().item(new Swept(claimed.size(), 0))
                             : conn.preparedQuery(DELETE).execute(Tuple.of(published.toArray(UUID[]::new)))
-                                    .map(deleted -> published.size()));
+                                    .map(deleted -> new Swept(claimed.size(), published.size())));
                 }));
     }
 
-    /** Rows waiting for Kafka. */
-    public Uni<Long> depth() {
-        return pool.query("SELECT count(*) FROM job_outbox").execute()
-                .map(rows -> rows.iterator().next().getLong(0));
+    /** What one sweep did: rows it claimed, and how many of them Kafka acknowledged (deleted). */
+    public record Swept(int claimed, int published) {
+    }
+
+    /**
+     * The unpublished outbox now: rows not deleted yet (waiting for Kafka, or published within the delete delay), the
+     * bytes of their events, and when the oldest was stored (null when empty).
+     */
+    public record Backlog(long jobs, long bytes, Instant oldest) {
+
+        public static final Backlog EMPTY = new Backlog(0, 0, null);
+    }
+
+    /** Measures the {@link Backlog}. */
+    public Uni<Backlog> backlog() {
+        return pool.query(BACKLOG).execute().map(rows -> {
+            Row row = rows.iterator().next();
+            var oldest = row.getOffsetDateTime("oldest");
+            return new Backlog(row.getLong("jobs"), row.getLong("bytes"), oldest == null ? null : oldest.toInstant());
+        });
     }
 }

@@ -3,15 +3,12 @@ package dev.jobweaver.api.job.persistence;
 import dev.jobweaver.common.batch.Columns;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -37,33 +34,18 @@ public class SubmissionStore {
                      AS t(id, type, instruction, trace_id, max_retries, created_at)
                 RETURNING id, created_at
             )
-            INSERT INTO job_outbox (job_id, event_id, traceparent, created_at)
-            SELECT n.id, o.event_id, o.traceparent, n.created_at
+            INSERT INTO job_outbox (job_id, event_id, traceparent, created_at, relay_instance, event_bytes)
+            SELECT n.id, o.event_id, o.traceparent, n.created_at, $9, o.event_bytes
             FROM new_jobs n
-            JOIN unnest($1::uuid[], $7::uuid[], $8::text[]) AS o(job_id, event_id, traceparent) ON o.job_id = n.id
+            JOIN unnest($1::uuid[], $7::uuid[], $8::text[], $10::int4[]) AS o(job_id, event_id, traceparent, event_bytes)
+                 ON o.job_id = n.id
             """;
 
     /**
-     * A plain DELETE, not SKIP LOCKED: a row the sweeper holds makes this wait for the sweeper's transaction, which
-     * either published the row (gone) or not (still there, deleted now).
+     * A plain DELETE, not SKIP LOCKED: a row the sweeper holds makes this wait for the sweeper's transaction, after
+     * which the row is gone either way.
      */
     private static final String REMOVE = "DELETE FROM job_outbox WHERE job_id = ANY($1::uuid[])";
-
-    /**
-     * Compensation of submissions Kafka did not take: delete their outbox rows and mark REJECTED only the jobs whose
-     * row was still there (the sweeper did not publish it) and that the scheduler never reported (status_version 0,
-     * else the event did reach Kafka after all).
-     */
-    private static final String REJECT = """
-            WITH removed AS (
-                DELETE FROM job_outbox WHERE job_id = ANY($1::uuid[]) RETURNING job_id
-            )
-            UPDATE jobs j
-            SET status = 'REJECTED', last_error = r.reason, updated_at = $3, finished_at = $3, next_run_at = NULL
-            FROM unnest($1::uuid[], $2::text[]) AS r(id, reason)
-            WHERE j.id = r.id AND j.status_version = 0 AND j.id IN (SELECT job_id FROM removed)
-            RETURNING j.id
-            """;
 
     private final Pool pool;
 
@@ -76,52 +58,40 @@ public class SubmissionStore {
      *
      * @param instructionJson the payload as stored in the jsonb column ({@link JsonColumns#mapper()})
      * @param traceparent W3C trace context of the submitting request; null without tracing
+     * @param eventBytes the size of the job's event, counted against the outbox's byte bound
      */
     public record NewJob(UUID id, String type, String instructionJson, String traceId, int maxRetries,
-                         Instant createdAt, UUID eventId, String traceparent) {
+                         Instant createdAt, UUID eventId, String traceparent, int eventBytes) {
     }
 
-    /** A job whose event Kafka did not take, with the reason stored as its last error. */
-    public record Rejection(UUID jobId, String reason) {
-    }
-
-    /** Inserts every job ({@code PENDING}) and its outbox row, atomically. */
-    public Uni<Void> insert(List<NewJob> jobs) {
-        // Tuple.from, not Tuple.wrap: a tuple wrapping an immutable List.of made the query never complete (no error
-        // surfaced; the client presumably writes into the tuple's list); Tuple.from copies into a list of its own.
+    /**
+     * Inserts every job ({@code PENDING}) and its outbox row, atomically.
+     *
+     * @param relayInstance the name of this API instance, whose relay publishes the rows; null if it has none
+     */
+    public Uni<Void> insert(List<NewJob> jobs, String relayInstance) {
+        // Tuple.of/from with a list of their own: a tuple wrapping an immutable List.of made the query never complete
+        // (no error surfaced; the client presumably writes into the tuple's list), and List.of refuses the null
+        // instance name.
+        Tuple parameters = Tuple.tuple();
+        parameters.addValue(Columns.of(jobs, NewJob::id, UUID[]::new));
+        parameters.addValue(Columns.of(jobs, NewJob::type, String[]::new));
+        parameters.addValue(Columns.of(jobs, NewJob::instructionJson, String[]::new));
+        parameters.addValue(Columns.of(jobs, NewJob::traceId, String[]::new));
+        parameters.addValue(Columns.of(jobs, NewJob::maxRetries, Integer[]::new));
+        parameters.addValue(Columns.of(jobs, job -> utc(job.createdAt()), OffsetDateTime[]::new));
+        parameters.addValue(Columns.of(jobs, NewJob::eventId, UUID[]::new));
+        parameters.addValue(Columns.of(jobs, NewJob::traceparent, String[]::new));
+        parameters.addValue(relayInstance);
+        parameters.addValue(Columns.of(jobs, NewJob::eventBytes, Integer[]::new));
         return pool.preparedQuery(INSERT)
-                .execute(Tuple.from(List.of(
-                        Columns.of(jobs, NewJob::id, UUID[]::new),
-                        Columns.of(jobs, NewJob::type, String[]::new),
-                        Columns.of(jobs, NewJob::instructionJson, String[]::new),
-                        Columns.of(jobs, NewJob::traceId, String[]::new),
-                        Columns.of(jobs, NewJob::maxRetries, Integer[]::new),
-                        Columns.of(jobs, job -> utc(job.createdAt()), OffsetDateTime[]::new),
-                        Columns.of(jobs, NewJob::eventId, UUID[]::new),
-                        Columns.of(jobs, NewJob::traceparent, String[]::new))))
+                .execute(parameters)
                 .replaceWithVoid();
     }
 
     /** Deletes the outbox rows of jobs whose events Kafka acknowledged; returns how many were there. */
     public Uni<Integer> removeOutbox(List<UUID> jobIds) {
         return pool.preparedQuery(REMOVE).execute(Tuple.of(jobIds.toArray(UUID[]::new))).map(rows -> rows.rowCount());
-    }
-
-    /**
-     * Compensates submissions Kafka did not take (see {@link #REJECT}).
-     *
-     * @return the jobs now {@code REJECTED}; a job missing from it reached Kafka by another way (sweeper, late append)
-     */
-    public Uni<Set<UUID>> reject(List<Rejection> rejections, Instant now) {
-        UUID[] ids = rejections.stream().map(Rejection::jobId).toArray(UUID[]::new);
-        String[] reasons = rejections.stream().map(Rejection::reason).toArray(String[]::new);
-        return pool.preparedQuery(REJECT).execute(Tuple.of(ids, reasons, utc(now))).map(rows -> {
-            Set<UUID> rejected = new HashSet<>();
-            for (Row row : rows) {
-                rejected.add(row.getUUID(0));
-            }
-            return rejected;
-        });
     }
 
     static OffsetDateTime utc(Instant instant) {

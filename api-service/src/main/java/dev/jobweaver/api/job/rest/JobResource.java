@@ -5,6 +5,7 @@ import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.job.service.JobSubmissionService;
+import dev.jobweaver.api.job.service.OutboxFullException;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
@@ -77,9 +78,11 @@ public class JobResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Submit a job", description = "Answers 202 once the job is stored and Kafka acknowledged"
-            + " its JobCreatedEvent (acks=all); 503 with Retry-After when Kafka cannot take it (the job is then"
-            + " REJECTED and never runs). Send a W3C traceparent header to join the job to your own trace.")
+    @Operation(summary = "Submit a job", description = "Answers 202 once the job and its outbox row are durably"
+            + " committed; its JobCreatedEvent is published to Kafka right after, without the request waiting. A"
+            + " Kafka outage delays jobs, it does not refuse them: 503 with Retry-After only when the database cannot"
+            + " take the job or the unpublished outbox is over its bound. Send a W3C traceparent header to join the job"
+            + " to your own trace.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = JobRequest.class)))
     @APIResponse(responseCode = "202", description = "accepted",
@@ -91,8 +94,8 @@ public class JobResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "415", description = "Content-Type is not application/json",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "503", description = "the database or Kafka did not take the job"
-            + " (API.SERVICE_UNAVAILABLE), or too"
+    @APIResponse(responseCode = "503", description = "the database could not take the job, or the unpublished"
+            + " outbox is over its bound (API.SERVICE_UNAVAILABLE; nothing stored), or too"
             + " many submission bytes are in flight (API.OVERLOADED, body unread); retry after Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
@@ -118,27 +121,24 @@ public class JobResource {
         int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount()
                 : config.validation().defaultRetryCount();
         String traceparent = routing.request().getHeader(Headers.TRACEPARENT);
+        Map<String, String> retryAfter = Map.of("Retry-After",
+                Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
         return submissions.submit(request.jobType(), request.payload(), maxRetries, traceparent)
+                // Kafka has not taken jobs for a while and the outbox is full: nothing was stored, retry later.
+                .onFailure(OutboxFullException.class).transform(e -> new ApiException(
+                        ApiErrorCode.SERVICE_UNAVAILABLE, e.getMessage() + ", retry later", null, retryAfter))
                 // The database is unreachable or overloaded: the client's request was fine and may be retried, and
                 // nothing was stored. A permanent failure stays a 500 (it is a bug, not the client's doing).
                 .onFailure(Failures::isTransient).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
                         "the job could not be stored: the database is unavailable (" + Failures.describe(e)
-                                + "); nothing was accepted, retry later", null,
-                        Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())))))
-                .map(outcome -> {
-            if (!outcome.accepted()) {
-                throw new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
-                        "the job could not be handed to Kafka and was not accepted (" + outcome.reason()
-                                + "); retry later", outcome.jobId().toString(),
-                        Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds()))));
-            }
-            // The header as SPEC.md writes it, relative: location(URI) would parse it and resolve it against the
-            // request's URI, 2% of the API's CPU in a burst. The typed RestResponse lets Quarkus pick the JSON writer
-            // at build time instead of looking it up per response.
-            return RestResponse.ResponseBuilder.accepted(new JobSubmitted(outcome.jobId(), outcome.traceId()))
-                    .header(HttpHeaders.LOCATION, "/api/jobs/" + outcome.jobId())
-                    .build();
-        });
+                                + "); nothing was accepted, retry later", null, retryAfter))
+                // The header as SPEC.md writes it, relative: location(URI) would parse it and resolve it against the
+                // request's URI, 2% of the API's CPU in a burst. The typed RestResponse lets Quarkus pick the JSON
+                // writer at build time instead of looking it up per response.
+                .map(accepted -> RestResponse.ResponseBuilder.accepted(new JobSubmitted(accepted.jobId(),
+                                accepted.traceId()))
+                        .header(HttpHeaders.LOCATION, "/api/jobs/" + accepted.jobId())
+                        .build());
     }
 
     @GET

@@ -13,26 +13,29 @@ public class JobMetrics {
 
     private final MeterRegistry registry;
     private final Counter submitted;
-    private final Counter rejected;
+    private final Counter backlogged;
+    private final Counter relayFailed;
     private final Counter overloaded;
     private final Counter sweptPublished;
     private final Counter statusApplied;
     private final Counter statusStale;
     private final DistributionSummary submissionGroups;
-    private final AtomicLong outboxDepth = new AtomicLong();
     private final AtomicLong statusHeld = new AtomicLong();
 
     public JobMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.submitted = Counter.builder("jobweaver.jobs.submitted")
-                .description("Jobs accepted: stored and acknowledged by Kafka (202)").register(registry);
-        this.rejected = Counter.builder("jobweaver.jobs.rejected")
-                .description("Submissions answered 503 because Kafka did not take the event").register(registry);
+                .description("Jobs accepted: committed with their outbox row (202)").register(registry);
+        this.backlogged = Counter.builder("jobweaver.submissions.backlogged")
+                .description("Submissions answered 503 because the unpublished outbox was over its bound")
+                .register(registry);
+        this.relayFailed = Counter.builder("jobweaver.outbox.relay.failures")
+                .description("job-created events Kafka did not take; their rows stay for the sweeper").register(registry);
         this.overloaded = Counter.builder("jobweaver.submissions.overloaded")
                 .description("Submissions answered 503 API.OVERLOADED, unread: too many body bytes in flight")
                 .register(registry);
         this.sweptPublished = Counter.builder("jobweaver.outbox.published")
-                .description("Outbox rows published by the sweeper (left behind by a crashed request)")
+                .description("Outbox rows published by the sweeper (the relay gave up on them, or a dead instance left them)")
                 .register(registry);
         this.statusApplied = Counter.builder("jobweaver.status.events")
                 .tag("result", "applied").description("job-status events applied to the read model")
@@ -43,9 +46,6 @@ public class JobMetrics {
         this.submissionGroups = DistributionSummary.builder("jobweaver.submission.group.size")
                 .description("Submissions stored and published together as one group (group commit)")
                 .register(registry);
-        Gauge.builder("jobweaver.outbox.depth", outboxDepth, AtomicLong::get)
-                .description("Outbox rows not yet deleted, as of the last sweep: waiting for Kafka, or acknowledged"
-                        + " within the last jobweaver.api.outbox.delete-delay").register(registry);
         Gauge.builder("jobweaver.status.held", statusHeld, AtomicLong::get)
                 .description("job-status events held back from the read model for a newer status of their job")
                 .register(registry);
@@ -64,8 +64,25 @@ public class JobMetrics {
         submissionGroups.record(size);
     }
 
-    public void rejected() {
-        rejected.increment();
+    /** A submission refused because the unpublished outbox is over its bound. */
+    public void backlogged() {
+        backlogged.increment();
+    }
+
+    /** The relay could not publish {@code count} events. */
+    public void relayFailed(int count) {
+        relayFailed.increment(count);
+    }
+
+    /** Registers the outbox backlog's gauges. */
+    void outboxBacklog(OutboxBacklog backlog) {
+        Gauge.builder("jobweaver.outbox.backlog.jobs", backlog, OutboxBacklog::jobs)
+                .description("Jobs committed whose events Kafka has not acknowledged yet (all instances; measured every"
+                        + " jobweaver.api.outbox.backlog-refresh)").register(registry);
+        Gauge.builder("jobweaver.outbox.backlog.bytes", backlog, OutboxBacklog::bytes)
+                .description("Bytes of those events").baseUnit("bytes").register(registry);
+        Gauge.builder("jobweaver.outbox.backlog.age", backlog, b -> b.oldestAge().toMillis() / 1000.0)
+                .description("How long the oldest of them has waited").baseUnit("seconds").register(registry);
     }
 
     /** A submission refused unread because the budget of bytes in flight was spent. */
@@ -88,10 +105,6 @@ public class JobMetrics {
     /** How many non-terminal job-status events are held back now. */
     public void statusHeld(int held) {
         statusHeld.set(held);
-    }
-
-    public void outboxDepth(long depth) {
-        outboxDepth.set(depth);
     }
 
     /** A request refused with a 4xx; {@code reason} is the error code (bounded cardinality). */

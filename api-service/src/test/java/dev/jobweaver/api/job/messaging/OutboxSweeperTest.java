@@ -14,6 +14,8 @@ import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,32 +25,56 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
- * A job committed with its outbox row but never sent (the API died in between) is published by the sweeper; a row
- * younger than the send timeout plus margin (a live request's) is left alone.
+ * A job committed with its outbox row but never published (the API died in between, or Kafka was down for longer than
+ * the relay's delivery timeout) is published by the sweeper: another instance's row once it is older than the relay's
+ * bound plus the margin, and at once a row this instance's previous run stored; a younger row of another instance (a
+ * live relay's) is left alone. The profile gives this instance a stable name and a delivery timeout of two minutes, so
+ * that only the rule under test can publish a recent row.
  */
 @QuarkusTest
+@TestProfile(OutboxSweeperTest.NamedInstance.class)
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
 class OutboxSweeperTest {
 
     private static final String TRACE_ID = "5bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String INSTANCE = "api-sweeper-test";
+
+    /** A stable instance name, and a relay bound long enough that no recent row ages into the sweep. */
+    public static final class NamedInstance implements QuarkusTestProfile {
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("jobweaver.kafka.instance-id", INSTANCE,
+                    "jobweaver.api.publish.delivery-timeout", "120s");
+        }
+    }
 
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    OutboxSweeper sweeper;
+
     private static void insertCrashedSubmission(UUID jobId, UUID eventId, Instant createdAt) throws SQLException {
+        insertCrashedSubmission(jobId, eventId, createdAt, null);
+    }
+
+    private static void insertCrashedSubmission(UUID jobId, UUID eventId, Instant createdAt, String instance)
+            throws SQLException {
         try (Connection db = Database.connect()) {
             db.setAutoCommit(false);
             try (PreparedStatement job = db.prepareStatement("INSERT INTO jobs (id, type, instruction, trace_id, status,"
                     + " max_retries, created_at, updated_at, next_run_at) VALUES (?, 'SIMULATION', ?::jsonb, ?,"
                     + " 'PENDING', 1, ?, ?, ?)");
                  PreparedStatement outbox = db.prepareStatement("INSERT INTO job_outbox (job_id, event_id, traceparent,"
-                         + " created_at) VALUES (?, ?, ?, ?)")) {
+                         + " created_at, relay_instance) VALUES (?, ?, ?, ?, ?)")) {
                 Timestamp at = Timestamp.from(createdAt);
                 job.setObject(1, jobId);
                 job.setString(2, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"left behind\"}]}");
@@ -61,6 +87,7 @@ class OutboxSweeperTest {
                 outbox.setObject(2, eventId);
                 outbox.setString(3, "00-" + TRACE_ID + "-00f067aa0ba902b7-01");
                 outbox.setTimestamp(4, at);
+                outbox.setString(5, instance);
                 outbox.executeUpdate();
             }
             db.commit();
@@ -102,12 +129,28 @@ class OutboxSweeperTest {
     }
 
     @Test
-    void rowOfALiveRequestIsLeftAlone() throws Exception {
+    void rowThisInstancesPreviousRunLeftIsPublishedAtOnce() throws Exception {
+        UUID jobId = UUID.randomUUID();
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
+            // stored by this instance's name just before it started: its previous run, dead, never published it
+            insertCrashedSubmission(jobId, UUID.randomUUID(), sweeper.startedAt().minusMillis(500), INSTANCE);
+
+            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
+                    seen -> seen.stream().anyMatch(r -> jobId.toString().equals(r.key())), Duration.ofSeconds(20));
+
+            assertThat(records).anyMatch(r -> jobId.toString().equals(r.key()));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> !outboxHas(jobId));
+    }
+
+    @Test
+    void recentRowOfAnotherInstanceIsLeftAlone() throws Exception {
         UUID jobId = UUID.randomUUID();
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
             insertCrashedSubmission(jobId, UUID.randomUUID(), Instant.now());
 
-            // several sweeps run (every second in tests); none may touch a row younger than timeout plus margin
+            // several sweeps run (every second in tests); none may touch another instance's row younger than the
+            // relay's bound plus the margin
             List<ConsumerRecord<String, byte[]>> records = probe.pollFor(Duration.ofSeconds(4));
 
             assertThat(records).noneMatch(r -> jobId.toString().equals(r.key()));

@@ -33,14 +33,14 @@ public class HeldSubmissionStore extends SubmissionStore {
     }
 
     @Override
-    public Uni<Void> insert(List<NewJob> jobs) {
+    public Uni<Void> insert(List<NewJob> jobs, String relayInstance) {
         List<UUID> ids = jobs.stream().map(NewJob::id).toList();
         started.add(ids);
         RuntimeException failure = failNext.getAndSet(null);
         if (failure != null) {
             return Uni.createFrom().failure(failure);
         }
-        return opened(gate).chain(() -> super.insert(jobs)).invoke(() -> stored.addAll(ids));
+        return opened(gate).chain(() -> super.insert(jobs, relayInstance)).invoke(() -> stored.addAll(ids));
     }
 
     @Override

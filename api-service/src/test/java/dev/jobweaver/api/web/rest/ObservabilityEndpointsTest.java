@@ -19,12 +19,16 @@ import org.junit.jupiter.api.Test;
 class ObservabilityEndpointsTest {
 
     @Test
-    void readinessChecksDatabaseAndKafka() {
+    void readinessChecksTheDatabaseAndShowsTheRelay() {
         JsonPath ready = given().get("/q/health/ready").then().statusCode(200).extract().jsonPath();
 
         List<String> checks = ready.getList("checks.name", String.class);
-        assertThat(String.join(" ", checks).toLowerCase()).contains("kafka").contains("database");
+        assertThat(String.join(" ", checks).toLowerCase()).contains("outbox relay").contains("database");
         assertThat(ready.getList("checks.status", String.class)).containsOnly("UP");
+        assertThat(ready.getMap("checks.find { it.name.startsWith('outbox relay') }.data"))
+                .containsKeys("accepting", "backlogJobs", "backlogBytes", "backlogOldestAgeSeconds")
+                .containsEntry("accepting", true)
+                .hasEntrySatisfying("kafka", kafka -> assertThat(kafka.toString()).startsWith("reachable"));
         given().get("/q/health/live").then().statusCode(200);
         given().get("/q/health/started").then().statusCode(200);
     }
@@ -36,9 +40,10 @@ class ObservabilityEndpointsTest {
 
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
 
-        assertThat(metrics).contains("jobweaver_jobs_submitted_total", "jobweaver_jobs_rejected_total",
+        assertThat(metrics).contains("jobweaver_jobs_submitted_total", "jobweaver_submissions_backlogged_total",
                 "jobweaver_validation_failures_total{errorCode=\"API.INVALID_JOB_REQUEST\"",
-                "jobweaver_outbox_depth", "jobweaver_status_events_total",
+                "jobweaver_outbox_backlog_jobs", "jobweaver_outbox_backlog_bytes", "jobweaver_outbox_backlog_age_seconds",
+                "jobweaver_outbox_relay_failures_total", "jobweaver_status_events_total",
                 "jobweaver_quarantined_total{reason=\"unreadable\",topic=\"job-status\"}");
         String submitted = metrics.lines().filter(l -> l.startsWith("jobweaver_jobs_submitted_total"))
                 .findFirst().orElseThrow();

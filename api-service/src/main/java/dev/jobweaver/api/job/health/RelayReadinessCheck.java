@@ -1,5 +1,6 @@
 package dev.jobweaver.api.job.health;
 
+import dev.jobweaver.api.job.service.OutboxBacklog;
 import dev.jobweaver.common.messaging.Topics;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.annotation.PreDestroy;
@@ -17,20 +18,27 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Ready only while the broker answers and {@code job-created}, where every submission goes, exists with a leader.
+ * The outbox relay's state as readiness details: the unpublished backlog (jobs, bytes, the oldest one's age), whether
+ * submissions are accepted, and whether the broker answers with {@code job-created} led.
  *
- * <p>Bounded (2 s): Quarkus' own Kafka check waits for the admin client's default API timeout (60 s) when the broker is
- * gone, longer than any probe. It asks again at every probe, so readiness comes back as soon as Kafka does.
+ * <p>Always UP: the API accepts jobs while Kafka is down (they wait in the outbox), and when the backlog is over its
+ * bound it answers 503 with Retry-After itself, which tells a client more than an endpoint taken out of its Service.
+ * The database's own readiness check (the reactive client's) is what takes the API out when it cannot store jobs.
+ *
+ * <p>The broker question is bounded (2 s): the admin client's default API timeout (60 s) is longer than any probe.
  */
 @Readiness
 @ApplicationScoped
-public class KafkaReadinessCheck implements HealthCheck {
+public class RelayReadinessCheck implements HealthCheck {
 
     private static final int TIMEOUT_MS = 2000;
 
     private final Admin admin;
+    private final OutboxBacklog backlog;
 
-    public KafkaReadinessCheck(@Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
+    public RelayReadinessCheck(@Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
+                               OutboxBacklog backlog) {
+        this.backlog = backlog;
         Map<String, Object> config = new HashMap<>();
         kafkaConfig.forEach((key, value) -> {
             if (AdminClientConfig.configNames().contains(key)) {
@@ -46,19 +54,29 @@ public class KafkaReadinessCheck implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        var response = HealthCheckResponse.named("Kafka broker and " + Topics.JOB_CREATED);
+        return HealthCheckResponse.named("outbox relay to " + Topics.JOB_CREATED).up()
+                .withData("accepting", backlog.admits())
+                .withData("backlogJobs", backlog.jobs())
+                .withData("backlogBytes", backlog.bytes())
+                .withData("backlogOldestAgeSeconds", backlog.oldestAge().toSeconds())
+                .withData("kafka", kafka())
+                .build();
+    }
+
+    /** "reachable, N partitions led", or why not. */
+    private String kafka() {
         try {
             TopicDescription topic = admin.describeTopics(List.of(Topics.JOB_CREATED),
                             new DescribeTopicsOptions().timeoutMs(TIMEOUT_MS))
                     .allTopicNames().get(TIMEOUT_MS + 500L, TimeUnit.MILLISECONDS).get(Topics.JOB_CREATED);
-            boolean led = topic.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-            return response.status(led).withData("partitions", topic.partitions().size()).build();
+            long led = topic.partitions().stream().filter(p -> p.leader() != null && !p.leader().isEmpty()).count();
+            return led == topic.partitions().size() ? "reachable, " + led + " partitions led"
+                    : "reachable, only " + led + " of " + topic.partitions().size() + " partitions led";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return response.down().withData("reason", "interrupted").build();
+            return "unknown: interrupted";
         } catch (Exception e) {
-            String reason = e.getCause() != null ? e.getCause().toString() : e.toString();
-            return response.down().withData("reason", reason).build();
+            return "unreachable: " + (e.getCause() != null ? e.getCause() : e);
         }
     }
 
