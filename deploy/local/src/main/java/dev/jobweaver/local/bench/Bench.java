@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -68,8 +70,11 @@ public final class Bench {
         boolean failed = false;
         try (PlatformDb db = new PlatformDb(platform.postgresPort());
              PlatformDb.TerminalReader probeDb = PlatformDb.terminalReader(platform.postgresPort());
+             HttpClient scraper = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
              ResourceSampler sampler = new ResourceSampler(sampled(platform))) {
-            WorkloadRunner runner = new WorkloadRunner(options, api, db, probeDb, out, terminal);
+            WorkloadRunner runner = new WorkloadRunner(options, api, db, probeDb, platform,
+                    () -> ReplicaShare.Snapshot.take(platform, url -> ReplicaShare.fetch(scraper, url)), out,
+                    terminal);
             warmUp = options.warmup() == BenchOptions.AUTO_WARMUP
                     ? WarmUp.adaptive(runner::warmUp, sampler::platformJitCpuSeconds)
                     : WarmUp.fixed(options.warmup(), runner::warmUp, sampler::platformJitCpuSeconds);

@@ -141,6 +141,12 @@ public final class ConsoleReport {
                     .append(" cost allows on ").append(run.machine().cpus()).append(" cores, bench included)\n")
                     .append(cpu.render());
         }
+        TextTable share = ReplicaShare.table(run.results());
+        if (share != null) {
+            out.append("\nShare per replica: each workload's count per instance and its share of all instances of ")
+                    .append("its service (API and scheduler: the instance's /q/metrics counters; workers: ")
+                    .append("execution_attempts.worker_id)\n").append(share.render());
+        }
         out.append("\nTargets (reported, not asserted)\n").append(targets.render());
         if (!notes.isEmpty()) {
             out.append("\nNotes\n").append(notes);

@@ -83,6 +83,13 @@ public final class HtmlReport {
                     .append(run.machine().cpus()).append(" cores, the bench included (none for steady, whose jobs ")
                     .append("also pay for idle rounds).</p>\n").append(table(cpu));
         }
+        TextTable share = ReplicaShare.table(run.results());
+        if (share != null) {
+            html.append("<h2>Share per replica</h2>\n<p>Each workload's count per instance and its share of all ")
+                    .append("instances of its service: API and scheduler from the growth of each instance's ")
+                    .append("<code>/q/metrics</code> counters over the workload, workers from ")
+                    .append("<code>execution_attempts.worker_id</code>.</p>\n").append(table(share));
+        }
         html.append("<p>Raw figures: one CSV and one JSON file per workload (one row per job), resources.csv, ")
                 .append("summary.json, in this folder.</p>\n</body></html>\n");
         return html.toString();

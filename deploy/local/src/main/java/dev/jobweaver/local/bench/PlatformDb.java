@@ -35,6 +35,8 @@ public final class PlatformDb implements AutoCloseable {
             + " WHERE job_id = ANY(?)";
     private static final String EXECUTIONS = "SELECT job_id, count(*) AS runs, min(started_at) AS first_start"
             + " FROM execution_attempts WHERE job_id = ANY(?) GROUP BY job_id";
+    private static final String BY_WORKER = "SELECT worker_id, count(*) AS runs FROM execution_attempts"
+            + " WHERE job_id = ANY(?) GROUP BY worker_id";
 
     private final Connection api;
     private final Connection worker;
@@ -112,6 +114,23 @@ public final class PlatformDb implements AutoCloseable {
                     !workerRead ? -1 : run == null ? 0 : (Integer) run[0]));
         }
         return records;
+    }
+
+    /**
+     * How many {@code execution_attempts} rows of the jobs {@code ids} each worker wrote, by {@code worker_id} (the
+     * instance's name; {@code -} for a row without one); null when the table cannot be read.
+     */
+    public synchronized Map<String, Long> executionsByWorker(Collection<UUID> ids) {
+        Map<String, Long> byWorker = new java.util.TreeMap<>();
+        try {
+            forChunks(worker, BY_WORKER, ids, rs -> {
+                String id = rs.getString("worker_id");
+                byWorker.merge(id == null ? "-" : id, rs.getLong("runs"), Long::sum);
+            });
+        } catch (IllegalStateException e) {
+            return null;
+        }
+        return byWorker;
     }
 
     /** Why the last {@link #records} could not read {@code execution_attempts}, or null when it could. */

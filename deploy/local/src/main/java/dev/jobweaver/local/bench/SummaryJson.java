@@ -117,6 +117,15 @@ public final class SummaryJson {
             }
             resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
             cpuPerJob(w.putObject("cpuPerJobMs"), run.cpuPerJob(r));
+            ArrayNode share = w.putArray("replicaShare");
+            for (ReplicaShare.Row row : r.replicaShare()) {
+                ObjectNode o = share.addObject();
+                o.put("replica", row.replica());
+                o.put("service", row.service());
+                o.put("counted", row.counted());
+                putNumber(o, "count", row.count());
+                putNumber(o, "share", row.share());
+            }
         }
         ConcurrencySweep.json(root.putArray("burstByConcurrency"), ConcurrencySweep.of(run.results()));
         resources(root.putArray("resources"), run.resources());

@@ -69,6 +69,6 @@ public final class TextTable {
     }
 
     private static boolean numeric(String cell) {
-        return !cell.isEmpty() && cell.matches("-?[0-9][0-9.,]*%?|-|[0-9.]+ / [0-9.]+");
+        return !cell.isEmpty() && cell.matches("-?[0-9][0-9.,]*%?|-|[0-9.]+ / [0-9.]+|[0-9.]+ \\([0-9.]+%\\)");
     }
 }

@@ -29,12 +29,15 @@ import java.util.Objects;
  * @param correctness whether every accepted job ended as expected, exactly once
  * @param completionsPerSecond completed jobs per second after the first submit
  * @param jobs the raw records
+ * @param replicaShare how the work spread over the replicas of each service ({@link ReplicaShare}); empty when not
+ *     read
  */
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
                              double noopThroughput, Percentiles accept, Percentiles toStart, Percentiles toFinish,
                              Percentiles finishToVisible, List<Stages.Stage> stages, Correctness correctness,
-                             int[] completionsPerSecond, List<JobRecord> jobs) {
+                             int[] completionsPerSecond, List<JobRecord> jobs,
+                             List<ReplicaShare.Row> replicaShare) {
 
     /** A workload the platform cannot run, with the reason. */
     public static WorkloadResult unavailable(Workload workload, String reason) {
@@ -46,7 +49,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(run.workload(), run.label(), run.concurrency(), false, reason,
                 new Submission(0, 0, 0, null, null, 0, 0), Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
-                new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of());
+                new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of());
     }
 
     /** Computes the figures of a finished workload, named after it, from its raw records. */
@@ -81,7 +84,14 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Stages.of(jobs),
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
-                List.copyOf(jobs));
+                List.copyOf(jobs), List.of());
+    }
+
+    /** This result with {@code rows} as its replica share. */
+    public WorkloadResult withReplicaShare(List<ReplicaShare.Row> rows) {
+        return new WorkloadResult(workload, label, concurrency, available, note, submission, throughput,
+                visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages, correctness,
+                completionsPerSecond, jobs, List.copyOf(rows));
     }
 
     /** The run's name in file names: {@code burst-c16}. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.IntFunction;
 
 /** Runs one workload: submits, watches for completion, reads the recorded timestamps, computes the figures. */
@@ -27,19 +28,25 @@ public final class WorkloadRunner {
     private final ApiClient api;
     private final PlatformDb db;
     private final FreshnessProbe.TerminalCheck probeDb;
+    private final PlatformState platform;
+    private final Supplier<ReplicaShare.Snapshot> counters;
     private final PrintStream out;
     private final boolean terminal;
 
     /**
      * A runner with these options, against this API and database, reporting progress on {@code out}; the freshness
-     * probe looks jobs up through {@code probeDb}, apart from {@code db}.
+     * probe looks jobs up through {@code probeDb}, apart from {@code db}, and {@code counters} reads the counters of
+     * every instance of {@code platform} before and after each measured run.
      */
     public WorkloadRunner(BenchOptions options, ApiClient api, PlatformDb db, FreshnessProbe.TerminalCheck probeDb,
-                          PrintStream out, boolean terminal) {
+                          PlatformState platform, Supplier<ReplicaShare.Snapshot> counters, PrintStream out,
+                          boolean terminal) {
         this.options = options;
         this.api = api;
         this.db = db;
         this.probeDb = probeDb;
+        this.platform = platform;
+        this.counters = counters;
         this.out = out;
         this.terminal = terminal;
     }
@@ -65,15 +72,21 @@ public final class WorkloadRunner {
     private WorkloadResult closedLoop(BenchOptions.Run run, IntFunction<JobKind> kinds, String note) {
         Observed done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(), kinds, true);
         return WorkloadResult.of(run, done.submission(), records(done),
-                note(done.submission(), workerNote(note, done)));
+                note(done.submission(), workerNote(note, done))).withReplicaShare(share(done));
     }
 
     /**
      * A run's submission, the jobs it got accepted, the watcher that saw them finish and, for a measured run, the
-     * probe that timed when some of them became visible.
+     * probe that timed when some of them became visible and the instances' counters before and after.
      */
     private record Observed(Submission submission, List<Accepted> accepted, CompletionWatcher watcher,
-                            FreshnessProbe probe) {
+                            FreshnessProbe probe, ReplicaShare.Snapshot before, ReplicaShare.Snapshot after) {
+    }
+
+    /** How {@code run}'s work spread over the replicas. */
+    private List<ReplicaShare.Row> share(Observed run) {
+        return ReplicaShare.of(platform, run.before(), run.after(),
+                db.executionsByWorker(run.accepted().stream().map(Accepted::jobId).toList()));
     }
 
     /** Every accepted job of {@code run} as the platform recorded it, with when it was seen terminal. */
@@ -105,6 +118,7 @@ public final class WorkloadRunner {
      * a measured run also has its jobs' freshness timed.
      */
     private Observed observe(String label, int count, boolean measured, Sending sending) {
+        ReplicaShare.Snapshot before = measured ? counters.get() : ReplicaShare.Snapshot.NONE;
         Progress progress = new Progress(label, count, out, terminal);
         CompletionWatcher watcher = new CompletionWatcher(db, progress, options.timeout()).start();
         FreshnessProbe probe = measured ? new FreshnessProbe(probeDb, InstantSource.system()).start() : null;
@@ -128,7 +142,8 @@ public final class WorkloadRunner {
                 }
             }
         }
-        return new Observed(submission, accepted, watcher, probe);
+        ReplicaShare.Snapshot after = measured ? counters.get() : ReplicaShare.Snapshot.NONE;
+        return new Observed(submission, accepted, watcher, probe, before, after);
     }
 
     private WorkloadResult openLoop(BenchOptions.Run measured) {
@@ -142,7 +157,7 @@ public final class WorkloadRunner {
                 Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(options.settle().toMillis() / 1000.0),
                 Targets.fmt(run.submission().maxSendLagMs()));
         return WorkloadResult.of(measured, run.submission(), records(run),
-                note(run.submission(), workerNote(note, run)));
+                note(run.submission(), workerNote(note, run))).withReplicaShare(share(run));
     }
 
     /** Offers {@code schedule}'s load and waits until every accepted job ended (or the stall timeout). */

@@ -170,4 +170,32 @@ class ReportsTest {
                     "resources.csv", "summary.json");
         }
     }
+
+    @Test
+    void aScaledOutPlatformGetsTheSharePerReplicaInEveryReport() {
+        PlatformState platform = new PlatformState("http://localhost:8080", 5432, 99, 98, List.of(
+                new PlatformState.Instance("api-service", "http://localhost:8080", 10, 900),
+                new PlatformState.Instance("worker-service", "http://localhost:8082", 13, 900),
+                new PlatformState.Instance("worker-service-2", "http://localhost:8182", 14, 900)));
+        BenchOptions options = BenchOptions.parse(List.of("burst"), Path.of("/r"));
+        WorkloadResult burst = WorkloadResult.of(options.runs().getFirst(), submission(2),
+                List.of(completed(JobKind.NOOP, 0, 4, 10), completed(JobKind.NOOP, 1, 6, 20)), "")
+                .withReplicaShare(ReplicaShare.of(platform, ReplicaShare.Snapshot.NONE, ReplicaShare.Snapshot.NONE,
+                        Map.of("worker-service", 1L, "worker-service-2", 1L)));
+        BenchRun run = new BenchRun(Fixtures.T0, options, platform, List.of(burst),
+                Targets.evaluate(List.of(burst), options, platform, List.of()), List.of(), Map.of(), List.of(),
+                new Machine("AMD EPYC", 2, 153.4), WarmUp.none());
+
+        assertThat(ConsoleReport.render(run)).contains("Share per replica")
+                .containsPattern("worker-service-2 +executions \\(execution_attempts\\) +1 \\(50%\\)\n");
+        assertThat(HtmlReport.render(run)).contains("<h2>Share per replica</h2>", "<td>1 (50%)</td>");
+        JsonNode share = SummaryJson.of(JSON, run).at("/workloads/0/replicaShare");
+        assertThat(share).hasSize(2);
+        assertThat(share.get(1).path("replica").asText()).isEqualTo("worker-service-2");
+        assertThat(share.get(1).path("service").asText()).isEqualTo("worker-service");
+        assertThat(share.get(1).path("counted").asText()).isEqualTo(ReplicaShare.EXECUTIONS);
+        assertThat(share.get(1).path("count").asDouble()).isEqualTo(1.0);
+        assertThat(share.get(1).path("share").asDouble()).isEqualTo(0.5);
+        assertThat(ConsoleReport.render(run())).as("one instance per service").doesNotContain("Share per replica");
+    }
 }

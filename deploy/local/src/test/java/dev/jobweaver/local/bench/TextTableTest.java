@@ -19,6 +19,18 @@ class TextTableTest {
     }
 
     @Test
+    void aCountWithItsShareIsRightAlignedToo() {
+        String table = new TextTable("replica", "burst").row("worker-service", "6667 (33.3%)")
+                .row("worker-service-2", "13333 (66.7%)").render();
+        assertThat(table).isEqualTo("""
+                replica           burst
+                ----------------  -------------
+                worker-service     6667 (33.3%)
+                worker-service-2  13333 (66.7%)
+                """);
+    }
+
+    @Test
     void missingCellsAreEmptyAndExtraCellsRefused() {
         assertThat(new TextTable("a", "b").row("x").render()).endsWith("x\n");
         assertThatThrownBy(() -> new TextTable("a").row("1", "2")).isInstanceOf(IllegalArgumentException.class);
