@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /** Runs one workload: submits, watches for completion, reads the recorded timestamps, computes the figures. */
 public final class WorkloadRunner {
