@@ -5,8 +5,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 /**
  * The life cycle of a job: {@code PENDING -> RUNNING -> COMPLETED | PENDING (retry) | FAILED}.
  *
- * <p>{@link #REJECTED} exists only in the API's read model: the API stored the job but Kafka would not take
- * its {@code JobCreatedEvent}, so the client was answered 503 and the job never runs.
+ * <p>{@link #REJECTED} is a terminal status of the contract reserved for a job refused after it was stored; the API
+ * answers a submission only once the job is committed (202) or before anything is stored (4xx, 503), so it never
+ * produces it itself. The read model shows whatever the scheduler reports.
  */
 @RegisterForReflection
 public enum JobStatus {

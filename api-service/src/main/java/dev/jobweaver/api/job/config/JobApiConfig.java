@@ -100,7 +100,7 @@ public interface JobApiConfig {
         @WithDefault("30s")
         Duration deliveryTimeout();
 
-    /** The {@code Retry-After} a 503 answer suggests. */
+        /** The {@code Retry-After} of a 503 answer (database unavailable, outbox over its bound). */
         @WithDefault("5s")
         Duration retryAfter();
 
@@ -114,7 +114,7 @@ public interface JobApiConfig {
         /**
          * Group inserts in flight at once (the group commit's batches in flight). With 1, a group holds everything
          * that arrived while the previous one was being inserted: the largest groups and the fewest statements, the
-         * behaviour the README's measurements were made with. More than 1 trades smaller groups (more statements per
+         * behaviour the benchmark's figures are measured with. More than 1 trades smaller groups (more statements per
          * job) for less waiting behind an insert.
          */
         @WithDefault("1")

@@ -15,7 +15,7 @@ import java.util.UUID;
  * @param retryCount retries made so far
  * @param attempts attempts started so far
  * @param nextRunAt when a {@code PENDING} job is due
- * @param lastError the error of the latest failed attempt (or why the job was {@code REJECTED})
+ * @param lastError the error of the latest failed attempt
  */
 @RegisterForReflection
 public record JobView(UUID id, JobType type, JobStatus status, String traceId, int maxRetries, int retryCount,

@@ -15,26 +15,26 @@ import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /**
- * Deletes the outbox rows of acknowledged jobs, those of every group acknowledged within {@code outbox.delete-delay}
- * in one statement.
+ * Deletes the outbox rows of published jobs, those of every group published within {@code outbox.delete-delay} in one
+ * statement.
  *
  * <h2>Why</h2>
- * A group's rows used to be deleted as soon as Kafka acknowledged it. In a burst a group holds hundreds of jobs, but at
- * a low rate each job is its own group, so that was a statement, a commit and a WAL flush per job: the API's second
- * transaction per job, and a tenth of its database's commits at 100 jobs/s. Waiting a little gathers them.
+ * In a burst a group holds hundreds of jobs, but at a low rate each job is its own group, so deleting each group's rows
+ * as soon as Kafka acknowledged them would be a statement, a commit and a WAL flush per job: the API's second
+ * transaction per job. Waiting a little gathers them.
  *
  * <h2>Guarantee</h2>
  * Nothing here can lose a job: a row is only ever deleted after its event was acknowledged. A row whose delete fails,
- * or is still waiting when the process dies, stays; the sweeper publishes its event once more after the send timeout
- * plus its margin (far longer than the delay), and the scheduler ingests idempotently. So the delay bounds how many
- * events a crash republishes, not what is kept. At shutdown whatever waits is deleted at once (bounded by
- * {@link #SHUTDOWN_WAIT}).
+ * or is still waiting when the process dies, stays; the sweeper publishes its event once more (at once when the same
+ * instance restarts, else once the row is older than the relay's bound plus the sweep margin), and the scheduler
+ * ingests idempotently. So the delay bounds how many events a crash republishes, not what is kept. At shutdown
+ * whatever waits is deleted at once (bounded by {@link #SHUTDOWN_WAIT}).
  *
  * <h2>Threads and defaults</h2>
- * {@link #deleteLater} is called from whichever thread finished a group's publish; the list is guarded by this
- * object's lock, held only to add or take ids. The delete runs from a Vert.x timer (an event loop), or from the caller
- * when {@code outbox.delete-batch-size} rows (default 2,000) are waiting. Default delay 250 ms; 0 deletes each group's
- * rows at once, as before.
+ * {@link #deleteLater} is called on the Vert.x context that received Kafka's answers for a group; the list is guarded
+ * by this object's lock, held only to add or take ids. The delete runs from a Vert.x timer (an event loop), or from
+ * the caller when {@code outbox.delete-batch-size} rows (default 2,000) are waiting. Default delay 250 ms; 0 deletes
+ * each group's rows at once.
  */
 @ApplicationScoped
 public class OutboxCleanup {

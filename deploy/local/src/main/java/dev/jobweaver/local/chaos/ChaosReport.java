@@ -30,8 +30,7 @@ import java.util.UUID;
  *                      ...) with its body or error, to tell a 503 from a bug without opening the logs
  * @param completed accepted jobs COMPLETED
  * @param failed accepted jobs FAILED (their retries exhausted)
- * @param rejected accepted jobs REJECTED: the API marks a job so only when it answered 503 for it, so a 202 followed
- *                 by REJECTED is a bug
+ * @param rejected accepted jobs REJECTED: a job answered 202 is committed and must run, so any of them is a bug
  * @param lostJobs accepted jobs not terminal in the API at the end of the wait, or unknown to it
  * @param lostByState the lost jobs counted by where they stand ({@code API PENDING, scheduler COMPLETED})
  * @param duplicated accepted jobs a worker started more than once: {@code execution_attempts} has a row per attempt
