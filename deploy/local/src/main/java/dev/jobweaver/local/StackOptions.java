@@ -26,7 +26,7 @@ public final class StackOptions {
     Path root;
 
     @Option(names = "--partitions", paramLabel = "TOPIC=N[,...]", converter = TopicPartitions.Converter.class,
-            description = "Partition counts other than the defaults, e.g. job-created=6,run-job=6 (defaults: "
+            description = "Partition counts other than the defaults, for example job-created=6,run-job=6 (defaults: "
                     + "job-created, run-job, job-completed, job-failed, job-status 3; job-dead-letter, "
                     + "jobweaver-quarantine 1). A topic's partitions bound how many replicas share it; Kafka cannot "
                     + "remove partitions, so a count below a topic's present one changes nothing.")
