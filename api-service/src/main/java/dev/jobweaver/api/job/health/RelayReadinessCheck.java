@@ -1,5 +1,6 @@
 package dev.jobweaver.api.job.health;
 
+import dev.jobweaver.api.job.messaging.OutboxRelay;
 import dev.jobweaver.api.job.service.OutboxBacklog;
 import dev.jobweaver.common.messaging.Topics;
 import io.smallrye.common.annotation.Identifier;
@@ -19,7 +20,8 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * The outbox relay's state as readiness details: the unpublished backlog (jobs, bytes, the oldest one's age), whether
- * submissions are accepted, and whether the broker answers with {@code job-created} led.
+ * submissions are accepted, the events the relay is retrying, and whether the broker answers with {@code job-created}
+ * led.
  *
  * <p>Always UP: the API accepts jobs while Kafka is down (they wait in the outbox), and when the backlog is over its
  * bound it answers 503 with Retry-After itself, which tells a client more than an endpoint taken out of its Service.
@@ -35,10 +37,12 @@ public class RelayReadinessCheck implements HealthCheck {
 
     private final Admin admin;
     private final OutboxBacklog backlog;
+    private final OutboxRelay relay;
 
     public RelayReadinessCheck(@Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
-                               OutboxBacklog backlog) {
+                               OutboxBacklog backlog, OutboxRelay relay) {
         this.backlog = backlog;
+        this.relay = relay;
         Map<String, Object> config = new HashMap<>();
         kafkaConfig.forEach((key, value) -> {
             if (AdminClientConfig.configNames().contains(key)) {
@@ -59,6 +63,7 @@ public class RelayReadinessCheck implements HealthCheck {
                 .withData("backlogJobs", backlog.jobs())
                 .withData("backlogBytes", backlog.bytes())
                 .withData("backlogOldestAgeSeconds", backlog.oldestAge().toSeconds())
+                .withData("relayRetrying", relay.retrying())
                 .withData("kafka", kafka())
                 .build();
     }

@@ -125,6 +125,9 @@ public class JobCreatedPublisher {
         // group of submissions (the default 16 KiB holds about fifty no-op jobs).
         config.put(ProducerConfig.LINGER_MS_CONFIG, (int) linger.toMillis());
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+        // The producer's record buffer is on the heap, which is small (58 MB); 8 MiB is ten seconds of a burst's
+        // events. When it is full, send blocks up to max.block.ms and the event is left to the relay's retry.
+        config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 8L * 1024 * 1024);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timings.maxBlock().toMillis());
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timings.requestTimeout().toMillis());
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timings.deliveryTimeout().toMillis());
@@ -157,8 +160,10 @@ public class JobCreatedPublisher {
     /**
      * One event to publish: sent keyed by its jobId with headers {@code eventId} and {@code traceparent} (of a
      * PRODUCER span, child of {@code parent}).
+     *
+     * @param bytes its size as the outbox bound counts it, for the relay's retry bound
      */
-    public record Outgoing(JobCreatedEvent event, UUID eventId, Context parent) {
+    public record Outgoing(JobCreatedEvent event, UUID eventId, Context parent, int bytes) {
     }
 
     /**

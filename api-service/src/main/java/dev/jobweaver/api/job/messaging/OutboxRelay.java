@@ -2,11 +2,17 @@ package dev.jobweaver.api.job.messaging;
 
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.OutboxCleanup;
+import dev.jobweaver.api.job.config.JobApiConfig;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
@@ -22,93 +28,202 @@ import org.jboss.logging.Logger;
  * event, so acceptance order per key holds whichever path publishes; within a path, events go out in acceptance order.
  *
  * <h2>During a broker outage</h2>
- * Committed jobs keep being answered 202. The producer buffers their events and retries on its own for up to
- * {@code publish.delivery-timeout} (30 s by default), sending the moment the broker is back; events it gave up on are
- * the sweeper's. A failure is logged once when it starts and then at most every {@link #WARN_EVERY_NANOS} with how
- * many events failed meanwhile, not once per job.
+ * Committed jobs keep being answered 202. While the broker is unreachable the producer has no metadata for the topic,
+ * so a send fails within {@code max.block.ms}; the relay keeps the failed events of fresh commits in memory, in
+ * acceptance order, and tries the oldest again every {@link #RETRY_EVERY_MILLIS} until Kafka takes them, then drains
+ * the rest at once. So jobs flow again within about a second of the broker's return, not after the sweeper's age rule.
+ * What it keeps is bounded ({@link #RETRY_BYTES}, the API's heap is small); an event beyond the bound, or older than
+ * the sweeper's age ({@link #sweepAge}), is dropped from memory and left to the sweeper, so a row is never held by both
+ * for long. A failure is logged at most every {@link #WARN_EVERY_NANOS} with how many events failed meanwhile, and
+ * the recovery once after each such line, not once per job.
  *
  * <h2>Threads</h2>
  * {@link #relayCommitted} is called on the event loop that finished a group's insert and returns at once: the hand-off
- * to the producer happens on a virtual thread ({@link JobCreatedPublisher#publishAll}); Kafka's answers arrive on the
- * caller's Vert.x context.
+ * to the producer happens on a virtual thread ({@link JobCreatedPublisher#publishAll}); Kafka's answers and the retry
+ * timer run on Vert.x contexts. The retry queue is guarded by this object's lock, held only to add or take events.
  */
 @ApplicationScoped
 public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     private static final long WARN_EVERY_NANOS = 10_000_000_000L;
+    /** How often the oldest kept events are tried again while Kafka refuses them. */
+    static final long RETRY_EVERY_MILLIS = 1000;
+    /** Most events one retry publishes. */
+    static final int RETRY_BATCH = 500;
+    /** Most bytes of events kept for retrying (counted as the outbox bound counts them): a fifth of the API's heap. */
+    static final long RETRY_BYTES = 8L * 1024 * 1024;
+
+    /** A published batch: the jobIds Kafka acknowledged, and the events it did not take, both in order. */
+    public record Published(List<UUID> acknowledged, List<JobCreatedPublisher.Outgoing> failed) {
+    }
 
     private final JobCreatedPublisher publisher;
     private final OutboxCleanup cleanup;
     private final JobMetrics metrics;
-    /** When the last failure was logged (System.nanoTime), 0 while deliveries succeed. */
-    private final AtomicLong failingSince = new AtomicLong();
-    private final AtomicLong lastWarned = new AtomicLong();
+    private final Vertx vertx;
+    private final Duration sweepAge;
+    private final AtomicLong lastWarned = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
     private final AtomicLong failedSinceWarned = new AtomicLong();
+    private final AtomicBoolean failureAnnounced = new AtomicBoolean();
+    /** Failed events of fresh commits, oldest first; guarded by {@code this}. */
+    private final ArrayDeque<JobCreatedPublisher.Outgoing> retry = new ArrayDeque<>();
+    /** Bytes of {@link #retry}; guarded by {@code this}. */
+    private long retryBytes;
+    /** Whether a timer or a retry in flight will take {@link #retry}; guarded by {@code this}. */
+    private boolean retryPending;
 
-    public OutboxRelay(JobCreatedPublisher publisher, OutboxCleanup cleanup, JobMetrics metrics) {
+    public OutboxRelay(JobCreatedPublisher publisher, OutboxCleanup cleanup, JobMetrics metrics, Vertx vertx,
+                       JobApiConfig config) {
         this.publisher = publisher;
         this.cleanup = cleanup;
         this.metrics = metrics;
+        this.vertx = vertx;
+        this.sweepAge = sweepAge(publisher.timings(), config);
+    }
+
+    /**
+     * How old a row must be before any instance's sweeper takes it: the relay's bound (every callback has arrived) plus
+     * the sweep margin. The relay drops older events from its retry queue, so that the two do not hold one row.
+     */
+    public static Duration sweepAge(PublishTimings timings, JobApiConfig config) {
+        return timings.callerWait().plus(config.outbox().sweepMargin());
     }
 
     /**
      * Publishes the events of jobs just committed with their outbox rows, without the caller waiting: the rows of the
-     * acknowledged ones are deleted within the delete delay, the others stay for the sweeper. Never fails.
+     * acknowledged ones are deleted within the delete delay, the others are retried (above). Never fails.
      */
     public void relayCommitted(List<JobCreatedPublisher.Outgoing> events) {
-        publish(events).subscribe().with(cleanup::deleteLater,
-                e -> LOG.errorf(e, "relaying %d committed job(s) failed; the sweeper will publish them", events.size()));
+        publish(events).subscribe().with(published -> {
+            cleanup.deleteLater(published.acknowledged());
+            keepForRetry(published.failed());
+        }, e -> LOG.errorf(e, "relaying %d committed job(s) failed; the sweeper will publish them", events.size()));
     }
 
     /**
-     * Publishes the events in order and answers the jobIds Kafka acknowledged, in that order. Never fails: an event
-     * Kafka did not take is logged (rate-limited) and left out.
+     * Publishes the events in order and answers which Kafka acknowledged. Never fails: an event Kafka did not take is
+     * counted, logged (rate-limited) and answered as failed.
      */
-    public Uni<List<UUID>> publish(List<JobCreatedPublisher.Outgoing> events) {
+    public Uni<Published> publish(List<JobCreatedPublisher.Outgoing> events) {
         return publisher.publishAll(events).map(results -> {
             List<UUID> acknowledged = new ArrayList<>(events.size());
+            List<JobCreatedPublisher.Outgoing> failed = new ArrayList<>();
             PublishFailedException firstFailure = null;
-            int failed = 0;
             for (int i = 0; i < events.size(); i++) {
                 if (results.get(i) == null) {
                     acknowledged.add(events.get(i).event().jobId());
                 } else {
-                    failed++;
+                    failed.add(events.get(i));
                     if (firstFailure == null) {
                         firstFailure = results.get(i);
                     }
                 }
             }
-            if (failed > 0) {
-                metrics.relayFailed(failed);
-                failing(failed, firstFailure);
+            if (!failed.isEmpty()) {
+                metrics.relayFailed(failed.size());
+                failing(failed.size(), firstFailure);
             } else if (!acknowledged.isEmpty()) {
                 recovered();
             }
-            return acknowledged;
+            return new Published(acknowledged, failed);
         });
+    }
+
+    /** Events kept for retrying now (a gauge, not a synchronisation point). */
+    public synchronized int retrying() {
+        return retry.size();
+    }
+
+    private void keepForRetry(List<JobCreatedPublisher.Outgoing> failed) {
+        if (failed.isEmpty()) {
+            return;
+        }
+        int dropped = 0;
+        synchronized (this) {
+            for (JobCreatedPublisher.Outgoing event : failed) {
+                long bytes = bytesOf(event);
+                if (retryBytes + bytes > RETRY_BYTES) {
+                    dropped++;
+                    continue;
+                }
+                retry.addLast(event);
+                retryBytes += bytes;
+            }
+            scheduleRetry(RETRY_EVERY_MILLIS);
+        }
+        if (dropped > 0) {
+            LOG.debugf("%d failed job-created event(s) beyond the relay's retry bound: the sweeper will publish them",
+                    dropped);
+        }
+    }
+
+    /** Arms the retry timer unless one is pending; the caller holds the lock. */
+    private void scheduleRetry(long delayMillis) {
+        if (!retryPending && !retry.isEmpty()) {
+            retryPending = true;
+            vertx.setTimer(Math.max(1, delayMillis), id -> retryOldest());
+        }
+    }
+
+    /** Publishes the oldest kept events; on success drains on at once, on failure puts them back and waits. */
+    private void retryOldest() {
+        Instant sweptFrom = Instant.now().minus(sweepAge);
+        List<JobCreatedPublisher.Outgoing> batch = new ArrayList<>(RETRY_BATCH);
+        synchronized (this) {
+            while (!retry.isEmpty() && batch.size() < RETRY_BATCH) {
+                JobCreatedPublisher.Outgoing event = retry.pollFirst();
+                retryBytes -= bytesOf(event);
+                // the sweeper may take a row this old: leave it to the sweeper rather than publish it twice
+                if (event.event().createdAt().isAfter(sweptFrom)) {
+                    batch.add(event);
+                }
+            }
+            if (batch.isEmpty()) {
+                retryPending = false;
+                return;
+            }
+        }
+        publish(batch).subscribe().with(published -> {
+            cleanup.deleteLater(published.acknowledged());
+            synchronized (this) {
+                List<JobCreatedPublisher.Outgoing> failed = published.failed();
+                for (int i = failed.size() - 1; i >= 0; i--) {
+                    retry.addFirst(failed.get(i));
+                    retryBytes += bytesOf(failed.get(i));
+                }
+                retryPending = false;
+                scheduleRetry(failed.isEmpty() ? 1 : RETRY_EVERY_MILLIS);
+            }
+        }, e -> {
+            LOG.errorf(e, "retrying %d job-created event(s) failed; the sweeper will publish them", batch.size());
+            synchronized (this) {
+                retryPending = false;
+                scheduleRetry(RETRY_EVERY_MILLIS);
+            }
+        });
+    }
+
+    private static long bytesOf(JobCreatedPublisher.Outgoing event) {
+        return event.bytes();
     }
 
     private void failing(int failed, PublishFailedException reason) {
         long now = System.nanoTime();
-        failingSince.compareAndSet(0, now);
         long total = failedSinceWarned.addAndGet(failed);
         long last = lastWarned.get();
-        if ((last == 0 || now - last >= WARN_EVERY_NANOS) && lastWarned.compareAndSet(last, now)) {
+        if (now - last >= WARN_EVERY_NANOS && lastWarned.compareAndSet(last, now)) {
             failedSinceWarned.addAndGet(-total);
+            failureAnnounced.set(true);
             LOG.warnf("Kafka did not take %d job-created event(s) (%s); their jobs are accepted and stay in the"
-                    + " outbox, which the sweeper publishes once Kafka is back", total, reason.getMessage());
+                    + " outbox until Kafka takes them", total, reason.getMessage());
         }
     }
 
     private void recovered() {
-        long since = failingSince.getAndSet(0);
-        if (since != 0) {
-            lastWarned.set(0);
-            long unlogged = failedSinceWarned.getAndSet(0);
-            LOG.infof("Kafka takes job-created events again after %d ms of failures%s", (System.nanoTime() - since)
-                    / 1_000_000, unlogged > 0 ? " (" + unlogged + " more failed meanwhile)" : "");
+        if (failureAnnounced.getAndSet(false)) {
+            LOG.infof("Kafka takes job-created events again (%d more failed since the last warning)",
+                    failedSinceWarned.get());
         }
     }
 }

@@ -52,7 +52,7 @@ public class OutboxSweeper {
         this.relay = relay;
         this.publisher = publisher;
         this.metrics = metrics;
-        this.age = publisher.timings().callerWait().plus(config.outbox().sweepMargin());
+        this.age = OutboxRelay.sweepAge(publisher.timings(), config);
         this.batchSize = config.outbox().sweepBatchSize();
         this.instance = instance.map(String::trim).filter(name -> !name.isEmpty()).orElse(null);
     }
@@ -96,9 +96,9 @@ public class OutboxSweeper {
         for (OutboxStore.Claimed row : claimed) {
             JobCreatedEvent event = new JobCreatedEvent(row.jobId(), row.type(), row.instruction(), row.maxRetries(),
                     row.traceId(), row.createdAt());
-            sends.add(new JobCreatedPublisher.Outgoing(event, row.eventId(), publisher.contextOf(row.traceparent())));
+            sends.add(new JobCreatedPublisher.Outgoing(event, row.eventId(), publisher.contextOf(row.traceparent()), 0));
         }
-        return relay.publish(sends).invoke(published -> {
+        return relay.publish(sends).map(OutboxRelay.Published::acknowledged).invoke(published -> {
             if (!published.isEmpty()) {
                 LOG.infof("outbox: published %d job(s) the relay had not delivered (the oldest accepted at %s)",
                         published.size(), claimed.get(0).createdAt());

@@ -160,7 +160,7 @@ public class JobSubmissionService {
                         LOG.debugf("job %s accepted", pending.job().id());
                         answers.add(new AcceptedJob(pending.job().id(), pending.job().traceId()));
                         events.add(new JobCreatedPublisher.Outgoing(pending.event(), pending.job().eventId(),
-                                pending.trace()));
+                                pending.trace(), pending.job().eventBytes()));
                     }
                     relay.relayCommitted(events);
                     return answers;
