@@ -41,25 +41,34 @@ public final class Reaper implements AutoCloseable {
     /** PostgreSQL: stopped last. */
     public static final int DATABASE = 3;
 
+    /*
+     * A process is known by its pid and its start time (/proc/<pid>/stat, field 22, in clock ticks since boot): pids
+     * are reused, and on a machine whose pid_max is 32768, with threads taking numbers from the same counter, a pid can
+     * name another process within seconds. "kill -0" alone once kept the reaper waiting on a reused launcher pid, and
+     * would have sent SIGKILL to whatever process took a dead child's pid.
+     */
     static final String SCRIPT = """
             launcher=$1; run=$2
-            while kill -0 "$launcher" 2>/dev/null; do sleep 0.5; done
+            started() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+            since=$(started "$launcher")
+            while [ -n "$since" ] && [ "$(started "$launcher")" = "$since" ]; do sleep 0.5; done
             stop_rank() {
               rank=$1; signal=$2; grace=$3; pids=""
               for f in "$run/$rank"-*.pid; do
                 [ -f "$f" ] || continue
-                p=$(cat "$f" 2>/dev/null)
-                [ -n "$p" ] && kill -"$signal" "$p" 2>/dev/null && pids="$pids $p"
+                p=$(cat "$f" 2>/dev/null); s=$(started "$p")
+                [ -n "$p" ] && [ -n "$s" ] && kill -"$signal" "$p" 2>/dev/null && pids="$pids $p:$s"
                 rm -f "$f"
               done
               waited=0
               while [ "$waited" -lt "$((grace * 2))" ]; do
                 alive=""
-                for p in $pids; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+                for e in $pids; do [ "$(started "${e%%:*}")" = "${e#*:}" ] && alive="$alive $e"; done
                 [ -z "$alive" ] && return
+                pids=$alive
                 sleep 0.5; waited=$((waited + 1))
               done
-              for p in $pids; do kill -KILL "$p" 2>/dev/null; done
+              for e in $pids; do [ "$(started "${e%%:*}")" = "${e#*:}" ] && kill -KILL "${e%%:*}" 2>/dev/null; done
             }
             stop_rank 1 TERM 40
             stop_rank 2 TERM 30

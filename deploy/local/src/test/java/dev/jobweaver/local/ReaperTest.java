@@ -26,7 +26,10 @@ class ReaperTest {
     private Process child(int rank) throws Exception {
         String script = "trap 'echo " + rank + " >> " + dir.resolve("order") + "; exit 0' TERM INT; "
                 + "while :; do sleep 0.1; done";
-        Process p = new ProcessBuilder(Reaper.detached(List.of("sh", "-c", script))).start();
+        // With default dispositions: a build started as a background job inherits SIGINT ignored, and sh cannot trap
+        // a signal that was ignored on entry, so the database's SIGINT would never reach the trap.
+        Process p = new ProcessBuilder(Reaper.detached(List.of("env", "--default-signal=INT,TERM", "sh", "-c", script)))
+                .start();
         started.add(p);
         return p;
     }
@@ -44,6 +47,9 @@ class ReaperTest {
         reaper.register(Reaper.DATABASE, "postgres", database.pid());
         reaper.register(Reaper.BROKERS, "kafka", broker.pid());
         reaper.register(Reaper.SERVICES, "worker-service", service.pid());
+        // while the launcher lives (the same pid and start time) the reaper only watches
+        Thread.sleep(1_500);
+        assertThat(List.of(service, broker, database)).as("children while the launcher lives").allMatch(Process::isAlive);
 
         launcher.destroyForcibly().waitFor();
 
