@@ -105,9 +105,9 @@ class JobStatusConsumerPoisonTest {
             assertThat(Arrays.equals(copy.value(), poison.value())).as("original bytes of '%s'", poison.name())
                     .isTrue();
         }
+        // At least one count per record of the corpus: a record an earlier test's consumer quarantined but could not
+        // commit before it stopped is delivered again and counted again (at least once).
         await().atMost(Duration.ofSeconds(10)).until(() -> quarantined() >= quarantinedBefore + corpus.size());
-        assertThat(quarantined()).as("one count per record of the corpus")
-                .isEqualTo(quarantinedBefore + corpus.size());
         JsonPath untouched = Jobs.get(target);
         assertThat(untouched.getString("status")).as("no poison reached the job it names").isEqualTo("PENDING");
         assertThat(untouched.getString("lastError")).isNull();

@@ -93,8 +93,10 @@ class RunJobPoisonTest {
             await().atMost(WAIT).untilAsserted(() -> assertThat(outcome(run.eventId())).isEqualTo("SUCCESS"));
         }
         await().atMost(WAIT).untilAsserted(() -> assertThat(outcome(last.eventId())).isEqualTo("SUCCESS"));
+        // At least the corpus: a record an earlier test's consumer quarantined but could not commit before it stopped
+        // is delivered to this one and quarantined again (at least once), which counts too.
         await().atMost(WAIT).untilAsserted(() -> assertThat(quarantined())
-                .isEqualTo(quarantinedBefore + corpus.size()));
+                .isGreaterThanOrEqualTo(quarantinedBefore + corpus.size()));
         // Nothing holds a partition back: each committed offset passes every record produced to it.
         Map<Integer, Long> highest = new HashMap<>();
         for (Position position : positions) {
