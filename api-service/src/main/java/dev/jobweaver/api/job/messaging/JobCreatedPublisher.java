@@ -39,7 +39,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -169,7 +168,7 @@ public class JobCreatedPublisher {
     /**
      * Hands every event to the producer, in order, and reports Kafka's answer for each: the result has one entry per
      * event, null when Kafka acknowledged it (acks=all), else why not. It completes once every event is answered,
-     * always within {@link PublishTimings#callerWait()}; an event still unanswered then counts as failed, in doubt.
+     * always within {@link PublishTimings#callerWait()}; an event still unanswered then counts as failed.
      * The producer's {@code linger.ms} groups the records of one call (and of concurrent calls) into few requests.
      *
      * <p>The events are handed over by one virtual thread, because {@code send} may block up to {@code max.block.ms}
@@ -196,7 +195,7 @@ public class JobCreatedPublisher {
             });
         } catch (RejectedExecutionException e) {
             answers.forEach(answer -> answer.completeExceptionally(
-                    new PublishFailedException("the publisher is shut down; the event was not sent", false, e)));
+                    new PublishFailedException("the publisher is shut down; the event was not sent", e)));
         }
         CompletableFuture<Void> all = CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new));
         return Uni.createFrom().completionStage(all)
@@ -209,22 +208,21 @@ public class JobCreatedPublisher {
     private PublishFailedException outcome(CompletableFuture<Void> answer) {
         if (!answer.isDone()) {
             return new PublishFailedException("no answer from Kafka within " + timings.callerWait().toMillis() + " ms",
-                    true, null);
+                    null);
         }
         try {
             answer.join();
             return null;
         } catch (CompletionException e) {
             return e.getCause() instanceof PublishFailedException failure ? failure
-                    : new PublishFailedException("Kafka did not acknowledge the event: " + e.getCause(), true,
-                    e.getCause());
+                    : new PublishFailedException("Kafka did not acknowledge the event: " + e.getCause(), e.getCause());
         }
     }
 
     private void send(Outgoing outgoing, CompletableFuture<Void> answer, long handoffDeadline) {
         if (System.nanoTime() > handoffDeadline) {
             answer.completeExceptionally(new PublishFailedException("the event could not be handed to the Kafka"
-                    + " producer within " + timings.handoff().toMillis() + " ms; it was not sent", false, null));
+                    + " producer within " + timings.handoff().toMillis() + " ms; it was not sent", null));
             return;
         }
         JobCreatedEvent event = outgoing.event();
@@ -232,7 +230,7 @@ public class JobCreatedPublisher {
         try {
             value = mapper.writeValueAsBytes(event);
         } catch (JsonProcessingException e) {
-            answer.completeExceptionally(new PublishFailedException("could not serialise the event", false, e));
+            answer.completeExceptionally(new PublishFailedException("could not serialise the event", e));
             return;
         }
         String key = event.jobId().toString();
@@ -257,12 +255,8 @@ public class JobCreatedPublisher {
                     span.recordException(exception);
                     span.setStatus(StatusCode.ERROR, exception.getMessage());
                     span.end();
-                    // A timeout on an in-flight batch is ambiguous (the broker may have appended it); the client
-                    // cannot tell it from "metadata never arrived", so every timeout counts as in doubt.
-                    boolean inDoubt = exception instanceof org.apache.kafka.common.errors.TimeoutException
-                            || exception instanceof RetriableException;
                     answer.completeExceptionally(new PublishFailedException("Kafka did not acknowledge the event: "
-                            + exception.getMessage(), inDoubt, exception));
+                            + exception.getMessage(), exception));
                 }
             });
         } catch (RuntimeException e) {
@@ -271,7 +265,7 @@ public class JobCreatedPublisher {
             span.setStatus(StatusCode.ERROR, e.getMessage());
             span.end();
             answer.completeExceptionally(new PublishFailedException("Kafka did not take the event: " + e.getMessage(),
-                    false, e));
+                    e));
         }
     }
 

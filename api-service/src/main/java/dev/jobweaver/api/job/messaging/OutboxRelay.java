@@ -142,7 +142,7 @@ public class OutboxRelay {
         int dropped = 0;
         synchronized (this) {
             for (JobCreatedPublisher.Outgoing event : failed) {
-                long bytes = bytesOf(event);
+                long bytes = event.bytes();
                 if (retryBytes + bytes > RETRY_BYTES) {
                     dropped++;
                     continue;
@@ -173,7 +173,7 @@ public class OutboxRelay {
         synchronized (this) {
             while (!retry.isEmpty() && batch.size() < RETRY_BATCH) {
                 JobCreatedPublisher.Outgoing event = retry.pollFirst();
-                retryBytes -= bytesOf(event);
+                retryBytes -= event.bytes();
                 // the sweeper may take a row this old: leave it to the sweeper rather than publish it twice
                 if (event.event().createdAt().isAfter(sweptFrom)) {
                     batch.add(event);
@@ -190,7 +190,7 @@ public class OutboxRelay {
                 List<JobCreatedPublisher.Outgoing> failed = published.failed();
                 for (int i = failed.size() - 1; i >= 0; i--) {
                     retry.addFirst(failed.get(i));
-                    retryBytes += bytesOf(failed.get(i));
+                    retryBytes += failed.get(i).bytes();
                 }
                 retryPending = false;
                 scheduleRetry(failed.isEmpty() ? 1 : RETRY_EVERY_MILLIS);
@@ -202,10 +202,6 @@ public class OutboxRelay {
                 scheduleRetry(RETRY_EVERY_MILLIS);
             }
         });
-    }
-
-    private static long bytesOf(JobCreatedPublisher.Outgoing event) {
-        return event.bytes();
     }
 
     private void failing(int failed, PublishFailedException reason) {

@@ -1,17 +1,12 @@
 package dev.jobweaver.api.job.messaging;
 
-/** Kafka did not acknowledge an event; {@link #inDoubt()} says whether it may still have been appended. */
+/**
+ * Kafka did not acknowledge an event. Whatever the reason, its outbox row stays: the relay retries it, or the sweeper
+ * publishes it, so no caller needs to tell a refusal from a timeout.
+ */
 public class PublishFailedException extends RuntimeException {
 
-    private final boolean inDoubt;
-
-    public PublishFailedException(String message, boolean inDoubt, Throwable cause) {
+    public PublishFailedException(String message, Throwable cause) {
         super(message, cause);
-        this.inDoubt = inDoubt;
-    }
-
-    /** True when the record reached the producer and the outcome is unknown (a timeout, not a refusal). */
-    public boolean inDoubt() {
-        return inDoubt;
     }
 }
