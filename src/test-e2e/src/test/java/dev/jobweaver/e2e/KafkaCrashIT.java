@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
 import dev.jobweaver.e2e.support.JobWeaverClient;
+import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.e2e.support.SubmissionLoad;
 import dev.jobweaver.local.KafkaBroker;
 import java.time.Duration;
@@ -17,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Kafka broker is SIGKILLed while jobs flow (no clean shutdown: the broker recovers its log at the next start) and
- * started again 5 s later. Every job answered 202 ends terminal, COMPLETED here since they are no-op jobs, and each
- * ran at least once; submissions while the broker is gone are answered 202 like any other (the job is committed and
+ * started again 5 s later. Every job answered 202 ends terminal, COMPLETED here since they are no-op jobs with retries
+ * left for an attempt the crash took, and each ran at least once; submissions while the broker is gone are answered 202 like any other (the job is committed and
  * waits in the API's outbox), never 503 or 500.
  */
 class KafkaCrashIT {
@@ -33,7 +34,10 @@ class KafkaCrashIT {
         JobWeaverClient api = E2ePlatform.api();
         KafkaBroker kafka = E2ePlatform.get().stack().kafka();
         long restarted;
-        SubmissionLoad load = new SubmissionLoad(api, 4, 20);
+        // Two retries: an attempt dispatched as the broker dies can be lost with it; its lease then expires and the
+        // job is retried, which is how the platform recovers it. With none it would end FAILED ("lease expired"),
+        // terminal and reported but not COMPLETED.
+        SubmissionLoad load = new SubmissionLoad(api, 4, 20, Jobs.job("[{\"action\":\"LOG\",\"message\":\"no-op\"}]", 2));
         try (load) {
             Thread.sleep(2_000);
             kafka.kill();

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Submits no-op jobs from a few clients while a fault happens, and sorts the answers: accepted (202), unavailable
+ * Submits jobs (no-op ones unless told otherwise) from a few clients while a fault happens, and sorts the answers: accepted (202), unavailable
  * (503) and anything else, which a fault scenario expects to be empty.
  */
 public final class SubmissionLoad implements AutoCloseable {
@@ -21,15 +21,20 @@ public final class SubmissionLoad implements AutoCloseable {
     private final AtomicBoolean submitting = new AtomicBoolean(true);
     private final ExecutorService clients;
 
-    /** Starts {@code clients} clients, each submitting one job, then pausing {@code pauseMillis}, until closed. */
+    /** Starts {@code clients} clients, each submitting one no-op job, then pausing {@code pauseMillis}, until closed. */
     public SubmissionLoad(JobWeaverClient api, int clients, long pauseMillis) {
+        this(api, clients, pauseMillis, Jobs.noop());
+    }
+
+    /** Likewise with {@code job} as every request's body. */
+    public SubmissionLoad(JobWeaverClient api, int clients, long pauseMillis, String job) {
         this.clients = Executors.newFixedThreadPool(clients);
         for (int i = 0; i < clients; i++) {
             this.clients.submit(() -> {
                 while (submitting.get()) {
                     Answer answer;
                     try {
-                        answer = api.submit(Jobs.noop());
+                        answer = api.submit(job);
                     } catch (RuntimeException e) {
                         // the API itself unreachable: not an answer, and not a job
                         E2ePlatform.awaitQuietly(200);
