@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * With Kafka stopped, submissions are still answered 202 at once (the job is committed; Kafka delays it, it does not
- * refuse it), readiness stays UP and shows the backlog and the broker's state; once Kafka is back, every one of those
+ * refuse it), readiness and start-up stay UP, readiness shows the backlog and the broker's state; once Kafka is back, every one of those
  * jobs reaches job-created within seconds (the relay's retry, not the sweeper's age rule), exactly once, and the
  * backlog empties.
  */
@@ -62,6 +62,8 @@ class JobSubmissionKafkaOutageTest {
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
                         .until(() -> ((Number) relay().get("backlogJobs")).longValue() >= accepted.size());
                 assertThat(given().get("/q/health/ready").statusCode()).as("ready while Kafka is down").isEqualTo(200);
+                // a pod started during the outage must not be restarted by its start-up probe
+                assertThat(given().get("/q/health/started").statusCode()).as("started while Kafka is down").isEqualTo(200);
                 assertThat(relay()).containsEntry("accepting", true);
             } finally {
                 Broker.start();
