@@ -16,6 +16,12 @@ public enum ApiErrorCode implements ErrorCode {
     METHOD_NOT_ALLOWED(405),
     /** The Accept header asks for something other than JSON. */
     NOT_ACCEPTABLE(406),
+    /** The same Idempotency-Key was used within 24 h with a different body. */
+    IDEMPOTENCY_CONFLICT(409),
+    /** The job has finished; only a PENDING or RUNNING job can be cancelled. */
+    JOB_NOT_CANCELLABLE(409),
+    /** The job has not finished; only a finished job can be deleted. */
+    JOB_NOT_FINISHED(409),
     /** The body is larger than the configured limit. */
     PAYLOAD_TOO_LARGE(413),
     /** The body is not {@code application/json}. */

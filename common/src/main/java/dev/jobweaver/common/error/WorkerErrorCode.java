@@ -4,6 +4,12 @@ package dev.jobweaver.common.error;
 public enum WorkerErrorCode implements ErrorCode {
     /** A FAIL step, or a step that threw. */
     SIMULATION_FAILED,
+    /** An attempt ran longer than its job's {@code timeoutMs}. */
+    TIMEOUT,
+    /** An HTTP job's request failed, was refused by the destination rules, or answered an unexpected status. */
+    HTTP_CALL_FAILED,
+    /** The worker has no handler for the job's type (a newer API than this worker). */
+    UNKNOWN_JOB_TYPE,
     /** The worker stopped while the run was in progress. */
     WORKER_STOPPED,
     /** A record on {@code run-job} could not be read; it was skipped. */

@@ -1,7 +1,9 @@
 package dev.jobweaver.common.event;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -9,6 +11,8 @@ import java.util.UUID;
  *
  * @param reason the error of the last attempt
  * @param finalRetryCount the retries that were made (attempts minus one)
+ * @param tenant the job's tenant, null for jobs from before tenants
+ * @param labels the job's labels, null when it has none
  */
 @RegisterForReflection
 public record DeadLetterEvent(
@@ -16,5 +20,12 @@ public record DeadLetterEvent(
         String reason,
         int finalRetryCount,
         Instant failedAt,
-        String traceId) {
+        String traceId,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String tenant,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> labels) {
+
+    /** A dead letter without tenant or labels. */
+    public DeadLetterEvent(UUID jobId, String reason, int finalRetryCount, Instant failedAt, String traceId) {
+        this(jobId, reason, finalRetryCount, failedAt, traceId, null, null);
+    }
 }

@@ -1,6 +1,10 @@
 package dev.jobweaver.common.event;
 
-import dev.jobweaver.common.job.JobPayload;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.JobControlRules;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Payloads;
+import dev.jobweaver.common.job.Results;
 import dev.jobweaver.common.job.StepRules;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,7 +40,8 @@ public final class EventRules {
         range("maxRetries", e.maxRetries(), 0, StepRules.Limits.CEILINGS.maxRetryCount(), out);
         traceId(e.traceId(), out);
         instant("createdAt", e.createdAt(), out);
-        payload(e.payload(), out);
+        payload(e.jobType(), e.payload(), out);
+        JobControlRules.check(e.control(), e.createdAt(), out);
         return first(out);
     }
 
@@ -51,7 +56,8 @@ public final class EventRules {
         instant("createdAt", e.createdAt(), out);
         instant("dispatchedAt", e.dispatchedAt(), out);
         instant("leaseUntil", e.leaseUntil(), out);
-        payload(e.payload(), out);
+        payload(e.jobType(), e.payload(), out);
+        JobControlRules.check(e.control(), e.createdAt(), out);
         return first(out);
     }
 
@@ -64,6 +70,7 @@ public final class EventRules {
         instant("startedAt", e.startedAt(), out);
         instant("finishedAt", e.finishedAt(), out);
         length("workerId", e.workerId(), MAX_WORKER_ID_LENGTH, out);
+        result(e.result(), out);
         return first(out);
     }
 
@@ -97,6 +104,7 @@ public final class EventRules {
         instant("changedAt", e.changedAt(), out);
         instant("startedAt", e.startedAt(), out);
         instant("finishedAt", e.finishedAt(), out);
+        result(e.result(), out);
         return first(out);
     }
 
@@ -137,12 +145,14 @@ public final class EventRules {
         }
     }
 
-    private static void payload(JobPayload payload, List<String> out) {
-        if (payload == null) {
-            out.add("payload is required");
-            return;
+    private static void payload(JobType type, JsonNode payload, List<String> out) {
+        Payloads.check(type, payload, StepRules.Limits.CEILINGS, out, 1);
+    }
+
+    private static void result(JsonNode result, List<String> out) {
+        if (result != null && Results.tooLarge(result)) {
+            out.add("result must be at most " + Results.MAX_BYTES + " bytes of JSON");
         }
-        StepRules.check("payload.steps", payload.steps(), StepRules.Limits.CEILINGS, out, 1);
     }
 
     private static void require(String field, Object value, List<String> out) {

@@ -1,5 +1,7 @@
 package dev.jobweaver.common.event;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
 import java.util.UUID;
@@ -11,6 +13,7 @@ import java.util.UUID;
  * @param startedAt when the worker started the run
  * @param finishedAt when the worker finished it
  * @param workerId the worker instance that ran it, for operators
+ * @param result what the job's handler reported (JSON, at most 64 KiB), or null
  */
 @RegisterForReflection
 public record JobCompletedEvent(
@@ -20,5 +23,12 @@ public record JobCompletedEvent(
         String traceId,
         Instant startedAt,
         Instant finishedAt,
-        String workerId) {
+        String workerId,
+        @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode result) {
+
+    /** A success without a result. */
+    public JobCompletedEvent(UUID eventId, UUID jobId, int attempt, String traceId, Instant startedAt,
+                             Instant finishedAt, String workerId) {
+        this(eventId, jobId, attempt, traceId, startedAt, finishedAt, workerId, null);
+    }
 }

@@ -1,6 +1,8 @@
 package dev.jobweaver.common.event;
 
 import dev.jobweaver.common.job.JobStatus;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
 import java.util.UUID;
@@ -18,6 +20,7 @@ import java.util.UUID;
  * @param lastError the error of the latest failed attempt, if any
  * @param startedAt when the worker started the latest attempt, if known
  * @param finishedAt when the job reached a terminal state
+ * @param result what the job's handler reported when it completed, or null
  */
 @RegisterForReflection
 public record JobStatusChangedEvent(
@@ -32,5 +35,14 @@ public record JobStatusChangedEvent(
         String traceId,
         Instant changedAt,
         Instant startedAt,
-        Instant finishedAt) {
+        Instant finishedAt,
+        @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode result) {
+
+    /** A change that carries no result. */
+    public JobStatusChangedEvent(UUID jobId, JobStatus status, long version, int attempts, int retryCount,
+                                 int maxRetries, Instant nextRunAt, String lastError, String traceId, Instant changedAt,
+                                 Instant startedAt, Instant finishedAt) {
+        this(jobId, status, version, attempts, retryCount, maxRetries, nextRunAt, lastError, traceId, changedAt,
+                startedAt, finishedAt, null);
+    }
 }

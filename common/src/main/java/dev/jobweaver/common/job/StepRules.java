@@ -124,7 +124,7 @@ public final class StepRules {
         return value != null && value.indexOf('\u0000') >= 0;
     }
 
-    private static void url(String field, String value, int maxLength, List<String> out) {
+    static void url(String field, String value, int maxLength, List<String> out) {
         if (value == null || value.isBlank()) {
             out.add(field + " is required (an http or https URL)");
             return;

@@ -34,11 +34,19 @@ class EventReaderTest {
                 GOOD.replace("\"maxRetries\":2", "\"maxRetries\":\"two\""),
                 GOOD.replace("\"maxRetries\":2", "\"maxRetries\":99999999999999999999"),
                 GOOD.replace("0193a1c2-7f00-7000-8000-000000000001", "not-a-uuid"),
-                GOOD.replace("2026-11-25T12:00:00Z", "yesterday"),
-                GOOD.replace("\"LOG\"", "\"DANCE\"")}) {
+                GOOD.replace("2026-11-25T12:00:00Z", "yesterday")}) {
             assertThat(read(bad)).as(String.valueOf(bad)).isInstanceOfSatisfying(Read.Bad.class,
                     b -> assertThat(b.reason()).isEqualTo(QuarantineReason.UNREADABLE));
         }
+    }
+
+    @Test
+    void aPayloadThatDoesNotFitItsTypeIsInvalidAndNamed() {
+        Read<JobCreatedEvent> read = read(GOOD.replace("\"LOG\"", "\"DANCE\""));
+        assertThat(read).isInstanceOfSatisfying(Read.Bad.class, b -> {
+            assertThat(b.reason()).isEqualTo(QuarantineReason.INVALID);
+            assertThat(b.detail()).startsWith("payload is not a SIMULATION payload").contains("DANCE");
+        });
     }
 
     @Test
