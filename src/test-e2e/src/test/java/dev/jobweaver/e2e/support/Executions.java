@@ -39,6 +39,22 @@ public final class Executions {
         return counts;
     }
 
+    /** When the workers first started {@code jobId}, or null if they never did. */
+    public static java.time.Instant firstStart(UUID jobId) {
+        try (Connection c = E2ePlatform.database("jobweaver_worker");
+             PreparedStatement query = c.prepareStatement(
+                     "SELECT min(started_at) FROM execution_attempts WHERE job_id = ?")) {
+            query.setObject(1, jobId);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                java.sql.Timestamp first = rs.getTimestamp(1);
+                return first == null ? null : first.toInstant();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read execution_attempts", e);
+        }
+    }
+
     /** Of the given jobs, those with an execution recorded RUNNING and not finished: in flight on some worker now. */
     public static Set<UUID> inFlight(Collection<UUID> jobIds) {
         Set<UUID> running = new HashSet<>();

@@ -149,6 +149,7 @@ public final class JobWeaverClient {
     /** Whether a job's GET body shows a terminal status. */
     public static boolean terminal(JsonNode job) {
         String status = job.path("status").asText();
-        return status.equals("COMPLETED") || status.equals("FAILED") || status.equals("REJECTED");
+        return status.equals("COMPLETED") || status.equals("FAILED") || status.equals("REJECTED")
+                || status.equals("CANCELLED");
     }
 }
