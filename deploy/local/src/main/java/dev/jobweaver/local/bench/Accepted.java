@@ -10,6 +10,12 @@ import java.util.UUID;
  * @param kind what it does
  * @param submittedAt when the request was sent
  * @param acceptMs how long the 202 took
+ * @param control the job-control fields it was sent with
  */
-public record Accepted(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs) {
+public record Accepted(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Control control) {
+
+    /** A job sent without job-control fields. */
+    public Accepted(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs) {
+        this(jobId, kind, submittedAt, acceptMs, Control.NONE);
+    }
 }

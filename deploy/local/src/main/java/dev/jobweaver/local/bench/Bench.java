@@ -137,7 +137,7 @@ public final class Bench {
         try {
             Files.createDirectories(folder);
             for (WorkloadResult r : run.results()) {
-                if (!r.available()) {
+                if (!r.ranJobs()) {
                     continue;
                 }
                 String name = r.fileStem();

@@ -30,14 +30,20 @@ import picocli.CommandLine.TypeConversionException;
         abbreviateSynopsis = true,
         descriptionHeading = "%n",
         description = {
-            "Runs the named workloads in their fixed order; none named: all four. Prints the figures beside the "
+            "Runs the named workloads in their fixed order; none named: the first four. Prints the figures beside the "
                     + "targets and writes the raw figures and report.html to a folder (docs/benchmark.md).",
             "",
             "Workloads:",
-            "  burst     N no-op jobs as fast as the API takes them, at each --concurrency",
-            "  steady    a fixed offered rate (--rate) for --duration, open loop: latency",
-            "  sleepers  like burst, 5%% of the jobs sleep 5 s: no-op throughput against burst",
-            "  retries   like burst, 10%% of the jobs fail once and pass on their retry"},
+            "  burst         N no-op jobs as fast as the API takes them, at each --concurrency",
+            "  steady        a fixed offered rate (--rate) for --duration, open loop: latency",
+            "  sleepers      like burst, 5%% of the jobs sleep 5 s: no-op throughput against burst",
+            "  retries       like burst, 10%% of the jobs fail once and pass on their retry",
+            "  priorities    like burst, 60%% HIGH, 30%% NORMAL, 10%% LOW: submit-to-start per level, jobs/s against "
+                    + "burst",
+            "  delayed       --delayed-jobs over --delayed-over, each with a delayMs between --delay-min and "
+                    + "--delay-max: how late they start",
+            "  delayed-idle  CPU of each process while idle, without and with --idle-rows future rows in the "
+                    + "scheduler's table (inserted into its database directly, deleted after)"},
         parameterListHeading = "%n",
         optionListHeading = "%nOptions:%n",
         footerHeading = "%n",
@@ -56,11 +62,12 @@ public final class BenchCommand implements Callable<Integer> {
     // Names, checked in options(): picocli leaves a value a variable-arity parameter cannot convert unmatched, and
     // "Unmatched argument: 'storm'" would not say which workloads there are.
     @Parameters(paramLabel = "WORKLOAD", arity = "0..*",
-            description = "burst, steady, sleepers or retries (default: all four).")
+            description = "burst, steady, sleepers, retries, priorities, delayed or delayed-idle (default: the first "
+                    + "four).")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "20000", converter = PositiveWholeNumber.class,
-            description = "Jobs per burst, sleepers and retries run (default: ${DEFAULT-VALUE}).")
+            description = "Jobs per burst, sleepers, retries and priorities run (default: ${DEFAULT-VALUE}).")
     int jobs;
 
     // The targets are stated for a client with 64 connections (Targets.BURST_CONCURRENCY). A list runs the burst once
@@ -82,7 +89,7 @@ public final class BenchCommand implements Callable<Integer> {
     Duration duration;
 
     @Option(names = "--baseline", paramLabel = "J", converter = PositiveNumber.class,
-            description = "sleepers: burst throughput in jobs/s to compare with, when burst is not run "
+            description = "sleepers, priorities: burst throughput in jobs/s to compare with, when burst is not run "
                     + "(default: none).")
     double baseline = Double.NaN;
 
@@ -100,6 +107,35 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "D", defaultValue = "120s", converter = PositiveDuration.class,
             description = "Give up on the open jobs after D without any new completion (default: ${DEFAULT-VALUE}).")
     Duration timeout;
+
+    @Option(names = "--delayed-jobs", paramLabel = "N", defaultValue = "2000",
+            converter = PositiveWholeNumber.class,
+            description = "delayed: jobs sent (default: ${DEFAULT-VALUE}).")
+    int delayedJobs;
+
+    @Option(names = "--delayed-over", paramLabel = "D", defaultValue = "20s", converter = PositiveDuration.class,
+            description = "delayed: the jobs are sent evenly over D, open loop (default: ${DEFAULT-VALUE}).")
+    Duration delayedOver;
+
+    @Option(names = "--delay-min", paramLabel = "D", defaultValue = "2s", converter = SettleDuration.class,
+            description = "delayed: the shortest delayMs a job is sent with (default: ${DEFAULT-VALUE}).")
+    Duration delayMin;
+
+    @Option(names = "--delay-max", paramLabel = "D", defaultValue = "8s", converter = SettleDuration.class,
+            description = "delayed: the longest; delays are spread evenly from --delay-min to it "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration delayMax;
+
+    @Option(names = "--idle-rows", paramLabel = "K", defaultValue = "1000000",
+            converter = PositiveWholeNumber.class,
+            description = "delayed-idle: PENDING rows due in a day put into the scheduler's table "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int idleRows;
+
+    @Option(names = "--idle-window", paramLabel = "D", defaultValue = "30s", converter = PositiveDuration.class,
+            description = "delayed-idle: how long CPU is measured without the rows, and again with them "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration idleWindow;
 
     @Option(names = "--home", paramLabel = "DIR",
             description = "The platform's home, where `jobweaver up` describes it in platform.properties "
@@ -140,11 +176,16 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         if (selected.isEmpty()) {
-            selected = EnumSet.allOf(Workload.class);
+            selected = EnumSet.copyOf(Workload.defaults());
+        }
+        if (delayMax.compareTo(delayMin) < 0) {
+            throw new ParameterException(spec.commandLine(), "--delay-max (" + delayMax.toMillis()
+                    + " ms) must not be shorter than --delay-min (" + delayMin.toMillis() + " ms)");
         }
         return new BenchOptions(selected, jobs, concurrency, rate, duration, baseline, warmup, settle, timeout,
                 home == null ? cwd.resolve(".jobweaver") : cwd.resolve(home).normalize(),
-                out == null ? null : cwd.resolve(out).normalize());
+                out == null ? null : cwd.resolve(out).normalize(), delayedJobs, delayedOver, delayMin, delayMax,
+                idleRows, idleWindow);
     }
 
     @Override
@@ -183,7 +224,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --settle}: a duration, where 0 means none. */
+    /** {@code --settle}, {@code --delay-min}, {@code --delay-max}: a duration, which may be 0. */
     static final class SettleDuration implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String raw) {

@@ -10,14 +10,15 @@ import java.util.Set;
  * What `./jobweaver bench` was asked to do.
  *
  * @param workloads the selected workloads (all when none is named)
- * @param jobs jobs per burst, sleepers and retries run, at most {@link #JOBS_PER_CONNECTION} per connection
+ * @param jobs jobs per burst, sleepers, retries and priorities run, at most {@link #JOBS_PER_CONNECTION} per connection
  *             ({@link #jobsAt})
  * @param concurrencies the requests in flight at most during burst-like submission, one connection each, in increasing
  *                      order without repeats: the burst runs once per value, sleepers, retries and the warm-up at
  *                      {@link #concurrency()}
  * @param rate offered jobs per second of the steady workload
  * @param duration how long the steady workload offers load
- * @param baseline burst throughput (jobs/s) to compare sleepers with when burst is not run; NaN if none
+ * @param baseline burst throughput (jobs/s) to compare sleepers and priorities with when burst is not run; NaN if
+ *                 none
  * @param warmup no-op jobs run (and not reported) before the first workload, at the burst's concurrency; every one
  *               has finished before the first workload starts, so the platform starts it idle. {@link #AUTO_WARMUP}:
  *               rounds until the platform's JIT has settled ({@link WarmUp}). At least one round also warms the
@@ -29,10 +30,17 @@ import java.util.Set;
  * @param timeout how long to wait without any new completion before declaring the open jobs lost
  * @param home the platform's home folder (holds platform.properties)
  * @param out where to write the figures; null: {@code <home>/bench/<timestamp>}
+ * @param delayedJobs jobs the delayed workload sends
+ * @param delayedOver how long it sends them over, evenly (open loop at {@code delayedJobs / delayedOver} per second)
+ * @param minDelay the shortest {@code delayMs} a delayed job is sent with
+ * @param maxDelay the longest; delays are spread evenly between the two ({@link Control#spreadDelay})
+ * @param idleRows future rows the delayed-idle workload puts into the scheduler's table
+ * @param idleWindow how long delayed-idle measures CPU, without the rows and again with them
  */
 public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> concurrencies, double rate,
                            Duration duration, double baseline, int warmup, Duration settle, Duration timeout, Path home,
-                           Path out) {
+                           Path out, int delayedJobs, Duration delayedOver, Duration minDelay, Duration maxDelay,
+                           int idleRows, Duration idleWindow) {
 
     /** {@code --warmup auto}: rounds of no-op jobs until the platform's JIT compilers have settled. */
     public static final int AUTO_WARMUP = -1;
@@ -44,12 +52,34 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
      */
     public static final int JOBS_PER_CONNECTION = 500;
 
-    /** The concurrencies sorted, without repeats; at least one. */
+    /** Delayed: jobs sent by default. */
+    public static final int DELAYED_JOBS = 2_000;
+    /** Delayed: sent over this long by default, 100 a second: a rate the API answers at once. */
+    public static final Duration DELAYED_OVER = Duration.ofSeconds(20);
+    /** Delayed: the shortest delay by default. */
+    public static final Duration MIN_DELAY = Duration.ofSeconds(2);
+    /** Delayed: the longest delay by default. */
+    public static final Duration MAX_DELAY = Duration.ofSeconds(8);
+    /** Delayed-idle: future rows by default. */
+    public static final int IDLE_ROWS = 1_000_000;
+    /** Delayed-idle: each measurement window by default. */
+    public static final Duration IDLE_WINDOW = Duration.ofSeconds(30);
+
+    /** The concurrencies sorted, without repeats; at least one; the delay range not empty. */
     public BenchOptions {
         if (concurrencies == null || concurrencies.isEmpty()) {
             throw new IllegalArgumentException("at least one concurrency");
         }
         concurrencies = concurrencies.stream().distinct().sorted().toList();
+        if (maxDelay.compareTo(minDelay) < 0) {
+            throw new IllegalArgumentException("--delay-max (" + maxDelay.toMillis() + " ms) is shorter than "
+                    + "--delay-min (" + minDelay.toMillis() + " ms)");
+        }
+    }
+
+    /** The delayed workload's send schedule: {@link #delayedJobs} evenly over {@link #delayedOver}. */
+    public RateSchedule delayedSchedule() {
+        return new RateSchedule(delayedJobs * 1e9 / delayedOver.toNanos(), delayedOver);
     }
 
     /**
@@ -63,8 +93,8 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
 
     /**
      * The concurrency of every burst-like run but the extra bursts: the targets' client
-     * ({@link Targets#BURST_CONCURRENCY}) when it is listed, else the largest listed. Sleepers, retries and the
-     * warm-up run at it, and sleepers compare themselves with the burst at it.
+     * ({@link Targets#BURST_CONCURRENCY}) when it is listed, else the largest listed. Sleepers, retries, priorities
+     * and the warm-up run at it, and sleepers and priorities compare themselves with the burst at it.
      */
     public int concurrency() {
         return concurrencies.contains(Targets.BURST_CONCURRENCY) ? Targets.BURST_CONCURRENCY
@@ -80,7 +110,8 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
      * One measured run: a workload at a concurrency, under the name the reports give it.
      *
      * @param workload which
-     * @param concurrency requests in flight at most; 0 for steady, whose rate sets the load
+     * @param concurrency requests in flight at most; 0 for steady and delayed, whose rate sets the load, and for
+     *                    delayed-idle, which submits nothing
      * @param label {@code burst c=16} when the burst runs at several concurrencies, else the workload's name
      */
     public record Run(Workload workload, int concurrency, String label) {
@@ -98,7 +129,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
             switch (workload) {
                 case BURST -> concurrencies.forEach(c -> runs.add(new Run(workload, c,
                         concurrencies.size() == 1 ? workload.cliName() : workload.cliName() + " c=" + c)));
-                case STEADY -> runs.add(new Run(workload, 0, workload.cliName()));
+                case STEADY, DELAYED, DELAYED_IDLE -> runs.add(new Run(workload, 0, workload.cliName()));
                 default -> runs.add(new Run(workload, concurrency(), workload.cliName()));
             }
         }

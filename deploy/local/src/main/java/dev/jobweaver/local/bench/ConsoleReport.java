@@ -39,8 +39,9 @@ public final class ConsoleReport {
 
     /**
      * One row per workload that completed jobs: CPU milliseconds per completed job by process, the platform's sum and
-     * the ceiling that cost sets; null when no workload has a figure. A steady workload's ceiling is left out: at an
-     * offered rate a job also pays for the platform's idle rounds, so its cost says nothing of what the cores allow.
+     * the ceiling that cost sets; null when no workload has a figure. The ceiling of steady and delayed is left out: at
+     * an offered rate a job also pays for the platform's idle rounds, so its cost says nothing of what the cores
+     * allow.
      */
     static TextTable cpuTable(BenchRun run) {
         List<Map.Entry<WorkloadResult, CpuPerJob>> measured = new ArrayList<>();
@@ -67,7 +68,8 @@ public final class ConsoleReport {
             row.add(result.label());
             processes.forEach(p -> row.add(fmt(cpu.ms(p))));
             row.add(fmt(cpu.platformMs()));
-            row.add(result.workload() == Workload.STEADY ? "-" : fmt(cpu.ceilingJobsPerSecond()));
+            row.add(result.workload() == Workload.STEADY || result.workload() == Workload.DELAYED ? "-"
+                    : fmt(cpu.ceilingJobsPerSecond()));
             table.row(row.toArray(String[]::new));
         });
         return table;
@@ -86,6 +88,11 @@ public final class ConsoleReport {
             if (!r.available()) {
                 workloads.row(name, "unavailable");
                 notes.append("  ").append(name).append(" unavailable: ").append(r.note()).append('\n');
+                continue;
+            }
+            if (r.idle() != null) {
+                workloads.row(name, "idle CPU below");
+                notes.append("  ").append(name).append(": ").append(r.note()).append('\n');
                 continue;
             }
             Correctness c = r.correctness();
@@ -128,6 +135,19 @@ public final class ConsoleReport {
                     .append(sweep.render());
         }
         out.append("\nLatency, from the platform's recorded timestamps (ms)\n").append(latency.render());
+        TextTable byPriority = ControlTables.byPriority(run.results());
+        if (byPriority != null) {
+            out.append('\n').append(ControlTables.PRIORITY_TITLE).append('\n').append(byPriority.render());
+        }
+        TextTable lateness = ControlTables.lateness(run.results());
+        if (lateness != null) {
+            out.append('\n').append(ControlTables.LATENESS_TITLE).append('\n').append(lateness.render());
+        }
+        TextTable idle = ControlTables.idle(run.results());
+        if (idle != null) {
+            out.append('\n').append(ControlTables.idleTitle(ControlTables.idleOf(run.results()))).append('\n')
+                    .append(idle.render());
+        }
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")
                     .append(" jobs the freshness probe followed, to within ").append(FreshnessProbe.POLL_MS)

@@ -52,6 +52,11 @@ public final class HtmlReport {
                         .append("</td></tr>\n");
                 continue;
             }
+            if (r.idle() != null) {
+                html.append("<td colspan=\"12\" class=\"na\">idle CPU below</td><td>")
+                        .append(escape(r.note())).append("</td></tr>\n");
+                continue;
+            }
             cells(html, Integer.toString(r.submission().accepted()), Integer.toString(r.submission().rejected()),
                     fmt(r.throughput()), fmt(r.visibleThroughput()), fmt(r.noopThroughput()), fmt(r.toStart().p50()), fmt(r.toStart().p90()),
                     fmt(r.toStart().p99()), fmt(r.toStart().max()), fmt(r.toFinish().p50()), fmt(r.toFinish().p99()),
@@ -61,6 +66,7 @@ public final class HtmlReport {
         html.append("</table>\n<p>Latencies in milliseconds: start = submit to the first attempt's start, ")
                 .append("completed = submit to the terminal status.</p>\n");
         html.append(sweep(run));
+        html.append(controlTables(run));
         html.append(stagesTable(run));
         html.append(latencyChart(run, false)).append(latencyChart(run, true));
         html.append(completionsChart(run));
@@ -80,8 +86,8 @@ public final class HtmlReport {
         if (cpu != null) {
             html.append("<h2>CPU per completed job</h2>\n<p>Milliseconds of CPU per completed job, from the first ")
                     .append("submission to the last completion; ceiling: the jobs per second that cost allows on ")
-                    .append(run.machine().cpus()).append(" cores, the bench included (none for steady, whose jobs ")
-                    .append("also pay for idle rounds).</p>\n").append(table(cpu));
+                    .append(run.machine().cpus()).append(" cores, the bench included (none for steady and delayed, ")
+                    .append("whose jobs also pay for idle rounds).</p>\n").append(table(cpu));
         }
         TextTable share = ReplicaShare.table(run.results());
         if (share != null) {
@@ -107,6 +113,29 @@ public final class HtmlReport {
                 .append("POST = how long <code>POST /api/jobs</code> took to answer 202; start = submit to the ")
                 .append("first attempt's start; milliseconds.</p>\n");
         return html.append(table(table)).append(ConcurrencySweep.charts(rows)).toString();
+    }
+
+    /** The job-control tables: submit-to-start per priority, lateness of delayed jobs, idle CPU. */
+    private static String controlTables(BenchRun run) {
+        StringBuilder html = new StringBuilder();
+        TextTable byPriority = ControlTables.byPriority(run.results());
+        if (byPriority != null) {
+            html.append("<h2>Priorities</h2>\n<p>").append(escape(ControlTables.PRIORITY_TITLE)).append(". ")
+                    .append("Recorded otherwise: jobs the scheduler stored under another priority.</p>\n")
+                    .append(table(byPriority));
+        }
+        TextTable lateness = ControlTables.lateness(run.results());
+        if (lateness != null) {
+            html.append("<h2>Delayed jobs</h2>\n<p>").append(escape(ControlTables.LATENESS_TITLE)).append(". ")
+                    .append("The due time is the platform's runAt (<code>jobweaver_api.jobs.run_at</code>) where it ")
+                    .append("recorded one, else the bench's send time plus the delay.</p>\n").append(table(lateness));
+        }
+        TextTable idle = ControlTables.idle(run.results());
+        if (idle != null) {
+            html.append("<h2>Idle CPU</h2>\n<p>").append(escape(ControlTables.idleTitle(
+                    ControlTables.idleOf(run.results())))).append(".</p>\n").append(table(idle));
+        }
+        return html.toString();
     }
 
     /** {@code table} as an HTML table. */

@@ -26,21 +26,60 @@ import java.util.UUID;
  * @param status {@code jobweaver_api.jobs.status}, null when the row is missing
  * @param attempts {@code jobweaver_api.jobs.attempts}
  * @param executions how many {@code execution_attempts} rows the job has; -1 when they could not be read
+ * @param control the job-control fields the bench sent with it
+ * @param runAt the earliest start the platform recorded for it ({@code jobweaver_api.jobs.run_at}, what
+ *              {@code GET /api/jobs/{id}} shows as {@code runAt}: its {@code delayMs} resolved at acceptance); null
+ *              when it has none or it was not read
+ * @param recordedPriority the priority the platform recorded for it
+ *                         ({@code jobweaver_scheduler.job_executions.priority}, what the dispatch claim orders by);
+ *                         null when not read
  */
 public record JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Instant createdAt,
                         Instant ingestedAt, Instant dispatchedAt, Instant startedAt, Instant finishedAt,
-                        Instant visibleAt, Instant visibleProbedAt, String status, int attempts, int executions) {
+                        Instant visibleAt, Instant visibleProbedAt, String status, int attempts, int executions,
+                        Control control, Instant runAt, Priority recordedPriority) {
+
+    /** A job sent without job-control fields, none read back. */
+    public JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Instant createdAt,
+                     Instant ingestedAt, Instant dispatchedAt, Instant startedAt, Instant finishedAt,
+                     Instant visibleAt, Instant visibleProbedAt, String status, int attempts, int executions) {
+        this(jobId, kind, submittedAt, acceptMs, createdAt, ingestedAt, dispatchedAt, startedAt, finishedAt,
+                visibleAt, visibleProbedAt, status, attempts, executions, Control.NONE, null, null);
+    }
 
     /** This record with {@code visibleAt} replaced. */
     public JobRecord withVisibleAt(Instant visible) {
         return new JobRecord(jobId, kind, submittedAt, acceptMs, createdAt, ingestedAt, dispatchedAt, startedAt,
-                finishedAt, visible, visibleProbedAt, status, attempts, executions);
+                finishedAt, visible, visibleProbedAt, status, attempts, executions, control, runAt, recordedPriority);
     }
 
     /** This record with {@code visibleProbedAt} replaced. */
     public JobRecord withVisibleProbedAt(Instant probed) {
         return new JobRecord(jobId, kind, submittedAt, acceptMs, createdAt, ingestedAt, dispatchedAt, startedAt,
-                finishedAt, visibleAt, probed, status, attempts, executions);
+                finishedAt, visibleAt, probed, status, attempts, executions, control, runAt, recordedPriority);
+    }
+
+    /** This record with what was sent ({@code sent}) and what the platform recorded of it. */
+    public JobRecord withControl(Control sent, Instant recordedRunAt, Priority recorded) {
+        return new JobRecord(jobId, kind, submittedAt, acceptMs, createdAt, ingestedAt, dispatchedAt, startedAt,
+                finishedAt, visibleAt, visibleProbedAt, status, attempts, executions, sent, recordedRunAt, recorded);
+    }
+
+    /**
+     * When the job was due to start: the platform's {@link #runAt} when it recorded one, else, for a job sent with a
+     * delay, the bench's send time plus that delay (no later than the API's acceptance plus it, since the API accepts
+     * after the send; a job that started before it started early for certain); null for a job due at once.
+     */
+    public Instant dueAt() {
+        if (runAt != null) {
+            return runAt;
+        }
+        return control.hasDelay() && submittedAt != null ? submittedAt.plusMillis(control.delayMs()) : null;
+    }
+
+    /** Milliseconds from {@link #dueAt} to the first attempt's start (negative: early); NaN without either. */
+    public double latenessMs() {
+        return millisBetween(dueAt(), startedAt);
     }
 
     /** Whether the status is terminal (COMPLETED, FAILED, REJECTED). */

@@ -6,6 +6,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.IntConsumer;
 
 /**
  * Reads the timestamps the platform records, over JDBC from its PostgreSQL: {@code jobweaver_api.jobs},
@@ -38,11 +40,28 @@ public final class PlatformDb implements AutoCloseable {
     private static final String BY_WORKER = "SELECT worker_id, count(*) AS runs FROM execution_attempts"
             + " WHERE job_id = ANY(?) GROUP BY worker_id";
 
+    /**
+     * The {@code job_type} of the rows the idle measurement inserts into the scheduler's table: no job type a client
+     * can submit (the API refuses unknown types), so nothing else is ever deleted with them.
+     */
+    static final String IDLE_MARKER = "JOBWEAVER_BENCH_IDLE_ROW";
+    /** Idle rows per insert transaction. */
+    static final int IDLE_BATCH = 100_000;
+
+    private static final String RUN_AT = "SELECT id, run_at FROM jobs WHERE id = ANY(?)";
+    private static final String PRIORITY = "SELECT job_id, priority FROM job_executions WHERE job_id = ANY(?)";
+    private static final String INSERT_IDLE = "INSERT INTO job_executions (job_id, job_type, instruction, job_status,"
+            + " max_retries, next_run_at, created_at, updated_at)"
+            + " SELECT gen_random_uuid(), ?, '{}'::jsonb, 'PENDING', 0, now() + make_interval(secs => ?),"
+            + " now(), now() FROM generate_series(1, ?)";
+    private static final String DELETE_IDLE = "DELETE FROM job_executions WHERE job_type = ?";
+
     private final Connection api;
     private final Connection worker;
     private final Connection scheduler;
     private volatile String workerProblem;
     private volatile String schedulerProblem;
+    private volatile String controlProblem;
 
     /** Connects to the three databases on {@code 127.0.0.1:port} as the local stack's user. */
     public PlatformDb(int port) {
@@ -111,9 +130,113 @@ public final class PlatformDb implements AutoCloseable {
                     null,
                     job == null ? null : (String) job[0],
                     job == null ? 0 : (Integer) job[1],
-                    !workerRead ? -1 : run == null ? 0 : (Integer) run[0]));
+                    !workerRead ? -1 : run == null ? 0 : (Integer) run[0],
+                    a.control(), null, null));
         }
         return records;
+    }
+
+    /**
+     * {@code records} with the job control the platform recorded for each: the start the API resolved
+     * ({@code jobweaver_api.jobs.run_at}) and the priority the scheduler dispatches by
+     * ({@code jobweaver_scheduler.job_executions.priority}). Read apart from {@link #records}, so that a platform
+     * without these columns still gives every other figure; why one could not be read is in {@link #controlProblem}.
+     */
+    public synchronized List<JobRecord> withRecordedControl(List<JobRecord> records) {
+        controlProblem = null;
+        List<UUID> ids = records.stream().map(JobRecord::jobId).toList();
+        Map<UUID, Instant> runAt = new HashMap<>();
+        Map<UUID, Priority> priority = new HashMap<>();
+        List<String> problems = new ArrayList<>();
+        try {
+            forChunks(api, RUN_AT, ids, rs -> runAt.put(rs.getObject("id", UUID.class), instant(rs, "run_at")));
+        } catch (IllegalStateException e) {
+            problems.add("jobweaver_api.jobs.run_at: " + e.getMessage());
+        }
+        try {
+            forChunks(scheduler, PRIORITY, ids, rs -> priority.put(rs.getObject("job_id", UUID.class),
+                    priority(rs.getString("priority"))));
+        } catch (IllegalStateException e) {
+            problems.add("jobweaver_scheduler.job_executions.priority: " + e.getMessage());
+        }
+        controlProblem = problems.isEmpty() ? null : String.join("; ", problems);
+        return records.stream().map(r -> r.withControl(r.control(), runAt.get(r.jobId()), priority.get(r.jobId())))
+                .toList();
+    }
+
+    /** Why the last {@link #withRecordedControl} could not read a column, or null when it could. */
+    public String controlProblem() {
+        return controlProblem;
+    }
+
+    private static Priority priority(String name) {
+        try {
+            return name == null ? null : Priority.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Inserts {@code count} PENDING rows into {@code jobweaver_scheduler.job_executions}, due {@code ahead} from now,
+     * with {@link #IDLE_MARKER} as their {@code job_type}, in transactions of {@value #IDLE_BATCH}; calls
+     * {@code progress} with the rows inserted so far after each. Only the columns without a default are filled: the
+     * rows are no job of the API and never meant to run ({@link #deleteIdleRows}).
+     */
+    public synchronized void insertIdleRows(int count, Duration ahead, IntConsumer progress) {
+        try (PreparedStatement insert = scheduler.prepareStatement(INSERT_IDLE)) {
+            for (int done = 0; done < count; ) {
+                int batch = Math.min(IDLE_BATCH, count - done);
+                insert.setString(1, IDLE_MARKER);
+                insert.setDouble(2, ahead.toMillis() / 1000.0);
+                insert.setInt(3, batch);
+                insert.executeUpdate();
+                done += batch;
+                progress.accept(done);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("inserting the idle rows into jobweaver_scheduler.job_executions failed: "
+                    + explain(e), e);
+        }
+    }
+
+    /**
+     * Vacuums and analyzes {@code job_executions}, so that autovacuum, which a million inserted rows would start, does
+     * not run during a measurement; the statistics then describe the table as it is.
+     */
+    public synchronized void vacuumJobExecutions() {
+        try (var statement = scheduler.createStatement()) {
+            statement.execute("VACUUM (ANALYZE) job_executions");
+        } catch (SQLException e) {
+            throw new IllegalStateException("VACUUM of jobweaver_scheduler.job_executions failed: " + explain(e), e);
+        }
+    }
+
+    /** Deletes every row {@link #insertIdleRows} made (by its marker); returns how many there were. */
+    public synchronized int deleteIdleRows() {
+        return deleteIdleRows(scheduler);
+    }
+
+    /**
+     * Deletes the idle rows through a connection of its own to {@code 127.0.0.1:port}: for a bench stopped while they
+     * are in the table (its shutdown hook), when the shared connection may be gone.
+     */
+    static int deleteIdleRows(int port) {
+        try (Connection c = connect(port, "jobweaver_scheduler")) {
+            return deleteIdleRows(c);
+        } catch (SQLException e) {
+            throw new IllegalStateException(explain(e), e);
+        }
+    }
+
+    private static int deleteIdleRows(Connection connection) {
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_IDLE)) {
+            delete.setString(1, IDLE_MARKER);
+            return delete.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("deleting the idle rows (job_type " + IDLE_MARKER
+                    + ") from jobweaver_scheduler.job_executions failed: " + explain(e), e);
+        }
     }
 
     /**

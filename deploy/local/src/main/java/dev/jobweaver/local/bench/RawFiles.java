@@ -14,13 +14,29 @@ public final class RawFiles {
     public static final String JOBS_HEADER = "jobId,kind,submittedAt,createdAt,startedAt,finishedAt,visibleAt,status,"
             + "attempts,executions,acceptMs,submitToStartMs,submitToFinishMs,ingestedAt,dispatchedAt,visibleProbedAt,"
             + "finishToVisibleMs";
+    /**
+     * The columns added to {@link #JOBS_HEADER} when some job was sent with job control (priorities, delayed): what
+     * was sent, what the platform recorded, the due time and the lateness. Left out otherwise, so the files of the
+     * other workloads keep their columns.
+     */
+    public static final String CONTROL_HEADER = "priority,delayMs,recordedPriority,runAt,dueAt,latenessMs";
 
     private RawFiles() {
     }
 
+    /** Whether some job of {@code jobs} was sent with job control, so its files have the control columns. */
+    static boolean withControl(List<JobRecord> jobs) {
+        return jobs.stream().anyMatch(j -> !Control.NONE.equals(j.control()));
+    }
+
     /** One line per job, timestamps in ISO-8601 UTC, empty cells for missing values. */
     public static String jobsCsv(List<JobRecord> jobs) {
-        StringBuilder out = new StringBuilder(JOBS_HEADER).append('\n');
+        boolean control = withControl(jobs);
+        StringBuilder out = new StringBuilder(JOBS_HEADER);
+        if (control) {
+            out.append(',').append(CONTROL_HEADER);
+        }
+        out.append('\n');
         for (JobRecord j : jobs) {
             out.append(j.jobId()).append(',')
                     .append(j.kind().name().toLowerCase(Locale.ROOT)).append(',')
@@ -38,7 +54,16 @@ public final class RawFiles {
                     .append(iso(j.ingestedAt())).append(',')
                     .append(iso(j.dispatchedAt())).append(',')
                     .append(iso(j.visibleProbedAt())).append(',')
-                    .append(number(j.finishToVisibleMs())).append('\n');
+                    .append(number(j.finishToVisibleMs()));
+            if (control) {
+                out.append(',').append(j.control().priority() == null ? "" : j.control().priority().name())
+                        .append(',').append(j.control().hasDelay() ? Long.toString(j.control().delayMs()) : "")
+                        .append(',').append(j.recordedPriority() == null ? "" : j.recordedPriority().name())
+                        .append(',').append(iso(j.runAt()))
+                        .append(',').append(iso(j.dueAt()))
+                        .append(',').append(number(j.latenessMs()));
+            }
+            out.append('\n');
         }
         return out.toString();
     }
@@ -46,6 +71,7 @@ public final class RawFiles {
     /** The same figures as a JSON array of objects (nulls for missing values). */
     public static ArrayNode jobsJson(ObjectMapper json, List<JobRecord> jobs) {
         ArrayNode array = json.createArrayNode();
+        boolean control = withControl(jobs);
         for (JobRecord j : jobs) {
             ObjectNode o = array.addObject();
             o.put("jobId", j.jobId().toString());
@@ -65,6 +91,18 @@ public final class RawFiles {
             putNumber(o, "submitToStartMs", j.submitToStartMs());
             putNumber(o, "submitToFinishMs", j.submitToFinishMs());
             putNumber(o, "finishToVisibleMs", j.finishToVisibleMs());
+            if (control) {
+                o.put("priority", j.control().priority() == null ? null : j.control().priority().name());
+                if (j.control().hasDelay()) {
+                    o.put("delayMs", j.control().delayMs());
+                } else {
+                    o.putNull("delayMs");
+                }
+                o.put("recordedPriority", j.recordedPriority() == null ? null : j.recordedPriority().name());
+                o.put("runAt", isoOrNull(j.runAt()));
+                o.put("dueAt", isoOrNull(j.dueAt()));
+                putNumber(o, "latenessMs", j.latenessMs());
+            }
         }
         return array;
     }

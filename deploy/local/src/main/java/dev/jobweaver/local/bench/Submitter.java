@@ -26,6 +26,12 @@ public final class Submitter {
     /** Sends {@code count} jobs with at most {@code concurrency} in flight, handing each accepted one to {@code sink}. */
     public Submission burst(int count, int concurrency, IntFunction<JobKind> kinds, Consumer<Accepted> sink,
                             Progress progress) {
+        return burst(count, concurrency, kinds, i -> Control.NONE, sink, progress);
+    }
+
+    /** {@link #burst(int, int, IntFunction, Consumer, Progress)}, job {@code i} sent with {@code controls(i)}. */
+    public Submission burst(int count, int concurrency, IntFunction<JobKind> kinds, IntFunction<Control> controls,
+                            Consumer<Accepted> sink, Progress progress) {
         Tally tally = new Tally();
         Semaphore permits = new Semaphore(concurrency);
         Instant start = Instant.now();
@@ -34,7 +40,7 @@ public final class Submitter {
         for (int i = 0; i < count && !tally.hopeless(); i++) {
             permits.acquireUninterruptibly();
             offered++;
-            send(kinds.apply(i), tally, sink, progress).whenComplete((a, e) -> permits.release());
+            send(kinds.apply(i), controls.apply(i), tally, sink, progress).whenComplete((a, e) -> permits.release());
         }
         permits.acquireUninterruptibly(concurrency);
         return tally.submission(offered, start, (System.nanoTime() - t0) / 1e9, 0);
@@ -42,6 +48,12 @@ public final class Submitter {
 
     /** Sends on {@code schedule} without waiting for answers (open loop), handing each accepted job to {@code sink}. */
     public Submission openLoop(RateSchedule schedule, Consumer<Accepted> sink, Progress progress) {
+        return openLoop(schedule, i -> Control.NONE, sink, progress);
+    }
+
+    /** {@link #openLoop(RateSchedule, Consumer, Progress)}, no-op job {@code i} sent with {@code controls(i)}. */
+    public Submission openLoop(RateSchedule schedule, IntFunction<Control> controls, Consumer<Accepted> sink,
+                               Progress progress) {
         Tally tally = new Tally();
         Semaphore inFlight = new Semaphore(OPEN_LOOP_CAP);
         int count = schedule.count();
@@ -58,21 +70,22 @@ public final class Submitter {
             maxLag = Math.max(maxLag, System.nanoTime() - due);
             inFlight.acquireUninterruptibly();
             offered++;
-            send(JobKind.NOOP, tally, sink, progress).whenComplete((a, e) -> inFlight.release());
+            send(JobKind.NOOP, controls.apply(i), tally, sink, progress).whenComplete((a, e) -> inFlight.release());
         }
         inFlight.acquireUninterruptibly(OPEN_LOOP_CAP);
         return tally.submission(offered, start, (System.nanoTime() - t0) / 1e9, maxLag / 1e6);
     }
 
-    private java.util.concurrent.CompletableFuture<ApiClient.Answer> send(JobKind kind, Tally tally,
+    private java.util.concurrent.CompletableFuture<ApiClient.Answer> send(JobKind kind, Control control, Tally tally,
                                                                           Consumer<Accepted> sink, Progress progress) {
+        String body = control.body(kind);
         Instant at = Instant.now();
         long sentNanos = System.nanoTime();
-        return api.submit(kind.body()).whenComplete((answer, e) -> {
+        return api.submit(body).whenComplete((answer, e) -> {
             double ms = (System.nanoTime() - sentNanos) / 1e6;
             if (answer != null && answer.accepted()) {
                 tally.accepted.incrementAndGet();
-                sink.accept(new Accepted(answer.jobId(), kind, at, ms));
+                sink.accept(new Accepted(answer.jobId(), kind, at, ms, control));
             } else {
                 tally.rejected.incrementAndGet();
                 String why = answer == null ? String.valueOf(e) : answer.status() + " " + answer.body();

@@ -34,6 +34,12 @@ public final class SummaryJson {
         }
         options.put("settleMs", run.options().settle().toMillis());
         options.put("timeoutMs", run.options().timeout().toMillis());
+        options.put("delayedJobs", run.options().delayedJobs());
+        options.put("delayedOverMs", run.options().delayedOver().toMillis());
+        options.put("delayMinMs", run.options().minDelay().toMillis());
+        options.put("delayMaxMs", run.options().maxDelay().toMillis());
+        options.put("idleRows", run.options().idleRows());
+        options.put("idleWindowMs", run.options().idleWindow().toMillis());
         ObjectNode machine = root.putObject("machine");
         machine.put("cpuModel", run.machine().cpuModel());
         machine.put("cpus", run.machine().cpus());
@@ -80,6 +86,11 @@ public final class SummaryJson {
             if (!r.available()) {
                 continue;
             }
+            if (r.idle() != null) {
+                idle(w.putObject("idleCpu"), r.idle());
+                resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
+                continue;
+            }
             Submission s = r.submission();
             ObjectNode sub = w.putObject("submission");
             sub.put("offered", s.offered());
@@ -117,6 +128,29 @@ public final class SummaryJson {
             }
             resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
             cpuPerJob(w.putObject("cpuPerJobMs"), run.cpuPerJob(r));
+            if (!r.byPriority().isEmpty()) {
+                ArrayNode levels = w.putArray("byPriority");
+                for (PriorityLevels.Level level : r.byPriority()) {
+                    ObjectNode o = levels.addObject();
+                    o.put("priority", level.priority().name());
+                    o.put("accepted", level.accepted());
+                    o.put("completed", level.completed());
+                    o.put("recordedOtherwise", level.recordedOtherwise());
+                    percentiles(o.putObject("submitToStartMs"), level.toStart());
+                }
+            }
+            if (r.lateness().measured()) {
+                Lateness late = r.lateness();
+                ObjectNode o = w.putObject("lateness");
+                o.put("delayed", late.delayed());
+                o.put("started", late.started());
+                percentiles(o.putObject("latenessMs"), late.millis());
+                putNumber(o, "earliestMs", late.earliestMs());
+                o.put("early", late.early());
+                putNumber(o, "earlyToleranceMs", Lateness.EARLY_TOLERANCE_MS);
+                o.put("dueFromRunAt", late.dueFromPlatform());
+                o.put("dueFromSendTime", late.dueFromClient());
+            }
             ArrayNode share = w.putArray("replicaShare");
             for (ReplicaShare.Row row : r.replicaShare()) {
                 ObjectNode o = share.addObject();
@@ -148,6 +182,21 @@ public final class SummaryJson {
         putNumber(o, "p99", p.p99());
         putNumber(o, "max", p.max());
         putNumber(o, "mean", p.mean());
+    }
+
+    private static void idle(ObjectNode o, IdleCpu idle) {
+        o.put("rows", idle.rows());
+        o.put("dueInMs", idle.dueIn().toMillis());
+        putNumber(o, "insertSeconds", idle.insertSeconds());
+        o.put("windowMs", idle.window().toMillis());
+        o.put("deleted", idle.deleted());
+        ArrayNode processes = o.putArray("processes");
+        for (IdleCpu.ProcessCpu p : idle.processes()) {
+            ObjectNode row = processes.addObject();
+            row.put("process", p.process());
+            putNumber(row, "withoutRowsCpuMsPerSecond", p.emptyMsPerSecond());
+            putNumber(row, "withRowsCpuMsPerSecond", p.loadedMsPerSecond());
+        }
     }
 
     private static void cpuPerJob(ObjectNode o, CpuPerJob cpu) {

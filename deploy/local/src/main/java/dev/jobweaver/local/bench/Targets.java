@@ -32,6 +32,10 @@ public final class Targets {
     public static final double BURST_FRESH_P99_MS = 500;
     /** Sleepers: no-op throughput relative to the pure burst. */
     public static final double SLEEPERS_RATIO = 0.90;
+    /** Priorities: throughput of the mixed-priority backlog relative to the pure burst. */
+    public static final double PRIORITIES_RATIO = 0.90;
+    /** Delayed: the 99th percentile of how late a delayed job starts after its time, milliseconds, at most. */
+    public static final double DELAYED_P99_LATE_MS = 100;
     /** RSS per service under load, MiB. */
     public static final double RSS_MB = 200;
     /** Start-to-ready per service, milliseconds. */
@@ -141,8 +145,14 @@ public final class Targets {
                     fmt(sleepers.noopThroughput()) + " jobs/s = " + fmt(ratio * 100) + "% of " + fmt(baseline),
                     ratio >= SLEEPERS_RATIO));
         }
+        if (options.workloads().contains(Workload.PRIORITIES)) {
+            rows.add(priorities(find(results, Workload.PRIORITIES), baseline));
+        }
+        if (options.workloads().contains(Workload.DELAYED)) {
+            rows.add(delayed(find(results, Workload.DELAYED)));
+        }
         for (WorkloadResult r : results) {
-            if (r.available()) {
+            if (r.ranJobs()) {
                 rows.add(TargetRow.of(r.label() + " correctness", "every job as expected, exactly once",
                         r.correctness().summary(), r.correctness().ok()));
             }
@@ -168,6 +178,50 @@ public final class Targets {
             }
         }
         return rows;
+    }
+
+    /**
+     * The priorities row: the mixed backlog's jobs/s against the burst's ({@code baseline}, NaN when there is none),
+     * every job COMPLETED once; the measured column adds each level's median submit-to-start.
+     */
+    static TargetRow priorities(WorkloadResult priorities, double baseline) {
+        String goal = "mixed priorities >= " + fmt(PRIORITIES_RATIO * 100) + "% of the burst's jobs/s, every job "
+                + "COMPLETED once";
+        if (priorities == null) {
+            return TargetRow.notMeasured("priorities throughput", goal, "priorities unavailable (see Notes)");
+        }
+        StringBuilder levels = new StringBuilder();
+        for (PriorityLevels.Level level : priorities.byPriority()) {
+            levels.append(levels.isEmpty() ? "; start p50 " : ", ").append(level.priority()).append(' ')
+                    .append(fmt(level.toStart().p50())).append(" ms");
+        }
+        String correctness = priorities.correctness().summary();
+        if (Double.isNaN(baseline)) {
+            return TargetRow.notMeasured("priorities throughput", goal, fmt(priorities.throughput())
+                    + " jobs/s, " + correctness + "; no burst figure (run burst too or pass --baseline)" + levels);
+        }
+        double ratio = priorities.throughput() / baseline;
+        return TargetRow.of("priorities throughput", goal, fmt(priorities.throughput()) + " jobs/s = "
+                        + fmt(ratio * 100) + "% of " + fmt(baseline) + ", " + correctness + levels,
+                ratio >= PRIORITIES_RATIO && priorities.correctness().ok());
+    }
+
+    /** The delayed row: p99 lateness within its bound and no job early, over jobs that all started. */
+    static TargetRow delayed(WorkloadResult delayed) {
+        String goal = "delayed jobs start within " + fmt(DELAYED_P99_LATE_MS) + " ms of their time at the p99, none "
+                + "early (more than " + fmt(Lateness.EARLY_TOLERANCE_MS) + " ms before it)";
+        if (delayed == null) {
+            return TargetRow.notMeasured("delayed start", goal, "delayed unavailable (see Notes)");
+        }
+        Lateness late = delayed.lateness();
+        if (late.started() == 0) {
+            return TargetRow.notMeasured("delayed start", goal, "no delayed job started");
+        }
+        String measured = "p50 " + fmt(late.millis().p50()) + " ms, p99 " + fmt(late.millis().p99()) + " ms, max "
+                + fmt(late.millis().max()) + " ms; " + late.early() + " early (earliest " + fmt(late.earliestMs())
+                + " ms); " + late.started() + " of " + late.delayed() + " started";
+        return TargetRow.of("delayed start", goal, measured, late.millis().p99() <= DELAYED_P99_LATE_MS
+                && late.early() == 0 && late.started() == late.delayed());
     }
 
     /** The first available result of {@code workload}, or null. */

@@ -1,28 +1,50 @@
 package dev.jobweaver.local.bench;
 
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.stream.Collectors;
 
-/** The benchmark's workloads, in the order they run (burst first: sleepers compares itself with it). */
+/**
+ * The benchmark's workloads, in the order they run (burst first: sleepers and priorities compare themselves with it).
+ */
 public enum Workload {
     /** N no-op jobs as fast as the API takes them. */
-    BURST("burst"),
+    BURST("burst", true),
     /** A fixed offered rate for a duration, open loop. */
-    STEADY("steady"),
+    STEADY("steady", true),
     /** Like burst, with 5% of the jobs sleeping 5 s. */
-    SLEEPERS("sleepers"),
+    SLEEPERS("sleepers", true),
     /** Like burst, with 10% of the jobs failing their first attempt. */
-    RETRIES("retries");
+    RETRIES("retries", true),
+    /** Like burst, every job with a priority: 60% HIGH, 30% NORMAL, 10% LOW. */
+    PRIORITIES("priorities", false),
+    /** No-op jobs at a modest rate, each with a delay of a few seconds: how late they start. */
+    DELAYED("delayed", false),
+    /** The platform's idle CPU without and with a million future jobs in the scheduler's table. */
+    DELAYED_IDLE("delayed-idle", false);
 
     private final String cliName;
+    private final boolean byDefault;
 
-    Workload(String cliName) {
+    Workload(String cliName, boolean byDefault) {
         this.cliName = cliName;
+        this.byDefault = byDefault;
     }
 
     /** The name on the command line and in file names. */
     public String cliName() {
         return cliName;
+    }
+
+    /**
+     * The workloads `./jobweaver bench` runs when none is named: burst, steady, sleepers and retries. The job-control
+     * ones add a minute or more each and are asked for by name.
+     */
+    public static Set<Workload> defaults() {
+        Set<Workload> all = EnumSet.noneOf(Workload.class);
+        Arrays.stream(values()).filter(w -> w.byDefault).forEach(all::add);
+        return all;
     }
 
     /** The workload called {@code name}, or an {@link IllegalArgumentException} listing the valid names. */

@@ -31,13 +31,19 @@ import java.util.Objects;
  * @param jobs the raw records
  * @param replicaShare how the work spread over the replicas of each service ({@link ReplicaShare}); empty when not
  *     read
+ * @param byPriority submit-to-start per priority level, over the jobs sent with a priority; empty when none was
+ * @param lateness how late the jobs sent with a delay started; {@link Lateness#NONE} when none was
+ * @param idle the delayed-idle measurement; null for every other workload
  */
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
                              double noopThroughput, Percentiles accept, Percentiles toStart, Percentiles toFinish,
                              Percentiles finishToVisible, List<Stages.Stage> stages, Correctness correctness,
                              int[] completionsPerSecond, List<JobRecord> jobs,
-                             List<ReplicaShare.Row> replicaShare) {
+                             List<ReplicaShare.Row> replicaShare, List<PriorityLevels.Level> byPriority,
+                             Lateness lateness, IdleCpu idle) {
+
+    private static final Submission NONE_SUBMITTED = new Submission(0, 0, 0, null, null, 0, 0);
 
     /** A workload the platform cannot run, with the reason. */
     public static WorkloadResult unavailable(Workload workload, String reason) {
@@ -47,9 +53,24 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
     /** A run the platform cannot do, with the reason. */
     public static WorkloadResult unavailable(BenchOptions.Run run, String reason) {
         return new WorkloadResult(run.workload(), run.label(), run.concurrency(), false, reason,
-                new Submission(0, 0, 0, null, null, 0, 0), Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
+                NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
-                new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of());
+                new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
+                null);
+    }
+
+    /** The delayed-idle run: no job, only the CPU it measured. */
+    public static WorkloadResult idle(BenchOptions.Run run, IdleCpu idle, String note) {
+        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), true, note == null ? "" : note,
+                NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
+                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
+                new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
+                idle);
+    }
+
+    /** Whether this is a run of jobs, whose figures and correctness mean something (not an idle measurement). */
+    public boolean ranJobs() {
+        return available && idle == null;
     }
 
     /** Computes the figures of a finished workload, named after it, from its raw records. */
@@ -84,14 +105,14 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Stages.of(jobs),
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
-                List.copyOf(jobs), List.of());
+                List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null);
     }
 
     /** This result with {@code rows} as its replica share. */
     public WorkloadResult withReplicaShare(List<ReplicaShare.Row> rows) {
         return new WorkloadResult(workload, label, concurrency, available, note, submission, throughput,
                 visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages, correctness,
-                completionsPerSecond, jobs, List.copyOf(rows));
+                completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle);
     }
 
     /** The run's name in file names: {@code burst-c16}. */

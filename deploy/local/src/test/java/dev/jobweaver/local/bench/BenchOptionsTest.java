@@ -147,6 +147,57 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theJobControlWorkloadsRunOnlyWhenNamedAfterTheOthers() {
+        assertThat(parse().workloads()).doesNotContain(Workload.PRIORITIES, Workload.DELAYED, Workload.DELAYED_IDLE);
+        assertThat(parse("delayed-idle", "delayed", "priorities", "burst").workloads())
+                .containsExactly(Workload.BURST, Workload.PRIORITIES, Workload.DELAYED, Workload.DELAYED_IDLE);
+        assertThat(parse("burst", "priorities", "delayed", "delayed-idle", "--concurrency", "16,64").runs())
+                .containsExactly(
+                        new BenchOptions.Run(Workload.BURST, 16, "burst c=16"),
+                        new BenchOptions.Run(Workload.BURST, 64, "burst c=64"),
+                        new BenchOptions.Run(Workload.PRIORITIES, 64, "priorities"),
+                        new BenchOptions.Run(Workload.DELAYED, 0, "delayed"),
+                        new BenchOptions.Run(Workload.DELAYED_IDLE, 0, "delayed-idle"));
+    }
+
+    @Test
+    void delayedDefaultsToTwoThousandJobsOverTwentySecondsDelayedTwoToEightSeconds() {
+        BenchOptions o = parse("delayed");
+        assertThat(o.delayedJobs()).isEqualTo(2_000);
+        assertThat(o.delayedOver()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(o.minDelay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(o.maxDelay()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(o.delayedSchedule().rate()).isEqualTo(100);
+        assertThat(o.delayedSchedule().count()).isEqualTo(2_000);
+        assertThat(o.idleRows()).isEqualTo(1_000_000);
+        assertThat(o.idleWindow()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void delayedAndIdleOptionsAreRead() {
+        BenchOptions o = parse("delayed", "delayed-idle", "--delayed-jobs", "500", "--delayed-over", "10s",
+                "--delay-min", "0", "--delay-max", "1500ms", "--idle-rows", "1e5", "--idle-window", "5s");
+        assertThat(o.delayedJobs()).isEqualTo(500);
+        assertThat(o.delayedOver()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.delayedSchedule().rate()).isEqualTo(50);
+        assertThat(o.minDelay()).isZero();
+        assertThat(o.maxDelay()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(o.idleRows()).isEqualTo(100_000);
+        assertThat(o.idleWindow()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void anEmptyDelayRangeIsBadUsage() {
+        assertThatThrownBy(() -> parse("delayed", "--delay-min", "5s", "--delay-max", "2s"))
+                .isInstanceOf(ParameterException.class)
+                .hasMessage("--delay-max (2000 ms) must not be shorter than --delay-min (5000 ms)");
+        assertThatThrownBy(() -> parse("--idle-rows", "0"))
+                .hasMessage("Invalid value for option '--idle-rows': '0' is not a positive number");
+        assertThatThrownBy(() -> parse("--delayed-over", "0s"))
+                .hasMessage("Invalid value for option '--delayed-over': '0s' is not a positive duration");
+    }
+
+    @Test
     void badInputNamesTheOptionAndTheValue() {
         assertThatThrownBy(() -> parse("--jobs", "many")).isInstanceOf(ParameterException.class)
                 .hasMessage("Invalid value for option '--jobs': 'many' is not a number");
@@ -161,6 +212,7 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> parse("--jobs")).hasMessage("Missing required parameter for option '--jobs' (N)");
         assertThatThrownBy(() -> parse("--fast")).hasMessage("Unknown option: '--fast'");
         assertThatThrownBy(() -> parse("storm"))
-                .hasMessage("unknown workload 'storm'; valid: burst, steady, sleepers, retries");
+                .hasMessage("unknown workload 'storm'; valid: burst, steady, sleepers, retries, priorities, delayed, "
+                        + "delayed-idle");
     }
 }

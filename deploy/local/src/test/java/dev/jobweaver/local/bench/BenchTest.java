@@ -36,8 +36,15 @@ class BenchTest {
         assertThat(execute("bench", "--help")).isZero();
         String help = out.toString();
         assertThat(help).contains("Usage: jobweaver bench [OPTIONS] [WORKLOAD...]");
-        assertThat(help).contains("burst", "steady", "sleepers", "retries");
-        assertThat(help).containsPattern("--jobs=N\\s+Jobs\\s+per\\s+burst,\\s+sleepers\\s+and\\s+retries\\s+run\\s+\\(default:\\s+20000\\)");
+        assertThat(help).contains("burst", "steady", "sleepers", "retries", "priorities", "delayed", "delayed-idle");
+        assertThat(help).containsPattern("--jobs=N\\s+Jobs\\s+per\\s+burst,\\s+sleepers,\\s+retries\\s+and\\s+"
+                + "priorities\\s+run\\s+\\(default:\\s+20000\\)");
+        assertThat(help).containsPattern("--delayed-jobs=N[\\s\\S]{0,200}?\\(default:\\s+2000\\)");
+        assertThat(help).containsPattern("--delayed-over=D[\\s\\S]{0,200}?\\(default:\\s+20s\\)");
+        assertThat(help).containsPattern("--delay-min=D[\\s\\S]{0,200}?\\(default:\\s+2s\\)");
+        assertThat(help).containsPattern("--delay-max=D[\\s\\S]{0,200}?\\(default:\\s+8s\\)");
+        assertThat(help).containsPattern("--idle-rows=K[\\s\\S]{0,200}?\\(default:\\s+1000000\\)");
+        assertThat(help).containsPattern("--idle-window=D[\\s\\S]{0,200}?\\(default:\\s+30s\\)");
         assertThat(help).containsPattern("--concurrency=C,\\.\\.\\.\\s[\\s\\S]{0,300}?a\\s+list\\s+\\(1,16,64,256\\)"
                 + "\\s+runs\\s+the\\s+burst\\s+once\\s+per\\s+value[\\s\\S]{0,100}?\\(default:\\s+64\\)");
         assertThat(help).containsPattern("--rate=R[\\s\\S]{0,200}?\\(default:\\s+100\\)");
@@ -64,7 +71,7 @@ class BenchTest {
     void anUnknownWorkloadListsTheValidOnesWithStatusTwo() {
         assertThat(execute("bench", "storm")).isEqualTo(2);
         assertThat(err.toString()).startsWith("jobweaver bench: unknown workload 'storm'; valid: burst, steady, "
-                + "sleepers, retries\nRun ./jobweaver bench --help");
+                + "sleepers, retries, priorities, delayed, delayed-idle\nRun ./jobweaver bench --help");
     }
 
     @Test

@@ -1,0 +1,87 @@
+package dev.jobweaver.local.bench;
+
+import static dev.jobweaver.local.bench.Targets.fmt;
+
+import java.util.List;
+
+/**
+ * The tables of the job-control workloads, for the console and {@code report.html}: submit-to-start per priority
+ * level, lateness of delayed jobs, idle CPU without and with future rows. Each is null when no run has its figures.
+ */
+public final class ControlTables {
+
+    /** The caption above {@link #byPriority}. */
+    static final String PRIORITY_TITLE = "Submit-to-start by priority (ms, to the worker's started_at; levels as "
+            + "the bench sent them)";
+    /** The caption above {@link #lateness}. */
+    static final String LATENESS_TITLE = "Lateness of delayed jobs: started_at - due time (ms; negative: early)";
+
+    private ControlTables() {
+    }
+
+    /** One row per run and priority level. */
+    static TextTable byPriority(List<WorkloadResult> results) {
+        List<WorkloadResult> with = results.stream().filter(r -> r.ranJobs() && !r.byPriority().isEmpty()).toList();
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "priority", "accepted", "completed", "p50", "p90", "p99", "max",
+                "recorded otherwise");
+        for (WorkloadResult r : with) {
+            for (PriorityLevels.Level level : r.byPriority()) {
+                Percentiles p = level.toStart();
+                table.row(r.label(), level.priority().name(), Integer.toString(level.accepted()),
+                        Integer.toString(level.completed()), fmt(p.p50()), fmt(p.p90()), fmt(p.p99()), fmt(p.max()),
+                        Integer.toString(level.recordedOtherwise()));
+            }
+        }
+        return table;
+    }
+
+    /** One row per run with delayed jobs. */
+    static TextTable lateness(List<WorkloadResult> results) {
+        List<WorkloadResult> with = results.stream().filter(r -> r.ranJobs() && r.lateness().measured()).toList();
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "delayed", "started", "p50", "p90", "p99", "max", "earliest",
+                "early (> " + fmt(Lateness.EARLY_TOLERANCE_MS) + " ms)", "due time from runAt / send + delayMs");
+        for (WorkloadResult r : with) {
+            Lateness late = r.lateness();
+            Percentiles p = late.millis();
+            table.row(r.label(), Integer.toString(late.delayed()), Integer.toString(late.started()), fmt(p.p50()),
+                    fmt(p.p90()), fmt(p.p99()), fmt(p.max()), fmt(late.earliestMs()), Integer.toString(late.early()),
+                    late.dueFromPlatform() + " / " + late.dueFromClient());
+        }
+        return table;
+    }
+
+    /** The caption above {@link #idle}'s table, naming the rows and the window. */
+    static String idleTitle(IdleCpu idle) {
+        return "Idle CPU (ms of CPU per second, from /proc, over " + fmt(idle.window().toMillis() / 1000.0)
+                + " s each): without and with " + String.format(java.util.Locale.ROOT, "%,d", idle.rows())
+                + " PENDING rows due in " + idle.dueIn().toHours() + " h in jobweaver_scheduler.job_executions "
+                + "(inserted directly, not through the API, in " + fmt(idle.insertSeconds()) + " s with the vacuum "
+                + "after; deleted after: " + (idle.deleted() < 0 ? "failed" : Integer.toString(idle.deleted())) + ")";
+    }
+
+    /** One row per process of the delayed-idle run, or null without one. */
+    static TextTable idle(List<WorkloadResult> results) {
+        IdleCpu idle = idleOf(results);
+        if (idle == null) {
+            return null;
+        }
+        TextTable table = new TextTable("process", "without rows", "with rows", "difference");
+        for (IdleCpu.ProcessCpu p : idle.processes()) {
+            table.row(p.process(), fmt(p.emptyMsPerSecond()), fmt(p.loadedMsPerSecond()),
+                    fmt(p.loadedMsPerSecond() - p.emptyMsPerSecond()));
+        }
+        return table;
+    }
+
+    /** The delayed-idle measurement of {@code results}, or null. */
+    static IdleCpu idleOf(List<WorkloadResult> results) {
+        return results.stream().filter(r -> r.available() && r.idle() != null).map(WorkloadResult::idle).findFirst()
+                .orElse(null);
+    }
+}
