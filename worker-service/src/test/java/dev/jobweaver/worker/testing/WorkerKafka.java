@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Headers;
@@ -77,6 +79,13 @@ public final class WorkerKafka implements AutoCloseable {
         UUID jobId = UUID.randomUUID();
         return new RunJobEvent(EventIds.runEventId(jobId, 1), jobId, 1, JobType.SIMULATION,
                 new JobPayload(List.of(steps)), null, Instant.now(), Instant.now(), Instant.now().plusSeconds(600));
+    }
+
+    /** A first attempt of a new job of {@code type}: {@code payload} (the type's record) under {@code control}. */
+    public static RunJobEvent run(JobType type, Object payload, JobControl control) {
+        UUID jobId = UUID.randomUUID();
+        return new RunJobEvent(EventIds.runEventId(jobId, 1), jobId, 1, type, Payloads.tree(payload), null,
+                Instant.now(), Instant.now(), Instant.now().plusSeconds(600), control);
     }
 
     /** Sends {@code event} (to {@code partition}, or by key when null) and returns where it landed. */

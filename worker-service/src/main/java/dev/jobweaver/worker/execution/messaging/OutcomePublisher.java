@@ -21,7 +21,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 /**
  * Publishes the outcome of a run, as stored in {@code execution_attempts}, to {@code job-completed} or
  * {@code job-failed}: key jobId, header eventId = {@link EventIds#outcomeEventId} of the run, so a re-published
- * outcome carries the same id. Returns only once Kafka acknowledged it (the producer uses {@code acks=all}).
+ * outcome carries the same id, and the same result: the stored one. Returns only once Kafka acknowledged it (the
+ * producer uses {@code acks=all}).
  */
 @ApplicationScoped
 public class OutcomePublisher {
@@ -51,7 +52,7 @@ public class OutcomePublisher {
         TracingMetadata tracing = TracingMetadata.withCurrent(Context.current());
         if (attempt.outcome() == ExecutionOutcome.SUCCESS) {
             JobCompletedEvent event = new JobCompletedEvent(attempt.eventId(), attempt.jobId(), attempt.attempt(),
-                    attempt.traceId(), attempt.startedAt(), attempt.finishedAt(), attempt.workerId());
+                    attempt.traceId(), attempt.startedAt(), attempt.finishedAt(), attempt.workerId(), attempt.result());
             completed.sendMessage(Message.of(event).addMetadata(kafka).addMetadata(tracing)).await().atMost(timeout);
         } else {
             JobFailedEvent event = new JobFailedEvent(attempt.eventId(), attempt.jobId(), attempt.attempt(),

@@ -1,5 +1,8 @@
 package dev.jobweaver.worker.execution.persistence;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.job.ExecutionOutcome;
@@ -59,27 +62,32 @@ public class AttemptRepository {
 
     private static final String COLUMNS =
             "event_id, job_id, attempt, trace_id, started_at, finished_at, outcome, error_message, worker_id";
+    /** The columns read back: the result as JSON text, parsed here, not by the client's own JSON mapping. */
+    private static final String READ = COLUMNS + ", result::text AS result";
     private static final String BEGIN = "INSERT INTO execution_attempts (" + COLUMNS + ")"
             + " SELECT e, j, a, t, s, NULL, 'RUNNING', NULL, w"
             + " FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::varchar[], $5::timestamptz[], $6::varchar[])"
             + " AS u(e, j, a, t, s, w)"
-            + " ON CONFLICT (event_id) DO NOTHING RETURNING " + COLUMNS;
+            + " ON CONFLICT (event_id) DO NOTHING RETURNING " + READ;
     private static final String FINISH = "UPDATE execution_attempts AS x"
-            + " SET outcome = u.o, error_message = u.m, finished_at = u.f"
-            + " FROM unnest($1::uuid[], $2::varchar[], $3::text[], $4::timestamptz[]) AS u(e, o, m, f)"
+            + " SET outcome = u.o, error_message = u.m, finished_at = u.f, result = u.r::jsonb"
+            + " FROM unnest($1::uuid[], $2::varchar[], $3::text[], $4::timestamptz[], $5::text[])"
+            + " AS u(e, o, m, f, r)"
             + " WHERE x.event_id = u.e AND x.outcome = 'RUNNING'"
             + " RETURNING x.event_id, x.job_id, x.attempt, x.trace_id, x.started_at, x.finished_at, x.outcome,"
-            + " x.error_message, x.worker_id";
-    private static final String FIND_ALL = "SELECT " + COLUMNS + " FROM execution_attempts WHERE event_id = ANY($1)";
+            + " x.error_message, x.worker_id, x.result::text AS result";
+    private static final String FIND_ALL = "SELECT " + READ + " FROM execution_attempts WHERE event_id = ANY($1)";
 
     private final Pool pool;
     private final Tracer tracer;
+    private final ObjectMapper mapper;
     private final GroupCommit<ExecutionAttempt, Begin> begins;
     private final GroupCommit<Finish, ExecutionAttempt> finishes;
 
-    public AttemptRepository(Pool pool, Tracer tracer, WorkerConfig config) {
+    public AttemptRepository(Pool pool, Tracer tracer, ObjectMapper mapper, WorkerConfig config) {
         this.pool = pool;
         this.tracer = tracer;
+        this.mapper = mapper;
         WorkerConfig.Run run = config.run();
         this.begins = new GroupCommit<>(run.attemptBatchSize(), run.attemptBatchesInFlight(), this::beginAll);
         this.finishes = new GroupCommit<>(run.attemptBatchSize(), run.attemptBatchesInFlight(), this::finishAll);
@@ -94,8 +102,9 @@ public class AttemptRepository {
     public record Begin(boolean created, ExecutionAttempt attempt) {
     }
 
-    /** One call of {@link #finish}. */
-    private record Finish(UUID eventId, ExecutionOutcome outcome, String errorMessage, Instant finishedAt) {
+    /** One call of {@link #finish}; {@code result} as JSON text. */
+    private record Finish(UUID eventId, ExecutionOutcome outcome, String errorMessage, String result,
+            Instant finishedAt) {
     }
 
     /** Creates the row {@code RUNNING}, or returns the existing one: the idempotency check of a run. */
@@ -110,8 +119,15 @@ public class AttemptRepository {
      */
     public ExecutionAttempt finish(UUID eventId, ExecutionOutcome outcome, String errorMessage, Instant finishedAt,
             Duration timeout) {
+        return finish(eventId, outcome, errorMessage, null, finishedAt, timeout);
+    }
+
+    /** As {@link #finish(UUID, ExecutionOutcome, String, Instant, Duration)}, storing the handler's {@code result}. */
+    public ExecutionAttempt finish(UUID eventId, ExecutionOutcome outcome, String errorMessage, JsonNode result,
+            Instant finishedAt, Duration timeout) {
+        String json = result == null || result.isNull() ? null : result.toString();
         return traced("execution_attempts finish", () -> batchedOrAlone(finishes, this::finishAll,
-                new Finish(eventId, outcome, errorMessage, finishedAt), timeout));
+                new Finish(eventId, outcome, errorMessage, json, finishedAt), timeout));
     }
 
     /**
@@ -189,7 +205,8 @@ public class AttemptRepository {
                 .addArrayOfUUID(Columns.of(batch, Finish::eventId, UUID[]::new))
                 .addArrayOfString(Columns.of(batch, f -> f.outcome().name(), String[]::new))
                 .addArrayOfString(Columns.of(batch, Finish::errorMessage, String[]::new))
-                .addArrayOfOffsetDateTime(Columns.of(batch, f -> utc(f.finishedAt()), OffsetDateTime[]::new));
+                .addArrayOfOffsetDateTime(Columns.of(batch, f -> utc(f.finishedAt()), OffsetDateTime[]::new))
+                .addArrayOfString(Columns.of(batch, Finish::result, String[]::new));
         return pool.preparedQuery(FINISH).execute(args)
                 .chain(updated -> {
                     Map<UUID, ExecutionAttempt> closed = byEventId(updated);
@@ -243,13 +260,13 @@ public class AttemptRepository {
 
     /** The row of run {@code eventId}, if any. */
     public Optional<ExecutionAttempt> find(UUID eventId, Duration timeout) {
-        RowSet<Row> rows = pool.preparedQuery("SELECT " + COLUMNS + " FROM execution_attempts WHERE event_id = $1")
+        RowSet<Row> rows = pool.preparedQuery("SELECT " + READ + " FROM execution_attempts WHERE event_id = $1")
                 .execute(Tuple.of(eventId))
                 .await().atMost(timeout);
         return rows.size() == 0 ? Optional.empty() : Optional.of(map(rows.iterator().next()));
     }
 
-    private static ExecutionAttempt map(Row row) {
+    private ExecutionAttempt map(Row row) {
         OffsetDateTime finished = row.getOffsetDateTime("finished_at");
         return new ExecutionAttempt(
                 row.getUUID("event_id"),
@@ -260,7 +277,20 @@ public class AttemptRepository {
                 finished == null ? null : finished.toInstant(),
                 ExecutionOutcome.valueOf(row.getString("outcome")),
                 row.getString("error_message"),
-                row.getString("worker_id"));
+                row.getString("worker_id"),
+                json(row.getString("result")));
+    }
+
+    private JsonNode json(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return mapper.readTree(text);
+        } catch (JsonProcessingException e) {
+            // jsonb holds only valid JSON: this is a bug, not data to set aside.
+            throw new IllegalStateException("stored result is not JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     private static OffsetDateTime utc(Instant instant) {

@@ -1,5 +1,6 @@
 package dev.jobweaver.worker.execution.persistence;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.ExecutionOutcome;
 import java.time.Instant;
 import java.util.UUID;
@@ -10,6 +11,8 @@ import java.util.UUID;
  * @param finishedAt null while {@code RUNNING}
  * @param errorMessage why it failed; null unless {@code FAILURE}
  * @param workerId the worker that started the run
+ * @param result what the job's handler reported on success, published with the outcome; null for none (and for
+ *               rows stored before results existed)
  */
 public record ExecutionAttempt(
         UUID eventId,
@@ -20,5 +23,12 @@ public record ExecutionAttempt(
         Instant finishedAt,
         ExecutionOutcome outcome,
         String errorMessage,
-        String workerId) {
+        String workerId,
+        JsonNode result) {
+
+    /** A row without a result. */
+    public ExecutionAttempt(UUID eventId, UUID jobId, int attempt, String traceId, Instant startedAt,
+            Instant finishedAt, ExecutionOutcome outcome, String errorMessage, String workerId) {
+        this(eventId, jobId, attempt, traceId, startedAt, finishedAt, outcome, errorMessage, workerId, null);
+    }
 }

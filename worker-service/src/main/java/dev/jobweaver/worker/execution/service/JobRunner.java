@@ -55,7 +55,8 @@ import org.jboss.logging.MDC;
  *       finished run's stored outcome is re-published without running again; a run in progress on this worker is
  *       left to finish; a run {@code RUNNING} under another worker is waited for until it is older than its time
  *       bound plus the slack (a live worker would have closed it by then), then closed as failed.</li>
- *   <li>The steps run within the run's time bound; the outcome is stored, published, and acknowledged by Kafka.</li>
+ *   <li>The attempt runs through its type's handler ({@link AttemptExecutor}) within its time bound; the outcome, with
+ *       the handler's result, is stored, published, and acknowledged by Kafka.</li>
  *   <li>Only then is the record acknowledged, which lets the commit strategy count its offset complete.</li>
  * </ol>
  *
@@ -113,7 +114,7 @@ public class JobRunner {
         }
     };
 
-    private final StepExecutor steps;
+    private final AttemptExecutor executor;
     private final AttemptRepository attempts;
     private final OutcomePublisher publisher;
     private final Quarantine quarantine;
@@ -130,9 +131,9 @@ public class JobRunner {
     private final Map<UUID, CompletableFuture<Void>> local = new ConcurrentHashMap<>();
     private volatile Supplier<Boolean> stopping = () -> false;
 
-    public JobRunner(StepExecutor steps, AttemptRepository attempts, OutcomePublisher publisher, Quarantine quarantine,
-            ObjectMapper mapper, WorkerConfig config, Tracer tracer, MeterRegistry registry) {
-        this.steps = steps;
+    public JobRunner(AttemptExecutor executor, AttemptRepository attempts, OutcomePublisher publisher,
+            Quarantine quarantine, ObjectMapper mapper, WorkerConfig config, Tracer tracer, MeterRegistry registry) {
+        this.executor = executor;
         this.attempts = attempts;
         this.publisher = publisher;
         this.quarantine = quarantine;
@@ -336,16 +337,8 @@ public class JobRunner {
     }
 
     private ExecutionAttempt execute(RunJobEvent event, ExecutionAttempt started, Span span) {
-        Duration bound = bound(event);
-        // DEBUG, not INFO: at thousands of runs a second these two lines cost as much CPU as running a no-op job
-        // (JFR); a run stays observable through its trace, jobweaver_worker_outcomes_total and run_duration, and a
-        // failure is still logged at INFO.
-        if (LOG.isDebugEnabled()) {
-            LOG.debugf("running attempt %d of job %s: %d steps, time bound %d ms, on %s", event.attempt(),
-                    event.jobId(), event.payload().steps().size(), bound.toMillis(), Thread.currentThread());
-        }
         long begin = System.nanoTime();
-        RunResult result = steps.run(event.jobId(), event.attempt(), event.payload().steps(), bound);
+        RunResult result = executor.run(event, started.traceId());
         (result.success() ? successDuration : failureDuration).record(System.nanoTime() - begin, TimeUnit.NANOSECONDS);
         outcome(result.success() ? "success" : "failure");
         if (!result.success()) {
@@ -358,7 +351,7 @@ public class JobRunner {
         ExecutionAttempt stored;
         try {
             stored = retry("store the outcome", () -> attempts.finish(event.eventId(), outcome,
-                    result.errorMessage(), now(), config.run().databaseTimeout()));
+                    result.errorMessage(), result.result(), now(), config.run().databaseTimeout()));
         } catch (PermanentFailure f) {
             throw f.noting("its steps ran; their outcome " + outcome + " was neither stored nor published");
         }
@@ -370,11 +363,7 @@ public class JobRunner {
     }
 
     private Duration bound(RunJobEvent event) {
-        try {
-            return RunTimeBound.of(event.payload().steps(), config.run());
-        } catch (ArithmeticException overflow) {
-            return Duration.ofDays(1);
-        }
+        return executor.bound(event);
     }
 
     /**

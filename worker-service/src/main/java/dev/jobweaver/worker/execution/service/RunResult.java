@@ -1,20 +1,33 @@
 package dev.jobweaver.worker.execution.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
- * What running a job's steps produced.
+ * What running an attempt produced.
  *
- * @param success whether every step ran
+ * @param success whether it succeeded
  * @param errorMessage why not, in words an operator can act on; null on success
+ * @param result what the job's handler reported on success (JSON, at most 64 KiB), or null
  */
-public record RunResult(boolean success, String errorMessage) {
+public record RunResult(boolean success, String errorMessage, JsonNode result) {
+
+    /** A success without a result, and a failure. */
+    public RunResult(boolean success, String errorMessage) {
+        this(success, errorMessage, null);
+    }
 
     /** Every step ran. */
     public static RunResult succeeded() {
-        return new RunResult(true, null);
+        return new RunResult(true, null, null);
+    }
+
+    /** The attempt succeeded and reported {@code result} (null for none). */
+    public static RunResult succeeded(JsonNode result) {
+        return new RunResult(true, null, result);
     }
 
     /** The run failed for {@code reason}. */
     public static RunResult failed(String reason) {
-        return new RunResult(false, reason);
+        return new RunResult(false, reason, null);
     }
 }

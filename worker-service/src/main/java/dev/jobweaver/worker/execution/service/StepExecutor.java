@@ -7,6 +7,7 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import dev.jobweaver.common.job.Step;
+import dev.jobweaver.worker.execution.handler.Deadline;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
@@ -58,7 +59,15 @@ public class StepExecutor {
      * {@code bound} from now fails.
      */
     public RunResult run(UUID jobId, int attempt, List<Step> steps, Duration bound) {
-        long deadline = System.nanoTime() + bound.toNanos();
+        return run(jobId, attempt, steps, Deadline.in(bound, false));
+    }
+
+    /**
+     * Runs {@code steps} of attempt {@code attempt} (1-based) of job {@code jobId}; a run not finished by
+     * {@code until} fails with {@link Deadline#exceeded()}.
+     */
+    public RunResult run(UUID jobId, int attempt, List<Step> steps, Deadline until) {
+        long deadline = until.nanoTime();
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
             String action = action(step);
@@ -72,12 +81,12 @@ public class StepExecutor {
             try (Scope ignored = span.makeCurrent()) {
                 MDC.put("spanId", span.getSpanContext().getSpanId());
                 stepCounter(action, Thread.currentThread().isVirtual()).increment();
-                execute(step, i + 1, attempt, deadline, bound);
+                execute(step, i + 1, attempt, deadline, until);
             } catch (StepFailure failure) {
                 span.setStatus(StatusCode.ERROR, failure.getMessage());
                 return RunResult.failed(failure.getMessage());
             } catch (InterruptedException interrupted) {
-                // Only shutdown interrupts a run (after its grace period): report it as such, not as the job's fault.
+                // Shutdown (after its grace period) or the run's deadline: the caller, which knows which, names it.
                 Thread.currentThread().interrupt();
                 span.setStatus(StatusCode.ERROR, JobRunner.WORKER_STOPPED_MESSAGE);
                 return RunResult.failed(JobRunner.WORKER_STOPPED_MESSAGE);
@@ -103,7 +112,7 @@ public class StepExecutor {
                         .register(registry));
     }
 
-    private void execute(Step step, int index, int attempt, long deadline, Duration bound)
+    private void execute(Step step, int index, int attempt, long deadline, Deadline bound)
             throws StepFailure, InterruptedException {
         switch (step) {
             case Step.Sleep s -> pause(required(s.durationMs(), "durationMs", index), deadline, bound);
@@ -123,7 +132,7 @@ public class StepExecutor {
         }
     }
 
-    private static void pause(long millis, long deadline, Duration bound) throws StepFailure, InterruptedException {
+    private static void pause(long millis, long deadline, Deadline bound) throws StepFailure, InterruptedException {
         long wanted = System.nanoTime() + millis * 1_000_000;
         if (wanted - deadline > 0) {
             sleepUntil(deadline);
@@ -139,7 +148,7 @@ public class StepExecutor {
         }
     }
 
-    private void compute(long iterations, long deadline, Duration bound) throws StepFailure, InterruptedException {
+    private void compute(long iterations, long deadline, Deadline bound) throws StepFailure, InterruptedException {
         if (!computePermits.acquire(deadline)) {
             throw overBound(bound);
         }
@@ -170,7 +179,7 @@ public class StepExecutor {
         return value;
     }
 
-    private static long sum(long iterations, long deadline, Duration bound) throws StepFailure {
+    private static long sum(long iterations, long deadline, Deadline bound) throws StepFailure {
         long sum = 0;
         for (long i = 0; i < iterations; i++) {
             sum += i;
@@ -186,8 +195,8 @@ public class StepExecutor {
         return sum;
     }
 
-    private static StepFailure overBound(Duration bound) {
-        return new StepFailure("run exceeded its time bound of " + bound.toMillis() + " ms");
+    private static StepFailure overBound(Deadline bound) {
+        return new StepFailure(bound.exceeded());
     }
 
     private static String action(Step step) {

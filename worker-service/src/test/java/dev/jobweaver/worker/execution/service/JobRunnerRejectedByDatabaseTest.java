@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.jobweaver.common.event.RunJobEvent;
-import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Topics;
@@ -174,8 +173,7 @@ class JobRunnerRejectedByDatabaseTest {
 
     private static RunJobEvent withAttempt(RunJobEvent run, int attempt) {
         return new RunJobEvent(EventIds.runEventId(run.jobId(), attempt), run.jobId(), attempt, run.jobType(),
-                new JobPayload(run.payload().steps()), run.traceId(), run.createdAt(), run.dispatchedAt(),
-                run.leaseUntil());
+                run.payload(), run.traceId(), run.createdAt(), run.dispatchedAt(), run.leaseUntil(), run.control());
     }
 
     private Row row(UUID eventId) {

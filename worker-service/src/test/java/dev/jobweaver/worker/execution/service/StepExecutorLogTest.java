@@ -71,7 +71,7 @@ class StepExecutorLogTest {
         String message = "50% done {0} %s " + UUID.randomUUID();
         RunJobEvent run = WorkerKafka.run(new Step.Log(message));
         run = new RunJobEvent(run.eventId(), run.jobId(), run.attempt(), run.jobType(), run.payload(), traceId,
-                run.createdAt(), run.dispatchedAt(), run.leaseUntil());
+                run.createdAt(), run.dispatchedAt(), run.leaseUntil(), run.control());
         try (WorkerKafka kafka = new WorkerKafka()) {
             kafka.sendRaw(run.jobId().toString(), WorkerKafka.JSON.writeValueAsString(run), run.eventId(), null,
                     "00-" + traceId + "-" + HexFormat.of().formatHex(s) + "-01");

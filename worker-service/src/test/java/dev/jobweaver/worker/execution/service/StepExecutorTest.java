@@ -47,7 +47,7 @@ class StepExecutorTest {
         String parentSpanId = HexFormat.of().formatHex(s);
         RunJobEvent run = WorkerKafka.run(new Step.Log("traced"), new Step.Sleep(20L), new Step.Compute(100L));
         run = new RunJobEvent(run.eventId(), run.jobId(), run.attempt(), run.jobType(), run.payload(), traceId,
-                run.createdAt(), run.dispatchedAt(), run.leaseUntil());
+                run.createdAt(), run.dispatchedAt(), run.leaseUntil(), run.control());
         try (WorkerKafka kafka = new WorkerKafka()) {
             kafka.sendRaw(run.jobId().toString(), WorkerKafka.JSON.writeValueAsString(run), run.eventId(), null,
                     "00-" + traceId + "-" + parentSpanId + "-01");

@@ -1,0 +1,221 @@
+package dev.jobweaver.worker.execution.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.error.WorkerErrorCode;
+import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.job.Payloads;
+import dev.jobweaver.common.job.Results;
+import dev.jobweaver.worker.config.WorkerConfig;
+import dev.jobweaver.worker.execution.handler.Deadline;
+import dev.jobweaver.worker.execution.handler.HandlerRegistry;
+import dev.jobweaver.worker.execution.handler.JobFailure;
+import dev.jobweaver.worker.execution.handler.JobHandler;
+import dev.jobweaver.worker.execution.handler.RunContext;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs one attempt through its type's {@link JobHandler}, on the calling virtual thread, within its
+ * {@link RunTimeBound}; never throws.
+ *
+ * <p>The payload is read into the handler's record once. Handlers honour the deadline themselves (a SLEEP ends at
+ * it, a COMPUTE checks it as it loops, an HTTP request's timeout is cut to it); for one that does not, a watchdog
+ * interrupts the run's thread at the deadline, and a failure after that interrupt is reported as the deadline's
+ * ({@code WORKER.TIMEOUT} when the job set {@code timeoutMs}). A type without a handler fails with
+ * {@code WORKER.UNKNOWN_JOB_TYPE}; a result larger than {@link Results#MAX_BYTES} or holding U+0000 (which the
+ * database cannot store) fails the attempt, naming why.
+ */
+@ApplicationScoped
+public class AttemptExecutor {
+
+    private static final Logger LOG = Logger.getLogger(AttemptExecutor.class);
+
+    private final HandlerRegistry handlers;
+    private final WorkerConfig.Run config;
+    /** One platform thread for every run's alarm: an alarm only interrupts a thread, and most are cancelled. */
+    private final ScheduledThreadPoolExecutor watchdog;
+
+    @Inject
+    public AttemptExecutor(HandlerRegistry handlers, WorkerConfig config) {
+        this(handlers, config.run());
+    }
+
+    /** An executor over {@code handlers} with the run settings {@code config}. */
+    public AttemptExecutor(HandlerRegistry handlers, WorkerConfig.Run config) {
+        this.handlers = handlers;
+        this.config = config;
+        this.watchdog = new ScheduledThreadPoolExecutor(1,
+                Thread.ofPlatform().daemon().name("jobweaver-run-watchdog").factory());
+        // Most alarms are cancelled long before they are due: take them out of the queue at once.
+        watchdog.setRemoveOnCancelPolicy(true);
+    }
+
+    /** Runs attempt {@code event} of its job, traced as {@code traceId}; the outcome, never an exception. */
+    public RunResult run(RunJobEvent event, String traceId) {
+        JobHandler<?> handler = handlers.handler(event.jobType());
+        if (handler == null) {
+            return RunResult.failed(unknownType(event));
+        }
+        return run(handler, event, traceId);
+    }
+
+    /**
+     * The bound of attempt {@code event}: how long a worker running it may take. A type without a handler, or a
+     * payload its handler cannot read, fails at once, so only the slack is left.
+     */
+    public Duration bound(RunJobEvent event) {
+        JobHandler<?> handler = handlers.handler(event.jobType());
+        if (handler == null) {
+            return config.timeBoundSlack();
+        }
+        return boundOf(handler, event);
+    }
+
+    private <P> Duration boundOf(JobHandler<P> handler, RunJobEvent event) {
+        try {
+            return bound(handler, Payloads.read(event.payload(), handler.payloadType()), event).length();
+        } catch (IllegalArgumentException unreadable) {
+            return config.timeBoundSlack();
+        }
+    }
+
+    private <P> RunTimeBound bound(JobHandler<P> handler, P payload, RunJobEvent event) {
+        Duration expected;
+        try {
+            expected = handler.expectedDuration(payload);
+        } catch (ArithmeticException overflow) {
+            expected = RunTimeBound.CAP;
+        }
+        return RunTimeBound.of(expected, event.control(), config);
+    }
+
+    private <P> RunResult run(JobHandler<P> handler, RunJobEvent event, String traceId) {
+        P payload;
+        try {
+            payload = Payloads.read(event.payload(), handler.payloadType());
+        } catch (IllegalArgumentException unreadable) {
+            // The event rules read it already; only a handler whose record disagrees with them gets here.
+            return RunResult.failed("payload is not a " + handler.type() + " payload: " + unreadable.getMessage());
+        }
+        RunTimeBound bound = bound(handler, payload, event);
+        // DEBUG, not INFO: at thousands of runs a second this line costs as much CPU as running a no-op job (JFR); a
+        // run stays observable through its trace, jobweaver_worker_outcomes_total and run_duration, and a failure is
+        // still logged at INFO.
+        if (LOG.isDebugEnabled()) {
+            LOG.debugf("running attempt %d of job %s (%s), time bound %d ms, on %s", event.attempt(), event.jobId(),
+                    handler.type(), bound.length().toMillis(), Thread.currentThread());
+        }
+        Deadline deadline = bound.start();
+        Alarm alarm = new Alarm(Thread.currentThread());
+        ScheduledFuture<?> due = watchdog.schedule(alarm, deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+        JsonNode result = null;
+        String failure = null;
+        try {
+            result = handler.run(new RunContext<>(event.jobId(), event.attempt(), traceId, payload, deadline));
+        } catch (JobFailure f) {
+            failure = f.getMessage() == null ? handler.type() + " attempt failed" : f.getMessage();
+        } catch (InterruptedException interrupted) {
+            failure = JobRunner.WORKER_STOPPED_MESSAGE;
+        } catch (RuntimeException | StackOverflowError unexpected) {
+            failure = handler.type() + " handler failed unexpectedly: " + unexpected;
+            LOG.warnf(unexpected, "attempt %d of job %s: %s", event.attempt(), event.jobId(), failure);
+        } finally {
+            due.cancel(false);
+        }
+        if (alarm.silence()) {
+            Thread.interrupted(); // the alarm's interrupt was for this attempt only, not for what the thread does next
+            if (failure != null) {
+                failure = deadline.exceeded();
+            }
+        } else if (JobRunner.WORKER_STOPPED_MESSAGE.equals(failure)) {
+            Thread.currentThread().interrupt(); // shutdown: keep the flag for the run's remaining waits
+        }
+        if (failure != null) {
+            return RunResult.failed(failure);
+        }
+        if (result == null || result.isNull() || result.isMissingNode()) {
+            return RunResult.succeeded();
+        }
+        String unstorable = unstorable(result);
+        if (unstorable != null) {
+            return RunResult.failed(handler.type() + " handler reported a result it may not: " + unstorable);
+        }
+        return RunResult.succeeded(result);
+    }
+
+    /** Why {@code result} cannot be stored and published, or null. */
+    static String unstorable(JsonNode result) {
+        if (Results.tooLarge(result)) {
+            return "it is larger than " + Results.MAX_BYTES + " bytes of JSON";
+        }
+        return hasNul(result) ? "it holds the NUL character (U+0000), which the database cannot store" : null;
+    }
+
+    private static boolean hasNul(JsonNode node) {
+        if (node.isTextual()) {
+            return node.textValue().indexOf('\0') >= 0;
+        }
+        if (node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                if (field.getKey().indexOf('\0') >= 0 || hasNul(field.getValue())) {
+                    return true;
+                }
+            }
+        } else if (node.isArray()) {
+            for (JsonNode element : node) {
+                if (hasNul(element)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private String unknownType(RunJobEvent event) {
+        return WorkerErrorCode.UNKNOWN_JOB_TYPE.code() + ": this worker has no handler for job type "
+                + event.jobType() + " (it runs " + handlers.types() + ")";
+    }
+
+    /**
+     * Interrupts a run's thread at its deadline unless the run was over first. Both sides take the lock, so once
+     * {@link #silence} returns, no interrupt from this alarm is still to come.
+     */
+    private static final class Alarm implements Runnable {
+
+        private final Thread thread;
+        private boolean over;
+        private boolean rang;
+
+        Alarm(Thread thread) {
+            this.thread = thread;
+        }
+
+        @Override
+        public synchronized void run() {
+            if (!over) {
+                rang = true;
+                thread.interrupt();
+            }
+        }
+
+        /** Ends the alarm; whether it rang (and interrupted the thread). */
+        synchronized boolean silence() {
+            over = true;
+            return rang;
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        watchdog.shutdownNow();
+    }
+}

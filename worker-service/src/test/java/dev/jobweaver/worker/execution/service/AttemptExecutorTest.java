@@ -1,0 +1,199 @@
+package dev.jobweaver.worker.execution.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.job.HttpCallPayload;
+import dev.jobweaver.common.job.JobControl;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Payloads;
+import dev.jobweaver.worker.execution.handler.HandlerRegistry;
+import dev.jobweaver.worker.execution.handler.JobFailure;
+import dev.jobweaver.worker.execution.handler.JobHandler;
+import dev.jobweaver.worker.execution.handler.RunContext;
+import dev.jobweaver.worker.testing.RunSettings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An attempt through its handler: the handler of its type, its result checked, its deadline the job's timeoutMs (or
+ * the derived bound) and enforced by interrupting a handler that ignores it.
+ */
+class AttemptExecutorTest {
+
+    private static final HttpCallPayload CALL = new HttpCallPayload("GET", "https://example.com/", null, null, null,
+            2_000L);
+
+    @Test
+    void aTypeWithoutAHandlerFailsWithUnknownJobType() {
+        AttemptExecutor executor = executor(new Fake(JobType.SIMULATION, run -> null));
+
+        RunResult result = executor.run(event(null), null);
+
+        assertThat(result.success()).isFalse();
+        assertThat(result.errorMessage())
+                .isEqualTo("WORKER.UNKNOWN_JOB_TYPE: this worker has no handler for job type HTTP (it runs [SIMULATION])");
+    }
+
+    @Test
+    void aHandlerIgnoringItsDeadlineIsInterruptedAtTheJobsTimeoutAndFailsWithTimeout() {
+        AtomicBoolean interrupted = new AtomicBoolean();
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> {
+            try {
+                new CountDownLatch(1).await(); // never counted down: only an interrupt ends it
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw e;
+            }
+            return null;
+        }));
+
+        long started = System.nanoTime();
+        RunResult result = executor.run(event(300L), null);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(interrupted).isTrue();
+        assertThat(result.success()).isFalse();
+        assertThat(result.errorMessage()).isEqualTo("WORKER.TIMEOUT: the attempt ran longer than its timeoutMs of 300 ms");
+        assertThat(took).isBetween(Duration.ofMillis(290), Duration.ofSeconds(5));
+        assertThat(Thread.currentThread().isInterrupted()).as("the alarm's interrupt does not outlive the attempt")
+                .isFalse();
+    }
+
+    @Test
+    void aFailureAfterTheAlarmIsReportedAsTheTimeoutWhateverTheHandlerSaid() {
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> {
+            try {
+                Thread.sleep(10_000);
+            } catch (InterruptedException e) {
+                throw new JobFailure("connection reset"); // a handler that turns the interrupt into its own failure
+            }
+            return null;
+        }));
+
+        RunResult result = executor.run(event(200L), null);
+
+        assertThat(result.errorMessage()).startsWith("WORKER.TIMEOUT");
+    }
+
+    @Test
+    void anAttemptThatEndsInTimeIsNeverInterruptedAfterwards() throws InterruptedException {
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> null));
+
+        RunResult result = executor.run(event(100L), null);
+        Thread.sleep(400); // past the attempt's deadline: a stray alarm would interrupt this sleep
+
+        assertThat(result.success()).isTrue();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void theHandlerGetsThePayloadAsItsRecordAndTheDeadlineOfTheTimeout() {
+        AtomicReference<RunContext<HttpCallPayload>> seen = new AtomicReference<>();
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> {
+            seen.set(run);
+            return null;
+        }));
+        RunJobEvent event = event(5_000L);
+
+        executor.run(event, "0af7651916cd43dd8448eb211c80319c");
+
+        RunContext<HttpCallPayload> run = seen.get();
+        assertThat(run.payload()).isEqualTo(CALL);
+        assertThat(run.jobId()).isEqualTo(event.jobId());
+        assertThat(run.attempt()).isEqualTo(1);
+        assertThat(run.traceId()).isEqualTo("0af7651916cd43dd8448eb211c80319c");
+        assertThat(run.deadline().length()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(run.deadline().fromTimeoutMs()).isTrue();
+    }
+
+    @Test
+    void theBoundIsTheJobsTimeoutOrElseTheExpectedDurationPlusTheSlack() {
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> null));
+
+        assertThat(executor.bound(event(700L))).isEqualTo(Duration.ofMillis(700));
+        // 2 s of request timeout (the fake expects the payload's timeoutMs) + 30 s of slack
+        assertThat(executor.bound(event(null))).isEqualTo(Duration.ofSeconds(32));
+    }
+
+    @Test
+    void aResultIsReturnedAndOneThatCannotBeStoredFailsTheAttempt() {
+        ObjectNode small = JsonNodeFactory.instance.objectNode().put("status", 200);
+        ObjectNode large = JsonNodeFactory.instance.objectNode().put("body", "x".repeat(70_000));
+        ObjectNode nul = JsonNodeFactory.instance.objectNode().put("body", "a\u0000b");
+
+        RunResult ok = executor(new Fake(JobType.HTTP, run -> small)).run(event(null), null);
+        RunResult tooLarge = executor(new Fake(JobType.HTTP, run -> large)).run(event(null), null);
+        RunResult withNul = executor(new Fake(JobType.HTTP, run -> nul)).run(event(null), null);
+        RunResult jsonNull = executor(new Fake(JobType.HTTP, run -> JsonNodeFactory.instance.nullNode()))
+                .run(event(null), null);
+
+        assertThat(ok.success()).isTrue();
+        assertThat(ok.result()).isEqualTo(small);
+        assertThat(tooLarge.success()).isFalse();
+        assertThat(tooLarge.errorMessage())
+                .isEqualTo("HTTP handler reported a result it may not: it is larger than 65536 bytes of JSON");
+        assertThat(withNul.errorMessage()).isEqualTo("HTTP handler reported a result it may not: it holds the NUL"
+                + " character (U+0000), which the database cannot store");
+        assertThat(jsonNull.success()).isTrue();
+        assertThat(jsonNull.result()).isNull();
+    }
+
+    @Test
+    void aHandlerThatThrowsFailsTheAttemptWithTheReason() {
+        RunResult result = executor(new Fake(JobType.HTTP, run -> {
+            throw new IllegalStateException("bug in the handler");
+        })).run(event(null), null);
+
+        assertThat(result.success()).isFalse();
+        assertThat(result.errorMessage())
+                .isEqualTo("HTTP handler failed unexpectedly: java.lang.IllegalStateException: bug in the handler");
+    }
+
+    private static AttemptExecutor executor(Fake handler) {
+        return new AttemptExecutor(new HandlerRegistry(List.of(new HandlerRegistry.Named(handler, "fake"))),
+                RunSettings.defaults());
+    }
+
+    /** An HTTP run of {@link #CALL}; with {@code timeoutMs} null, the control of an event from before job control. */
+    private static RunJobEvent event(Long timeoutMs) {
+        UUID jobId = UUID.randomUUID();
+        JobControl control = timeoutMs == null ? null : new JobControl(null, null, timeoutMs, null, null, null);
+        return new RunJobEvent(UUID.randomUUID(), jobId, 1, JobType.HTTP, Payloads.tree(CALL), null, Instant.now(),
+                Instant.now(), Instant.now().plusSeconds(600), control);
+    }
+
+    /** What a fake handler does with its run. */
+    @FunctionalInterface
+    private interface Body {
+        JsonNode run(RunContext<HttpCallPayload> run) throws JobFailure, InterruptedException;
+    }
+
+    /** A handler of {@code type} for HTTP payloads whose attempt is {@code body}. */
+    private record Fake(JobType type, Body body) implements JobHandler<HttpCallPayload> {
+
+        @Override
+        public Class<HttpCallPayload> payloadType() {
+            return HttpCallPayload.class;
+        }
+
+        @Override
+        public Duration expectedDuration(HttpCallPayload payload) {
+            return Duration.ofMillis(payload.timeoutMs());
+        }
+
+        @Override
+        public JsonNode run(RunContext<HttpCallPayload> run) throws JobFailure, InterruptedException {
+            return body.run(run);
+        }
+    }
+}
