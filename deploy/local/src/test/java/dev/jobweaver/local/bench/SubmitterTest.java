@@ -105,6 +105,36 @@ class SubmitterTest {
     }
 
     @Test
+    void aBurstWithPrioritiesSendsEachJobsLevelAndKeepsItWithTheAcceptedJob() throws IOException {
+        ApiClient api = api(202);
+        List<Accepted> accepted = new CopyOnWriteArrayList<>();
+        try (Progress progress = quietProgress(100)) {
+            new Submitter(api).burst(100, 8, i -> JobKind.NOOP, i -> Control.of(Control.mixed(i)), accepted::add,
+                    progress);
+        }
+        assertThat(accepted).hasSize(100);
+        assertThat(accepted.stream().filter(a -> a.control().priority() == Priority.HIGH)).hasSize(60);
+        assertThat(accepted.stream().filter(a -> a.control().priority() == Priority.NORMAL)).hasSize(30);
+        assertThat(accepted.stream().filter(a -> a.control().priority() == Priority.LOW)).hasSize(10);
+        assertThat(bodies).containsExactlyInAnyOrder(Control.of(Priority.HIGH).body(JobKind.NOOP),
+                Control.of(Priority.NORMAL).body(JobKind.NOOP), Control.of(Priority.LOW).body(JobKind.NOOP));
+    }
+
+    @Test
+    void anOpenLoopWithDelaysSendsEachJobsDelay() throws IOException {
+        ApiClient api = api(202);
+        List<Accepted> accepted = new CopyOnWriteArrayList<>();
+        try (Progress progress = quietProgress(20)) {
+            new Submitter(api).openLoop(new RateSchedule(200, Duration.ofMillis(100)),
+                    i -> Control.delayed(Control.spreadDelay(i, 2_000, 8_000)), accepted::add, progress);
+        }
+        assertThat(accepted).hasSize(20);
+        assertThat(accepted).allSatisfy(a -> assertThat(a.control().delayMs()).isBetween(2_000L, 8_000L));
+        assertThat(bodies).hasSize(20).allSatisfy(b -> assertThat(b).containsPattern(",\"delayMs\":\\d{4}}$"));
+        assertThat(bodies).contains(Control.delayed(2_000).body(JobKind.NOOP));
+    }
+
+    @Test
     void anUnreachableApiIsAnAnswerNotAnException() {
         try (ApiClient unreachable = new ApiClient("http://127.0.0.1:1")) {
             ApiClient.Answer answer = unreachable.submit(JobKind.NOOP.body()).join();
