@@ -75,7 +75,10 @@ public final class Bench {
             WorkloadRunner runner = new WorkloadRunner(options, api, db, probeDb, platform,
                     () -> ReplicaShare.Snapshot.take(platform, url -> ReplicaShare.fetch(scraper, url)), out,
                     terminal);
-            warmUp = options.warmup() == BenchOptions.AUTO_WARMUP
+            // delayed-idle alone submits nothing, so warm code would make no figure of it better
+            boolean submits = options.runs().stream().anyMatch(r -> r.workload() != Workload.DELAYED_IDLE);
+            warmUp = !submits ? WarmUp.none()
+                    : options.warmup() == BenchOptions.AUTO_WARMUP
                     ? WarmUp.adaptive(runner::warmUp, sampler::platformJitCpuSeconds)
                     : WarmUp.fixed(options.warmup(), runner::warmUp, sampler::platformJitCpuSeconds);
             out.println("Warm-up: " + warmUp.describe());
