@@ -34,16 +34,13 @@ import picocli.CommandLine.TypeConversionException;
                     + "targets and writes the raw figures and report.html to a folder (docs/benchmark.md).",
             "",
             "Workloads:",
-            "  burst         N no-op jobs as fast as the API takes them, at each --concurrency",
-            "  steady        a fixed offered rate (--rate) for --duration, open loop: latency",
-            "  sleepers      like burst, 5%% of the jobs sleep 5 s: no-op throughput against burst",
+            "  burst         N no-op jobs as fast as the API takes them, per --concurrency",
+            "  steady        fixed offered rate (--rate) for --duration, open loop: latency",
+            "  sleepers      like burst, 5%% of the jobs sleep 5 s: no-op jobs/s vs burst",
             "  retries       like burst, 10%% of the jobs fail once and pass on their retry",
-            "  priorities    like burst, 60%% HIGH, 30%% NORMAL, 10%% LOW: submit-to-start per level, jobs/s against "
-                    + "burst",
-            "  delayed       --delayed-jobs over --delayed-over, each with a delayMs between --delay-min and "
-                    + "--delay-max: how late they start",
-            "  delayed-idle  CPU of each process while idle, without and with --idle-rows future rows in the "
-                    + "scheduler's table (inserted into its database directly, deleted after)"},
+            "  priorities    like burst, 60%% HIGH, 30%% NORMAL, 10%% LOW: start per level",
+            "  delayed       no-op jobs, each with a delayMs of seconds: how late they start",
+            "  delayed-idle  idle CPU without and with --idle-rows future jobs (not via API)"},
         parameterListHeading = "%n",
         optionListHeading = "%nOptions:%n",
         footerHeading = "%n",
