@@ -14,6 +14,11 @@ import java.util.UUID;
  */
 public record Accepted(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Control control) {
 
+    /** A null {@code control} is {@link Control#NONE}. */
+    public Accepted {
+        control = control == null ? Control.NONE : control;
+    }
+
     /** A job sent without job-control fields. */
     public Accepted(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs) {
         this(jobId, kind, submittedAt, acceptMs, Control.NONE);

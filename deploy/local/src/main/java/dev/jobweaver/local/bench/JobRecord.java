@@ -39,6 +39,11 @@ public record JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double ac
                         Instant visibleAt, Instant visibleProbedAt, String status, int attempts, int executions,
                         Control control, Instant runAt, Priority recordedPriority) {
 
+    /** A null {@code control} is {@link Control#NONE}. */
+    public JobRecord {
+        control = control == null ? Control.NONE : control;
+    }
+
     /** A job sent without job-control fields, none read back. */
     public JobRecord(UUID jobId, JobKind kind, Instant submittedAt, double acceptMs, Instant createdAt,
                      Instant ingestedAt, Instant dispatchedAt, Instant startedAt, Instant finishedAt,
