@@ -7,7 +7,7 @@ import java.util.Map;
  * The configuration the e2e platform runs with: production defaults, except where a scenario would otherwise wait
  * minutes (the retry backoff, the lease grace of a crashed worker's jobs, the worker's shutdown grace). The lease grace
  * stays longer than scenario 7's 10 s broker outage: shorter, and runs whose outcomes wait out the outage would be
- * declared lost the moment Kafka returns.
+ * declared lost the moment Kafka returns. HTTP jobs may reach 127.0.0.1 only, where the HTTP scenario's server listens.
  */
 final class TestConfig {
 
@@ -21,6 +21,8 @@ final class TestConfig {
                         "jobweaver.scheduler.backoff.jitter", "0",
                         "jobweaver.scheduler.lease.grace", "PT30S"),
                 Service.WORKER, Map.of(
-                        "jobweaver.worker.shutdown-grace-period", "PT10S"));
+                        "jobweaver.worker.shutdown-grace-period", "PT10S",
+                        // the HTTP scenarios call a server of the test's own on loopback, refused by default
+                        "jobweaver.worker.http.allowed-networks", "127.0.0.1/32"));
     }
 }
