@@ -11,6 +11,11 @@ import dev.jobweaver.worker.config.HttpCallConfig;
 import dev.jobweaver.worker.execution.handler.JobFailure;
 import dev.jobweaver.worker.execution.handler.JobHandler;
 import dev.jobweaver.worker.execution.handler.RunContext;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.InetAddress;
@@ -48,6 +53,9 @@ import java.util.concurrent.TimeoutException;
  *   <li>Anything else fails the attempt with a message starting {@code WORKER.HTTP_CALL_FAILED} that names the
  *       status or the cause. The URL in messages has no query and no user info, which may hold secrets.</li>
  * </ul>
+ *
+ * <p>The call is a client span of the job's trace ({@code HTTP <method>}). No trace context is sent to the
+ * destination, which may be a third party.
  */
 @ApplicationScoped
 public class HttpCallHandler implements JobHandler<HttpCallPayload> {
@@ -57,13 +65,15 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
     private final HttpCallConfig config;
     private final Destinations destinations;
     private final HttpClient client;
+    private final Tracer tracer;
 
-    public HttpCallHandler(HttpCallConfig config) {
+    public HttpCallHandler(HttpCallConfig config, Tracer tracer) {
         if (config.maxBodyBytes() < 0 || config.maxBodyBytes() > Results.MAX_BYTES) {
             throw new IllegalArgumentException("jobweaver.worker.http.max-body-bytes must be between 0 and "
                     + Results.MAX_BYTES + ", got " + config.maxBodyBytes());
         }
         this.config = config;
+        this.tracer = tracer;
         this.destinations = new Destinations(config);
         this.client = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -91,6 +101,26 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
     public JsonNode run(RunContext<HttpCallPayload> run) throws JobFailure, InterruptedException {
         HttpCallPayload payload = run.payload();
         String method = payload.method() == null ? "GET" : payload.method().toUpperCase(Locale.ROOT);
+        Span span = tracer.spanBuilder("HTTP " + method)
+                .setSpanKind(SpanKind.CLIENT)
+                .setAttribute("http.request.method", method)
+                .startSpan();
+        try (Scope ignored = span.makeCurrent()) {
+            return call(run, method, span);
+        } catch (JobFailure failure) {
+            span.setStatus(StatusCode.ERROR, failure.getMessage());
+            throw failure;
+        } catch (InterruptedException | RuntimeException e) {
+            span.setStatus(StatusCode.ERROR, e.toString());
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
+    private ObjectNode call(RunContext<HttpCallPayload> run, String method, Span span)
+            throws JobFailure, InterruptedException {
+        HttpCallPayload payload = run.payload();
         URI uri;
         try {
             uri = new URI(payload.url());
@@ -102,6 +132,7 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
             throw failed("url must be an absolute http or https URL with a host");
         }
         String where = method + " " + shown(uri);
+        span.setAttribute("url.full", shown(uri));
         String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
                 : uri.getHost();
         String refusal = destinations.hostRefusal(host);
@@ -155,6 +186,7 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
         }
 
         int status = response.statusCode();
+        span.setAttribute("http.response.status_code", status);
         if (!expected(payload.expectedStatus(), status)) {
             throw failed(where + " answered " + status + ", expected "
                     + (payload.expectedStatus() == null ? "2xx" : "one of " + payload.expectedStatus())

@@ -13,6 +13,7 @@ import dev.jobweaver.worker.execution.handler.Deadline;
 import dev.jobweaver.worker.execution.handler.JobFailure;
 import dev.jobweaver.worker.execution.handler.RunContext;
 import dev.jobweaver.worker.testing.HttpSettings;
+import io.opentelemetry.api.trace.TracerProvider;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -215,6 +216,14 @@ class HttpCallHandlerTest {
         assertThat(hits).hasValue(0);
     }
 
+    @Test
+    void aBodyBoundAboveTheResultBoundFailsStartUp() {
+        assertThatThrownBy(() -> new HttpCallHandler(HttpSettings.defaults().withMaxBodyBytes(Results.MAX_BYTES + 1),
+                TracerProvider.noop().get("test")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("jobweaver.worker.http.max-body-bytes must be between 0 and 65536, got 65537");
+    }
+
     private static HttpCallPayload get(String url) {
         return new HttpCallPayload("GET", url, null, null, null, null);
     }
@@ -224,7 +233,7 @@ class HttpCallHandlerTest {
     }
 
     private static JsonNode run(HttpCallConfig config, HttpCallPayload payload, Deadline deadline) throws Exception {
-        HttpCallHandler handler = new HttpCallHandler(config);
+        HttpCallHandler handler = new HttpCallHandler(config, TracerProvider.noop().get("test"));
         try {
             return handler.run(new RunContext<>(UUID.randomUUID(), 1, null, payload, deadline));
         } finally {
