@@ -54,10 +54,15 @@ class ObservabilityTest extends KafkaAndDbTest {
 
     @Test
     void pendingDepthAndDispatchMetricsFollowTheJobs() {
+        // Due an hour ago and not dispatched yet (nothing wakes the dispatcher): pending depth counts it. Due in an
+        // hour: the delayed gauge counts it.
         UUID waiting = UUID.randomUUID();
-        db.insertPending(waiting, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"later\"}]}", 0, 3600);
+        db.insertPending(waiting, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"waiting\"}]}", 0, -3600);
+        UUID later = UUID.randomUUID();
+        db.insertPending(later, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"later\"}]}", 0, 3600);
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> registry.get("jobweaver.jobs.pending").gauge().value() >= 1);
+                .until(() -> registry.get("jobweaver.jobs.pending").gauge().value() >= 1
+                        && registry.get("jobweaver.jobs.delayed").gauge().value() >= 1);
 
         long dispatchedBefore = registry.get("jobweaver.submit.to.dispatch").timer().count();
         UUID jobId = UUID.randomUUID();
@@ -66,7 +71,7 @@ class ObservabilityTest extends KafkaAndDbTest {
         assertThat(registry.get("jobweaver.submit.to.dispatch").timer().count()).isGreaterThan(dispatchedBefore);
 
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        assertThat(metrics).contains("jobweaver_jobs_pending", "jobweaver_jobs_dispatched_total",
+        assertThat(metrics).contains("jobweaver_jobs_pending", "jobweaver_jobs_delayed", "jobweaver_jobs_dispatched_total",
                 "jobweaver_submit_to_dispatch_seconds_bucket");
     }
 }

@@ -6,7 +6,10 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
-/** Refreshes the pending-depth and running gauges from the database (a gauge must not query on scrape). */
+/**
+ * Refreshes the job gauges from the database (a gauge must not query on scrape): pending depth (jobs due and waiting)
+ * and running often, jobs waiting for a later start rarely, since counting them reads each one.
+ */
 @ApplicationScoped
 public class JobGauges {
 
@@ -26,6 +29,16 @@ public class JobGauges {
         return repository.countActive()
                 .invoke(counts -> metrics.activeJobs(counts[0], counts[1]))
                 .onFailure().invoke(e -> LOG.debugf("could not refresh the job gauges: %s", e.getMessage()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    @Scheduled(every = "${jobweaver.scheduler.metrics.delayed-refresh-interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    Uni<Void> refreshDelayed() {
+        return repository.countDelayed()
+                .invoke(metrics::delayedJobs)
+                .onFailure().invoke(e -> LOG.debugf("could not refresh the delayed-jobs gauge: %s", e.getMessage()))
                 .onFailure().recoverWithNull()
                 .replaceWithVoid();
     }

@@ -21,6 +21,7 @@ public class SchedulerMetrics {
     private final MeterRegistry registry;
     private final AtomicLong pending = new AtomicLong();
     private final AtomicLong running = new AtomicLong();
+    private final AtomicLong delayed = new AtomicLong();
     private final Counter ingested;
     private final Counter duplicateIngestions;
     private final Counter dispatched;
@@ -35,6 +36,7 @@ public class SchedulerMetrics {
         this.registry = registry;
         registry.gauge("jobweaver.jobs.pending", pending);
         registry.gauge("jobweaver.jobs.running", running);
+        registry.gauge("jobweaver.jobs.delayed", delayed);
         this.ingested = Counter.builder("jobweaver.jobs.ingested")
                 .description("New jobs stored (PENDING, or RUNNING when dispatched as they were stored)")
                 .register(registry);
@@ -79,7 +81,10 @@ public class SchedulerMetrics {
         duplicateIngestions.increment();
     }
 
-    /** An attempt was dispatched; a first attempt also records its submit-to-dispatch latency. */
+    /**
+     * An attempt was dispatched; a first attempt also records its submit-to-dispatch latency (for a job asked to
+     * start later, from that start).
+     */
     public void dispatched(int attempt, Duration sinceSubmission) {
         dispatched.increment();
         if (attempt == 1 && sinceSubmission != null && !sinceSubmission.isNegative()) {
@@ -107,7 +112,12 @@ public class SchedulerMetrics {
         unknownOutcomes.increment();
     }
 
-    /** Sets the gauges of jobs waiting and running. */
+    /** Sets the gauge of jobs waiting for a later start (PENDING, not due yet). */
+    public void delayedJobs(long delayedJobs) {
+        delayed.set(delayedJobs);
+    }
+
+    /** Sets the gauges of jobs due and waiting, and running. */
     public void activeJobs(long pendingJobs, long runningJobs) {
         pending.set(pendingJobs);
         running.set(runningJobs);

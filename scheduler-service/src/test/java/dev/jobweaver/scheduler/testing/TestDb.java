@@ -3,6 +3,7 @@ package dev.jobweaver.scheduler.testing;
 import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -69,6 +70,24 @@ public final class TestDb {
                 + " VALUES ($1, 'SIMULATION', $2, NULL, $3::text::jsonb, 'PENDING', 0, $4, 0,"
                 + " now() + make_interval(secs => $5), now(), now(), 0)",
                 jobId, TestJobs.traceId(jobId), instructionJson, maxRetries, (double) dueInSeconds);
+    }
+
+    /**
+     * Inserts a PENDING job directly with a priority and a tenant, due {@code dueInSeconds} from now (negative:
+     * already due), as ingestion would have stored it.
+     */
+    public void insertPending(UUID jobId, String instructionJson, Priority priority, String tenant,
+                              double dueInSeconds) {
+        update("INSERT INTO job_executions (job_id, job_type, trace_id, traceparent, instruction, job_status,"
+                + " retry_count, max_retries, attempt, next_run_at, created_at, updated_at, version, priority, tenant)"
+                + " VALUES ($1, 'SIMULATION', $2, NULL, $3::text::jsonb, 'PENDING', 0, 0, 0,"
+                + " now() + make_interval(secs => $4), now(), now(), 0, $5, $6)",
+                jobId, TestJobs.traceId(jobId), instructionJson, dueInSeconds, priority.name(), tenant);
+    }
+
+    /** Deletes the jobs of {@code tenant} (tests mark their bulk rows with a tenant of their own). */
+    public int deleteTenant(String tenant) {
+        return update("DELETE FROM job_executions WHERE tenant = $1", tenant);
     }
 
     /**

@@ -1,10 +1,13 @@
 package dev.jobweaver.scheduler.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.event.JobCompletedEvent;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.event.JobFailedEvent;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
 import java.time.Instant;
@@ -24,6 +27,20 @@ public final class TestJobs {
         List<Step> list = steps.length == 0 ? List.of(new Step.Log("hello")) : List.of(steps);
         return new JobCreatedEvent(jobId, JobType.SIMULATION, new JobPayload(list), maxRetries,
                 traceId(jobId), Instant.now());
+    }
+
+    /** A job's event with {@code control}, as the API publishes it since job control. */
+    public static JobCreatedEvent created(UUID jobId, int maxRetries, JobControl control, Step... steps) {
+        List<Step> list = steps.length == 0 ? List.of(new Step.Log("hello")) : List.of(steps);
+        return new JobCreatedEvent(jobId, JobType.SIMULATION, Payloads.tree(new JobPayload(list)), maxRetries,
+                traceId(jobId), Instant.now(), control);
+    }
+
+    /** A success that reports {@code result}. */
+    public static JobCompletedEvent completed(UUID jobId, int attempt, JsonNode result) {
+        Instant now = Instant.now();
+        return new JobCompletedEvent(EventIds.runEventId(jobId, attempt), jobId, attempt, traceId(jobId),
+                now.minusMillis(5), now, "test-worker", result);
     }
 
     public static JobCompletedEvent completed(UUID jobId, int attempt) {

@@ -1,8 +1,12 @@
 package dev.jobweaver.scheduler.dispatch.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.error.SchedulerErrorCode;
-import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Payloads;
+import dev.jobweaver.common.job.Priority;
+import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
@@ -16,6 +20,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.vertx.VertxContext;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.event.Observes;
@@ -32,8 +37,9 @@ import org.jboss.logging.Logger;
  * Claims due jobs and dispatches their next attempt to {@code run-job}: retries that became due, and new jobs that
  * ingestion stored {@code PENDING} instead of dispatching them itself (no slot free, a due job waiting, Kafka down).
  *
- * <p>A round is one transaction: {@code SELECT ... WHERE job_status = 'PENDING' AND next_run_at <= now() ORDER BY
- * next_run_at LIMIT batch FOR UPDATE SKIP LOCKED} claims rows that no other replica holds; for each, the
+ * <p>A round is one transaction: {@code SELECT ... WHERE job_status = 'PENDING' AND priority = ? AND next_run_at <=
+ * now() ORDER BY next_run_at LIMIT batch FOR UPDATE SKIP LOCKED}, level after level, claims rows that no other replica
+ * holds; for each, the
  * {@code RunJobEvent} (eventId derived from (jobId, attempt)) and its {@code RUNNING} status event are published
  * and acknowledged by Kafka; only then are the rows updated to {@code RUNNING} (attempt + 1, lease, version + 1)
  * and the transaction committed.
@@ -48,6 +54,17 @@ import org.jboss.logging.Logger;
  *
  * <p>At most {@code max-in-flight} attempts run at once: a round claims fewer rows when the limit is near, and every
  * applied outcome or expired lease wakes the dispatcher, since it frees a slot.
+ *
+ * <h2>Priorities</h2>
+ * Each round draws the level it looks at first (70% HIGH, 20% NORMAL, 10% LOW: {@link ClaimOrder}) and falls
+ * through to the others ({@link Priority#claimOrder}) for what is left of its batch; within a level, the oldest due
+ * job first. Under a flood of HIGH jobs, a tenth of the rounds still start with the LOW ones, so no level starves.
+ *
+ * <h2>Jobs due later</h2>
+ * One one-shot timer wakes the dispatcher when the earliest {@code PENDING} job that is not due yet becomes due. It is
+ * armed after every round that left nothing due (each claim also returns that earliest start, from three index
+ * probes), at start-up (a round runs then), and whenever a job due earlier than the armed time is stored or a retry
+ * is scheduled ({@link #wakeAt}). Jobs that wait cost nothing until then; they are rows, so a restart loses none.
  */
 @ApplicationScoped
 public class Dispatcher {
@@ -68,6 +85,10 @@ public class Dispatcher {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile boolean stopped;
+    /** Guards the one-shot timer: its Vert.x id (-1: none armed) and the instant it is armed for. */
+    private final Object timerLock = new Object();
+    private long timerId = -1;
+    private Instant timerDue;
 
     public Dispatcher(JobExecutionRepository repository, JobStateWriter writer, LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
@@ -83,8 +104,19 @@ public class Dispatcher {
         this.maxInFlight = config.dispatch().maxInFlight();
     }
 
+    /** A round at start-up: it dispatches what became due while no replica ran, and arms the timer from the table. */
+    void start(@Observes StartupEvent event) {
+        wake();
+    }
+
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
+        synchronized (timerLock) {
+            if (timerId >= 0) {
+                vertx.cancelTimer(timerId);
+                timerId = -1;
+            }
+        }
     }
 
     /** Runs a round now, or right after the one in progress. Never blocks. */
@@ -102,8 +134,14 @@ public class Dispatcher {
     }
 
     private void round() {
-        dispatchRound().subscribe().with(
-                claimed -> finishRound(claimed.size() >= batchSize),
+        claimAndDispatch().subscribe().with(
+                round -> {
+                    boolean full = round.dispatched().size() >= batchSize;
+                    if (!full && round.nextLater() != null) {
+                        wakeAt(round.nextLater(), round.now(), round.sentAtNanos());
+                    }
+                    finishRound(full);
+                },
                 failure -> {
                     if (!stopped) {
                         LOG.errorf(failure, "%s: dispatch round failed; the rows stay PENDING for the next round",
@@ -113,10 +151,65 @@ public class Dispatcher {
                 });
     }
 
-    /** Wakes the dispatcher at {@code dueAt} (a retry's next run), in this replica; the timer covers the others. */
+    /**
+     * Wakes the dispatcher at {@code dueAt} (a job stored for later, a retry's next run), as measured from
+     * {@code now} on the database's clock; nothing changes if the timer is already armed for that instant or
+     * earlier. In this replica: the round each replica runs after that instant arms its own timer for what is next.
+     */
     public void wakeAt(Instant dueAt, Instant now) {
-        long delay = Math.max(1, Duration.between(now, dueAt).toMillis() + 1);
-        vertx.setTimer(delay, id -> wake());
+        wakeAt(dueAt, now, System.nanoTime());
+    }
+
+    /**
+     * As {@link #wakeAt(Instant, Instant)}, for a {@code now} that the database read no earlier than
+     * {@code sentAtNanos} ({@link System#nanoTime()} as the statement was sent). A transaction's {@code now()} is
+     * when it began: by the time it has committed, tens of milliseconds may have passed, which would make every
+     * delayed job that late. The time elapsed since the statement was sent is taken off the delay instead, so the
+     * timer errs early by at most the way to the database, and a round that finds its job not yet due arms the timer
+     * again for it.
+     */
+    public void wakeAt(Instant dueAt, Instant now, long sentAtNanos) {
+        if (stopped || dueAt == null || now == null) {
+            return;
+        }
+        Duration ahead = Duration.between(now, dueAt).minusNanos(System.nanoTime() - sentAtNanos);
+        // Rounded up to the next millisecond (next_run_at has microseconds), and at least one.
+        long delay = Math.max(1, ahead.plusNanos(999_999).toMillis());
+        synchronized (timerLock) {
+            if (timerId >= 0 && !timerDue.isAfter(dueAt)) {
+                return;
+            }
+            if (timerId >= 0) {
+                vertx.cancelTimer(timerId);
+            }
+            timerDue = dueAt;
+            timerId = vertx.setTimer(delay, this::timerFired);
+        }
+    }
+
+    /** When the one-shot timer is armed for, or null if it is not. */
+    public Instant timerDue() {
+        synchronized (timerLock) {
+            return timerId >= 0 ? timerDue : null;
+        }
+    }
+
+    private void timerFired(long id) {
+        synchronized (timerLock) {
+            if (timerId == id) {
+                timerId = -1;
+                timerDue = null;
+            }
+        }
+        wake();
+    }
+
+    /** What a round did: the jobs dispatched, and when the next job not due yet becomes due (null: none). */
+    private record Round(List<JobExecution> dispatched, Instant nextLater, Instant now, long sentAtNanos) {
+    }
+
+    /** A job's stored payload as a tree and the lease of its next attempt. */
+    private record Dispatchable(JsonNode payload, Duration lease) {
     }
 
     private void finishRound(boolean batchWasFull) {
@@ -131,9 +224,18 @@ public class Dispatcher {
      * or other replicas (SKIP LOCKED makes their claims disjoint); {@link #wake()} is how the service runs it.
      */
     public Uni<List<UUID>> dispatchRound() {
+        return claimAndDispatch().map(round -> round.dispatched().stream().map(JobExecution::jobId).toList());
+    }
+
+    private Uni<Round> claimAndDispatch() {
         List<Span> spans = new ArrayList<>();
-        return repository.pool().withTransaction(tx -> repository.claimDue(tx, batchSize, maxInFlight)
+        Instant[] nextLater = new Instant[2];
+        long sentAt = System.nanoTime();
+        return repository.pool().withTransaction(tx -> repository.claimDue(tx, batchSize, maxInFlight,
+                        ClaimOrder.draw())
                 .chain(claim -> {
+                    nextLater[0] = claim.nextLater();
+                    nextLater[1] = claim.now();
                     if (claim.jobs().isEmpty()) {
                         return Uni.createFrom().item(List.<JobExecution>of());
                     }
@@ -146,8 +248,8 @@ public class Dispatcher {
                                 job.jobId(), job.attempt() + 1);
                         spans.add(span);
                         Context trace = Context.root().with(span);
-                        JobPayload payload = payload(job);
-                        if (payload == null) {
+                        Dispatchable runnable = runnable(job);
+                        if (runnable == null) {
                             JobExecution failed = JobStateMachine.failUnrunnable(job, UNREADABLE, now);
                             unrunnable = unrunnable.chain(() -> writer.write(tx, job, failed, trace)
                                     .invoke(f -> {
@@ -159,9 +261,9 @@ public class Dispatcher {
                                     .replaceWithVoid());
                             continue;
                         }
-                        JobExecution attempt = JobStateMachine.dispatch(job, now, now.plus(leasePolicy.leaseFor(payload)));
+                        JobExecution attempt = JobStateMachine.dispatch(job, now, now.plus(runnable.lease()));
                         next.add(attempt);
-                        publishes.add(writer.publishAttempt(attempt, payload, trace));
+                        publishes.add(writer.publishAttempt(attempt, runnable.payload(), trace));
                     }
                     publishes.add(unrunnable);
                     return Uni.join().all(publishes).andFailFast()
@@ -171,23 +273,33 @@ public class Dispatcher {
                 .onItemOrFailure().invoke((dispatched, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
                 .map(dispatched -> {
                     dispatched.forEach(this::dispatched);
-                    return dispatched.stream().map(JobExecution::jobId).toList();
+                    return new Round(dispatched, nextLater[0], nextLater[1], sentAt);
                 });
     }
 
     /** Counts and logs an attempt dispatched by a committed transaction, this class's or ingestion's. */
     public void dispatched(JobExecution job) {
-        metrics.dispatched(job.attempt(), Duration.between(job.createdAt(), job.dispatchedAt()));
+        Instant runAt = job.control() == null ? null : job.control().runAt();
+        Instant due = runAt != null && runAt.isAfter(job.createdAt()) ? runAt : job.createdAt();
+        metrics.dispatched(job.attempt(), Duration.between(due, job.dispatchedAt()));
         JobLog.debug(LOG, job.jobId(), job.traceId(), "dispatched attempt %d, leased until %s", job.attempt(),
                 job.leaseUntil());
     }
 
-    private JobPayload payload(JobExecution job) {
+    /** The job's payload and lease, or null if its stored type or payload cannot be run. */
+    private Dispatchable runnable(JobExecution job) {
         try {
-            JobPayload payload = mapper.readValue(job.instruction(), JobPayload.class);
-            return payload != null && payload.steps() != null && !payload.steps().isEmpty() ? payload : null;
+            JobType type = JobType.valueOf(job.jobType());
+            JsonNode payload = mapper.readTree(job.instruction());
+            List<String> problems = new ArrayList<>(1);
+            Payloads.check(type, payload, StepRules.Limits.CEILINGS, problems, 1);
+            if (!problems.isEmpty()) {
+                LOG.debugf("unrunnable instruction of job %s: %s", job.jobId(), problems.getFirst());
+                return null;
+            }
+            return new Dispatchable(payload, leasePolicy.leaseFor(type, payload, job.control()));
         } catch (Exception e) {
-            // Validated at ingestion with the same mapper: only a hand-edited or corrupted row gets here.
+            // Validated at ingestion by the same rules: only a hand-edited or corrupted row gets here.
             LOG.debugf(e, "unreadable instruction of job %s", job.jobId());
             return null;
         }

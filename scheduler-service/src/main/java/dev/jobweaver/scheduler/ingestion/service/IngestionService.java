@@ -3,6 +3,7 @@ package dev.jobweaver.scheduler.ingestion.service;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.JobCreatedEvent;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
@@ -25,6 +26,7 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,10 +121,16 @@ public class IngestionService {
                     // Truncated as the database stores it, so that the run carries the stored instant.
                     Instant createdAt = (event.createdAt() != null ? event.createdAt() : Instant.now())
                             .truncatedTo(ChronoUnit.MICROS);
+                    JobControl control = JobExecutionRepository.asStored(event.control());
                     jobs.add(new Incoming(new NewJob(event.jobId(), event.jobType().name(), traceId,
                             JobTracing.traceparent(span), instruction(event), event.maxRetries(), createdAt,
-                            leasePolicy.leaseFor(event.payload()).toMillis()), event, span));
+                            leasePolicy.leaseFor(event.jobType(), event.payload(), control).toMillis(), control),
+                            event, span));
                 }
+                // Jobs to start at once first: the statement dispatches the first of the poll while slots last, and a
+                // job due later in that place would take none but push a due one behind the limit.
+                Instant now = Instant.now();
+                jobs.sort(Comparator.comparing((Incoming j) -> isLater(j.row().control(), now)));
             } catch (RuntimeException e) {
                 // A job the rules let through but that cannot be turned into a row: a permanent failure of the poll,
                 // which the caller splits; the spans already started end with it.
@@ -132,6 +140,7 @@ public class IngestionService {
             List<NewJob> rows = jobs.stream().map(Incoming::row).toList();
             List<Span> dispatchSpans = new ArrayList<>();
             List<JobExecution> dispatched = new ArrayList<>();
+            long sentAt = System.nanoTime();
             return storeAndDispatch(jobs, rows, dispatched, dispatchSpans)
                     .onItemOrFailure()
                     .invoke((stored, failure) -> dispatchSpans.forEach(s -> JobTracing.end(s, failure)))
@@ -146,7 +155,7 @@ public class IngestionService {
                     })
                     .onItemOrFailure()
                     .invoke((stored, failure) -> jobs.forEach(j -> JobTracing.end(j.span(), failure)))
-                    .map(stored -> afterCommit(rows, stored, dispatched));
+                    .map(stored -> afterCommit(rows, stored, dispatched, sentAt));
         });
     }
 
@@ -177,7 +186,7 @@ public class IngestionService {
         return JobStateMachine.dispatch(row.pendingRow(now), now, now.plusMillis(row.leaseMillis()));
     }
 
-    private Set<UUID> afterCommit(List<NewJob> rows, Stored stored, List<JobExecution> dispatched) {
+    private Set<UUID> afterCommit(List<NewJob> rows, Stored stored, List<JobExecution> dispatched, long sentAt) {
         boolean pending = false;
         for (NewJob row : rows) {
             JobStatus status = stored.inserted().get(row.jobId());
@@ -195,7 +204,14 @@ public class IngestionService {
         if (pending) {
             dispatcher.wake();
         }
+        if (stored.nextLater() != null) {
+            dispatcher.wakeAt(stored.nextLater(), stored.now(), sentAt);
+        }
         return stored.inserted().keySet();
+    }
+
+    private static boolean isLater(JobControl control, Instant now) {
+        return control.runAt() != null && control.runAt().isAfter(now);
     }
 
     private String instruction(JobCreatedEvent event) {

@@ -1,7 +1,13 @@
 package dev.jobweaver.scheduler.job.persistence;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.batch.Columns;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.job.Priority;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -13,7 +19,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,7 +42,29 @@ public class JobExecutionRepository {
 
     private static final String COLUMNS = "job_id, job_type, trace_id, traceparent, instruction::text AS instruction,"
             + " job_status, retry_count, max_retries, attempt, next_run_at, lease_until, last_error, created_at,"
-            + " updated_at, dispatched_at, started_at, finished_at, version, now() AS db_now";
+            + " updated_at, dispatched_at, started_at, finished_at, version, priority, run_at, timeout_ms,"
+            + " retry_delays_ms, tenant, labels::text AS labels, result::text AS result, now() AS db_now";
+
+    /** Reads and writes the JSON of labels and results; trees and string maps only, so nothing is reflected on. */
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() { };
+
+    /**
+     * The earliest start of a {@code PENDING} job that is not due yet: the first entry after now() of each level of
+     * the index on (priority, next_run_at). Three probes, whatever the number of waiting jobs (LEAST ignores a level
+     * that has none).
+     */
+    private static final String NEXT_LATER = "LEAST(" + String.join(", ", Arrays.stream(Priority.values())
+            .map(p -> "(SELECT next_run_at FROM job_executions WHERE job_status = 'PENDING' AND priority = '"
+                    + p.name() + "' AND next_run_at > now() ORDER BY next_run_at LIMIT 1)").toList()) + ")";
+
+    /**
+     * Whether a {@code PENDING} job is due now, one index probe per priority level (the index on (priority,
+     * next_run_at) serves a condition on one level; on next_run_at alone it would scan every waiting job).
+     */
+    private static final String ANY_DUE = "(" + String.join(" OR ", Arrays.stream(Priority.values())
+            .map(p -> "EXISTS (SELECT 1 FROM job_executions WHERE job_status = 'PENDING' AND priority = '" + p.name()
+                    + "' AND next_run_at <= now())").toList()) + ")";
 
     /**
      * The in-flight rule, shared by the dispatch claim and the insert that dispatches new jobs: at most
@@ -64,29 +94,53 @@ public class JobExecutionRepository {
     private static final String INSERT = "WITH fence AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared("
             + INGESTION_FENCE + ")),"
             + " slots AS MATERIALIZED (SELECT CASE WHEN $8::int4 <= 0 THEN 0"
-            + " WHEN EXISTS (SELECT 1 FROM job_executions WHERE job_status = 'PENDING' AND next_run_at <= now()) THEN 0"
+            + " WHEN " + ANY_DUE + " THEN 0"
             + " ELSE " + slotsUnder("$8::int4", "$9::int4") + " END AS n FROM fence)"
             + " INSERT INTO job_executions (job_id, job_type, trace_id, traceparent, instruction, job_status,"
             + " retry_count, max_retries, attempt, next_run_at, lease_until, created_at, updated_at, dispatched_at,"
-            + " version)"
+            + " version, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels)"
             + " SELECT u.job_id, u.job_type, u.trace_id, u.traceparent, u.instruction::jsonb,"
-            + " CASE WHEN u.ord <= s.n THEN 'RUNNING' ELSE 'PENDING' END, 0, u.max_retries,"
-            + " CASE WHEN u.ord <= s.n THEN 1 ELSE 0 END, now(),"
-            + " CASE WHEN u.ord <= s.n THEN now() + u.lease_ms * interval '1 millisecond' END,"
-            + " u.created_at, now(), CASE WHEN u.ord <= s.n THEN now() END, CASE WHEN u.ord <= s.n THEN 1 ELSE 0 END"
-            + " FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],"
-            + " $10::int8[]) WITH ORDINALITY"
-            + " AS u(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at, lease_ms, ord)"
-            + " CROSS JOIN slots s"
-            + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id, job_status, now() AS db_now";
+            + " CASE WHEN u.go THEN 'RUNNING' ELSE 'PENDING' END, 0, u.max_retries,"
+            + " CASE WHEN u.go THEN 1 ELSE 0 END, CASE WHEN u.due THEN now() ELSE u.run_at END,"
+            + " CASE WHEN u.go THEN now() + u.lease_ms * interval '1 millisecond' END,"
+            + " u.created_at, now(), CASE WHEN u.go THEN now() END, CASE WHEN u.go THEN 1 ELSE 0 END,"
+            + " u.priority, u.run_at, u.timeout_ms, u.retry_delays_ms::int8[], u.tenant, u.labels::jsonb"
+            + " FROM (SELECT v.*, v.due AND v.ord <= s.n AS go FROM"
+            + " (SELECT w.*, w.run_at IS NULL OR w.run_at <= now() AS due FROM"
+            + " unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],"
+            + " $10::int8[], $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[])"
+            + " WITH ORDINALITY AS w(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at,"
+            + " lease_ms, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, ord)) v"
+            + " CROSS JOIN slots s) u"
+            + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id, job_status, next_run_at, now() AS db_now";
 
     // Waits for every transaction that holds the fence shared, then lets go at once (autocommit: the statement is
     // its own transaction), so that the outcome's transaction never holds it.
     private static final String AWAIT_INGESTIONS = "SELECT pg_advisory_xact_lock(" + INGESTION_FENCE + ")";
 
-    private static final String CLAIM_DUE = "SELECT " + COLUMNS + " FROM job_executions"
-            + " WHERE job_status = 'PENDING' AND next_run_at <= now()"
-            + " ORDER BY next_run_at LIMIT " + slotsUnder("$1", "$2") + " FOR UPDATE SKIP LOCKED";
+    // The levels in the claim's order ($3, $4, $5): the oldest due jobs of the first, then of the second for what is
+    // left of the batch, then of the third. Each level reads the head of its part of the index (priority,
+    // next_run_at), so a claim costs the rows it takes, never a sort of the backlog. A level's LIMIT is what the
+    // levels before it left (0 once the batch is full: the scan is then not even started).
+    static final String CLAIM_DUE = "WITH lim AS MATERIALIZED (SELECT " + slotsUnder("$1::int4", "$2::int4")
+            + " AS n),"
+            + " l1 AS MATERIALIZED (" + claimLevel("$3::text", "(SELECT n FROM lim)") + "),"
+            + " l2 AS MATERIALIZED (" + claimLevel("$4::text", "(SELECT n FROM lim) - (SELECT count(*) FROM l1)") + "),"
+            + " l3 AS MATERIALIZED (" + claimLevel("$5::text",
+                    "(SELECT n FROM lim) - (SELECT count(*) FROM l1) - (SELECT count(*) FROM l2)") + ")"
+            // The claim also tells when the next job that is not due yet becomes due (NEXT_LATER), in the same round
+            // trip: the row of that probe is there even when nothing is claimed.
+            + " SELECT c.*, nd.next_later, now() AS round_now FROM (SELECT " + NEXT_LATER + " AS next_later) nd"
+            + " LEFT JOIN (SELECT 1 AS lvl, * FROM l1 UNION ALL SELECT 2, * FROM l2 UNION ALL SELECT 3, * FROM l3) c"
+            + " ON true ORDER BY c.lvl, c.next_run_at";
+
+    private static String claimLevel(String priority, String limit) {
+        return "SELECT " + COLUMNS + " FROM job_executions"
+                + " WHERE job_status = 'PENDING' AND priority = " + priority + " AND next_run_at <= now()"
+                + " ORDER BY next_run_at LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
+    }
+
+    static final String NEXT_DUE = "SELECT " + NEXT_LATER + " AS next_run_at, now() AS db_now";
 
     private static final String CLAIM_EXPIRED = "SELECT " + COLUMNS + " FROM job_executions"
             + " WHERE job_status = 'RUNNING' AND lease_until < now()"
@@ -100,7 +154,7 @@ public class JobExecutionRepository {
 
     private static final String UPDATE = "UPDATE job_executions SET job_status = $2, retry_count = $3, attempt = $4,"
             + " next_run_at = $5, lease_until = $6, last_error = $7, updated_at = $8, dispatched_at = $9,"
-            + " started_at = $10, finished_at = $11, version = $12"
+            + " started_at = $10, finished_at = $11, version = $12, result = $14::text::jsonb"
             + " WHERE job_id = $1 AND version = $13";
 
     // Many rows in one statement: arrays unnested on the server, each row written only if still at its expected
@@ -109,18 +163,24 @@ public class JobExecutionRepository {
             + " retry_count = u.retry_count, attempt = u.attempt, next_run_at = u.next_run_at,"
             + " lease_until = u.lease_until, last_error = u.last_error, updated_at = u.updated_at,"
             + " dispatched_at = u.dispatched_at, started_at = u.started_at, finished_at = u.finished_at,"
-            + " version = u.version"
+            + " version = u.version, result = u.result::jsonb"
             + " FROM unnest($1::uuid[], $2::text[], $3::int4[], $4::int4[], $5::timestamptz[], $6::timestamptz[],"
             + " $7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[], $12::int8[],"
-            + " $13::int8[]) AS u(job_id, job_status, retry_count, attempt, next_run_at, lease_until, last_error,"
-            + " updated_at, dispatched_at, started_at, finished_at, version, expected)"
+            + " $13::int8[], $14::text[]) AS u(job_id, job_status, retry_count, attempt, next_run_at, lease_until,"
+            + " last_error, updated_at, dispatched_at, started_at, finished_at, version, expected, result)"
             + " WHERE j.job_id = u.job_id AND j.version = u.expected"
             + " RETURNING j.job_id";
 
-    // Two counts, each matching a partial index's predicate, so the gauges never scan finished jobs.
-    private static final String COUNT_ACTIVE = "SELECT"
-            + " (SELECT count(*) FROM job_executions WHERE job_status = 'PENDING') AS pending,"
+    // Counts that each match a partial index's predicate, so the gauges never scan finished jobs; the PENDING ones
+    // count the due jobs of each level only (an index range each), never the jobs waiting for a later start.
+    static final String COUNT_ACTIVE = "SELECT"
+            + " (" + String.join(" + ", Arrays.stream(Priority.values())
+                    .map(p -> "(SELECT count(*) FROM job_executions WHERE job_status = 'PENDING' AND priority = '"
+                            + p.name() + "' AND next_run_at <= now())").toList()) + ") AS pending,"
             + " (SELECT count(*) FROM job_executions WHERE job_status = 'RUNNING') AS running";
+
+    private static final String COUNT_DELAYED = "SELECT count(*) AS delayed FROM job_executions"
+            + " WHERE job_status = 'PENDING' AND next_run_at > now()";
 
     private final Pool pool;
 
@@ -137,14 +197,28 @@ public class JobExecutionRepository {
      * A job to store, as ingestion read it.
      *
      * @param leaseMillis the lease of its first attempt, if it is dispatched as it is stored
+     * @param control     how it is to be run (never null); a {@code runAt} later than the statement's {@code now()}
+     *                    stores it {@code PENDING} until then
      */
     public record NewJob(UUID jobId, String jobType, String traceId, String traceparent, String instruction,
-                         int maxRetries, Instant createdAt, long leaseMillis) {
+                         int maxRetries, Instant createdAt, long leaseMillis, JobControl control) {
 
-        /** The row of this job stored {@code PENDING} by a statement whose clock read {@code now}. */
+        /** The control as the row stores it, so that {@link #pendingRow} is what a read of the row returns. */
+        public NewJob {
+            control = asStored(control);
+        }
+
+        /** A job with default control. */
+        public NewJob(UUID jobId, String jobType, String traceId, String traceparent, String instruction,
+                      int maxRetries, Instant createdAt, long leaseMillis) {
+            this(jobId, jobType, traceId, traceparent, instruction, maxRetries, createdAt, leaseMillis,
+                    JobControl.DEFAULTS);
+        }
+
+        /** The row of this job stored {@code PENDING} and due by a statement whose clock read {@code now}. */
         public JobExecution pendingRow(Instant now) {
             return new JobExecution(jobId, jobType, traceId, traceparent, instruction, JobStatus.PENDING, 0, maxRetries,
-                    0, now, null, null, createdAt, now, null, null, null, 0);
+                    0, now, null, null, createdAt, now, null, null, null, 0, control, null);
         }
     }
 
@@ -154,9 +228,23 @@ public class JobExecutionRepository {
      * @param now      the database's {@code now()} of the statement (null when nothing was stored)
      * @param inserted each job that was not there yet, and the status it was stored in: {@code RUNNING} at attempt 1
      *                 (dispatched: {@code JobStateMachine.dispatch} of its {@code PENDING} row at {@code now}) or
-     *                 {@code PENDING} and due now
+     *                 {@code PENDING}, due now or at its {@code runAt}
+     * @param nextLater the earliest start of the jobs stored {@code PENDING} for later than {@code now}, or null
      */
-    public record Stored(Instant now, Map<UUID, JobStatus> inserted) {
+    public record Stored(Instant now, Map<UUID, JobStatus> inserted, Instant nextLater) {
+
+        public Stored(Instant now, Map<UUID, JobStatus> inserted) {
+            this(now, inserted, null);
+        }
+    }
+
+    /**
+     * When the next job that is not due yet becomes due.
+     *
+     * @param nextRunAt the earliest {@code next_run_at} after {@code now} of a {@code PENDING} job, or null if none
+     * @param now       the database's clock as it answered
+     */
+    public record NextDue(Instant nextRunAt, Instant now) {
     }
 
     /**
@@ -181,15 +269,27 @@ public class JobExecutionRepository {
                 Columns.of(jobs, j -> odt(j.createdAt()), OffsetDateTime[]::new),
                 dispatchAtMost,
                 maxInFlight,
-                Columns.of(jobs, NewJob::leaseMillis, Long[]::new)});
+                Columns.of(jobs, NewJob::leaseMillis, Long[]::new),
+                Columns.of(jobs, j -> j.control().priorityOrDefault().name(), String[]::new),
+                Columns.of(jobs, j -> odt(j.control().runAt()), OffsetDateTime[]::new),
+                Columns.of(jobs, j -> j.control().timeoutMs(), Long[]::new),
+                Columns.of(jobs, j -> arrayLiteral(j.control().retryDelaysMs()), String[]::new),
+                Columns.of(jobs, j -> j.control().tenantOrDefault(), String[]::new),
+                Columns.of(jobs, j -> json(j.control().labels()), String[]::new)});
         return client.preparedQuery(INSERT).execute(arrays).map(rows -> {
             Map<UUID, JobStatus> inserted = new HashMap<>();
             Instant now = null;
+            Instant nextLater = null;
             for (Row row : rows) {
                 now = instant(row, "db_now");
-                inserted.put(row.getUUID("job_id"), JobStatus.valueOf(row.getString("job_status")));
+                JobStatus status = JobStatus.valueOf(row.getString("job_status"));
+                inserted.put(row.getUUID("job_id"), status);
+                Instant next = instant(row, "next_run_at");
+                if (status == JobStatus.PENDING && next.isAfter(now) && (nextLater == null || next.isBefore(nextLater))) {
+                    nextLater = next;
+                }
             }
-            return new Stored(now, inserted);
+            return new Stored(now, inserted, nextLater);
         });
     }
 
@@ -207,8 +307,40 @@ public class JobExecutionRepository {
      * {@code batch}, and at most {@code maxInFlight} minus the jobs {@code RUNNING} now ({@code maxInFlight <= 0}: no
      * such limit).
      */
+    public Uni<Claim> claimDue(SqlConnection tx, int batch, int maxInFlight, List<Priority> order) {
+        if (order.size() != Priority.values().length || !order.containsAll(List.of(Priority.values()))) {
+            throw new IllegalArgumentException("a claim visits every priority level once, got " + order);
+        }
+        return tx.preparedQuery(CLAIM_DUE).execute(Tuple.of(batch, maxInFlight, order.get(0).name(),
+                order.get(1).name(), order.get(2).name())).map(rows -> {
+                    List<JobExecution> jobs = new ArrayList<>(rows.size());
+                    Instant now = null;
+                    Instant nextLater = null;
+                    for (Row row : rows) {
+                        now = instant(row, "round_now");
+                        nextLater = instant(row, "next_later");
+                        if (row.getUUID("job_id") != null) {
+                            jobs.add(map(row));
+                        }
+                    }
+                    return new Claim(now, jobs, nextLater);
+                });
+    }
+
+    /**
+     * The rows a dispatch round owns, as {@link #claimDue(SqlConnection, int, int, List)} with the levels in their
+     * declaration order (HIGH, NORMAL, LOW).
+     */
     public Uni<Claim> claimDue(SqlConnection tx, int batch, int maxInFlight) {
-        return tx.preparedQuery(CLAIM_DUE).execute(Tuple.of(batch, maxInFlight)).map(JobExecutionRepository::claim);
+        return claimDue(tx, batch, maxInFlight, List.of(Priority.values()));
+    }
+
+    /** When the next {@code PENDING} job that is not due yet becomes due: three index probes, no scan. */
+    public Uni<NextDue> nextDue() {
+        return pool.query(NEXT_DUE).execute().map(rows -> {
+            Row row = rows.iterator().next();
+            return new NextDue(instant(row, "next_run_at"), instant(row, "db_now"));
+        });
     }
 
     /** {@code RUNNING} rows whose lease has passed and nobody else is handling. */
@@ -297,7 +429,8 @@ public class JobExecutionRepository {
                 Columns.of(next, j -> odt(j.startedAt()), OffsetDateTime[]::new),
                 Columns.of(next, j -> odt(j.finishedAt()), OffsetDateTime[]::new),
                 Columns.of(next, JobExecution::version, Long[]::new),
-                Columns.of(writes, Write::expectedVersion, Long[]::new)});
+                Columns.of(writes, Write::expectedVersion, Long[]::new),
+                Columns.of(next, j -> json(j.result()), String[]::new)});
         return tx.preparedQuery(UPDATE_MANY).execute(arrays).map(rows -> {
             if (rows.rowCount() == writes.size()) {
                 return null;
@@ -315,7 +448,12 @@ public class JobExecutionRepository {
         });
     }
 
-    /** How many jobs are {@code PENDING} and {@code RUNNING}: {@code [pending, running]}. */
+    /** How many jobs wait for a later start ({@code PENDING}, not due yet); reads each of them. */
+    public Uni<Long> countDelayed() {
+        return pool.query(COUNT_DELAYED).execute().map(rows -> rows.iterator().next().getLong("delayed"));
+    }
+
+    /** How many jobs are {@code PENDING} and due, and {@code RUNNING}: {@code [pending, running]}. */
     public Uni<long[]> countActive() {
         return pool.query(COUNT_ACTIVE).execute().map(rows -> {
             Row row = rows.iterator().next();
@@ -326,7 +464,7 @@ public class JobExecutionRepository {
     private static Tuple updateTuple(JobExecution j, long expectedVersion) {
         return Tuple.from(new Object[] {j.jobId(), j.status().name(), j.retryCount(), j.attempt(), odt(j.nextRunAt()),
                 odt(j.leaseUntil()), j.lastError(), odt(j.updatedAt()), odt(j.dispatchedAt()), odt(j.startedAt()),
-                odt(j.finishedAt()), j.version(), expectedVersion});
+                odt(j.finishedAt()), j.version(), expectedVersion, json(j.result())});
     }
 
     private static Claim claim(RowSet<Row> rows) {
@@ -358,7 +496,70 @@ public class JobExecutionRepository {
                 instant(row, "dispatched_at"),
                 instant(row, "started_at"),
                 instant(row, "finished_at"),
-                row.getLong("version"));
+                row.getLong("version"),
+                control(row),
+                tree(row.getString("result")));
+    }
+
+    /**
+     * {@code control} as a row stores it and a read returns it: the priority and tenant always set (the defaults for
+     * a job that named none), the start time at the database's microseconds.
+     */
+    public static JobControl asStored(JobControl control) {
+        JobControl c = JobControl.orDefaults(control);
+        return new JobControl(c.priorityOrDefault(), c.runAt() == null ? null : c.runAt().truncatedTo(
+                ChronoUnit.MICROS), c.timeoutMs(), c.retryDelaysMs(), c.tenantOrDefault(),
+                c.labels());
+    }
+
+    /** The control of a stored job; a row from before job control has the column defaults, NORMAL and 'default'. */
+    private static JobControl control(Row row) {
+        Long[] delays = row.getArrayOfLongs("retry_delays_ms");
+        String labels = row.getString("labels");
+        Map<String, String> labelMap = null;
+        if (labels != null) {
+            try {
+                labelMap = JSON.readValue(labels, LABELS);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("unreadable labels of job " + row.getUUID("job_id"), e);
+            }
+        }
+        return new JobControl(Priority.valueOf(row.getString("priority")), instant(row, "run_at"),
+                row.getLong("timeout_ms"), delays == null ? null : List.of(delays), row.getString("tenant"), labelMap);
+    }
+
+    private static JsonNode tree(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable stored JSON", e);
+        }
+    }
+
+    private static String json(Object value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
+        }
+    }
+
+    /** A PostgreSQL array literal of {@code values} ({@code {1,2}}), bound as text and cast, or null. */
+    private static String arrayLiteral(List<Long> values) {
+        if (values == null) {
+            return null;
+        }
+        StringBuilder literal = new StringBuilder("{");
+        for (int i = 0; i < values.size(); i++) {
+            literal.append(i == 0 ? "" : ",").append(values.get(i));
+        }
+        return literal.append('}').toString();
     }
 
     private static Instant instant(Row row, String column) {
@@ -375,8 +576,13 @@ public class JobExecutionRepository {
      *
      * @param now the database's {@code now()} of the transaction (null when nothing was claimed): every instant
      *            written by the transaction derives from it, so all replicas share one clock
+     * @param nextLater for a dispatch claim, the earliest start of a {@code PENDING} job not due yet, or null
      */
-    public record Claim(Instant now, List<JobExecution> jobs) {
+    public record Claim(Instant now, List<JobExecution> jobs, Instant nextLater) {
+
+        public Claim(Instant now, List<JobExecution> jobs) {
+            this(now, jobs, null);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.job.service;
 
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -8,7 +9,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongUnaryOperator;
 
 /**
- * The delay before a retry: {@code min(base * 2^retriesSoFar, cap) + random(0..jitter)}.
+ * The delay before a retry: the job's own {@code retryDelaysMs} entry for it when the job sets them (retry n waits
+ * entry min(n, last), exactly, without jitter: the client chose it), else
+ * {@code min(base * 2^retriesSoFar, cap) + random(0..jitter)}.
  *
  * <p>{@code retriesSoFar} is the job's retry count before this retry, so with the defaults the first retry waits
  * 5 s, then 10 s, 20 s, 40 s, 80 s, 160 s, and 300 s from the seventh on.
@@ -45,6 +48,12 @@ public class BackoffPolicy {
     /** The delay before the retry that follows {@code retriesSoFar} retries. */
     public Duration delay(int retriesSoFar) {
         return exponential(retriesSoFar).plusMillis(jitterMillis());
+    }
+
+    /** The delay before the retry that follows {@code retriesSoFar} retries of a job with {@code control}. */
+    public Duration delay(int retriesSoFar, JobControl control) {
+        Long own = JobControl.orDefaults(control).retryDelayMs(retriesSoFar + 1);
+        return own != null ? Duration.ofMillis(own) : delay(retriesSoFar);
     }
 
     /** The delay without jitter. */

@@ -3,7 +3,8 @@ package dev.jobweaver.scheduler.job.service;
 import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.event.RunJobEvent;
-import dev.jobweaver.common.job.JobPayload;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.EventIds;
@@ -48,7 +49,7 @@ public final class JobStateMachine {
             // The attempt's lease expired and a retry is scheduled but not dispatched yet: a late success still
             // counts, so the job is not run again; a late failure is the one already applied.
             case PENDING -> outcome.kind() == Outcome.Kind.COMPLETED ? Verdict.APPLY : Verdict.ALREADY_APPLIED;
-            case COMPLETED, FAILED, REJECTED -> Verdict.ALREADY_APPLIED;
+            case COMPLETED, FAILED, REJECTED, CANCELLED -> Verdict.ALREADY_APPLIED;
         };
     }
 
@@ -57,7 +58,7 @@ public final class JobStateMachine {
         require(job.status() == JobStatus.PENDING, job, "dispatch");
         return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
                 JobStatus.RUNNING, job.retryCount(), job.maxRetries(), job.attempt() + 1, job.nextRunAt(), leaseUntil,
-                job.lastError(), job.createdAt(), now, now, null, null, job.version() + 1);
+                job.lastError(), job.createdAt(), now, now, null, null, job.version() + 1, job.control(), null);
     }
 
     /** The current attempt succeeded. */
@@ -66,7 +67,7 @@ public final class JobStateMachine {
         return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
                 JobStatus.COMPLETED, job.retryCount(), job.maxRetries(), job.attempt(), job.nextRunAt(), null,
                 job.lastError(), job.createdAt(), now, job.dispatchedAt(), or(outcome.startedAt(), job.startedAt()),
-                or(outcome.finishedAt(), now), job.version() + 1);
+                or(outcome.finishedAt(), now), job.version() + 1, job.control(), outcome.result());
     }
 
     /**
@@ -82,11 +83,12 @@ public final class JobStateMachine {
             return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
                     JobStatus.PENDING, job.retryCount() + 1, job.maxRetries(), job.attempt(), now.plus(retryDelay),
                     null, error, job.createdAt(), now, job.dispatchedAt(), or(startedAt, job.startedAt()), null,
-                    job.version() + 1);
+                    job.version() + 1, job.control(), null);
         }
         return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
                 JobStatus.FAILED, job.retryCount(), job.maxRetries(), job.attempt(), job.nextRunAt(), null, error,
-                job.createdAt(), now, job.dispatchedAt(), or(startedAt, job.startedAt()), now, job.version() + 1);
+                job.createdAt(), now, job.dispatchedAt(), or(startedAt, job.startedAt()), now, job.version() + 1,
+                job.control(), null);
     }
 
     /**
@@ -97,7 +99,7 @@ public final class JobStateMachine {
         require(job.status() == JobStatus.PENDING, job, "fail an unrunnable");
         return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
                 JobStatus.FAILED, job.retryCount(), job.maxRetries(), job.attempt(), job.nextRunAt(), null, error,
-                job.createdAt(), now, job.dispatchedAt(), job.startedAt(), now, job.version() + 1);
+                job.createdAt(), now, job.dispatchedAt(), job.startedAt(), now, job.version() + 1, job.control(), null);
     }
 
     /** Whether a failure of the current attempt is followed by a retry. */
@@ -114,21 +116,27 @@ public final class JobStateMachine {
     public static JobStatusChangedEvent statusEvent(JobExecution job) {
         return new JobStatusChangedEvent(job.jobId(), job.status(), job.version(), job.attempt(), job.retryCount(),
                 job.maxRetries(), job.status() == JobStatus.PENDING ? job.nextRunAt() : null, job.lastError(),
-                job.traceId(), job.updatedAt(), or(job.startedAt(), job.dispatchedAt()), job.finishedAt());
+                job.traceId(), job.updatedAt(), or(job.startedAt(), job.dispatchedAt()), job.finishedAt(),
+                job.status() == JobStatus.COMPLETED ? job.result() : null);
     }
 
-    /** The run of a dispatched attempt; its eventId is derived from (jobId, attempt), so a re-dispatch repeats it. */
-    public static RunJobEvent runEvent(JobExecution attempt, JobPayload payload) {
+    /**
+     * The run of a dispatched attempt, with the job's control (its timeout travels to the worker this way); its
+     * eventId is derived from (jobId, attempt), so a re-dispatch repeats it.
+     */
+    public static RunJobEvent runEvent(JobExecution attempt, JsonNode payload) {
         require(attempt.status() == JobStatus.RUNNING, attempt, "run");
         return new RunJobEvent(EventIds.runEventId(attempt.jobId(), attempt.attempt()), attempt.jobId(),
                 attempt.attempt(), JobType.valueOf(attempt.jobType()), payload, attempt.traceId(),
-                attempt.createdAt(), attempt.dispatchedAt(), attempt.leaseUntil());
+                attempt.createdAt(), attempt.dispatchedAt(), attempt.leaseUntil(), attempt.control());
     }
 
     /** The dead letter of a {@code FAILED} job. */
     public static DeadLetterEvent deadLetter(JobExecution job) {
         require(job.status() == JobStatus.FAILED, job, "dead-letter");
-        return new DeadLetterEvent(job.jobId(), job.lastError(), job.retryCount(), job.finishedAt(), job.traceId());
+        JobControl control = JobControl.orDefaults(job.control());
+        return new DeadLetterEvent(job.jobId(), job.lastError(), job.retryCount(), job.finishedAt(), job.traceId(),
+                control.tenantOrDefault(), control.labels());
     }
 
     private static void require(boolean condition, JobExecution job, String transition) {

@@ -1,6 +1,6 @@
 package dev.jobweaver.scheduler.job.service;
 
-import dev.jobweaver.common.job.JobPayload;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
@@ -38,7 +38,7 @@ public class JobStateWriter {
     }
 
     /** Publishes a dispatched attempt: its run and its {@code RUNNING} status, both acknowledged by Kafka. */
-    public Uni<Void> publishAttempt(JobExecution attempt, JobPayload payload, Context trace) {
+    public Uni<Void> publishAttempt(JobExecution attempt, JsonNode payload, Context trace) {
         return Uni.join().all(publisher.run(JobStateMachine.runEvent(attempt, payload), trace),
                         publisher.status(JobStateMachine.statusEvent(attempt), trace))
                 .andFailFast().replaceWithVoid();

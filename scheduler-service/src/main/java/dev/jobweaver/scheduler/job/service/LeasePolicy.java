@@ -1,6 +1,11 @@
 package dev.jobweaver.scheduler.job.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.HttpCallPayload;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import jakarta.inject.Inject;
@@ -9,12 +14,14 @@ import java.math.BigInteger;
 import java.time.Duration;
 
 /**
- * How long an attempt may take before the scheduler counts it as lost: the longest run the job's steps allow plus
- * a grace period, so that a healthy slow job is never declared lost.
+ * How long an attempt may take before the scheduler counts it as lost: the longest run the job allows plus a grace
+ * period, so that a healthy slow job is never declared lost.
  *
- * <p>SLEEP and HTTP_CALL contribute their {@code durationMs} / {@code latencyMs}; COMPUTE a pessimistic estimate
- * per million iterations; LOG and FAIL nothing. The grace covers the wait in {@code run-job} before a worker picks
- * the run up and the outcome's way back.
+ * <p>The longest run is the job's {@code timeoutMs} when it sets one (the worker fails the attempt at that bound).
+ * Otherwise, for a SIMULATION job, the sum over its steps: SLEEP and HTTP_CALL contribute their {@code durationMs} /
+ * {@code latencyMs}; COMPUTE a pessimistic estimate per million iterations; LOG and FAIL nothing. An HTTP job's
+ * longest run is its request's {@code timeoutMs}, and any other run the configured default. The grace covers the
+ * wait in {@code run-job} before a worker picks the run up and the outcome's way back.
  */
 @Singleton
 public class LeasePolicy {
@@ -25,20 +32,43 @@ public class LeasePolicy {
 
     private final Duration grace;
     private final Duration computePerMillionIterations;
+    private final Duration defaultRun;
 
     @Inject
     public LeasePolicy(SchedulerConfig config) {
-        this(config.lease().grace(), config.lease().computePerMillionIterations());
+        this(config.lease().grace(), config.lease().computePerMillionIterations(), config.lease().defaultRun());
     }
 
-    public LeasePolicy(Duration grace, Duration computePerMillionIterations) {
+    public LeasePolicy(Duration grace, Duration computePerMillionIterations, Duration defaultRun) {
         this.grace = grace;
         this.computePerMillionIterations = computePerMillionIterations;
+        this.defaultRun = defaultRun;
     }
 
-    /** The lease of one attempt of a job with {@code payload}. */
+    /** The lease of one attempt of a SIMULATION job with {@code payload}. */
     public Duration leaseFor(JobPayload payload) {
         return longestRun(payload).plus(grace);
+    }
+
+    /**
+     * The lease of one attempt of a job of {@code type} with {@code payload} (its tree, as stored) and
+     * {@code control}: never shorter than the job's {@code timeoutMs} plus the grace.
+     *
+     * @throws IllegalArgumentException if the payload does not fit the type
+     */
+    public Duration leaseFor(JobType type, JsonNode payload, JobControl control) {
+        Long timeoutMs = JobControl.orDefaults(control).timeoutMs();
+        if (timeoutMs != null && timeoutMs > 0) {
+            return Duration.ofMillis(Math.min(timeoutMs, MAX_MILLIS)).plus(grace);
+        }
+        return switch (type) {
+            case SIMULATION -> leaseFor(Payloads.simulation(payload));
+            case HTTP -> {
+                HttpCallPayload http = Payloads.http(payload);
+                yield (http.timeoutMs() != null && http.timeoutMs() > 0
+                        ? Duration.ofMillis(Math.min(http.timeoutMs(), MAX_MILLIS)) : defaultRun).plus(grace);
+            }
+        };
     }
 
     /** The longest time the steps of {@code payload} can take on a healthy worker. */

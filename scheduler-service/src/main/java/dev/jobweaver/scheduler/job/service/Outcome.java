@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.job.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.event.JobCompletedEvent;
 import dev.jobweaver.common.event.JobFailedEvent;
 import java.time.Instant;
@@ -12,9 +13,10 @@ import java.util.UUID;
  * @param eventId the run's eventId as the worker echoed it; may be null, then only {@code attempt} is checked
  * @param error why the attempt failed; null for a success
  * @param finishedAt when the run finished or failed
+ * @param result what the handler reported with a success, or null
  */
 public record Outcome(Kind kind, UUID eventId, UUID jobId, int attempt, String error, Instant startedAt,
-                      Instant finishedAt) {
+                      Instant finishedAt, JsonNode result) {
 
     /** Success or failure. */
     public enum Kind {
@@ -25,14 +27,14 @@ public record Outcome(Kind kind, UUID eventId, UUID jobId, int attempt, String e
     /** The outcome of a {@link JobCompletedEvent}. */
     public static Outcome of(JobCompletedEvent e) {
         return new Outcome(Kind.COMPLETED, e.eventId(), e.jobId(), e.attempt(), null, micros(e.startedAt()),
-                micros(e.finishedAt()));
+                micros(e.finishedAt()), e.result());
     }
 
     /** The outcome of a {@link JobFailedEvent}. */
     public static Outcome of(JobFailedEvent e) {
         String error = e.errorMessage() == null || e.errorMessage().isBlank() ? "attempt failed" : e.errorMessage();
         return new Outcome(Kind.FAILED, e.eventId(), e.jobId(), e.attempt(), error, micros(e.startedAt()),
-                micros(e.failedAt()));
+                micros(e.failedAt()), null);
     }
 
     /**

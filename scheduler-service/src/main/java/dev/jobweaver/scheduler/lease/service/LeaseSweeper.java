@@ -110,7 +110,7 @@ public class LeaseSweeper {
                                     JobTracing.fromTraceparent(job.traceparent()), job.jobId(), job.attempt());
                             spans.add(span);
                             JobExecution next = JobStateMachine.fail(job, JobStateMachine.LEASE_EXPIRED, null, now,
-                                    backoff.delay(job.retryCount()));
+                                    backoff.delay(job.retryCount(), job.control()));
                             return writer.write(tx, job, next, Context.root().with(span))
                                     .invoke(moved::add).replaceWithVoid();
                         });

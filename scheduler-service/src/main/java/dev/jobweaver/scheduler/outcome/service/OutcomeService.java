@@ -104,6 +104,7 @@ public class OutcomeService {
         return Uni.createFrom().deferred(() -> {
             List<Span> spans = new ArrayList<>(batch.size());
             Instant[] now = new Instant[1];
+            long sentAt = System.nanoTime();
             Set<UUID> ids = new LinkedHashSet<>();
             batch.forEach(r -> ids.add(r.outcome().jobId()));
             Uni<List<Applied>> work = repository.pool().withTransaction(tx -> lockAll(tx, ids)
@@ -137,7 +138,7 @@ public class OutcomeService {
                                     job = outcome.kind() == Outcome.Kind.COMPLETED
                                             ? JobStateMachine.complete(job, outcome, now[0])
                                             : JobStateMachine.fail(job, outcome.error(), outcome.startedAt(), now[0],
-                                                    backoff.delay(job.retryCount()));
+                                                    backoff.delay(job.retryCount(), job.control()));
                                     current.put(job.jobId(), job);
                                     publishes.add(writer.publish(job, trace));
                                     yield Result.APPLIED;
@@ -159,7 +160,7 @@ public class OutcomeService {
                                 .replaceWith(applied);
                     }));
             return work.onItemOrFailure().invoke((applied, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
-                    .invoke(applied -> afterCommit(applied, now[0]));
+                    .invoke(applied -> afterCommit(applied, now[0], sentAt));
         });
     }
 
@@ -185,7 +186,7 @@ public class OutcomeService {
         });
     }
 
-    private void afterCommit(List<Applied> batch, Instant now) {
+    private void afterCommit(List<Applied> batch, Instant now, long sentAt) {
         boolean freedSlots = false;
         for (Applied applied : batch) {
             Outcome outcome = applied.received().outcome();
@@ -223,7 +224,7 @@ public class OutcomeService {
                             JobLog.info(LOG, job.jobId(), job.traceId(),
                                     "attempt %d failed (%s): retry %d of %d at %s", job.attempt(), job.lastError(),
                                     job.retryCount(), job.maxRetries(), job.nextRunAt());
-                            dispatcher.wakeAt(job.nextRunAt(), now);
+                            dispatcher.wakeAt(job.nextRunAt(), now, sentAt);
                         }
                         case FAILED -> {
                             metrics.deadLettered();

@@ -6,6 +6,7 @@ import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Headers;
@@ -65,7 +66,7 @@ class DispatcherTest extends KafkaAndDbTest {
         assertThat(run.jobId()).isEqualTo(due);
         assertThat(run.attempt()).isEqualTo(1);
         assertThat(run.traceId()).isEqualTo(TestJobs.traceId(due));
-        assertThat(run.payload().steps()).hasSize(4).first().isEqualTo(new Step.Sleep(2000L));
+        assertThat(Payloads.simulation(run.payload()).steps()).hasSize(4).first().isEqualTo(new Step.Sleep(2000L));
         // SLEEP 2000 + HTTP_CALL 500 + COMPUTE 10M iterations at 50 ms per million (500) + the grace.
         assertThat(Duration.between(run.dispatchedAt(), run.leaseUntil()))
                 .isEqualTo(Duration.ofMillis(3_000).plus(config.lease().grace()));

@@ -155,6 +155,7 @@ class JobCreatedConsumerQuarantineTest extends KafkaAndDbTest {
     }
 
     private static JobCreatedEvent withTraceId(JobCreatedEvent e, String traceId) {
-        return new JobCreatedEvent(e.jobId(), e.jobType(), e.payload(), e.maxRetries(), traceId, e.createdAt());
+        return new JobCreatedEvent(e.jobId(), e.jobType(), e.payload(), e.maxRetries(), traceId, e.createdAt(),
+                e.control());
     }
 }

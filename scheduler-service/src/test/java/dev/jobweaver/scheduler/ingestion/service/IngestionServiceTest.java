@@ -117,7 +117,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
         JobCreatedEvent valid = TestJobs.created(bad, 0);
         // Not a trace id the rules accept: here it reaches SQL, whose trace_id is VARCHAR(64).
         JobCreatedEvent tooLong = new JobCreatedEvent(bad, valid.jobType(), valid.payload(), 0, "a".repeat(100),
-                valid.createdAt());
+                valid.createdAt(), null);
 
         Throwable failure = failureOf(ingestion.ingest(List.of(new Accepted(TestJobs.created(good, 0), null),
                 new Accepted(tooLong, null))));

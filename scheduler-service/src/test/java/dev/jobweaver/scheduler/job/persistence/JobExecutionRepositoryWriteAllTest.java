@@ -100,6 +100,6 @@ class JobExecutionRepositoryWriteAllTest extends KafkaAndDbTest {
     private static JobExecution withError(JobExecution j, String error) {
         return new JobExecution(j.jobId(), j.jobType(), j.traceId(), j.traceparent(), j.instruction(), j.status(),
                 j.retryCount(), j.maxRetries(), j.attempt(), j.nextRunAt(), j.leaseUntil(), error, j.createdAt(),
-                j.updatedAt(), j.dispatchedAt(), j.startedAt(), j.finishedAt(), j.version());
+                j.updatedAt(), j.dispatchedAt(), j.startedAt(), j.finishedAt(), j.version(), j.control(), j.result());
     }
 }

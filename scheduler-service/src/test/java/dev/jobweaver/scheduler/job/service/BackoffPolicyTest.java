@@ -1,5 +1,7 @@
 package dev.jobweaver.scheduler.job.service;
 
+import java.util.List;
+import dev.jobweaver.common.job.JobControl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -62,5 +64,25 @@ class BackoffPolicyTest {
         assertThatThrownBy(() -> new BackoffPolicy(Duration.ofSeconds(-1), Duration.ofSeconds(1), Duration.ZERO, b -> b))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> DEFAULTS.delay(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aJobsOwnRetryDelaysComeFirstEntryByRetryWithTheLastRepeatedAndNoJitter() {
+        BackoffPolicy jittery = new BackoffPolicy(Duration.ofSeconds(5), Duration.ofSeconds(300), Duration.ofSeconds(1),
+                bound -> bound);
+        JobControl control = new JobControl(null, null, null, List.of(100L, 2_000L, 0L, 7_000L), null, null);
+        long[] expectedMillis = {100, 2_000, 0, 7_000, 7_000, 7_000};
+        for (int retries = 0; retries < expectedMillis.length; retries++) {
+            assertThat(jittery.delay(retries, control)).as("after %d retries", retries)
+                    .isEqualTo(Duration.ofMillis(expectedMillis[retries]));
+        }
+    }
+
+    @Test
+    void withoutRetryDelaysTheExponentialRuleApplies() {
+        assertThat(DEFAULTS.delay(2, null)).isEqualTo(Duration.ofSeconds(20));
+        assertThat(DEFAULTS.delay(2, JobControl.DEFAULTS)).isEqualTo(Duration.ofSeconds(20));
+        assertThat(DEFAULTS.delay(3, new JobControl(null, null, 5_000L, null, "t", null)))
+                .isEqualTo(Duration.ofSeconds(40));
     }
 }

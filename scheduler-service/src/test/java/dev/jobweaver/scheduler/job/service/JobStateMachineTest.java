@@ -1,10 +1,17 @@
 package dev.jobweaver.scheduler.job.service;
 
+import java.util.Map;
+import java.util.List;
+import dev.jobweaver.common.job.Priority;
+import dev.jobweaver.common.event.RunJobEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
@@ -44,9 +51,9 @@ class JobStateMachineTest {
         JobExecution running = job(JobStatus.RUNNING, 2, 1, 3);
         assertThat(JobStateMachine.judge(running, completed(1))).isEqualTo(Verdict.STALE);
         assertThat(JobStateMachine.judge(running, failed(3))).isEqualTo(Verdict.STALE);
-        Outcome foreign = new Outcome(Outcome.Kind.COMPLETED, UUID.randomUUID(), JOB, 2, null, T0, NOW);
+        Outcome foreign = new Outcome(Outcome.Kind.COMPLETED, UUID.randomUUID(), JOB, 2, null, T0, NOW, null);
         assertThat(JobStateMachine.judge(running, foreign)).isEqualTo(Verdict.STALE);
-        Outcome withoutEventId = new Outcome(Outcome.Kind.COMPLETED, null, JOB, 2, null, T0, NOW);
+        Outcome withoutEventId = new Outcome(Outcome.Kind.COMPLETED, null, JOB, 2, null, T0, NOW, null);
         assertThat(JobStateMachine.judge(running, withoutEventId)).isEqualTo(Verdict.APPLY);
         // Never dispatched: attempt 0 matches no outcome.
         assertThat(JobStateMachine.judge(job(JobStatus.PENDING, 0, 0, 3), failed(1))).isEqualTo(Verdict.STALE);
@@ -96,7 +103,8 @@ class JobStateMachineTest {
         assertThat(failed.finishedAt()).isEqualTo(NOW);
         assertThat(JobStateMachine.isDeadLetter(failed)).isTrue();
         DeadLetterEvent deadLetter = JobStateMachine.deadLetter(failed);
-        assertThat(deadLetter).isEqualTo(new DeadLetterEvent(JOB, "still broken", 2, NOW, "trace"));
+        assertThat(deadLetter).isEqualTo(new DeadLetterEvent(JOB, "still broken", 2, NOW, "trace",
+                JobControl.DEFAULT_TENANT, null));
 
         JobExecution second = job(JobStatus.RUNNING, 2, 1, 2);
         assertThat(JobStateMachine.fail(second, "x", T0, NOW, Duration.ofSeconds(10)).status())
@@ -132,15 +140,49 @@ class JobStateMachineTest {
     }
 
     private static Outcome completed(int attempt) {
-        return new Outcome(Outcome.Kind.COMPLETED, EventIds.runEventId(JOB, attempt), JOB, attempt, null, T0, NOW);
+        return new Outcome(Outcome.Kind.COMPLETED, EventIds.runEventId(JOB, attempt), JOB, attempt, null, T0, NOW, null);
     }
 
     private static Outcome failed(int attempt) {
-        return new Outcome(Outcome.Kind.FAILED, EventIds.runEventId(JOB, attempt), JOB, attempt, "boom", T0, NOW);
+        return new Outcome(Outcome.Kind.FAILED, EventIds.runEventId(JOB, attempt), JOB, attempt, "boom", T0, NOW, null);
     }
 
     private static JobExecution job(JobStatus status, int attempt, int retryCount, int maxRetries) {
         return new JobExecution(JOB, "SIMULATION", "trace", null, "{}", status, retryCount, maxRetries, attempt,
-                T0, status == JobStatus.RUNNING ? T0.plusSeconds(60) : null, null, T0, T0, null, null, null, 5);
+                T0, status == JobStatus.RUNNING ? T0.plusSeconds(60) : null, null, T0, T0, null, null, null, 5,
+                JobControl.DEFAULTS, null);
+    }
+
+    @Test
+    void aSuccessKeepsItsResultAndTheCompletedStatusCarriesIt() {
+        JsonNode result = JsonNodeFactory.instance.objectNode().put("status", 200);
+        Outcome success = new Outcome(Outcome.Kind.COMPLETED, EventIds.runEventId(JOB, 1), JOB, 1, null, T0, NOW,
+                result);
+        JobExecution completed = JobStateMachine.complete(job(JobStatus.RUNNING, 1, 0, 0), success, NOW);
+        assertThat(completed.result()).isEqualTo(result);
+        assertThat(JobStateMachine.statusEvent(completed).result()).isEqualTo(result);
+        // Other states carry none.
+        assertThat(JobStateMachine.statusEvent(job(JobStatus.RUNNING, 1, 0, 0).withResult(result)).result()).isNull();
+    }
+
+    @Test
+    void aRunCarriesTheJobsControlAndADeadLetterItsTenantAndLabels() {
+        JobControl control = new JobControl(Priority.HIGH, T0, 1_000L, List.of(10L), "acme", Map.of("team", "blue"));
+        JobExecution pending = withControl(job(JobStatus.PENDING, 0, 0, 0), control);
+        JobExecution running = JobStateMachine.dispatch(pending, NOW, NOW.plusSeconds(61));
+        RunJobEvent run = JobStateMachine.runEvent(running, JsonNodeFactory.instance.objectNode());
+        assertThat(run.control()).isEqualTo(control);
+
+        JobExecution failed = JobStateMachine.fail(running, "boom", T0, NOW, Duration.ZERO);
+        DeadLetterEvent deadLetter = JobStateMachine.deadLetter(failed);
+        assertThat(deadLetter.tenant()).isEqualTo("acme");
+        assertThat(deadLetter.labels()).isEqualTo(Map.of("team", "blue"));
+    }
+
+    private static JobExecution withControl(JobExecution j, JobControl control) {
+        return new JobExecution(j.jobId(), j.jobType(), j.traceId(), j.traceparent(), j.instruction(), j.status(),
+                j.retryCount(), j.maxRetries(), j.attempt(), j.nextRunAt(), j.leaseUntil(), j.lastError(),
+                j.createdAt(), j.updatedAt(), j.dispatchedAt(), j.startedAt(), j.finishedAt(), j.version(), control,
+                j.result());
     }
 }

@@ -1,5 +1,9 @@
 package dev.jobweaver.scheduler.job.service;
 
+import dev.jobweaver.common.job.Payloads;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.JobControl;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.JobPayload;
@@ -10,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 class LeasePolicyTest {
 
-    private final LeasePolicy policy = new LeasePolicy(Duration.ofSeconds(60), Duration.ofMillis(50));
+    private final LeasePolicy policy = new LeasePolicy(Duration.ofSeconds(60), Duration.ofMillis(50),
+            Duration.ofMinutes(10));
 
     @Test
     void sumsSleepsAndCallsAndEstimatesComputeThenAddsTheGrace() {
@@ -54,5 +59,35 @@ class LeasePolicyTest {
         JobPayload payload = new JobPayload(List.of(new Step.Sleep(Long.MAX_VALUE), new Step.Sleep(Long.MAX_VALUE),
                 new Step.Compute(Long.MAX_VALUE)));
         assertThat(policy.longestRun(payload)).isEqualTo(Duration.ofDays(365));
+    }
+
+    @Test
+    void aJobsTimeoutIsItsLongestRunWhateverItsSteps() {
+        JobPayload payload = new JobPayload(List.of(new Step.Sleep(50_000L)));
+        JobControl control = new JobControl(null, null, 1_500L, null, null, null);
+        assertThat(policy.leaseFor(JobType.SIMULATION, Payloads.tree(payload), control))
+                .isEqualTo(Duration.ofMillis(61_500));
+    }
+
+    @Test
+    void aSimulationWithoutTimeoutKeepsTheEstimateOfItsSteps() {
+        JobPayload payload = new JobPayload(List.of(new Step.Sleep(2_000L), new Step.Compute(10_000_000L)));
+        assertThat(policy.leaseFor(JobType.SIMULATION, Payloads.tree(payload), null))
+                .isEqualTo(Duration.ofMillis(62_500));
+        assertThat(policy.leaseFor(JobType.SIMULATION, Payloads.tree(payload), JobControl.DEFAULTS))
+                .isEqualTo(Duration.ofMillis(62_500));
+    }
+
+    @Test
+    void anHttpJobHasNoStepsItsRequestTimeoutOrTheConfiguredDefaultIsItsLongestRun() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        assertThat(policy.leaseFor(JobType.HTTP,
+                mapper.readTree("{\"method\":\"GET\",\"url\":\"https://example.test\",\"timeoutMs\":3000}"), null))
+                .isEqualTo(Duration.ofMillis(63_000));
+        assertThat(policy.leaseFor(JobType.HTTP,
+                mapper.readTree("{\"method\":\"GET\",\"url\":\"https://example.test\"}"), null))
+                .isEqualTo(Duration.ofMinutes(11));
+        assertThat(policy.leaseFor(JobType.HTTP, mapper.readTree("{\"method\":\"GET\",\"url\":\"https://example.test\"}"),
+                new JobControl(null, null, 20_000L, null, null, null))).isEqualTo(Duration.ofSeconds(80));
     }
 }
