@@ -125,7 +125,7 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
         try {
             uri = new URI(payload.url());
         } catch (URISyntaxException | NullPointerException e) {
-            throw failed("url is not a valid URI: " + e.getMessage());
+            throw failed("url is not a valid URI"); // the event rules let none through; its text may hold secrets
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
@@ -133,6 +133,11 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
         }
         String where = method + " " + shown(uri);
         span.setAttribute("url.full", shown(uri));
+        if (uri.getRawUserInfo() != null) {
+            // The client would not send it, and it must not reach messages or logs: credentials go in a header.
+            throw failed(where + " could not be sent: the url holds user info; send credentials in a header"
+                    + " (Authorization) instead");
+        }
         String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
                 : uri.getHost();
         String refusal = destinations.hostRefusal(host);
@@ -156,12 +161,7 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
         }
         boolean deadlineFirst = remaining < requested.toNanos();
         Duration limit = deadlineFirst ? Duration.ofNanos(remaining) : requested;
-        HttpRequest request;
-        try {
-            request = request(uri, method, payload, limit);
-        } catch (IllegalArgumentException e) {
-            throw failed(where + " could not be sent: " + e.getMessage());
-        }
+        HttpRequest request = request(uri, method, payload, limit, where);
 
         CompletableFuture<HttpResponse<ResponsePrefix>> sent =
                 client.sendAsync(request, ResponsePrefix.handler(config.maxBodyBytes()));
@@ -195,14 +195,30 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
         return result(status, response.body());
     }
 
-    private HttpRequest request(URI uri, String method, HttpCallPayload payload, Duration limit) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
-                .timeout(limit)
-                .method(method, payload.body() == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(payload.body(), StandardCharsets.UTF_8));
+    /**
+     * The request; a failure naming what the client refused. Messages name a header, never its value, and show the
+     * URL without its query: either may hold a secret.
+     */
+    private static HttpRequest request(URI uri, String method, HttpCallPayload payload, Duration limit, String where)
+            throws JobFailure {
+        HttpRequest.Builder builder;
+        try {
+            builder = HttpRequest.newBuilder(uri)
+                    .timeout(limit)
+                    .method(method, payload.body() == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(payload.body(), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw failed(where + " could not be sent: the HTTP client refused the url or the method");
+        }
         if (payload.headers() != null) {
             for (Map.Entry<String, String> header : payload.headers().entrySet()) {
-                builder.header(header.getKey(), header.getValue()); // the client refuses Host, Content-Length, ...
+                try {
+                    builder.header(header.getKey(), header.getValue());
+                } catch (IllegalArgumentException e) {
+                    // Host, Connection, Content-Length, Expect and Upgrade are the client's own to set.
+                    throw failed(where + " could not be sent: header " + header.getKey()
+                            + " is one the HTTP client sets itself, or its value is invalid");
+                }
             }
         }
         return builder.build();
