@@ -27,6 +27,32 @@ public interface JobApiConfig {
     /** How many submissions the API takes in at once, so that large ones cannot exhaust its memory. */
     Admission admission();
 
+    /** How long an {@code Idempotency-Key} is remembered, and the cleanup of expired ones. */
+    Idempotency idempotency();
+
+    /** The {@code Idempotency-Key} header of {@code POST /api/jobs}. */
+    interface Idempotency {
+
+        /**
+         * How long a key is remembered: within it, the same key of the same tenant gets the first answer again (same
+         * body) or 409 {@code API.IDEMPOTENCY_CONFLICT} (another body); after it, the key is free again.
+         */
+        @WithDefault("24h")
+        Duration ttl();
+
+        /**
+         * How often expired keys are deleted (also {@code jobweaver.api.idempotency.cleanup-interval} in
+         * {@code @Scheduled}). An expired key that is still there is treated as absent, so this only bounds the
+         * table's size.
+         */
+        @WithDefault("10m")
+        Duration cleanupInterval();
+
+        /** Most expired keys one delete statement takes; a full batch is followed by the next at once. */
+        @WithDefault("5000")
+        int cleanupBatchSize();
+    }
+
     /** Back-pressure on {@code POST /api/jobs} by the size of the bodies being handled. */
     interface Admission {
 

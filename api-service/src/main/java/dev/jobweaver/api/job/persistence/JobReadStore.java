@@ -1,9 +1,9 @@
 package dev.jobweaver.api.job.persistence;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.jobweaver.common.job.JobPayload;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Priority;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -14,6 +14,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** Reads the {@code jobs} read model for {@code GET /api/jobs}, with the reactive PostgreSQL client. */
@@ -22,7 +23,8 @@ public class JobReadStore {
 
     /** The columns {@link #job(Row)} reads; the payload as text, parsed with the jsonb columns' own mapper. */
     static final String COLUMNS = "id, type, instruction::text AS instruction, trace_id, status, retry_count,"
-            + " max_retries, attempts, next_run_at, last_error, created_at, updated_at, finished_at, status_version";
+            + " max_retries, attempts, next_run_at, last_error, created_at, updated_at, finished_at, status_version, "
+            + JobControlColumns.SELECT + ", result::text AS result";
 
     private final Pool pool;
 
@@ -43,29 +45,58 @@ public class JobReadStore {
                 });
     }
 
-    /** Jobs matching the optional filters, newest first. */
-    public Uni<JobSlice> page(JobType type, JobStatus status, int page, int size) {
+    /**
+     * What {@code GET /api/jobs} filters on; each null (or empty) filter matches every job.
+     *
+     * @param labels pairs that must all be among the job's labels
+     */
+    public record Filter(JobType type, JobStatus status, Priority priority, String tenant,
+                         List<Map.Entry<String, String>> labels) {
+
+        /** Only by type and status. */
+        public Filter(JobType type, JobStatus status) {
+            this(type, status, null, null, List.of());
+        }
+    }
+
+    /** Jobs matching {@code filter}, newest first. */
+    public Uni<JobSlice> page(Filter filter, int page, int size) {
         // Only the filters given are in the statement, so each combination keeps its own plan and index.
         List<String> where = new ArrayList<>();
         List<Object> params = new ArrayList<>();
-        if (type != null) {
-            params.add(type.name());
+        if (filter.type() != null) {
+            params.add(filter.type().name());
             where.add("type = $" + params.size());
         }
-        if (status != null) {
-            params.add(status.name());
+        if (filter.status() != null) {
+            params.add(filter.status().name());
             where.add("status = $" + params.size());
         }
-        String filter = where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
+        if (filter.priority() != null) {
+            params.add(filter.priority().name());
+            where.add("priority = $" + params.size());
+        }
+        if (filter.tenant() != null) {
+            params.add(filter.tenant());
+            where.add("tenant = $" + params.size());
+        }
+        for (Map.Entry<String, String> label : filter.labels() == null ? List.<Map.Entry<String, String>>of()
+                : filter.labels()) {
+            // One containment per pair: the same key asked with two values matches nothing, as it should. Bound as
+            // text, then cast: the client would bind a String parameter of type jsonb as a JSON string.
+            params.add(JobControlColumns.json(Map.of(label.getKey(), label.getValue())));
+            where.add("labels @> $" + params.size() + "::text::jsonb");
+        }
+        String condition = where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
         List<Object> pageParams = new ArrayList<>(params);
         pageParams.add(size);
         pageParams.add((long) page * size);
-        String select = "SELECT " + COLUMNS + " FROM jobs" + filter + " ORDER BY created_at DESC, id DESC LIMIT $"
+        String select = "SELECT " + COLUMNS + " FROM jobs" + condition + " ORDER BY created_at DESC, id DESC LIMIT $"
                 + (params.size() + 1) + " OFFSET $" + (params.size() + 2);
         return pool.preparedQuery(select).execute(Tuple.from(pageParams)).chain(rows -> {
             List<StoredJob> jobs = new ArrayList<>();
             rows.forEach(row -> jobs.add(job(row)));
-            return pool.preparedQuery("SELECT count(*) FROM jobs" + filter).execute(Tuple.from(params))
+            return pool.preparedQuery("SELECT count(*) FROM jobs" + condition).execute(Tuple.from(params))
                     .map(count -> new JobSlice(jobs, count.iterator().next().getLong(0)));
         });
     }
@@ -77,15 +108,19 @@ public class JobReadStore {
                 JobStatus.valueOf(row.getString("status")), row.getInteger("retry_count"),
                 row.getInteger("max_retries"), row.getInteger("attempts"), instant(row, "next_run_at"),
                 row.getString("last_error"), instant(row, "created_at"), instant(row, "updated_at"),
-                instant(row, "finished_at"), row.getLong("status_version"));
+                instant(row, "finished_at"), row.getLong("status_version"), JobControlColumns.priority(row),
+                JobControlColumns.runAt(row), row.getLong("timeout_ms"), JobControlColumns.retryDelays(row),
+                row.getString("tenant"), JobControlColumns.labels(row),
+                JobControlColumns.tree(row.getString("result")));
     }
 
-    static JobPayload payload(String json) {
-        try {
-            return JsonColumns.mapper().readValue(json, JobPayload.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored instruction is not a JobPayload: " + e.getOriginalMessage(), e);
+    /** A stored instruction (jsonb as text) as the payload tree. */
+    static JsonNode payload(String json) {
+        JsonNode payload = JobControlColumns.tree(json);
+        if (payload == null || !payload.isObject()) {
+            throw new IllegalStateException("a stored instruction is not a JSON object");
         }
+        return payload;
     }
 
     private static Instant instant(Row row, String column) {

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.job.persistence;
 
-import dev.jobweaver.common.job.JobPayload;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobType;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -25,7 +26,8 @@ public class OutboxStore {
      */
     private static final String CLAIM = """
             SELECT o.job_id, o.event_id, o.traceparent, j.type, j.instruction::text AS instruction, j.max_retries,
-                   j.trace_id, j.created_at
+                   j.trace_id, j.created_at, j.priority, j.run_at, j.timeout_ms,
+                   j.retry_delays_ms::text AS retry_delays_ms, j.tenant, j.labels::text AS labels
             FROM job_outbox o JOIN jobs j ON j.id = o.job_id
             WHERE o.created_at < $1 OR (o.relay_instance = $3 AND o.created_at < $4)
             ORDER BY o.created_at
@@ -45,9 +47,13 @@ public class OutboxStore {
         this.pool = pool;
     }
 
-    /** An outbox row claimed by a sweep, with its job's fields. */
-    public record Claimed(UUID jobId, UUID eventId, String traceparent, JobType type, JobPayload instruction,
-                          int maxRetries, String traceId, Instant createdAt) {
+    /**
+     * An outbox row claimed by a sweep, with its job's fields.
+     *
+     * @param control the job's control, as its event carries it; null when the job has none beyond the defaults
+     */
+    public record Claimed(UUID jobId, UUID eventId, String traceparent, JobType type, JsonNode instruction,
+                          int maxRetries, String traceId, Instant createdAt, JobControl control) {
     }
 
     /**
@@ -69,7 +75,8 @@ public class OutboxStore {
                         claimed.add(new Claimed(row.getUUID("job_id"), row.getUUID("event_id"),
                                 row.getString("traceparent"), JobType.valueOf(row.getString("type")),
                                 JobReadStore.payload(row.getString("instruction")), row.getInteger("max_retries"),
-                                row.getString("trace_id"), row.getOffsetDateTime("created_at").toInstant()));
+                                row.getString("trace_id"), row.getOffsetDateTime("created_at").toInstant(),
+                                JobControlColumns.control(row)));
                     }
                     if (claimed.isEmpty()) {
                         return Uni.createFrom().item(new Swept(0, 0));

@@ -1,18 +1,28 @@
 package dev.jobweaver.api.job.persistence;
 
-import dev.jobweaver.common.job.JobPayload;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Priority;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
  * A row of {@code jobs}: what was submitted, plus the latest state the scheduler reported.
  *
+ * @param instruction the payload, shaped by {@code type}
  * @param statusVersion version of the last {@code JobStatusChangedEvent} applied; an event is applied only when its
  *                      version is higher, so redelivered or reordered events never move a job backwards
+ * @param runAt the earliest start the client asked for; null when it asked for none
+ * @param retryDelaysMs the delays before retries the client asked for; null for the exponential backoff
+ * @param labels the job's labels; null when it has none
+ * @param result what the job's handler reported, or null
  */
-public record StoredJob(UUID id, JobType type, JobPayload instruction, String traceId, JobStatus status, int retryCount,
+public record StoredJob(UUID id, JobType type, JsonNode instruction, String traceId, JobStatus status, int retryCount,
                         int maxRetries, int attempts, Instant nextRunAt, String lastError, Instant createdAt,
-                        Instant updatedAt, Instant finishedAt, long statusVersion) {
+                        Instant updatedAt, Instant finishedAt, long statusVersion, Priority priority, Instant runAt,
+                        Long timeoutMs, List<Long> retryDelaysMs, String tenant, Map<String, String> labels,
+                        JsonNode result) {
 }

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.job.persistence;
 
 import dev.jobweaver.common.batch.Columns;
+import dev.jobweaver.common.job.JobControl;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -27,11 +28,14 @@ public class SubmissionStore {
     private static final String INSERT = """
             WITH new_jobs AS (
                 INSERT INTO jobs (id, type, instruction, trace_id, status, max_retries, next_run_at, created_at,
-                                  updated_at)
-                SELECT t.id, t.type, t.instruction::jsonb, t.trace_id, 'PENDING', t.max_retries, t.created_at,
-                       t.created_at, t.created_at
-                FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::timestamptz[])
-                     AS t(id, type, instruction, trace_id, max_retries, created_at)
+                                  updated_at, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels)
+                SELECT t.id, t.type, t.instruction::jsonb, t.trace_id, 'PENDING', t.max_retries,
+                       coalesce(t.run_at, t.created_at), t.created_at, t.created_at, t.priority, t.run_at,
+                       t.timeout_ms, t.retry_delays_ms::jsonb, t.tenant, t.labels::jsonb
+                FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::timestamptz[],
+                            $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[])
+                     AS t(id, type, instruction, trace_id, max_retries, created_at, priority, run_at, timeout_ms,
+                          retry_delays_ms, tenant, labels)
                 RETURNING id, created_at
             )
             INSERT INTO job_outbox (job_id, event_id, traceparent, created_at, relay_instance, event_bytes)
@@ -59,9 +63,20 @@ public class SubmissionStore {
      * @param instructionJson the payload as stored in the jsonb column ({@link JsonColumns#mapper()})
      * @param traceparent W3C trace context of the submitting request; null without tracing
      * @param eventBytes the size of the job's event, counted against the outbox's byte bound
+     * @param control the job's control as the client gave it (runAt resolved); null for none
      */
     public record NewJob(UUID id, String type, String instructionJson, String traceId, int maxRetries,
-                         Instant createdAt, UUID eventId, String traceparent, int eventBytes) {
+                         Instant createdAt, UUID eventId, String traceparent, int eventBytes, JobControl control) {
+
+        /** A job of the original API, without job control. */
+        public NewJob(UUID id, String type, String instructionJson, String traceId, int maxRetries,
+                      Instant createdAt, UUID eventId, String traceparent, int eventBytes) {
+            this(id, type, instructionJson, traceId, maxRetries, createdAt, eventId, traceparent, eventBytes, null);
+        }
+
+        private JobControl controlOrDefaults() {
+            return JobControl.orDefaults(control);
+        }
     }
 
     /**
@@ -84,6 +99,14 @@ public class SubmissionStore {
         parameters.addValue(Columns.of(jobs, NewJob::traceparent, String[]::new));
         parameters.addValue(relayInstance);
         parameters.addValue(Columns.of(jobs, NewJob::eventBytes, Integer[]::new));
+        parameters.addValue(Columns.of(jobs, job -> job.controlOrDefaults().priorityOrDefault().name(), String[]::new));
+        parameters.addValue(Columns.of(jobs, job -> utc(job.controlOrDefaults().runAt()), OffsetDateTime[]::new));
+        parameters.addValue(Columns.of(jobs, job -> job.controlOrDefaults().timeoutMs(), Long[]::new));
+        parameters.addValue(Columns.of(jobs, job -> JobControlColumns.json(job.controlOrDefaults().retryDelaysMs()),
+                String[]::new));
+        parameters.addValue(Columns.of(jobs, job -> job.controlOrDefaults().tenantOrDefault(), String[]::new));
+        parameters.addValue(Columns.of(jobs, job -> JobControlColumns.json(job.controlOrDefaults().labels()),
+                String[]::new));
         return pool.preparedQuery(INSERT)
                 .execute(parameters)
                 .replaceWithVoid();

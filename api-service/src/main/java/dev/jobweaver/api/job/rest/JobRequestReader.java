@@ -16,6 +16,10 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.job.HttpCallPayload;
+import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Step;
 import java.io.IOException;
 import java.util.Arrays;
@@ -28,12 +32,19 @@ import java.util.stream.Collectors;
  *
  * <p>Strict means: no string-to-number, number-to-string or float-to-integer coercion, no trailing tokens, no
  * duplicate keys. Unknown properties are ignored (clients of the original API may send extra fields).
+ *
+ * <p>The payload is read as its type's record ({@link JobPayload} for {@code SIMULATION} and, since the original API
+ * knew no other type, when {@code jobType} is missing; {@link HttpCallPayload} for {@code HTTP}), with the same
+ * strictness and messages, and handed on as that record's tree: what is stored and published is exactly what the
+ * type defines, without the extra fields a client may have sent.
  */
 public final class JobRequestReader {
 
     private static final String VALID_ACTIONS = String.join(", ", Step.ACTIONS);
 
     private final ObjectReader reader;
+    private final ObjectReader simulation;
+    private final ObjectReader http;
     private final ObjectMapper lenient;
 
     public JobRequestReader(ObjectMapper base) {
@@ -62,6 +73,8 @@ public final class JobRequestReader {
         strict.coercionConfigFor(LogicalType.POJO)
                 .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
         this.reader = strict.readerFor(JobRequest.class);
+        this.simulation = strict.readerFor(JobPayload.class);
+        this.http = strict.readerFor(HttpCallPayload.class);
     }
 
     /** The request in {@code body}, or an {@link ApiException} naming what is wrong. */
@@ -73,14 +86,8 @@ public final class JobRequestReader {
         JobRequest request;
         try {
             request = reader.readValue(body);
-        } catch (InvalidTypeIdException e) {
-            throw unknownAction(e);
-        } catch (InvalidFormatException e) {
-            throw invalidFormat(e);
-        } catch (MismatchedInputException e) {
-            throw mismatched(e, body);
         } catch (JsonMappingException e) {
-            throw otherMapping(e);
+            throw mapping(e, "", () -> lenient.readTree(body));
         } catch (InputCoercionException e) {
             throw malformed("a number in the request body is out of range: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
@@ -91,11 +98,50 @@ public final class JobRequestReader {
         if (request == null) {
             throw malformed("request body must be a JSON object, not null");
         }
-        return request;
+        JsonNode payload = request.payload();
+        if (payload == null || payload.isNull()) {
+            return request.withPayload(null);
+        }
+        if (!payload.isObject()) {
+            throw malformed("payload must be an object, got " + describe(payload));
+        }
+        return request.withPayload(normalised(request.jobType(), payload));
     }
 
-    private static ApiException unknownAction(InvalidTypeIdException e) {
-        String path = path(e.getPath());
+    /** {@code payload} read as {@code type}'s record, then written back as a tree. */
+    private JsonNode normalised(JobType type, JsonNode payload) {
+        ObjectReader typed = type == JobType.HTTP ? http : simulation;
+        try {
+            return Payloads.tree(typed.readValue(payload));
+        } catch (JsonMappingException e) {
+            throw mapping(e, "payload", () -> payload);
+        } catch (IOException e) {
+            throw malformed("payload could not be read: " + e.getMessage());
+        }
+    }
+
+    /** A 400 for a Jackson mapping failure, its field path under {@code prefix} within {@code root}. */
+    private ApiException mapping(JsonMappingException e, String prefix, ThrowingSupplier root) {
+        if (e instanceof InvalidTypeIdException typeId) {
+            return unknownAction(typeId, prefix);
+        }
+        if (e instanceof InvalidFormatException format) {
+            return invalidFormat(format, prefix);
+        }
+        if (e instanceof MismatchedInputException mismatch) {
+            return mismatched(mismatch, prefix, root);
+        }
+        return otherMapping(e, prefix);
+    }
+
+    /** A source of the JSON tree a failure's path is relative to. */
+    @FunctionalInterface
+    private interface ThrowingSupplier {
+        JsonNode get() throws IOException;
+    }
+
+    private static ApiException unknownAction(InvalidTypeIdException e, String prefix) {
+        String path = path(prefix, e.getPath());
         String field = (path.isEmpty() ? "" : path + ".") + Step.DISCRIMINATOR;
         if (e.getTypeId() == null) {
             return invalid(field + " is required; valid actions are " + VALID_ACTIONS);
@@ -103,8 +149,8 @@ public final class JobRequestReader {
         return invalid(field + " '" + e.getTypeId() + "' is not a known action; valid actions are " + VALID_ACTIONS);
     }
 
-    private static ApiException invalidFormat(InvalidFormatException e) {
-        String path = path(e.getPath());
+    private static ApiException invalidFormat(InvalidFormatException e, String prefix) {
+        String path = path(prefix, e.getPath());
         Class<?> target = e.getTargetType();
         if (target != null && target.isEnum() && e.getValue() instanceof String value) {
             return invalid(path + " '" + value + "' is not a known value; valid values are " + enumValues(target));
@@ -112,9 +158,9 @@ public final class JobRequestReader {
         return malformed(path + " must be " + expected(target) + ", got " + describe(e.getValue()));
     }
 
-    private ApiException mismatched(MismatchedInputException e, byte[] body) {
-        String path = path(e.getPath());
-        JsonNode actual = nodeAt(body, e.getPath());
+    private static ApiException mismatched(MismatchedInputException e, String prefix, ThrowingSupplier root) {
+        String path = path(prefix, e.getPath());
+        JsonNode actual = nodeAt(root, e.getPath());
         if (path.isEmpty()) {
             if (actual == null || actual.isObject()) {
                 return malformed("request body is not valid JSON: " + firstLine(e.getOriginalMessage()) + location(e));
@@ -124,10 +170,10 @@ public final class JobRequestReader {
         return malformed(path + " must be " + expected(e.getTargetType()) + ", got " + describe(actual));
     }
 
-    /** The JSON value at {@code path} in {@code body}, to say what the client sent instead; null if unknown. */
-    private JsonNode nodeAt(byte[] body, List<JsonMappingException.Reference> path) {
+    /** The JSON value at {@code path} in {@code root}, to say what the client sent instead; null if unknown. */
+    private static JsonNode nodeAt(ThrowingSupplier root, List<JsonMappingException.Reference> path) {
         try {
-            JsonNode node = lenient.readTree(body);
+            JsonNode node = root.get();
             for (JsonMappingException.Reference ref : path) {
                 if (node == null) {
                     return null;
@@ -140,8 +186,8 @@ public final class JobRequestReader {
         }
     }
 
-    private static ApiException otherMapping(JsonMappingException e) {
-        String path = path(e.getPath());
+    private static ApiException otherMapping(JsonMappingException e, String prefix) {
+        String path = path(prefix, e.getPath());
         Throwable cause = e.getCause();
         if (cause instanceof InputCoercionException coercion) {
             return malformed(path + " is out of range: " + coercion.getOriginalMessage());
@@ -152,7 +198,12 @@ public final class JobRequestReader {
 
     /** {@code payload.steps[2].durationMs} from Jackson's reference chain. */
     static String path(List<JsonMappingException.Reference> references) {
-        StringBuilder out = new StringBuilder();
+        return path("", references);
+    }
+
+    /** The field path of {@code references} under {@code prefix} ({@code ""} for the body itself). */
+    static String path(String prefix, List<JsonMappingException.Reference> references) {
+        StringBuilder out = new StringBuilder(prefix);
         for (JsonMappingException.Reference ref : references) {
             if (ref.getFieldName() != null) {
                 if (!out.isEmpty()) {
@@ -176,6 +227,9 @@ public final class JobRequestReader {
         }
         if (type == String.class) {
             return "a string";
+        }
+        if (java.util.Map.class.isAssignableFrom(type)) {
+            return "an object";
         }
         if (type == Boolean.class || type == boolean.class) {
             return "true or false";

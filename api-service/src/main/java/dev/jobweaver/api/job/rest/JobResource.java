@@ -2,6 +2,8 @@ package dev.jobweaver.api.job.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.service.AcceptedJob;
+import dev.jobweaver.api.job.service.IdempotencyConflictException;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.job.service.JobSubmissionService;
@@ -9,8 +11,11 @@ import dev.jobweaver.api.job.service.OutboxFullException;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.api.job.persistence.JobReadStore;
+import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
@@ -26,6 +31,9 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +41,7 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -58,6 +67,7 @@ public class JobResource {
     private final JobRequestReader reader;
     private final JobRequestValidator validator;
     private final JobApiConfig config;
+    private final ObjectMapper mapper;
 
     public JobResource(JobSubmissionService submissions, JobQueryService queries, JobMetrics metrics,
                        ObjectMapper mapper, JobApiConfig config) {
@@ -65,6 +75,7 @@ public class JobResource {
         this.queries = queries;
         this.metrics = metrics;
         this.config = config;
+        this.mapper = mapper;
         this.reader = new JobRequestReader(mapper);
         StepRules.Limits limits = JobRequestValidator.limitsOf(config.validation());
         String beyond = limits.exceeding(StepRules.Limits.CEILINGS);
@@ -82,7 +93,8 @@ public class JobResource {
             + " committed; its JobCreatedEvent is published to Kafka right after, without the request waiting. A"
             + " Kafka outage delays jobs, it does not refuse them: 503 with Retry-After only when the database cannot"
             + " take the job or the unpublished outbox is over its bound. Send a W3C traceparent header to join the job"
-            + " to your own trace.")
+            + " to your own trace. With an Idempotency-Key header, a repeat of the same request (same tenant, key and"
+            + " body) within 24 h is answered with the first answer and makes no second job.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = JobRequest.class)))
     @APIResponse(responseCode = "202", description = "accepted",
@@ -99,6 +111,12 @@ public class JobResource {
             + " many submission bytes are in flight (API.OVERLOADED, body unread); retry after Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, description = "1 to 255 printable ASCII characters;"
+            + " the same key of the same tenant within 24 h: the same body gets the first answer again, another body"
+            + " 409 API.IDEMPOTENCY_CONFLICT", schema = @Schema(type = SchemaType.STRING, maxLength = 255))
+    @APIResponse(responseCode = "409", description = "the Idempotency-Key was used for another body within 24 h"
+            + " (API.IDEMPOTENCY_CONFLICT; jobId names the first job)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<RestResponse<JobSubmitted>> submit(@Context RoutingContext routing) {
         // HttpEdgeRoutes buffered the body (and enforced its size); reading it here avoids a second read.
         byte[] body = routing.body() == null || routing.body().buffer() == null ? null
@@ -108,13 +126,22 @@ public class JobResource {
             throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
                     "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
         }
+        String key = routing.request().getHeader(IdempotencyKeys.HEADER);
+        if (key != null) {
+            String problem = IdempotencyKeys.problem(key);
+            if (problem != null) {
+                throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, problem));
+            }
+        }
         JobRequest request;
         try {
             request = reader.read(body);
         } catch (ApiException e) {
             throw refused(e);
         }
-        List<String> violations = validator.violations(request);
+        // The acceptance instant, to the microsecond the database keeps: delayMs counts from it, runAt is bounded by it.
+        Instant acceptedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        List<String> violations = validator.violations(request, acceptedAt);
         if (!violations.isEmpty()) {
             throw refused(new ApiException(ApiErrorCode.INVALID_JOB_REQUEST, String.join("; ", violations)));
         }
@@ -123,15 +150,24 @@ public class JobResource {
         String traceparent = routing.request().getHeader(Headers.TRACEPARENT);
         Map<String, String> retryAfter = Map.of("Retry-After",
                 Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
-        return submissions.submit(request.jobType(), request.payload(), maxRetries, traceparent)
+        Uni<AcceptedJob> submitted = key == null
+                ? submissions.submit(request.jobType(), request.payload(), maxRetries, request.control(acceptedAt),
+                        acceptedAt, traceparent)
+                : submissions.submitOnce(request.jobType(), request.payload(), maxRetries, request.control(acceptedAt),
+                        acceptedAt, traceparent, key, IdempotencyKeys.fingerprint(mapper, body));
+        return submitted
+                .onFailure(IdempotencyConflictException.class).transform(e -> refused(new ApiException(
+                        ApiErrorCode.IDEMPOTENCY_CONFLICT, e.getMessage(),
+                        ((IdempotencyConflictException) e).jobId().toString())))
                 // Kafka has not taken jobs for a while and the outbox is full: nothing was stored, retry later.
                 .onFailure(OutboxFullException.class).transform(e -> new ApiException(
                         ApiErrorCode.SERVICE_UNAVAILABLE, e.getMessage() + ", retry later", null, retryAfter))
                 // The database is unreachable or overloaded: the client's request was fine and may be retried, and
-                // nothing was stored. A permanent failure stays a 500 (it is a bug, not the client's doing).
-                .onFailure(Failures::isTransient).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
-                        "the job could not be stored: the database is unavailable (" + Failures.describe(e)
-                                + "); nothing was accepted, retry later", null, retryAfter))
+                // nothing was stored. A permanent failure stays a 500 (it is a bug, not the client's doing). An answer
+                // already chosen above passes unchanged.
+                .onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e -> new ApiException(
+                        ApiErrorCode.SERVICE_UNAVAILABLE, "the job could not be stored: the database is unavailable ("
+                        + Failures.describe(e) + "); nothing was accepted, retry later", null, retryAfter))
                 // The header as SPEC.md writes it, relative: location(URI) would parse it and resolve it against the
                 // request's URI, 2% of the API's CPU in a burst. The typed RestResponse lets Quarkus pick the JSON
                 // writer at build time instead of looking it up per response.
@@ -165,7 +201,8 @@ public class JobResource {
     }
 
     @GET
-    @Operation(summary = "List jobs", description = "Newest first, optionally filtered by type and status.")
+    @Operation(summary = "List jobs", description = "Newest first, optionally filtered by type, status, priority,"
+            + " tenant and labels (every filter given must match).")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobPage.class)))
     @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
@@ -174,15 +211,26 @@ public class JobResource {
             @QueryParam("type") String type,
             @Parameter(description = "status filter", schema = @Schema(implementation = JobStatus.class))
             @QueryParam("status") String status,
+            @Parameter(description = "priority filter", schema = @Schema(implementation = Priority.class))
+            @QueryParam("priority") String priority,
+            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
+                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
+            @Parameter(description = "label filter key:value, repeatable (at most 16): a job must carry every pair")
+            @QueryParam("label") List<String> labels,
             @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
         JobType typeFilter = enumParam("type", type, JobType.class);
         JobStatus statusFilter = enumParam("status", status, JobStatus.class);
+        Priority priorityFilter = enumParam("priority", priority, Priority.class);
+        String tenantFilter = tenantParam(tenant);
+        List<Map.Entry<String, String>> labelFilter = labelParams(labels);
         int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
         int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
-        return queries.list(typeFilter, statusFilter, pageNumber, pageSize).map(slice -> new JobPage(
+        JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
+                labelFilter);
+        return queries.list(filter, pageNumber, pageSize).map(slice -> new JobPage(
                 slice.jobs().stream().map(JobView::of).toList(), pageNumber, pageSize, slice.total(),
                 (int) ((slice.total() + pageSize - 1) / pageSize)));
     }
@@ -198,6 +246,47 @@ public class JobResource {
                     + "' is not valid; valid values are " + Arrays.stream(type.getEnumConstants())
                     .map(Enum::name).collect(Collectors.joining(", "))));
         }
+    }
+
+    private String tenantParam(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (!JobControlRules.TENANT.matcher(value).matches()) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter tenant must match"
+                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + cut(value) + "'"));
+        }
+        return value;
+    }
+
+    /** Each {@code key:value} (split at the first colon, so a value may hold colons) as a pair. */
+    private List<Map.Entry<String, String>> labelParams(List<String> values) {
+        if (values == null || values.isEmpty()) {
+            return List.of();
+        }
+        if (values.size() > JobControlRules.MAX_LABELS) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter label may be given at"
+                    + " most " + JobControlRules.MAX_LABELS + " times, got " + values.size()));
+        }
+        List<Map.Entry<String, String>> pairs = new ArrayList<>(values.size());
+        for (String value : values) {
+            int colon = value == null ? -1 : value.indexOf(':');
+            String key = colon < 0 ? null : value.substring(0, colon);
+            String labelValue = colon < 0 ? null : value.substring(colon + 1);
+            if (key == null || !JobControlRules.LABEL_KEY.matcher(key).matches()
+                    || labelValue.length() > JobControlRules.MAX_LABEL_VALUE || labelValue.indexOf(0) >= 0) {
+                throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter label must be"
+                        + " key:value, the key 1 to 63 letters, digits, '.', '_', '/' or '-' starting with a letter or"
+                        + " digit, the value at most " + JobControlRules.MAX_LABEL_VALUE + " characters; got '"
+                        + cut(String.valueOf(value)) + "'"));
+            }
+            pairs.add(Map.entry(key, labelValue));
+        }
+        return pairs;
+    }
+
+    private static String cut(String value) {
+        return value.length() > 40 ? value.substring(0, 40) + "..." : value;
     }
 
     private int intParam(String name, String value, int fallback, int min, int max) {

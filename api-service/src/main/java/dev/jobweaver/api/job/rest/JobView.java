@@ -1,30 +1,54 @@
 package dev.jobweaver.api.job.rest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.persistence.StoredJob;
+import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Priority;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
- * A job as {@code GET /api/jobs/{id}} shows it.
+ * A job as {@code GET /api/jobs/{id}} shows it: the fields of the original API, then its job control (priority and
+ * tenant always, the others when the job has them) and its result when it has one.
  *
  * @param maxRetries retries allowed after the first attempt
  * @param retryCount retries made so far
  * @param attempts attempts started so far
  * @param nextRunAt when a {@code PENDING} job is due
  * @param lastError the error of the latest failed attempt
+ * @param runAt the earliest start asked for (runAt, or delayMs resolved at acceptance; a past runAt reads as the
+ *              acceptance)
+ * @param result what the job's handler reported when it completed
  */
 @RegisterForReflection
 public record JobView(UUID id, JobType type, JobStatus status, String traceId, int maxRetries, int retryCount,
                       int attempts, Instant nextRunAt, String lastError, Instant createdAt, Instant updatedAt,
-                      Instant finishedAt, JobPayload payload) {
+                      Instant finishedAt,
+                      @Schema(type = SchemaType.OBJECT, oneOf = {JobPayload.class, HttpCallPayload.class},
+                              description = "what the job does, shaped by its type") JsonNode payload,
+                      Priority priority,
+                      String tenant,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Instant runAt,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Long timeoutMs,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) List<Long> retryDelaysMs,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> labels,
+                      @JsonInclude(JsonInclude.Include.NON_NULL)
+                      @Schema(type = SchemaType.OBJECT, description = "what the job's handler reported (JSON, at most"
+                              + " 64 KiB)") JsonNode result) {
 
     static JobView of(StoredJob job) {
         return new JobView(job.id(), job.type(), job.status(), job.traceId(), job.maxRetries(), job.retryCount(),
                 job.attempts(), job.nextRunAt(), job.lastError(), job.createdAt(), job.updatedAt(), job.finishedAt(),
-                job.instruction());
+                job.instruction(), job.priority(), job.tenant(), job.runAt(), job.timeoutMs(), job.retryDelaysMs(),
+                job.labels(), job.result());
     }
 }

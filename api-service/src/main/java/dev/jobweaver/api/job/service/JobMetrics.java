@@ -14,6 +14,7 @@ public class JobMetrics {
     private final MeterRegistry registry;
     private final Counter submitted;
     private final Counter backlogged;
+    private final Counter idempotentReplays;
     private final Counter relayFailed;
     private final Counter overloaded;
     private final Counter sweptPublished;
@@ -26,6 +27,9 @@ public class JobMetrics {
         this.registry = registry;
         this.submitted = Counter.builder("jobweaver.jobs.submitted")
                 .description("Jobs accepted: committed with their outbox row (202)").register(registry);
+        this.idempotentReplays = Counter.builder("jobweaver.submissions.idempotent.replays")
+                .description("Submissions answered with the first answer of their Idempotency-Key (no new job)")
+                .register(registry);
         this.backlogged = Counter.builder("jobweaver.submissions.backlogged")
                 .description("Submissions answered 503 because the unpublished outbox was over its bound")
                 .register(registry);
@@ -62,6 +66,11 @@ public class JobMetrics {
     /** A group of {@code size} submissions was stored with one statement. */
     public void submissionGroup(int size) {
         submissionGroups.record(size);
+    }
+
+    /** A submission answered with the first answer of its Idempotency-Key. */
+    public void idempotentReplay() {
+        idempotentReplays.increment();
     }
 
     /** A submission refused because the unpublished outbox is over its bound. */

@@ -2,8 +2,6 @@ package dev.jobweaver.api.job.service;
 
 import dev.jobweaver.api.job.persistence.JobReadStore;
 import dev.jobweaver.api.job.persistence.StoredJob;
-import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.common.job.JobType;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,7 +25,7 @@ public class JobQueryService {
 
     /** A page of jobs, newest first. */
     @WithSpan("list jobs")
-    public Uni<JobReadStore.JobSlice> list(JobType type, JobStatus status, int page, int size) {
-        return jobs.page(type, status, page, size);
+    public Uni<JobReadStore.JobSlice> list(JobReadStore.Filter filter, int page, int size) {
+        return jobs.page(filter, page, size);
     }
 }

@@ -6,12 +6,14 @@ import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
 import dev.jobweaver.api.job.messaging.OutboxRelay;
 import dev.jobweaver.api.job.messaging.OutboxSweeper;
+import dev.jobweaver.api.job.persistence.IdempotencyStore;
 import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.job.persistence.SubmissionStore;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.event.JobCreatedEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobIds;
-import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.reactive.VertxContexts;
@@ -24,8 +26,8 @@ import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -54,6 +56,9 @@ import org.jboss.logging.MDC;
  *       {@link OutboxSweeper} publishes later. A committed job is therefore never lost, and never refused after the
  *       fact: there is no compensation and no job in doubt.</li>
  * </ol>
+ *
+ * <p>A submission with an {@code Idempotency-Key} ({@link #submitOnce}) takes the same steps in a statement of its own,
+ * which also claims the key, so that the key commits with its job.
  */
 @ApplicationScoped
 public class JobSubmissionService {
@@ -65,6 +70,8 @@ public class JobSubmissionService {
     }
 
     private final SubmissionStore store;
+    private final IdempotencyStore idempotency;
+    private final Duration keyTtl;
     private final JobCreatedPublisher publisher;
     private final OutboxRelay relay;
     private final OutboxBacklog backlog;
@@ -75,10 +82,12 @@ public class JobSubmissionService {
     /** Step 2 per group; a submission's result is its answer. */
     private final GroupCommit<Pending, AcceptedJob> inserts;
 
-    public JobSubmissionService(SubmissionStore store, JobCreatedPublisher publisher, OutboxRelay relay,
-                                OutboxBacklog backlog, OutboxSweeper sweeper, JobMetrics metrics, Vertx vertx,
-                                JobApiConfig config) {
+    public JobSubmissionService(SubmissionStore store, IdempotencyStore idempotency, JobCreatedPublisher publisher,
+                                OutboxRelay relay, OutboxBacklog backlog, OutboxSweeper sweeper, JobMetrics metrics,
+                                Vertx vertx, JobApiConfig config) {
         this.store = store;
+        this.idempotency = idempotency;
+        this.keyTtl = config.idempotency().ttl();
         this.publisher = publisher;
         this.relay = relay;
         this.backlog = backlog;
@@ -92,43 +101,110 @@ public class JobSubmissionService {
     /**
      * Stores a validated job in the trace {@link #jobContext} chooses; completes once it is committed.
      *
+     * @param payload the payload's tree, as its type's record writes it
+     * @param control the job's control with its start resolved; null when the request asks for none
+     * @param acceptedAt when the job is accepted (its {@code createdAt}), to the microsecond the database keeps
      * @param clientTraceparent the request's W3C {@code traceparent} header, or null
      * @throws OutboxFullException (as the Uni's failure) when the unpublished outbox is over its bound
      */
-    public Uni<AcceptedJob> submit(JobType type, JobPayload payload, int maxRetries, String clientTraceparent) {
-        if (!backlog.admits()) {
-            metrics.backlogged();
-            return Uni.createFrom().failure(new OutboxFullException(backlog.jobs(), backlog.bytes(),
-                    backlog.oldestAge(), backlog.bounds()));
-        }
-        Context context = jobContext(Context.current(), clientTraceparent);
-        UUID jobId = JobIds.next();
-        UUID eventId = UUID.randomUUID();
-        String traceId = Span.fromContext(context).getSpanContext().getTraceId(); // valid: jobContext sees to it
-        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        MDC.put("jobId", jobId.toString());
-        Span.fromContext(context).setAttribute("jobweaver.job.id", jobId.toString());
-
-        String instruction;
+    public Uni<AcceptedJob> submit(JobType type, JsonNode payload, int maxRetries, JobControl control,
+                                   Instant acceptedAt, String clientTraceparent) {
+        Pending pending;
         try {
-            instruction = columns.writeValueAsString(payload);
-        } catch (JsonProcessingException e) {
-            return Uni.createFrom().failure(new IllegalStateException("could not serialise the payload", e));
+            pending = prepare(type, payload, maxRetries, control, acceptedAt, clientTraceparent);
+        } catch (OutboxFullException | IllegalStateException e) {
+            return Uni.createFrom().failure(e);
         }
-        SubmissionStore.NewJob job = new SubmissionStore.NewJob(jobId, type.name(), instruction, traceId, maxRetries,
-                now, eventId, publisher.traceparentOf(context), eventBytes(instruction));
-        JobCreatedEvent event = new JobCreatedEvent(jobId, type, payload, maxRetries, traceId, now);
-
         // Queued on subscription, answered once its group committed.
-        Uni<AcceptedJob> accepted = Uni.createFrom().completionStage(() -> inserts.submit(new Pending(job, event,
-                context)));
+        Uni<AcceptedJob> accepted = Uni.createFrom().completionStage(() -> inserts.submit(pending));
         // The group is answered from whichever thread finished it; each request resumes on its own context.
         return VertxContexts.backToCaller(accepted);
     }
 
     /**
+     * Stores a validated job under an {@code Idempotency-Key}, unless the key of the job's tenant is live: then
+     * answers the first submission's answer when {@code fingerprint} is the first body's, and fails with
+     * {@link IdempotencyConflictException} when it is not. The key, the job and its outbox row are one statement, so
+     * concurrent duplicates make exactly one job. Not grouped with other submissions: a keyed submission is its own
+     * statement, and unkeyed ones keep their group commit.
+     *
+     * @param fingerprint what identifies the request's body (see the REST layer)
+     * @throws OutboxFullException (as the Uni's failure) when the unpublished outbox is over its bound
+     */
+    public Uni<AcceptedJob> submitOnce(JobType type, JsonNode payload, int maxRetries, JobControl control,
+                                       Instant acceptedAt, String clientTraceparent, String key, String fingerprint) {
+        String tenant = JobControl.orDefaults(control).tenantOrDefault();
+        Pending pending;
+        try {
+            pending = prepare(type, payload, maxRetries, control, acceptedAt, clientTraceparent);
+        } catch (OutboxFullException | IllegalStateException e) {
+            return Uni.createFrom().failure(e);
+        }
+        Uni<AcceptedJob> accepted = Uni.createFrom().deferred(() -> storeKeyed(pending, tenant, key, fingerprint,
+                true));
+        return VertxContexts.backToCaller(accepted);
+    }
+
+    private Uni<AcceptedJob> storeKeyed(Pending pending, String tenant, String key, String fingerprint,
+                                        boolean mayRetry) {
+        Instant expiredAt = Instant.now().minus(keyTtl);
+        return idempotency.insert(pending.job(), instance, tenant, key, fingerprint, expiredAt).chain(stored -> {
+            if (stored) {
+                return Uni.createFrom().item(committed(List.of(pending)).getFirst());
+            }
+            return idempotency.find(tenant, key, expiredAt).chain(first -> {
+                if (first == null) {
+                    // live at the insert, gone now: the cleanup took it as it expired; it is free again
+                    return mayRetry ? storeKeyed(pending, tenant, key, fingerprint, false)
+                            : Uni.createFrom().failure(new IllegalStateException("Idempotency-Key '" + key
+                                    + "' could neither be claimed nor found"));
+                }
+                if (!first.fingerprint().equals(fingerprint)) {
+                    return Uni.createFrom().failure(new IdempotencyConflictException(key, first.jobId()));
+                }
+                metrics.idempotentReplay();
+                return Uni.createFrom().item(new AcceptedJob(first.jobId(), first.traceId()));
+            });
+        });
+    }
+
+    /**
+     * The job ready to store.
+     *
+     * @throws OutboxFullException when the unpublished outbox is over its bound
+     */
+    private Pending prepare(JobType type, JsonNode payload, int maxRetries, JobControl control, Instant acceptedAt,
+                            String clientTraceparent) {
+        if (!backlog.admits()) {
+            metrics.backlogged();
+            throw new OutboxFullException(backlog.jobs(), backlog.bytes(), backlog.oldestAge(), backlog.bounds());
+        }
+        Context context = jobContext(Context.current(), clientTraceparent);
+        UUID jobId = JobIds.next();
+        UUID eventId = UUID.randomUUID();
+        String traceId = Span.fromContext(context).getSpanContext().getTraceId(); // valid: jobContext sees to it
+        Instant now = acceptedAt;
+        MDC.put("jobId", jobId.toString());
+        Span.fromContext(context).setAttribute("jobweaver.job.id", jobId.toString());
+
+        String instruction;
+        int controlBytes;
+        try {
+            instruction = columns.writeValueAsString(payload);
+            controlBytes = control == null ? 0 : columns.writeValueAsString(control).length();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("could not serialise the payload", e);
+        }
+        SubmissionStore.NewJob job = new SubmissionStore.NewJob(jobId, type.name(), instruction, traceId, maxRetries,
+                now, eventId, publisher.traceparentOf(context), eventBytes(instruction) + controlBytes, control);
+        JobCreatedEvent event = new JobCreatedEvent(jobId, type, payload, maxRetries, traceId, now, control);
+        return new Pending(job, event, context);
+    }
+
+    /**
      * What the outbox bound counts for a job: its instruction (as stored; characters, which is the byte count for the
-     * ASCII JSON the API writes, and a lower bound otherwise) plus the event's fixed fields and headers.
+     * ASCII JSON the API writes, and a lower bound otherwise) plus the event's fixed fields and headers; the caller
+     * adds its job control's JSON, when it has one.
      */
     static int eventBytes(String instructionJson) {
         return instructionJson.length() + 256;
@@ -141,30 +217,12 @@ public class JobSubmissionService {
      */
     private CompletionStage<List<AcceptedJob>> store(List<Pending> group) {
         List<SubmissionStore.NewJob> rows = new ArrayList<>(group.size());
-        long bytes = 0;
         for (Pending pending : group) {
             rows.add(pending.job());
-            bytes += pending.job().eventBytes();
         }
-        long groupBytes = bytes;
         metrics.submissionGroup(group.size());
         return onOwnContext(() -> store.insert(rows, instance))
-                .map(stored -> {
-                    backlog.stored(group.size(), groupBytes);
-                    metrics.submitted(group.size());
-                    List<AcceptedJob> answers = new ArrayList<>(group.size());
-                    List<JobCreatedPublisher.Outgoing> events = new ArrayList<>(group.size());
-                    for (Pending pending : group) {
-                        // DEBUG, not INFO: one line per job was 3 % of the API's CPU at 2,000 jobs/s, written
-                        // synchronously on the event loop; an accepted job is visible in the metrics, its trace, GET.
-                        LOG.debugf("job %s accepted", pending.job().id());
-                        answers.add(new AcceptedJob(pending.job().id(), pending.job().traceId()));
-                        events.add(new JobCreatedPublisher.Outgoing(pending.event(), pending.job().eventId(),
-                                pending.trace(), pending.job().eventBytes()));
-                    }
-                    relay.relayCommitted(events);
-                    return answers;
-                })
+                .map(stored -> committed(group))
                 .onFailure().invoke(e -> {
                     if (Failures.isTransient(e)) {
                         // An outage: every request of the group is answered 503, and the log should not fill with
@@ -176,6 +234,28 @@ public class JobSubmissionService {
                     }
                 })
                 .subscribeAsCompletionStage();
+    }
+
+    /** Accounts for a committed group, answers each submission, and hands the events to the relay. */
+    private List<AcceptedJob> committed(List<Pending> group) {
+        long bytes = 0;
+        for (Pending pending : group) {
+            bytes += pending.job().eventBytes();
+        }
+        backlog.stored(group.size(), bytes);
+        metrics.submitted(group.size());
+        List<AcceptedJob> answers = new ArrayList<>(group.size());
+        List<JobCreatedPublisher.Outgoing> events = new ArrayList<>(group.size());
+        for (Pending pending : group) {
+            // DEBUG, not INFO: one line per job was 3 % of the API's CPU at 2,000 jobs/s, written synchronously on the
+            // event loop; an accepted job is visible in the metrics, its trace, GET.
+            LOG.debugf("job %s accepted", pending.job().id());
+            answers.add(new AcceptedJob(pending.job().id(), pending.job().traceId()));
+            events.add(new JobCreatedPublisher.Outgoing(pending.event(), pending.job().eventId(), pending.trace(),
+                    pending.job().eventBytes()));
+        }
+        relay.relayCommitted(events);
+        return answers;
     }
 
     /**

@@ -9,6 +9,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.common.job.JobControl;
+import dev.jobweaver.common.job.Payloads;
+import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
@@ -68,6 +71,12 @@ class OutboxSweeperTest {
 
     private static void insertCrashedSubmission(UUID jobId, UUID eventId, Instant createdAt, String instance)
             throws SQLException {
+        insertCrashedSubmission(jobId, eventId, createdAt, instance, null);
+    }
+
+    /** @param control an UPDATE of the job's control columns ({@code ?} is its id), in the same transaction; or null */
+    private static void insertCrashedSubmission(UUID jobId, UUID eventId, Instant createdAt, String instance,
+                                                String control) throws SQLException {
         try (Connection db = Database.connect()) {
             db.setAutoCommit(false);
             try (PreparedStatement job = db.prepareStatement("INSERT INTO jobs (id, type, instruction, trace_id, status,"
@@ -89,6 +98,12 @@ class OutboxSweeperTest {
                 outbox.setTimestamp(4, at);
                 outbox.setString(5, instance);
                 outbox.executeUpdate();
+            }
+            if (control != null) {
+                try (PreparedStatement update = db.prepareStatement(control)) {
+                    update.setObject(1, jobId);
+                    update.executeUpdate();
+                }
             }
             db.commit();
         }
@@ -122,10 +137,32 @@ class OutboxSweeperTest {
             assertThat(event.jobId()).isEqualTo(jobId);
             assertThat(event.traceId()).isEqualTo(TRACE_ID);
             assertThat(event.maxRetries()).isEqualTo(1);
-            assertThat(event.payload().steps()).hasSize(1);
+            assertThat(Payloads.simulation(event.payload()).steps()).hasSize(1);
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> !outboxHas(jobId));
         given().get("/api/jobs/" + jobId).then().statusCode(200);
+    }
+
+    @Test
+    void rowLeftBehindKeepsItsJobControl() throws Exception {
+        UUID jobId = UUID.randomUUID();
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
+            insertCrashedSubmission(jobId, UUID.randomUUID(), Instant.now().minus(Duration.ofMinutes(5)), null,
+                    "UPDATE jobs SET priority = 'HIGH', run_at = '2030-01-31T09:00:00Z', timeout_ms = 5000,"
+                            + " retry_delays_ms = '[100, 2000]', tenant = 'acme', labels = '{\"team\": \"billing\"}'"
+                            + " WHERE id = ?");
+
+            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
+                    seen -> seen.stream().anyMatch(r -> jobId.toString().equals(r.key())), Duration.ofSeconds(30));
+
+            ConsumerRecord<String, byte[]> record = records.stream().filter(r -> jobId.toString().equals(r.key()))
+                    .findFirst().orElseThrow(() -> new AssertionError("the sweeper did not publish " + jobId));
+            JobCreatedEvent event = mapper.readValue(record.value(), JobCreatedEvent.class);
+            assertThat(event.control()).isEqualTo(new JobControl(Priority.HIGH,
+                    Instant.parse("2030-01-31T09:00:00Z"), 5000L, List.of(100L, 2000L), "acme",
+                    Map.of("team", "billing")));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> !outboxHas(jobId));
     }
 
     @Test

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
@@ -64,7 +65,7 @@ class JobResourceSubmitTest {
             assertThat(event.jobType()).isEqualTo(JobType.SIMULATION);
             assertThat(event.maxRetries()).isEqualTo(2);
             assertThat(event.traceId()).isEqualTo(traceId);
-            assertThat(event.payload().steps()).containsExactly(new Step.Log("hi"), new Step.Sleep(10L));
+            assertThat(Payloads.simulation(event.payload()).steps()).containsExactly(new Step.Log("hi"), new Step.Sleep(10L));
 
             given().when().get("/api/jobs/" + jobId).then().statusCode(200)
                     .contentType(ContentType.JSON)
