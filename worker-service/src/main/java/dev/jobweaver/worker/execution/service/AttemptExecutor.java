@@ -17,6 +17,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -115,7 +116,7 @@ public class AttemptExecutor {
         }
         Deadline deadline = bound.start();
         Alarm alarm = new Alarm(Thread.currentThread());
-        ScheduledFuture<?> due = watchdog.schedule(alarm, deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> due = alarm(alarm, deadline);
         JsonNode result = null;
         String failure = null;
         try {
@@ -128,7 +129,9 @@ public class AttemptExecutor {
             failure = handler.type() + " handler failed unexpectedly: " + unexpected;
             LOG.warnf(unexpected, "attempt %d of job %s: %s", event.attempt(), event.jobId(), failure);
         } finally {
-            due.cancel(false);
+            if (due != null) {
+                due.cancel(false);
+            }
         }
         if (alarm.silence()) {
             Thread.interrupted(); // the alarm's interrupt was for this attempt only, not for what the thread does next
@@ -149,6 +152,18 @@ public class AttemptExecutor {
             return RunResult.failed(handler.type() + " handler reported a result it may not: " + unstorable);
         }
         return RunResult.succeeded(result);
+    }
+
+    /**
+     * Sets {@code alarm} off at {@code deadline}; null once the worker is stopping and the watchdog is gone, when the
+     * handler's own honouring of the deadline has to do (shutdown interrupts the run anyway).
+     */
+    private ScheduledFuture<?> alarm(Alarm alarm, Deadline deadline) {
+        try {
+            return watchdog.schedule(alarm, deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException stopped) {
+            return null;
+        }
     }
 
     /** Why {@code result} cannot be stored and published, or null. */

@@ -149,6 +149,19 @@ class AttemptExecutorTest {
     }
 
     @Test
+    void aRunStartedAfterTheWatchdogStoppedStillRunsOnItsOwnDeadline() {
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> {
+            Thread.sleep(run.deadline().remainingNanos() / 1_000_000);
+            throw new JobFailure(run.deadline().exceeded());
+        }));
+        executor.stop();
+
+        RunResult result = executor.run(event(100L), null);
+
+        assertThat(result.errorMessage()).isEqualTo("WORKER.TIMEOUT: the attempt ran longer than its timeoutMs of 100 ms");
+    }
+
+    @Test
     void aHandlerThatThrowsFailsTheAttemptWithTheReason() {
         RunResult result = executor(new Fake(JobType.HTTP, run -> {
             throw new IllegalStateException("bug in the handler");
