@@ -47,6 +47,11 @@ import org.jboss.logging.Logger;
  * attempt 1, and its run and {@code RUNNING} status are published and acknowledged by Kafka before the commit: the
  * {@link Dispatcher}'s dual-write rule, without storing the job {@code PENDING}, claiming it and updating it in a
  * second transaction. The other jobs are stored {@code PENDING} and the dispatcher is woken.
+ *
+ * <p>A job whose {@code runAt} is later than the statement's {@code now()} is stored {@code PENDING} with
+ * {@code next_run_at = runAt}, never dispatched here, and the dispatcher's timer is armed for the earliest of them.
+ * Each job's control is stored with it (an event without control stores the defaults: NORMAL, tenant
+ * {@code default}).
  * <ul>
  *   <li>If publishing fails (transiently), the transaction rolls back and the poll is stored again, all
  *       {@code PENDING}: a job never waits for {@code run-job} to be stored. A run already acknowledged is dispatched

@@ -1,5 +1,8 @@
 package dev.jobweaver.scheduler.dispatch.service;
 
+import dev.jobweaver.common.job.Priority;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.JobControl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.event.DeadLetterEvent;
@@ -146,5 +149,31 @@ class DispatcherTest extends KafkaAndDbTest {
         for (UUID id : jobs) {
             assertThat(recorder.records(Topics.RUN_JOB, id)).as("run-job records of %s", id).hasSize(1);
         }
+    }
+
+    @Test
+    void aStoredHttpJobIsDispatchedWithItsPayloadAndControlAndAnOldRowWithTheDefaults() throws Exception {
+        UUID http = UUID.randomUUID();
+        String payload = "{\"method\":\"GET\",\"url\":\"https://example.test/status\"}";
+        db.update("INSERT INTO job_executions (job_id, job_type, trace_id, instruction, job_status, max_retries,"
+                + " next_run_at, created_at, updated_at, priority, timeout_ms, tenant, labels)"
+                + " VALUES ($1, 'HTTP', $2, $3::text::jsonb, 'PENDING', 0, now() - interval '1 second', now(), now(),"
+                + " 'LOW', 4000, 'acme', '{\"team\":\"blue\"}'::jsonb)", http, TestJobs.traceId(http), payload);
+        // A row as stored before job control: its columns take their defaults.
+        UUID old = UUID.randomUUID();
+        db.insertPending(old, TestJobs.LOG_INSTRUCTION, 0, -1);
+
+        dispatcher.wake();
+
+        RunJobEvent run = value(recorder.await(Topics.RUN_JOB, http, 1).getFirst(), RunJobEvent.class);
+        assertThat(run.jobType()).isEqualTo(JobType.HTTP);
+        assertThat(run.payload()).isEqualTo(mapper.readTree(payload));
+        assertThat(run.control()).isEqualTo(new JobControl(Priority.LOW, null, 4_000L, null, "acme",
+                java.util.Map.of("team", "blue")));
+        assertThat(Duration.between(run.dispatchedAt(), run.leaseUntil()))
+                .isEqualTo(Duration.ofMillis(4_000).plus(config.lease().grace()));
+        RunJobEvent oldRun = value(recorder.await(Topics.RUN_JOB, old, 1).getFirst(), RunJobEvent.class);
+        assertThat(oldRun.control()).isEqualTo(new JobControl(Priority.NORMAL, null, null, null,
+                JobControl.DEFAULT_TENANT, null));
     }
 }

@@ -1,5 +1,8 @@
 package dev.jobweaver.scheduler.ingestion.service;
 
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.event.JobCreatedEvent;
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.event.RunJobEvent;
@@ -101,5 +104,21 @@ class IngestionServiceControlTest extends KafkaAndDbTest {
         } finally {
             db.update("DELETE FROM job_executions WHERE job_id = $1", jobId);
         }
+    }
+
+    @Test
+    void anHttpJobHasNoStepsItsPayloadTravelsAsItCameAndItsLeaseCoversItsRequestTimeout() throws Exception {
+        UUID jobId = UUID.randomUUID();
+        JsonNode payload = mapper.readTree("{\"method\":\"POST\",\"url\":\"https://example.test/hook\","
+                + "\"headers\":{\"X-Trace\":\"1\"},\"body\":\"{}\",\"expectedStatus\":[200,201],\"timeoutMs\":2000}");
+        producer.sendJson(Topics.JOB_CREATED, jobId, new JobCreatedEvent(jobId, JobType.HTTP, payload, 0,
+                TestJobs.traceId(jobId), Instant.now(), null));
+
+        RunJobEvent run = value(recorder.await(Topics.RUN_JOB, jobId, 1).getFirst(), RunJobEvent.class);
+        assertThat(run.jobType()).isEqualTo(JobType.HTTP);
+        assertThat(run.payload()).isEqualTo(payload);
+        assertThat(Duration.between(run.dispatchedAt(), run.leaseUntil()))
+                .isEqualTo(Duration.ofMillis(2_000).plus(config.lease().grace()));
+        assertThat(db.awaitJob(jobId, JobStatus.RUNNING, 1).jobType()).isEqualTo("HTTP");
     }
 }
