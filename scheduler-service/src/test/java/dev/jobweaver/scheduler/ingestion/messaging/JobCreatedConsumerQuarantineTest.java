@@ -1,5 +1,7 @@
 package dev.jobweaver.scheduler.ingestion.messaging;
 
+import dev.jobweaver.common.job.Priority;
+import dev.jobweaver.common.job.JobControl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -85,6 +87,28 @@ class JobCreatedConsumerQuarantineTest extends KafkaAndDbTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
                 quarantined.count(Topics.JOB_CREATED, QuarantineReason.INVALID.label()) - invalidBefore)
                 .isEqualTo(1.0));
+    }
+
+    @Test
+    void aJobWhoseControlBreaksTheRulesIsQuarantinedBeforeSqlAndTheJobsBehindItAreStored() throws Exception {
+        UUID bad = UUID.randomUUID();
+        JobCreatedEvent badTenant = TestJobs.created(bad, 0,
+                new JobControl(Priority.HIGH, null, null, null, "Not A Tenant", null));
+        List<UUID> behind = List.of(UUID.randomUUID(), UUID.randomUUID());
+        List<Poison> produced = new ArrayList<>();
+        produced.add(new Poison("tenant out of its pattern", bad.toString(), mapper.writeValueAsBytes(badTenant)));
+        for (UUID jobId : behind) {
+            produced.add(new Poison("good", jobId.toString(), mapper.writeValueAsBytes(TestJobs.created(jobId, 0,
+                    new JobControl(Priority.LOW, null, null, null, "acme", null)))));
+        }
+
+        List<Position> positions = QuarantineTopic.produce(bootstrapServers, Topics.JOB_CREATED, produced);
+
+        behind.forEach(jobId -> assertThat(db.awaitJob(jobId, j -> true).control().tenant()).isEqualTo("acme"));
+        assertThat(db.find(bad)).isEmpty();
+        ConsumerRecord<String, byte[]> copy = quarantinedAt(positions.getFirst());
+        assertThat(QuarantineTopic.header(copy, QuarantineHeaders.REASON)).isEqualTo(QuarantineReason.INVALID.name());
+        assertThat(QuarantineTopic.header(copy, QuarantineHeaders.DETAIL)).startsWith("tenant must match");
     }
 
     @Test
