@@ -54,7 +54,7 @@ public class JobExecutionRepository {
      * the index on (priority, next_run_at). Three probes, whatever the number of waiting jobs (LEAST ignores a level
      * that has none).
      */
-    private static final String NEXT_LATER = "LEAST(" + String.join(", ", Arrays.stream(Priority.values())
+    static final String NEXT_LATER = "LEAST(" + String.join(", ", Arrays.stream(Priority.values())
             .map(p -> "(SELECT next_run_at FROM job_executions WHERE job_status = 'PENDING' AND priority = '"
                     + p.name() + "' AND next_run_at > now() ORDER BY next_run_at LIMIT 1)").toList()) + ")";
 
@@ -139,8 +139,6 @@ public class JobExecutionRepository {
                 + " WHERE job_status = 'PENDING' AND priority = " + priority + " AND next_run_at <= now()"
                 + " ORDER BY next_run_at LIMIT " + limit + " FOR UPDATE SKIP LOCKED";
     }
-
-    static final String NEXT_DUE = "SELECT " + NEXT_LATER + " AS next_run_at, now() AS db_now";
 
     private static final String CLAIM_EXPIRED = "SELECT " + COLUMNS + " FROM job_executions"
             + " WHERE job_status = 'RUNNING' AND lease_until < now()"
@@ -239,15 +237,6 @@ public class JobExecutionRepository {
     }
 
     /**
-     * When the next job that is not due yet becomes due.
-     *
-     * @param nextRunAt the earliest {@code next_run_at} after {@code now} of a {@code PENDING} job, or null if none
-     * @param now       the database's clock as it answered
-     */
-    public record NextDue(Instant nextRunAt, Instant now) {
-    }
-
-    /**
      * New jobs in one statement (all rows or none); a job already there (a redelivered event) is left as it is.
      * Up to {@code dispatchAtMost} of them, in list order, go straight to {@code RUNNING} while the in-flight limit
      * allows and no due {@code PENDING} job waits; the caller must then publish their runs before it commits
@@ -335,13 +324,6 @@ public class JobExecutionRepository {
         return claimDue(tx, batch, maxInFlight, List.of(Priority.values()));
     }
 
-    /** When the next {@code PENDING} job that is not due yet becomes due: three index probes, no scan. */
-    public Uni<NextDue> nextDue() {
-        return pool.query(NEXT_DUE).execute().map(rows -> {
-            Row row = rows.iterator().next();
-            return new NextDue(instant(row, "next_run_at"), instant(row, "db_now"));
-        });
-    }
 
     /** {@code RUNNING} rows whose lease has passed and nobody else is handling. */
     public Uni<Claim> claimExpiredLeases(SqlConnection tx, int limit) {

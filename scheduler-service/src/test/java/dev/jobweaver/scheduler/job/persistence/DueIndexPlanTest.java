@@ -78,7 +78,7 @@ class DueIndexPlanTest {
 
     @Test
     void theNextDueProbeReadsAFewPages() throws Exception {
-        JsonNode plan = explain(JobExecutionRepository.NEXT_DUE, Tuple.tuple());
+        JsonNode plan = explain("SELECT " + JobExecutionRepository.NEXT_LATER, Tuple.tuple());
 
         assertThat(nodes(plan, "Seq Scan")).as("sequential scans").isEmpty();
         assertThat(nodes(plan, "Index Scan").size() + nodes(plan, "Index Only Scan").size()).isEqualTo(3);
