@@ -11,7 +11,8 @@ import java.util.UUID;
  *
  * @param reason the error of the last attempt
  * @param finalRetryCount the retries that were made (attempts minus one)
- * @param tenant the job's tenant, null for jobs from before tenants
+ * @param tenant the job's tenant ({@code default} for a job that named none); null only from a scheduler that predates
+ *               tenants
  * @param labels the job's labels, null when it has none
  */
 @RegisterForReflection
