@@ -23,6 +23,7 @@ import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import dev.jobweaver.worker.testing.RunSettings;
 
 /** Steps run in order, each in a span of the job's trace (continued from the record's traceparent), and in bounds. */
 @QuarkusTest
@@ -115,41 +116,8 @@ class StepExecutorTest {
     void theTimeBoundComesFromTheSteps() {
         JobPayload payload = new JobPayload(List.of(new Step.Sleep(1_000L), new Step.HttpCall("x", 2_000L),
                 new Step.Compute(1_000_000L), new Step.Log("x")));
-        Duration bound = RunTimeBound.of(payload.steps(), new WorkerConfigRun());
+        Duration bound = RunTimeBound.of(payload.steps(), RunSettings.defaults());
         // 30 s slack + 1 s + 2 s + 1 000 000 x 20 ns
         assertThat(bound).isEqualTo(Duration.ofMillis(33_020));
-    }
-
-    /** The defaults of jobweaver.worker.run, as a plain object. */
-    private static final class WorkerConfigRun implements dev.jobweaver.worker.config.WorkerConfig.Run {
-        @Override
-        public Duration timeBoundSlack() {
-            return Duration.ofSeconds(30);
-        }
-
-        @Override
-        public long computeNanosPerIteration() {
-            return 20;
-        }
-
-        @Override
-        public Duration publishTimeout() {
-            return Duration.ofSeconds(30);
-        }
-
-        @Override
-        public Duration databaseTimeout() {
-            return Duration.ofSeconds(10);
-        }
-
-        @Override
-        public int attemptBatchSize() {
-            return 256;
-        }
-
-        @Override
-        public int attemptBatchesInFlight() {
-            return 4;
-        }
     }
 }
