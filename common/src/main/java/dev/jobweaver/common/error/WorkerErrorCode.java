@@ -10,6 +10,8 @@ public enum WorkerErrorCode implements ErrorCode {
     HTTP_CALL_FAILED,
     /** The worker has no handler for the job's type (a newer API than this worker). */
     UNKNOWN_JOB_TYPE,
+    /** The job was cancelled: its run was interrupted, or not started because the cancel came first. */
+    CANCELLED,
     /** The worker stopped while the run was in progress. */
     WORKER_STOPPED,
     /** A record on {@code run-job} could not be read; it was skipped. */

@@ -108,6 +108,17 @@ public final class EventRules {
         return first(out);
     }
 
+    /** The first rule {@code e} breaks, or null. */
+    public static String problem(JobCommandEvent e) {
+        List<String> out = new ArrayList<>();
+        require("jobId", e.jobId(), out);
+        require("command", e.command(), out);
+        traceId(e.traceId(), out);
+        require("requestedAt", e.requestedAt(), out);
+        instant("requestedAt", e.requestedAt(), out);
+        return first(out);
+    }
+
     /**
      * What is wrong with a record's key, or null: every topic but the quarantine is keyed by the jobId, which keeps a
      * job's records in one partition, in order.

@@ -13,8 +13,8 @@ public final class Channels {
     /** Scheduler ingests accepted jobs. */
     public static final String JOB_CREATED_IN = "job-created-in";
     /**
-     * Scheduler publishes runs ({@code run-job}), state changes ({@code job-status}) and dead letters
-     * ({@code job-dead-letter}) through one producer; each record names its topic. The one exception to the naming
+     * Scheduler publishes runs ({@code run-job}), state changes ({@code job-status}), dead letters
+     * ({@code job-dead-letter}) and commands to the workers ({@code worker-commands}) through one producer; each record names its topic. The one exception to the naming
      * rule: a round's runs and status changes then travel in one produce request and are acknowledged together.
      */
     public static final String SCHEDULER_EVENTS_OUT = "scheduler-events-out";
@@ -30,6 +30,15 @@ public final class Channels {
     public static final String JOB_FAILED_IN = "job-failed-in";
     /** API follows state changes into its read model. */
     public static final String JOB_STATUS_IN = "job-status-in";
+    /** API sends a client's cancel or delete of a job. */
+    public static final String JOB_COMMANDS_OUT = "job-commands-out";
+    /** Scheduler applies a client's cancel or delete of a job. */
+    public static final String JOB_COMMANDS_IN = "job-commands-in";
+    /**
+     * Worker follows cancels and deletes ({@code worker-commands}, published by the scheduler through
+     * {@link #SCHEDULER_EVENTS_OUT}).
+     */
+    public static final String WORKER_COMMANDS_IN = "worker-commands-in";
 
     /** Every service sets aside the records it cannot process ({@code jobweaver-quarantine}). */
     public static final String QUARANTINE_OUT = "quarantine-out";

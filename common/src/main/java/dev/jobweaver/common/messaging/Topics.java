@@ -27,8 +27,22 @@ public final class Topics {
     public static final String JOB_FAILED = "job-failed";
     /** Scheduler to operators: a job exhausted its retries. Keyed by jobId. */
     public static final String JOB_DEAD_LETTER = "job-dead-letter";
-    /** Scheduler to API: every state change of a job. Keyed by jobId, compacted: the latest status per job survives. */
+    /**
+     * Scheduler to API: every state change of a job. Keyed by jobId, compacted: the latest status per job survives. A
+     * deleted job's key gets a tombstone (a record without a value), so compaction forgets the job too.
+     */
     public static final String JOB_STATUS = "job-status";
+    /**
+     * API to scheduler: a client's command about one job ({@code JobCommandEvent}: cancel it, delete it). Keyed by
+     * jobId; as many partitions as {@link #JOB_CREATED} by default.
+     */
+    public static final String JOB_COMMANDS = "job-commands";
+    /**
+     * Scheduler to every worker: stop running a cancelled job, forget a deleted one ({@code JobCommandEvent}). Keyed by
+     * jobId. Not shared out between the workers: each worker reads every partition in a consumer group of its own,
+     * because the scheduler does not know which worker holds a run, or will receive it.
+     */
+    public static final String WORKER_COMMANDS = "worker-commands";
 
     /**
      * Any consumer to operators: a record that could not be processed for a reason no retry cures, with its origin and
@@ -75,6 +89,8 @@ public final class Topics {
             new TopicSpec(JOB_FAILED, 3, false),
             new TopicSpec(JOB_DEAD_LETTER, 1, false),
             new TopicSpec(JOB_STATUS, 3, true),
+            new TopicSpec(JOB_COMMANDS, 3, false),
+            new TopicSpec(WORKER_COMMANDS, 1, false),
             new TopicSpec(QUARANTINE, 1, false, QUARANTINE_MAX_MESSAGE_BYTES));
 
     /**

@@ -4,6 +4,7 @@ import static dev.jobweaver.common.JsonFixture.MAPPER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.HttpCallPayload;
+import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.Payloads;
@@ -50,7 +51,9 @@ class EventJsonTest {
                         Payloads.tree(Map.of("status", 200, "body", "ok"))),
                 new JobStatusChangedEvent(JOB, JobStatus.COMPLETED, 5, 2, 1, 3, null, null, TRACE,
                         T0.plusSeconds(2), T0.plusSeconds(1), T0.plusSeconds(2), Payloads.tree(Map.of("n", 1))),
-                new DeadLetterEvent(JOB, "boom", 3, T0.plusSeconds(3), TRACE, "team-a", Map.of("env", "prod")));
+                new DeadLetterEvent(JOB, "boom", 3, T0.plusSeconds(3), TRACE, "team-a", Map.of("env", "prod")),
+                new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, T0.plusSeconds(4)),
+                new JobCommandEvent(JOB, JobCommand.DELETE, null, T0.plusSeconds(5)));
     }
 
     @org.junit.jupiter.api.Test

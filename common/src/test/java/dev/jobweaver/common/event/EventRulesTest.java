@@ -2,6 +2,7 @@ package dev.jobweaver.common.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
@@ -35,6 +36,21 @@ class EventRulesTest {
                 .isNull();
         assertThat(EventRules.problem(new JobStatusChangedEvent(JOB, JobStatus.RUNNING, 2, 1, 0, 3, null, null,
                 TRACE, NOW, NOW, null))).isNull();
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, NOW))).isNull();
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.DELETE, null, NOW))).isNull();
+    }
+
+    @Test
+    void aCommandNamesWhatItLacksOrCarriesWrongly() {
+        assertThat(EventRules.problem(new JobCommandEvent(null, JobCommand.CANCEL, TRACE, NOW)))
+                .isEqualTo("jobId is required");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, null, TRACE, NOW))).isEqualTo("command is required");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, null)))
+                .isEqualTo("requestedAt is required");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, "xyz", NOW)))
+                .startsWith("traceId");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE,
+                Instant.parse("1970-01-01T00:00:00Z")))).startsWith("requestedAt must be between");
     }
 
     @Test

@@ -27,9 +27,13 @@ public final class TopicPartitions {
      */
     public static final int MAX = 100;
 
-    /** The topics whose records a service's replicas share (one consumer group per service), by service. */
+    /**
+     * The topics whose records a service's replicas share (one consumer group per service), by service. Not
+     * {@code worker-commands}: every worker reads all of it, so its partitions do not limit the workers.
+     */
     static final Map<Service, List<String>> CONSUMED = Map.of(
-            Service.SCHEDULER, List.of(Topics.JOB_CREATED, Topics.JOB_COMPLETED, Topics.JOB_FAILED),
+            Service.SCHEDULER, List.of(Topics.JOB_CREATED, Topics.JOB_COMPLETED, Topics.JOB_FAILED,
+                    Topics.JOB_COMMANDS),
             Service.WORKER, List.of(Topics.RUN_JOB),
             Service.API, List.of(Topics.JOB_STATUS));
 
