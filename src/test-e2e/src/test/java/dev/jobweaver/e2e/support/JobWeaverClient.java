@@ -93,6 +93,18 @@ public final class JobWeaverClient {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).GET().build());
     }
 
+    /** POST /api/jobs/{id}/cancel, whatever it answers. */
+    public Answer cancel(Object id) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/jobs/" + id + "/cancel"))
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody()).build());
+    }
+
+    /** DELETE /api/jobs/{id}, whatever it answers. */
+    public Answer delete(Object id) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/jobs/" + id))
+                .timeout(Duration.ofSeconds(30)).DELETE().build());
+    }
+
     /** GET /api/jobs/{id}, expecting 200. */
     public JsonNode job(UUID id) {
         Answer answer = get("/api/jobs/" + id);
