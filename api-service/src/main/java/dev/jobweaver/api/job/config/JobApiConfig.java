@@ -30,6 +30,24 @@ public interface JobApiConfig {
     /** How long an {@code Idempotency-Key} is remembered, and the cleanup of expired ones. */
     Idempotency idempotency();
 
+    /** Cancels and deletes of jobs, handed to the scheduler on {@code job-commands}. */
+    Commands commands();
+
+    /** {@code POST /api/jobs/{id}/cancel} and {@code DELETE /api/jobs/{id}}. */
+    interface Commands {
+
+        /**
+         * How long a cancel or delete waits for Kafka to acknowledge its command ({@code acks=all}) before it is
+         * answered 503 {@code API.SERVICE_UNAVAILABLE} with {@code Retry-After} ({@code publish.retry-after}); the
+         * answer comes within this plus a tenth (at least 250 ms). The command producer's {@code max.block.ms},
+         * {@code request.timeout.ms} and {@code delivery.timeout.ms} derive from it as the relay's do from
+         * {@code publish.delivery-timeout}, so the producer has given up on a command by the time its 503 is sent
+         * and never sends it later. Min 2s.
+         */
+        @WithDefault("5s")
+        Duration timeout();
+    }
+
     /** The {@code Idempotency-Key} header of {@code POST /api/jobs}. */
     interface Idempotency {
 

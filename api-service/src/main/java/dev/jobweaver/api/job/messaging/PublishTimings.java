@@ -27,9 +27,13 @@ public record PublishTimings(Duration handoff, Duration maxBlock, Duration reque
 
     /** Timings for an event the relay tries to deliver for at most {@code total}. */
     public static PublishTimings of(Duration total) {
+        return of("jobweaver.api.publish.delivery-timeout", total);
+    }
+
+    /** Timings for a record delivered within at most {@code total}, configured as {@code key} (named when refused). */
+    public static PublishTimings of(String key, Duration total) {
         if (total.compareTo(MIN_TOTAL) < 0) {
-            throw new IllegalArgumentException("jobweaver.api.publish.delivery-timeout must be at least "
-                    + MIN_TOTAL.toSeconds() + "s, got " + total);
+            throw new IllegalArgumentException(key + " must be at least " + MIN_TOTAL.toSeconds() + "s, got " + total);
         }
         long totalMs = total.toMillis();
         Duration handoff = Duration.ofMillis(totalMs / 10);

@@ -3,7 +3,10 @@ package dev.jobweaver.api.job.rest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.service.AcceptedJob;
+import dev.jobweaver.api.job.messaging.PublishFailedException;
+import dev.jobweaver.api.job.persistence.StoredJob;
 import dev.jobweaver.api.job.service.IdempotencyConflictException;
+import dev.jobweaver.api.job.service.JobCommandService;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.job.service.JobSubmissionService;
@@ -22,6 +25,7 @@ import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -52,7 +56,10 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
-/** {@code /api/jobs}: submit a job, read one, list them. The wire format of the original JobWeaver API. */
+/**
+ * {@code /api/jobs}: submit a job, read one, list them, cancel or delete one. The wire format of the original JobWeaver
+ * API.
+ */
 @Path("/api/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "jobs")
@@ -63,16 +70,18 @@ public class JobResource {
 
     private final JobSubmissionService submissions;
     private final JobQueryService queries;
+    private final JobCommandService commands;
     private final JobMetrics metrics;
     private final JobRequestReader reader;
     private final JobRequestValidator validator;
     private final JobApiConfig config;
     private final ObjectMapper mapper;
 
-    public JobResource(JobSubmissionService submissions, JobQueryService queries, JobMetrics metrics,
-                       ObjectMapper mapper, JobApiConfig config) {
+    public JobResource(JobSubmissionService submissions, JobQueryService queries, JobCommandService commands,
+                       JobMetrics metrics, ObjectMapper mapper, JobApiConfig config) {
         this.submissions = submissions;
         this.queries = queries;
+        this.commands = commands;
         this.metrics = metrics;
         this.config = config;
         this.mapper = mapper;
@@ -187,17 +196,116 @@ public class JobResource {
     @APIResponse(responseCode = "404", description = "no such job",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<JobView> get(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
+        UUID jobId = jobId(id);
+        return queries.find(jobId).map(job -> JobView.of(found(jobId, job)));
+    }
+
+    @POST
+    @Path("{id}/cancel")
+    @Operation(summary = "Cancel a job", description = "Hands the cancel to the scheduler and answers 202 with the job"
+            + " as the read model shows it, once Kafka has acknowledged the command: the cancel is asynchronous. A"
+            + " PENDING job then becomes CANCELLED and never runs; a RUNNING one is interrupted at its next step boundary"
+            + " (a sleep at once) and ends CANCELLED. A job that finished before the scheduler saw the cancel stays as it"
+            + " finished. No request body.")
+    @APIResponse(responseCode = "202", description = "the cancel was handed to the scheduler; the job as it was then",
+            content = @Content(schema = @Schema(implementation = JobView.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such job (API.JOB_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "409", description = "the job has finished (COMPLETED, FAILED, CANCELLED or REJECTED);"
+            + " the message names its status (API.JOB_NOT_CANCELLABLE)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time"
+            + " (API.SERVICE_UNAVAILABLE); the job is unchanged as far as the API knows, retry after Retry-After seconds",
+            headers = @Header(name = "Retry-After", description = "seconds"),
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<RestResponse<JobView>> cancel(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
+        UUID jobId = jobId(id);
+        return queries.find(jobId).chain(found -> {
+            StoredJob job = found(jobId, found);
+            if (job.status().isTerminal()) {
+                throw new ApiException(ApiErrorCode.JOB_NOT_CANCELLABLE, "job " + jobId + " is " + job.status()
+                        + "; only a PENDING or RUNNING job can be cancelled", jobId.toString());
+            }
+            return commands.cancel(job)
+                    .onFailure(PublishFailedException.class).transform(e -> unavailable("cancel", jobId, e))
+                    .map(sent -> RestResponse.accepted(JobView.of(job)));
+        });
+    }
+
+    @DELETE
+    @Path("{id}")
+    @Operation(summary = "Delete a finished job", description = "Hands the delete to the scheduler, which removes the"
+            + " job from every service's store, then removes it from the API's; 204 once both are done. Only a finished"
+            + " job (COMPLETED, FAILED, CANCELLED or REJECTED) can be deleted.")
+    @APIResponse(responseCode = "204", description = "deleted")
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such job, or it was deleted already (API.JOB_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "409", description = "the job has not finished (PENDING or RUNNING); the message names"
+            + " its status (API.JOB_NOT_FINISHED)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time, nothing was"
+            + " deleted (API.SERVICE_UNAVAILABLE), or the database could not delete the job's rows; retry after"
+            + " Retry-After seconds",
+            headers = @Header(name = "Retry-After", description = "seconds"),
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<RestResponse<Void>> delete(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
+        UUID jobId = jobId(id);
+        return queries.find(jobId).chain(found -> {
+            StoredJob job = found(jobId, found);
+            if (!job.status().isTerminal()) {
+                throw new ApiException(ApiErrorCode.JOB_NOT_FINISHED, "job " + jobId + " is " + job.status()
+                        + "; only a finished job (COMPLETED, FAILED, CANCELLED or REJECTED) can be deleted",
+                        jobId.toString());
+            }
+            return commands.delete(job)
+                    .onFailure(PublishFailedException.class).transform(e -> unavailable("delete", jobId, e))
+                    // The command was taken, so the scheduler deletes the job: a retry publishes it again, which
+                    // changes nothing there, and deletes the rows here.
+                    .onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
+                            new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the delete of job " + jobId + " was"
+                                    + " handed to the scheduler but the API could not remove the job: the database is"
+                                    + " unavailable (" + Failures.describe(e) + "); retry later", jobId.toString(),
+                                    retryAfter()))
+                    .map(deleted -> {
+                        if (!deleted) {
+                            throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId,
+                                    jobId.toString());
+                        }
+                        return RestResponse.<Void>noContent();
+                    });
+        });
+    }
+
+    /** The path's job id; 400 when it is not a UUID. */
+    private UUID jobId(String id) {
         if (id == null || !UUID_TEXT.matcher(id).matches()) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
                     "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6", id));
         }
-        UUID jobId = UUID.fromString(id);
-        return queries.find(jobId).map(job -> {
-            if (job == null) {
-                throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId, jobId.toString());
-            }
-            return JobView.of(job);
-        });
+        return UUID.fromString(id);
+    }
+
+    /** {@code job}; 404 when there is none. */
+    private static StoredJob found(UUID jobId, StoredJob job) {
+        if (job == null) {
+            throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId, jobId.toString());
+        }
+        return job;
+    }
+
+    /** The 503 of a command Kafka did not take in time: the job is as it was, the client may retry. */
+    private ApiException unavailable(String command, UUID jobId, Throwable e) {
+        return new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the " + command + " of job " + jobId + " was not"
+                + " acknowledged by Kafka in time (" + e.getMessage() + "); the job is as it was, retry later",
+                jobId.toString(), retryAfter());
+    }
+
+    private Map<String, String> retryAfter() {
+        return Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
     }
 
     @GET

@@ -1,10 +1,14 @@
 package dev.jobweaver.api.job.service;
 
+import dev.jobweaver.common.job.JobCommand;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The API's business metrics, exported at {@code /q/metrics} with the {@code jobweaver_} prefix. */
@@ -21,6 +25,7 @@ public class JobMetrics {
     private final Counter statusApplied;
     private final Counter statusStale;
     private final DistributionSummary submissionGroups;
+    private final Map<JobCommand, Counter> commands = new EnumMap<>(JobCommand.class);
     private final AtomicLong statusHeld = new AtomicLong();
 
     public JobMetrics(MeterRegistry registry) {
@@ -50,6 +55,12 @@ public class JobMetrics {
         this.submissionGroups = DistributionSummary.builder("jobweaver.submission.group.size")
                 .description("Submissions stored and published together as one group (group commit)")
                 .register(registry);
+        for (JobCommand command : JobCommand.values()) {
+            commands.put(command, Counter.builder("jobweaver.job.commands")
+                    .tag("command", command.name().toLowerCase(Locale.ROOT))
+                    .description("Cancels and deletes of jobs accepted: their command acknowledged by Kafka (202, 204)")
+                    .register(registry));
+        }
         Gauge.builder("jobweaver.status.held", statusHeld, AtomicLong::get)
                 .description("job-status events held back from the read model for a newer status of their job")
                 .register(registry);
@@ -97,6 +108,11 @@ public class JobMetrics {
     /** A submission refused unread because the budget of bytes in flight was spent. */
     public void overloaded() {
         overloaded.increment();
+    }
+
+    /** A cancel or delete was accepted: Kafka acknowledged its command (and a delete's rows are gone). */
+    public void commandAccepted(JobCommand command) {
+        commands.get(command).increment();
     }
 
     public void sweptPublished(int count) {

@@ -1,0 +1,124 @@
+package dev.jobweaver.api.job.service;
+
+import dev.jobweaver.api.job.messaging.JobCommandPublisher;
+import dev.jobweaver.api.job.messaging.PublishFailedException;
+import dev.jobweaver.api.job.persistence.JobDeletionStore;
+import dev.jobweaver.api.job.persistence.StoredJob;
+import dev.jobweaver.common.event.EventRules;
+import dev.jobweaver.common.event.JobCommandEvent;
+import dev.jobweaver.common.job.JobCommand;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import io.opentelemetry.sdk.trace.samplers.SamplingDecision;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Hands a client's cancel or delete of a job to the scheduler on {@code job-commands}, in the job's trace, and removes
+ * a deleted job from the read model. The scheduler decides what a command does; the API only checks the job's status
+ * as its read model shows it, before calling here.
+ */
+@ApplicationScoped
+public class JobCommandService {
+
+    private static final AttributeKey<String> JOB_ID = AttributeKey.stringKey("jobweaver.job.id");
+
+    private final JobCommandPublisher publisher;
+    private final JobDeletionStore deletions;
+    private final JobMetrics metrics;
+    private final Sampler sampler;
+
+    public JobCommandService(JobCommandPublisher publisher, JobDeletionStore deletions, JobMetrics metrics,
+                             @ConfigProperty(name = "quarkus.otel.traces.sampler.arg", defaultValue = "1.0")
+                             double samplerRatio) {
+        this.publisher = publisher;
+        this.deletions = deletions;
+        this.metrics = metrics;
+        this.sampler = Sampler.traceIdRatioBased(samplerRatio);
+    }
+
+    /**
+     * Sends {@code CANCEL} for {@code job}. Completes once Kafka acknowledged the command, on the caller's Vert.x
+     * context; fails with {@link PublishFailedException} when Kafka did not within
+     * {@code jobweaver.api.commands.timeout}.
+     */
+    public Uni<Void> cancel(StoredJob job) {
+        try (Scope ignored = jobContext(job, sampler).makeCurrent()) {
+            return cancelInJobTrace(job);
+        }
+    }
+
+    /**
+     * Sends {@code DELETE} for {@code job}, then deletes its rows. True once both are done, false when its rows were
+     * already gone (a concurrent delete); fails with {@link PublishFailedException}, with nothing deleted, when Kafka did
+     * not acknowledge the command in time. Completes on the caller's Vert.x context.
+     */
+    public Uni<Boolean> delete(StoredJob job) {
+        try (Scope ignored = jobContext(job, sampler).makeCurrent()) {
+            return deleteInJobTrace(job);
+        }
+    }
+
+    /** The span of a cancel; the job's trace is current when this is called (self-invocation is intercepted by ArC). */
+    @WithSpan("cancel job")
+    Uni<Void> cancelInJobTrace(StoredJob job) {
+        Span.current().setAttribute(JOB_ID, job.id().toString());
+        return publisher.publish(command(job, JobCommand.CANCEL), Context.current())
+                .invoke(() -> metrics.commandAccepted(JobCommand.CANCEL));
+    }
+
+    /** The span of a delete, as {@link #cancelInJobTrace}. */
+    @WithSpan("delete job")
+    Uni<Boolean> deleteInJobTrace(StoredJob job) {
+        Span.current().setAttribute(JOB_ID, job.id().toString());
+        // Kafka first: if it does not take the command, the client is answered 503 and the job is still there to
+        // delete again. The other order would leave the scheduler and the workers holding a job the API forgot.
+        return publisher.publish(command(job, JobCommand.DELETE), Context.current())
+                .chain(() -> deletions.delete(job.id()))
+                .invoke(deleted -> {
+                    if (deleted) {
+                        metrics.commandAccepted(JobCommand.DELETE);
+                    }
+                });
+    }
+
+    private static JobCommandEvent command(StoredJob job, JobCommand command) {
+        String traceId = EventRules.isTraceId(job.traceId()) ? job.traceId() : null;
+        JobCommandEvent event = new JobCommandEvent(job.id(), command, traceId, Instant.now());
+        String problem = EventRules.problem(event);
+        if (problem != null) {
+            throw new IllegalStateException("a " + command + " command for job " + job.id() + " breaks a rule: " + problem);
+        }
+        return event;
+    }
+
+    /**
+     * The job's trace as the parent of its commands' spans: a remote parent with the job's trace id and a span id made
+     * from its jobId. Only the trace id of the request that submitted the job is stored, not its span, so a command's
+     * spans hang under this stand-in; trace viewers group spans by trace id. Sampled as the job's trace was: the
+     * service's sampler (parent-based, trace-id ratio) decides a root by its trace id alone. The root context when
+     * the stored trace id is not a valid one.
+     */
+    static Context jobContext(StoredJob job, Sampler sampler) {
+        String traceId = job.traceId();
+        long low = job.id().getLeastSignificantBits();
+        String spanId = String.format("%016x", low == 0 ? 1 : low);
+        boolean sampled = traceId != null && sampler.shouldSample(Context.root(), traceId, "job", SpanKind.INTERNAL,
+                Attributes.empty(), List.of()).getDecision() == SamplingDecision.RECORD_AND_SAMPLE;
+        SpanContext parent = SpanContext.createFromRemoteParent(traceId == null ? "" : traceId, spanId,
+                sampled ? TraceFlags.getSampled() : TraceFlags.getDefault(), TraceState.getDefault());
+        return parent.isValid() ? Context.root().with(Span.wrap(parent)) : Context.root();
+    }
+}
