@@ -38,6 +38,9 @@ public interface WorkerConfig {
     /** The out-of-order commit strategy. */
     Offsets offsets();
 
+    /** Cancels and deletes of jobs ({@code worker-commands}). */
+    Commands commands();
+
     /** How a run is executed. */
     interface Run {
 
@@ -98,5 +101,32 @@ public interface WorkerConfig {
         /** The size bound of the commit metadata: Kafka's {@code offset.metadata.max.bytes} (4096 by default). */
         @WithDefault("4096")
         int metadataMaxChars();
+    }
+
+    /** Cancels and deletes of jobs, read from {@code worker-commands} by every worker. */
+    interface Commands {
+
+        /**
+         * How far back a worker reads {@code worker-commands} when it starts, and how long it remembers a cancelled
+         * or deleted job. A run-job record of a job cancelled longer ago than this is run (the scheduler ignores the
+         * outcome of a job it holds {@code CANCELLED}); a day is far longer than a record waits on {@code run-job}.
+         */
+        @WithDefault("24h")
+        Duration window();
+
+        /**
+         * The most cancelled or deleted jobs remembered at once (about 200 bytes each: 10 MB at the default); past it
+         * the oldest are forgotten first, as if their window had passed.
+         */
+        @WithDefault("50000")
+        int maxEntries();
+
+        /**
+         * How long a run waits, after the worker starts, for the worker to have read {@code worker-commands} up to
+         * where it stood when the worker joined, so that a job cancelled while the worker was down is not run. Past
+         * it runs go ahead (Kafka unreachable for commands must not stop the worker).
+         */
+        @WithDefault("30s")
+        Duration catchUpTimeout();
     }
 }

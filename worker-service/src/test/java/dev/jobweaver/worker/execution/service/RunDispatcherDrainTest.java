@@ -83,7 +83,8 @@ class RunDispatcherDrainTest {
         private final CountDownLatch release;
 
         FakeRunner(CountDownLatch release) {
-            super(null, null, null, null, null, new Config(1, Duration.ZERO), null, new SimpleMeterRegistry());
+            super(null, null, null, null, null, new Config(1, Duration.ZERO), null, new SimpleMeterRegistry(),
+                    null);
             this.release = release;
         }
 
@@ -117,6 +118,11 @@ class RunDispatcherDrainTest {
 
         @Override
         public Offsets offsets() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Commands commands() {
             throw new UnsupportedOperationException();
         }
     }
