@@ -4,7 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
-/** Typed configuration of the scheduler: dispatch, retries, leases and metrics. */
+/** Typed configuration of the scheduler: dispatch, retries, leases, commands and metrics. */
 @ConfigMapping(prefix = "jobweaver.scheduler")
 public interface SchedulerConfig {
 
@@ -19,6 +19,9 @@ public interface SchedulerConfig {
 
     /** Gauges refreshed from the database. */
     Metrics metrics();
+
+    /** Clients' cancels and deletes of jobs ({@code job-commands}). */
+    Commands commands();
 
     /** Dispatch settings. */
     interface Dispatch {
@@ -114,5 +117,21 @@ public interface SchedulerConfig {
          */
         @WithDefault("60s")
         Duration delayedRefreshInterval();
+    }
+
+    /** Command settings. */
+    interface Commands {
+
+        /**
+         * How long a cancel whose job has not been ingested is kept. The API sends a cancel only for a job it has
+         * accepted, so its job arrives unless it was lost; a placeholder older than this is deleted, so that cancels
+         * of jobs that never arrive do not pile up.
+         */
+        @WithDefault("7d")
+        Duration earlyCancelTtl();
+
+        /** Period of the sweep that deletes expired cancels of jobs not ingested (one indexed DELETE). */
+        @WithDefault("1h")
+        Duration earlyCancelSweepInterval();
     }
 }

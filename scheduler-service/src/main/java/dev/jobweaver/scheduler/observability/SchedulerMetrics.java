@@ -30,6 +30,8 @@ public class SchedulerMetrics {
     private final Counter leasesExpired;
     private final Counter redeliveredOutcomes;
     private final Counter unknownOutcomes;
+    private final Counter cancelled;
+    private final Counter deleted;
     private final Timer submitToDispatch;
 
     public SchedulerMetrics(MeterRegistry registry) {
@@ -55,6 +57,12 @@ public class SchedulerMetrics {
                 .register(registry);
         this.unknownOutcomes = Counter.builder("jobweaver.outcomes.unknown.job")
                 .description("Outcomes for a job the scheduler does not know").register(registry);
+        this.cancelled = Counter.builder("jobweaver.jobs.cancelled")
+                .description("Jobs that reached CANCELLED (a cancel that came before its job counts at ingestion)")
+                .register(registry);
+        this.deleted = Counter.builder("jobweaver.jobs.deleted")
+                .description("Deletes of finished (or unknown) jobs applied: row removed, tombstone published")
+                .register(registry);
         this.submitToDispatch = Timer.builder("jobweaver.submit.to.dispatch")
                 .description("From the API accepting a job to the dispatch of its first attempt")
                 .publishPercentileHistogram()
@@ -71,6 +79,21 @@ public class SchedulerMetrics {
     public void retryScheduled(String cause) {
         Counter.builder("jobweaver.jobs.retries").description("Retries scheduled after a failed attempt")
                 .tag("cause", cause).register(registry).increment();
+    }
+
+    /** A command changed nothing: a cancel of a finished job, a delete of a job that has not finished. */
+    public void commandIgnored(String command) {
+        Counter.builder("jobweaver.commands.ignored")
+                .description("Commands that changed nothing: a cancel of a finished job, a delete of an unfinished one")
+                .tag("command", command).register(registry).increment();
+    }
+
+    public void cancelled() {
+        cancelled.increment();
+    }
+
+    public void deleted() {
+        deleted.increment();
     }
 
     public void ingested() {

@@ -21,12 +21,14 @@ import dev.jobweaver.scheduler.observability.SchedulerMetrics;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +54,10 @@ import org.jboss.logging.Logger;
  * {@code next_run_at = runAt}, never dispatched here, and the dispatcher's timer is armed for the earliest of them.
  * Each job's control is stored with it (an event without control stores the defaults: NORMAL, tenant
  * {@code default}).
+ *
+ * <p>A job whose cancel came first (a placeholder row, see {@code JobCommandService}) is stored {@code CANCELLED} at
+ * version 1 and never dispatched; its {@code CANCELLED} status is published before the commit. That takes a second
+ * statement, run only for a poll in which the insert found rows already there.
  * <ul>
  *   <li>If publishing fails (transiently), the transaction rolls back and the poll is stored again, all
  *       {@code PENDING}: a job never waits for {@code run-job} to be stored. A run already acknowledged is dispatched
@@ -156,7 +162,8 @@ public class IngestionService {
                         LOG.warnf("could not dispatch %d new job(s) as they were stored (%s): storing them PENDING",
                                 rows.size(), failure.toString());
                         dispatched.clear();
-                        return repository.insertIfAbsent(repository.pool(), rows, 0, maxInFlight);
+                        return repository.pool().withTransaction(tx -> store(tx, rows, 0)
+                                .call(stored -> publishCancelled(jobs, stored)));
                     })
                     .onItemOrFailure()
                     .invoke((stored, failure) -> jobs.forEach(j -> JobTracing.end(j.span(), failure)))
@@ -167,9 +174,10 @@ public class IngestionService {
     /** One transaction: store the jobs, publish the runs of those stored RUNNING, commit after Kafka's acks. */
     private Uni<Stored> storeAndDispatch(List<Incoming> jobs, List<NewJob> rows, List<JobExecution> dispatched,
                                          List<Span> dispatchSpans) {
-        return repository.pool().withTransaction(tx -> repository.insertIfAbsent(tx, rows, rows.size(), maxInFlight)
+        return repository.pool().withTransaction(tx -> store(tx, rows, rows.size())
                 .call(stored -> {
                     List<Uni<Void>> publishes = new ArrayList<>();
+                    publishes.add(publishCancelled(jobs, stored));
                     for (Incoming job : jobs) {
                         if (stored.inserted().get(job.row().jobId()) != JobStatus.RUNNING) {
                             continue;
@@ -181,9 +189,51 @@ public class IngestionService {
                         dispatched.add(attempt);
                         publishes.add(writer.publishAttempt(attempt, job.event().payload(), Context.root().with(span)));
                     }
-                    return publishes.isEmpty() ? Uni.createFrom().voidItem()
-                            : Uni.join().all(publishes).andFailFast().replaceWithVoid();
+                    return Uni.join().all(publishes).andFailFast().replaceWithVoid();
                 }));
+    }
+
+    /**
+     * Stores the jobs in {@code tx}, dispatching up to {@code dispatchAtMost}; a job that was not stored because a
+     * row was there is either known already or had a cancel before it came: a second statement, run only then,
+     * turns such cancels into their jobs, {@code CANCELLED}.
+     */
+    private Uni<Stored> store(SqlConnection tx, List<NewJob> rows, int dispatchAtMost) {
+        return repository.insertIfAbsent(tx, rows, dispatchAtMost, maxInFlight).chain(stored -> {
+            List<NewJob> present = rows.stream().filter(r -> !stored.inserted().containsKey(r.jobId())).toList();
+            if (present.isEmpty()) {
+                return Uni.createFrom().item(stored);
+            }
+            return repository.fillEarlyCancels(tx, present).map(cancelled -> {
+                if (cancelled.inserted().isEmpty()) {
+                    return stored;
+                }
+                Map<UUID, JobStatus> all = new HashMap<>(stored.inserted());
+                all.putAll(cancelled.inserted());
+                return new Stored(cancelled.now(), all, stored.nextLater());
+            });
+        });
+    }
+
+    /**
+     * Publishes the {@code CANCELLED} status of each job stored cancelled (a cancel came first), to be acknowledged
+     * before the commit, as every transition's; the job's own ingestion span is its parent.
+     */
+    private Uni<Void> publishCancelled(List<Incoming> jobs, Stored stored) {
+        List<Uni<Void>> publishes = new ArrayList<>();
+        for (Incoming job : jobs) {
+            if (stored.inserted().get(job.row().jobId()) == JobStatus.CANCELLED) {
+                publishes.add(writer.publish(cancelledAtIngestion(job.row(), stored.now()),
+                        Context.root().with(job.span())));
+            }
+        }
+        return publishes.isEmpty() ? Uni.createFrom().voidItem()
+                : Uni.join().all(publishes).andFailFast().replaceWithVoid();
+    }
+
+    /** The row of a job stored CANCELLED: its PENDING row as stored at {@code now}, cancelled at {@code now}. */
+    private static JobExecution cancelledAtIngestion(NewJob row, Instant now) {
+        return JobStateMachine.cancel(row.pendingRow(now), now);
     }
 
     /** The row of a job stored RUNNING: its PENDING row as stored at {@code now}, dispatched at {@code now}. */
@@ -198,6 +248,11 @@ public class IngestionService {
             if (status != null) {
                 metrics.ingested();
                 pending |= status == JobStatus.PENDING;
+                if (status == JobStatus.CANCELLED) {
+                    metrics.cancelled();
+                    JobLog.info(LOG, row.jobId(), row.traceId(), "job ingested CANCELLED: its cancel came first");
+                    continue;
+                }
                 JobLog.debug(LOG, row.jobId(), row.traceId(), "job ingested %s (maxRetries=%d)", status,
                         row.maxRetries());
             } else {

@@ -1,6 +1,7 @@
 package dev.jobweaver.scheduler.job.messaging;
 
 import dev.jobweaver.common.event.DeadLetterEvent;
+import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.messaging.Channels;
@@ -26,7 +27,7 @@ import org.eclipse.microprofile.reactive.messaging.Metadata;
  * <p>Every returned {@link Uni} completes only when Kafka acknowledged the record ({@code acks=all}); callers
  * commit their transaction after that (see the dual-write rule in the services' javadoc and the README).
  *
- * <p>One producer for the three topics ({@link Channels#SCHEDULER_EVENTS_OUT}; each record names its topic): a
+ * <p>One producer for the four topics ({@link Channels#SCHEDULER_EVENTS_OUT}; each record names its topic): a
  * dispatch round sends a run and a {@code RUNNING} status per job and waits for both, and with one producer they
  * share the round's produce request and its acknowledgement instead of two of each. Order per topic-partition, the
  * only order readers rely on, is the producer's as before.
@@ -54,6 +55,20 @@ public class JobEventPublisher {
     /** Publishes a dead letter; a job dead-letters once, so its eventId is derived from the jobId. */
     public Uni<Void> deadLetter(DeadLetterEvent event, Context trace) {
         return send(Topics.JOB_DEAD_LETTER, event.jobId(), deadLetterEventId(event.jobId()), event, trace);
+    }
+
+    /**
+     * Publishes the tombstone of a deleted job on {@code job-status} (a null value under its key), so that readers,
+     * and a compacted topic, forget it; its eventId is derived from the jobId, so a redelivered delete repeats it.
+     */
+    public Uni<Void> statusTombstone(UUID jobId, Context trace) {
+        return send(Topics.JOB_STATUS, jobId,
+                UUID.nameUUIDFromBytes(("deleted:" + jobId).getBytes(StandardCharsets.UTF_8)), null, trace);
+    }
+
+    /** Publishes a command to every worker on {@code worker-commands}, with a fresh eventId. */
+    public Uni<Void> workerCommand(JobCommandEvent command, Context trace) {
+        return send(Topics.WORKER_COMMANDS, command.jobId(), UUID.randomUUID(), command, trace);
     }
 
     /** The eventId of the dead letter of {@code jobId}. */

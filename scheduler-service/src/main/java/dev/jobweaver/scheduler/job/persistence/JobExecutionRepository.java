@@ -180,6 +180,44 @@ public class JobExecutionRepository {
     private static final String COUNT_DELAYED = "SELECT count(*) AS delayed FROM job_executions"
             + " WHERE job_status = 'PENDING' AND next_run_at > now()";
 
+    /**
+     * The {@code job_type} of a placeholder: a cancel kept for a job not ingested yet (migration V5 says why it is a
+     * row of this table). No job type is empty.
+     */
+    public static final String EARLY_CANCEL = "";
+
+    // Placeholders, CANCELLED at version 0, for cancels of jobs this statement cannot find. A job being stored by an
+    // ingestion transaction that has not committed makes the INSERT wait for it, then skip that id: the ids it returns
+    // are the placeholders written, the others are jobs that exist now.
+    private static final String INSERT_EARLY_CANCELS = "INSERT INTO job_executions (job_id, job_type, trace_id,"
+            + " instruction, job_status, max_retries, next_run_at, created_at, updated_at, finished_at, version)"
+            + " SELECT u.job_id, '" + EARLY_CANCEL + "', u.trace_id, 'null'::jsonb, 'CANCELLED', 0, now(),"
+            + " u.requested_at, now(), now(), 0"
+            + " FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS u(job_id, trace_id, requested_at)"
+            + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id";
+
+    // The jobs of placeholders become CANCELLED at version 1 with everything their event carried, as if stored PENDING
+    // and cancelled by the same statement (JobStateMachine.cancel of NewJob.pendingRow at now()). A row that is a job
+    // already is left alone, and not locked: its job_type is not empty in the statement's snapshot.
+    private static final String FILL_EARLY_CANCELS = "UPDATE job_executions AS j SET job_type = u.job_type,"
+            + " trace_id = u.trace_id, traceparent = u.traceparent, instruction = u.instruction::jsonb,"
+            + " max_retries = u.max_retries, next_run_at = now(), created_at = u.created_at, updated_at = now(),"
+            + " finished_at = now(), version = 1, priority = u.priority, run_at = u.run_at, timeout_ms = u.timeout_ms,"
+            + " retry_delays_ms = u.retry_delays_ms::int8[], tenant = u.tenant, labels = u.labels::jsonb"
+            + " FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],"
+            + " $8::text[], $9::timestamptz[], $10::int8[], $11::text[], $12::text[], $13::text[])"
+            + " AS u(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at, priority, run_at,"
+            + " timeout_ms, retry_delays_ms, tenant, labels)"
+            + " WHERE j.job_id = u.job_id AND j.job_type = '" + EARLY_CANCEL + "'"
+            + " RETURNING j.job_id, now() AS db_now";
+
+    private static final String DELETE_FINISHED = "DELETE FROM job_executions WHERE job_id = ANY($1)"
+            + " AND job_status IN ('COMPLETED', 'FAILED', 'CANCELLED', 'REJECTED')";
+
+    // Served by the partial index idx_job_executions_early_cancels (V5): reads the placeholders only.
+    private static final String EXPIRE_EARLY_CANCELS = "DELETE FROM job_executions WHERE job_type = '" + EARLY_CANCEL
+            + "' AND created_at < now() - $1::int8 * interval '1 millisecond'";
+
     private final Pool pool;
 
     public JobExecutionRepository(Pool pool) {
@@ -428,6 +466,82 @@ public class JobExecutionRepository {
             }
             return null;
         });
+    }
+
+    /**
+     * Placeholders for cancels of jobs that {@code tx} could not find: each {@code jobId} of {@code cancels} (distinct)
+     * is stored {@code CANCELLED} at version 0 unless a row exists. An ingestion that stores one of these jobs and has
+     * not committed makes this wait for its end.
+     *
+     * @return the ids of the placeholders written; the other ids are jobs that exist now
+     */
+    public Uni<Set<UUID>> insertEarlyCancels(SqlConnection tx, List<EarlyCancel> cancels) {
+        if (cancels.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        Tuple arrays = Tuple.from(new Object[] {
+                Columns.of(cancels, EarlyCancel::jobId, UUID[]::new),
+                Columns.of(cancels, EarlyCancel::traceId, String[]::new),
+                Columns.of(cancels, c -> odt(c.requestedAt()), OffsetDateTime[]::new)});
+        return tx.preparedQuery(INSERT_EARLY_CANCELS).execute(arrays).map(rows -> {
+            Set<UUID> written = new HashSet<>();
+            rows.forEach(row -> written.add(row.getUUID("job_id")));
+            return written;
+        });
+    }
+
+    /** A cancel to keep until its job is ingested. */
+    public record EarlyCancel(UUID jobId, String traceId, Instant requestedAt) {
+    }
+
+    /**
+     * Turns the placeholders among {@code jobs} (jobs that {@link #insertIfAbsent} did not store because a row was
+     * there) into those jobs, {@code CANCELLED} at version 1. One statement, run only when a poll had such jobs; rows
+     * that are jobs already are left as they are.
+     *
+     * @return the jobs stored {@code CANCELLED}, and the statement's {@code now()} (null when there were none)
+     */
+    public Uni<Stored> fillEarlyCancels(SqlClient client, List<NewJob> jobs) {
+        if (jobs.isEmpty()) {
+            return Uni.createFrom().item(new Stored(null, Map.of()));
+        }
+        Tuple arrays = Tuple.from(new Object[] {
+                Columns.of(jobs, NewJob::jobId, UUID[]::new),
+                Columns.of(jobs, NewJob::jobType, String[]::new),
+                Columns.of(jobs, NewJob::traceId, String[]::new),
+                Columns.of(jobs, NewJob::traceparent, String[]::new),
+                Columns.of(jobs, NewJob::instruction, String[]::new),
+                Columns.of(jobs, NewJob::maxRetries, Integer[]::new),
+                Columns.of(jobs, j -> odt(j.createdAt()), OffsetDateTime[]::new),
+                Columns.of(jobs, j -> j.control().priorityOrDefault().name(), String[]::new),
+                Columns.of(jobs, j -> odt(j.control().runAt()), OffsetDateTime[]::new),
+                Columns.of(jobs, j -> j.control().timeoutMs(), Long[]::new),
+                Columns.of(jobs, j -> arrayLiteral(j.control().retryDelaysMs()), String[]::new),
+                Columns.of(jobs, j -> j.control().tenantOrDefault(), String[]::new),
+                Columns.of(jobs, j -> json(j.control().labels()), String[]::new)});
+        return client.preparedQuery(FILL_EARLY_CANCELS).execute(arrays).map(rows -> {
+            Map<UUID, JobStatus> cancelled = new HashMap<>();
+            Instant now = null;
+            for (Row row : rows) {
+                now = instant(row, "db_now");
+                cancelled.put(row.getUUID("job_id"), JobStatus.CANCELLED);
+            }
+            return new Stored(now, cancelled);
+        });
+    }
+
+    /** Deletes those of {@code jobIds} that have finished (placeholders included); the number of rows deleted. */
+    public Uni<Integer> deleteFinished(SqlConnection tx, Collection<UUID> jobIds) {
+        if (jobIds.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return tx.preparedQuery(DELETE_FINISHED).execute(Tuple.of(jobIds.toArray(UUID[]::new)))
+                .map(RowSet::rowCount);
+    }
+
+    /** Deletes the placeholders of cancels older than {@code ttl} whose job never came; the number deleted. */
+    public Uni<Integer> expireEarlyCancels(java.time.Duration ttl) {
+        return pool.preparedQuery(EXPIRE_EARLY_CANCELS).execute(Tuple.of(ttl.toMillis())).map(RowSet::rowCount);
     }
 
     /** How many jobs wait for a later start ({@code PENDING}, not due yet); reads each of them. */

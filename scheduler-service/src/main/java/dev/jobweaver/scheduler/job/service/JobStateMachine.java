@@ -13,7 +13,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The rules of a job's life cycle: {@code PENDING -> RUNNING -> COMPLETED | PENDING (retry) | FAILED}.
+ * The rules of a job's life cycle: {@code PENDING -> RUNNING -> COMPLETED | PENDING (retry) | FAILED}, and
+ * {@code PENDING | RUNNING -> CANCELLED} when its client takes it back.
  *
  * <p>Pure functions of the current row and what happened; every transition increments {@code version}, which is
  * also the version of the status event it publishes. Instants come from the caller (the database's clock).
@@ -33,11 +34,19 @@ public final class JobStateMachine {
         /** The outcome of this attempt was already applied (a redelivery): re-publish the current status. */
         ALREADY_APPLIED,
         /** The outcome is for another attempt than the current one, or its eventId does not match: ignore it. */
-        STALE
+        STALE,
+        /**
+         * The job was cancelled: whatever its run reports (a success that came too late, the worker's report of the
+         * interruption) changes nothing and publishes nothing.
+         */
+        CANCELLED
     }
 
     /** Judges {@code outcome} against the job's current state. */
     public static Verdict judge(JobExecution job, Outcome outcome) {
+        if (job.status() == JobStatus.CANCELLED) {
+            return Verdict.CANCELLED;
+        }
         if (outcome.attempt() < 1 || outcome.attempt() != job.attempt()) {
             return Verdict.STALE;
         }
@@ -49,7 +58,8 @@ public final class JobStateMachine {
             // The attempt's lease expired and a retry is scheduled but not dispatched yet: a late success still
             // counts, so the job is not run again; a late failure is the one already applied.
             case PENDING -> outcome.kind() == Outcome.Kind.COMPLETED ? Verdict.APPLY : Verdict.ALREADY_APPLIED;
-            case COMPLETED, FAILED, REJECTED, CANCELLED -> Verdict.ALREADY_APPLIED;
+            case COMPLETED, FAILED, REJECTED -> Verdict.ALREADY_APPLIED;
+            case CANCELLED -> Verdict.CANCELLED;
         };
     }
 
@@ -100,6 +110,23 @@ public final class JobStateMachine {
         return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
                 JobStatus.FAILED, job.retryCount(), job.maxRetries(), job.attempt(), job.nextRunAt(), null, error,
                 job.createdAt(), now, job.dispatchedAt(), job.startedAt(), now, job.version() + 1, job.control(), null);
+    }
+
+    /**
+     * A {@code PENDING} (due, for later, or waiting for a retry) or {@code RUNNING} job taken back by its client:
+     * {@code CANCELLED} now, its lease cleared; its last error, attempt and start stay as they were.
+     */
+    public static JobExecution cancel(JobExecution job, Instant now) {
+        require(isCancellable(job), job, "cancel");
+        return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
+                JobStatus.CANCELLED, job.retryCount(), job.maxRetries(), job.attempt(), job.nextRunAt(), null,
+                job.lastError(), job.createdAt(), now, job.dispatchedAt(), job.startedAt(), now, job.version() + 1,
+                job.control(), null);
+    }
+
+    /** Whether a cancel moves the job: it has not finished. */
+    public static boolean isCancellable(JobExecution job) {
+        return job.status() == JobStatus.PENDING || job.status() == JobStatus.RUNNING;
     }
 
     /** Whether a failure of the current attempt is followed by a retry. */

@@ -44,7 +44,8 @@ import org.jboss.logging.Logger;
  *
  * <p>An outcome for an attempt other than the current one is stale and ignored; a redelivered outcome of an attempt
  * already applied re-publishes the current status with the same version, so a crash between commit and publish
- * loses nothing.
+ * loses nothing. An outcome of a cancelled job changes nothing and publishes nothing: the cancel holds the row's lock
+ * as an outcome does, so one of the two applies first and the other sees its result.
  *
  * <h2>Why batches</h2>
  * One outcome per transaction cost four database round trips and one Kafka acknowledgement per job, taken one after
@@ -80,6 +81,8 @@ public class OutcomeService {
         APPLIED,
         REPUBLISHED,
         STALE,
+        /** The job was cancelled: nothing changed, nothing published. */
+        CANCELLED,
         UNKNOWN_JOB
     }
 
@@ -130,6 +133,7 @@ public class OutcomeService {
                             Context trace = base.with(span);
                             Result result = switch (JobStateMachine.judge(job, outcome)) {
                                 case STALE -> Result.STALE;
+                                case CANCELLED -> Result.CANCELLED;
                                 case ALREADY_APPLIED -> {
                                     publishes.add(writer.publish(job, trace));
                                     yield Result.REPUBLISHED;
@@ -203,6 +207,8 @@ public class OutcomeService {
                             "stale %s outcome of attempt %d (eventId %s) ignored: job is %s at attempt %d",
                             outcome.kind(), outcome.attempt(), outcome.eventId(), job.status(), job.attempt());
                 }
+                case CANCELLED -> JobLog.debug(LOG, job.jobId(), job.traceId(),
+                        "%s outcome of attempt %d ignored: job is CANCELLED", outcome.kind(), outcome.attempt());
                 case REPUBLISHED -> {
                     metrics.redeliveredOutcome();
                     JobLog.info(LOG, job.jobId(), job.traceId(),

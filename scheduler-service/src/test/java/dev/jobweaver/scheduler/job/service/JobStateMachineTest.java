@@ -139,6 +139,47 @@ class JobStateMachineTest {
                 .isInstanceOf(IllegalStateException.class);
     }
 
+    @Test
+    void aCancelEndsAPendingOrRunningJobWithoutItsLeaseKeepingItsLastError() {
+        JobExecution retryWaiting = new JobExecution(JOB, "SIMULATION", "trace", null, "{}", JobStatus.PENDING, 1, 3,
+                1, NOW.plusSeconds(30), null, "boom", T0, T0, T0, T0, null, 5, JobControl.DEFAULTS, null);
+        JobExecution cancelled = JobStateMachine.cancel(retryWaiting, NOW);
+        assertThat(cancelled.status()).isEqualTo(JobStatus.CANCELLED);
+        assertThat(cancelled.version()).isEqualTo(6);
+        assertThat(cancelled.finishedAt()).isEqualTo(NOW);
+        assertThat(cancelled.updatedAt()).isEqualTo(NOW);
+        assertThat(cancelled.attempt()).isEqualTo(1);
+        JobStatusChangedEvent status = JobStateMachine.statusEvent(cancelled);
+        assertThat(status.lastError()).isEqualTo("boom");
+        assertThat(status.nextRunAt()).isNull();
+        assertThat(status.finishedAt()).isEqualTo(NOW);
+
+        JobExecution running = JobStateMachine.cancel(job(JobStatus.RUNNING, 2, 1, 3), NOW);
+        assertThat(running.status()).isEqualTo(JobStatus.CANCELLED);
+        assertThat(running.leaseUntil()).isNull();
+        assertThat(running.version()).isEqualTo(6);
+    }
+
+    @Test
+    void aFinishedJobCannotBeCancelled() {
+        for (JobStatus finished : List.of(JobStatus.COMPLETED, JobStatus.FAILED, JobStatus.CANCELLED)) {
+            assertThat(JobStateMachine.isCancellable(job(finished, 1, 0, 0))).as("%s", finished).isFalse();
+            assertThatThrownBy(() -> JobStateMachine.cancel(job(finished, 1, 0, 0), NOW))
+                    .isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
+    void anyOutcomeOfACancelledJobIsIgnored() {
+        JobExecution cancelled = JobStateMachine.cancel(job(JobStatus.RUNNING, 2, 1, 3), NOW);
+        assertThat(JobStateMachine.judge(cancelled, completed(2))).isEqualTo(Verdict.CANCELLED);
+        assertThat(JobStateMachine.judge(cancelled, failed(2))).isEqualTo(Verdict.CANCELLED);
+        assertThat(JobStateMachine.judge(cancelled, completed(1))).isEqualTo(Verdict.CANCELLED);
+        // A job waiting for its retry, whose late success would otherwise complete it.
+        JobExecution retryCancelled = JobStateMachine.cancel(job(JobStatus.PENDING, 2, 2, 3), NOW);
+        assertThat(JobStateMachine.judge(retryCancelled, completed(2))).isEqualTo(Verdict.CANCELLED);
+    }
+
     private static Outcome completed(int attempt) {
         return new Outcome(Outcome.Kind.COMPLETED, EventIds.runEventId(JOB, attempt), JOB, attempt, null, T0, NOW, null);
     }

@@ -1,0 +1,19 @@
+-- Job control, cancel and delete. job_status already admits CANCELLED (V4); the scheduler stores no REJECTED job, so
+-- the CHECK stays as V4 left it.
+--
+-- A cancel that arrives before its job is ingested is kept as a row of job_executions rather than in a table of its
+-- own: a placeholder with job_type '' (no job type is empty), job_status CANCELLED at version 0, created_at the
+-- cancel's request time, trace_id the cancel's. Ingestion turns it into the job, CANCELLED at version 1, never
+-- dispatched (IngestionService).
+--
+-- Why not a table of its own: ingestion stores a poll of jobs in one INSERT, whose snapshot is taken when the
+-- statement starts. A cancel committed in a separate table while such a statement runs (or waits for the ingestion
+-- fence) is invisible to it, so the job would be stored and dispatched and the cancel left behind; reading the table
+-- again would cost every ingestion round a statement. A placeholder shares the job's primary key instead, and a
+-- unique key serialises its writers: an INSERT of the job waits for an uncommitted placeholder and then finds it, and
+-- a placeholder INSERT waits for an uncommitted job and then finds the job, which the cancel then cancels. No
+-- statement is added to an ingestion round that has no such conflict.
+--
+-- Placeholders of jobs that never arrive expire (jobweaver.scheduler.commands.early-cancel-ttl); this partial index
+-- serves that sweep and holds nothing else. job_type never changes after ingestion, so it costs no update.
+CREATE INDEX idx_job_executions_early_cancels ON job_executions (created_at) WHERE job_type = '';
