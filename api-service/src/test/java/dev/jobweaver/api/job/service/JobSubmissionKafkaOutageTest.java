@@ -4,8 +4,10 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.api.testing.Broker;
 import dev.jobweaver.local.testing.LocalStackResource;
@@ -27,7 +29,9 @@ import org.junit.jupiter.api.Test;
  * With Kafka stopped, submissions are still answered 202 at once (the job is committed; Kafka delays it, it does not
  * refuse it), readiness and start-up stay UP, readiness shows the backlog and the broker's state; once Kafka is back, every one of those
  * jobs reaches job-created within seconds (the relay's retry, not the sweeper's age rule), exactly once, and the
- * backlog empties.
+ * backlog empties. A cancel or delete, which waits for Kafka, is answered 503 with Retry-After within its timeout,
+ * changes nothing and is never published afterwards; retried once Kafka is back, it succeeds. (One class, so that the
+ * broker is stopped once for both.)
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
@@ -35,12 +39,19 @@ import org.junit.jupiter.api.Test;
 class JobSubmissionKafkaOutageTest {
 
     @Test
-    void jobsAcceptedWhileKafkaIsDownArePublishedOnceWhenItIsBack() {
+    void jobsAcceptedWhileKafkaIsDownArePublishedOnceWhenItIsBack() throws Exception {
         List<String> accepted = new ArrayList<>();
-        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
+        String toCancel = Jobs.submitOne();
+        String toDelete = Jobs.submitOne();
+        JobCommands.setStatus(toDelete, JobStatus.FAILED);
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED);
+             KafkaProbe commands = KafkaProbe.atEndOf(Topics.JOB_COMMANDS)) {
             // one accepted and published before the outage, so the producer has live metadata when the broker goes
             String before = Jobs.submitOne();
             probe.pollUntil(seen -> seen.stream().anyMatch(r -> before.equals(r.key())), Duration.ofSeconds(30));
+            // likewise for the command producer
+            String cancelledBefore = Jobs.submitOne();
+            assertThat(JobCommands.cancel(cancelledBefore).statusCode()).isEqualTo(202);
 
             Broker.stop();
             try {
@@ -65,6 +76,12 @@ class JobSubmissionKafkaOutageTest {
                 // a pod started during the outage must not be restarted by its start-up probe
                 assertThat(given().get("/q/health/started").statusCode()).as("started while Kafka is down").isEqualTo(200);
                 assertThat(relay()).containsEntry("accepting", true);
+
+                commandRefused(JobCommands::cancel, "cancel", toCancel);
+                commandRefused(JobCommands::delete, "delete", toDelete);
+                assertThat(Jobs.get(toCancel).getString("status")).isEqualTo("PENDING");
+                assertThat(Jobs.get(toDelete).getString("status")).as("a delete refused deletes nothing")
+                        .isEqualTo("FAILED");
             } finally {
                 Broker.start();
             }
@@ -85,10 +102,32 @@ class JobSubmissionKafkaOutageTest {
             for (String jobId : accepted) {
                 assertThat(copies.get(jobId)).as("copies of job %s on job-created", jobId).isEqualTo(1L);
             }
+            // a command answered 503 was given up by the producer before the answer: never sent afterwards
+            commands.pollFor(Duration.ofSeconds(3));
+            assertThat(commands.withKey(toCancel)).as("cancels refused during the outage, on job-commands").isEmpty();
+            assertThat(commands.withKey(toDelete)).as("deletes refused during the outage, on job-commands").isEmpty();
         }
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
                 .until(() -> ((Number) relay().get("backlogJobs")).longValue() == 0);
         assertThat(String.valueOf(relay().get("kafka"))).startsWith("reachable");
+        assertThat(JobCommands.cancel(toCancel).statusCode()).as("a cancel retried once Kafka is back").isEqualTo(202);
+        assertThat(JobCommands.delete(toDelete).statusCode()).as("a delete retried once Kafka is back").isEqualTo(204);
+    }
+
+    /** {@code command} of {@code jobId} while Kafka is down: 503 with Retry-After within the command timeout (5 s). */
+    private static void commandRefused(Function<String, Response> command, String name, String jobId) {
+        long started = System.nanoTime();
+        Response response = command.apply(jobId);
+        long tookMs = (System.nanoTime() - started) / 1_000_000;
+
+        assertThat(response.statusCode()).as(name + " while Kafka is down: " + response.body().asString())
+                .isEqualTo(503);
+        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.SERVICE_UNAVAILABLE");
+        assertThat(response.jsonPath().getString("jobId")).isEqualTo(jobId);
+        assertThat(response.jsonPath().getString("message")).contains(name).contains(jobId).contains("retry later");
+        assertThat(response.header("Retry-After")).isEqualTo("5");
+        // the timeout plus its grace (5.5 s), and a little for the request itself
+        assertThat(tookMs).as(name + " answer time while Kafka is down").isBetween(1_000L, 8_000L);
     }
 
     /** The relay's readiness details. */
