@@ -4,7 +4,9 @@ import dev.jobweaver.local.LocalStack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
@@ -39,7 +41,10 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Plain Kafka clients for the worker's integration tests: produce runs, read outcomes and committed offsets. */
+/**
+ * Plain Kafka clients for the worker's integration tests: produce runs and commands, read outcomes and committed
+ * offsets.
+ */
 public final class WorkerKafka implements AutoCloseable {
 
     /** The worker's consumer group (application.properties). */
@@ -99,7 +104,27 @@ public final class WorkerKafka implements AutoCloseable {
 
     /** Sends any value to run-job. */
     public RecordMetadata sendRaw(String key, String value, UUID eventId, Integer partition, String traceparent) {
-        ProducerRecord<String, String> record = new ProducerRecord<>(Topics.RUN_JOB, partition, key, value);
+        return sendTo(Topics.RUN_JOB, key, value, eventId, partition, traceparent);
+    }
+
+    /** A command of the scheduler about job {@code jobId}, as it publishes it on worker-commands. */
+    public static JobCommandEvent command(UUID jobId, JobCommand command) {
+        return new JobCommandEvent(jobId, command, null, Instant.now());
+    }
+
+    /** Sends {@code command} to worker-commands, keyed by its jobId, with a fresh eventId header. */
+    public RecordMetadata send(JobCommandEvent command) {
+        try {
+            return sendTo(Topics.WORKER_COMMANDS, command.jobId().toString(), JSON.writeValueAsString(command),
+                    UUID.randomUUID(), null, null);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private RecordMetadata sendTo(String topic, String key, String value, UUID eventId, Integer partition,
+            String traceparent) {
+        ProducerRecord<String, String> record = new ProducerRecord<>(topic, partition, key, value);
         if (eventId != null) {
             record.headers().add(Headers.EVENT_ID, eventId.toString().getBytes(StandardCharsets.UTF_8));
         }
@@ -109,7 +134,7 @@ public final class WorkerKafka implements AutoCloseable {
         try {
             return producer.send(record).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new IllegalStateException("could not send to run-job", e);
+            throw new IllegalStateException("could not send to " + topic, e);
         }
     }
 

@@ -258,6 +258,15 @@ public class AttemptRepository {
         }
     }
 
+    /**
+     * Deletes every row of job {@code jobId} (over the job_id index); the Uni gives how many there were. Does not
+     * block: it may be subscribed to from an event loop.
+     */
+    public Uni<Integer> deleteJob(UUID jobId) {
+        return pool.preparedQuery("DELETE FROM execution_attempts WHERE job_id = $1").execute(Tuple.of(jobId))
+                .map(RowSet::rowCount);
+    }
+
     /** The row of run {@code eventId}, if any. */
     public Optional<ExecutionAttempt> find(UUID eventId, Duration timeout) {
         RowSet<Row> rows = pool.preparedQuery("SELECT " + READ + " FROM execution_attempts WHERE event_id = $1")

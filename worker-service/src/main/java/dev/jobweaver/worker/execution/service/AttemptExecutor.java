@@ -5,6 +5,7 @@ import dev.jobweaver.common.error.WorkerErrorCode;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Results;
+import dev.jobweaver.worker.command.service.StoppedJobs;
 import dev.jobweaver.worker.config.WorkerConfig;
 import dev.jobweaver.worker.execution.handler.Deadline;
 import dev.jobweaver.worker.execution.handler.HandlerRegistry;
@@ -14,9 +15,12 @@ import dev.jobweaver.worker.execution.handler.RunContext;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -30,7 +34,10 @@ import org.jboss.logging.Logger;
  * <p>The payload is read into the handler's record once. Handlers honour the deadline themselves (a SLEEP ends at
  * it, a COMPUTE checks it as it loops, an HTTP request's timeout is cut to it); for one that does not, a watchdog
  * interrupts the run's thread at the deadline, and a failure after that interrupt is reported as the deadline's
- * ({@code WORKER.TIMEOUT} when the job set {@code timeoutMs}). A type without a handler fails with
+ * ({@code WORKER.TIMEOUT} when the job set {@code timeoutMs}). The same alarm serves a cancel ({@link #cancel}, from
+ * the thread applying the command): it interrupts the run at once, and the attempt fails with {@code WORKER.CANCELLED}
+ * whatever the handler made of the interrupt; an attempt of a job cancelled before it started fails so without its
+ * handler being called. A type without a handler fails with
  * {@code WORKER.UNKNOWN_JOB_TYPE}; a result larger than {@link Results#MAX_BYTES} or holding U+0000 (which the
  * database cannot store) fails the attempt, naming why.
  */
@@ -41,26 +48,55 @@ public class AttemptExecutor {
 
     private final HandlerRegistry handlers;
     private final WorkerConfig.Run config;
+    private final StoppedJobs stopped;
+    /** The alarm of each attempt running on this worker, by jobId: what a cancel interrupts. */
+    private final Map<UUID, Alarm> running = new ConcurrentHashMap<>();
     /** One platform thread for every run's alarm: an alarm only interrupts a thread, and most are cancelled. */
     private final ScheduledThreadPoolExecutor watchdog;
 
     @Inject
-    public AttemptExecutor(HandlerRegistry handlers, WorkerConfig config) {
-        this(handlers, config.run());
+    public AttemptExecutor(HandlerRegistry handlers, WorkerConfig config, StoppedJobs stopped) {
+        this(handlers, config.run(), stopped);
     }
 
-    /** An executor over {@code handlers} with the run settings {@code config}. */
+    /** An executor over {@code handlers} with the run settings {@code config}, for which no job is ever cancelled. */
     public AttemptExecutor(HandlerRegistry handlers, WorkerConfig.Run config) {
+        this(handlers, config, new StoppedJobs(Clock.systemUTC(), Duration.ofDays(1), 1));
+    }
+
+    /** An executor over {@code handlers} with the run settings {@code config} that honours the cancels in {@code stopped}. */
+    public AttemptExecutor(HandlerRegistry handlers, WorkerConfig.Run config, StoppedJobs stopped) {
         this.handlers = handlers;
         this.config = config;
+        this.stopped = stopped;
         this.watchdog = new ScheduledThreadPoolExecutor(1,
                 Thread.ofPlatform().daemon().name("jobweaver-run-watchdog").factory());
         // Most alarms are cancelled long before they are due: take them out of the queue at once.
         watchdog.setRemoveOnCancelPolicy(true);
     }
 
+    /**
+     * Interrupts the attempt of job {@code jobId} running on this worker, if one is; it fails with
+     * {@code WORKER.CANCELLED}. Returns whether one was. Called on the thread applying the command (the
+     * {@code worker-commands} consumer's); record the cancel in {@link StoppedJobs} first, so that an attempt about to
+     * start is stopped by the one or the other.
+     */
+    public boolean cancel(UUID jobId) {
+        Alarm alarm = running.get(jobId);
+        return alarm != null && alarm.cancel();
+    }
+
+    /** The error of an attempt whose job was cancelled; {@code started} tells whether its handler had been called. */
+    public static String cancelled(boolean started) {
+        return WorkerErrorCode.CANCELLED.code() + (started ? ": the job was cancelled while the attempt ran"
+                : ": the job was cancelled before the attempt started");
+    }
+
     /** Runs attempt {@code event} of its job, traced as {@code traceId}; the outcome, never an exception. */
     public RunResult run(RunJobEvent event, String traceId) {
+        if (stopped.command(event.jobId()) != null) {
+            return RunResult.cancelled(RunResult.Cancel.BEFORE_START);
+        }
         JobHandler<?> handler = handlers.handler(event.jobType());
         if (handler == null) {
             return RunResult.failed(unknownType(event));
@@ -116,6 +152,22 @@ public class AttemptExecutor {
         }
         Deadline deadline = bound.start();
         Alarm alarm = new Alarm(Thread.currentThread());
+        // Registered before the cancelled jobs are asked: a cancel recorded after that question finds the alarm.
+        // The scheduler runs one attempt of a job at a time; should a stale redelivery overlap the next attempt here,
+        // a cancel interrupts the one registered last, and the other ends within its bound.
+        running.put(event.jobId(), alarm);
+        try {
+            if (stopped.command(event.jobId()) != null) {
+                return RunResult.cancelled(RunResult.Cancel.BEFORE_START);
+            }
+            return run(handler, event, traceId, payload, deadline, alarm);
+        } finally {
+            running.remove(event.jobId(), alarm);
+        }
+    }
+
+    private <P> RunResult run(JobHandler<P> handler, RunJobEvent event, String traceId, P payload, Deadline deadline,
+            Alarm alarm) {
         ScheduledFuture<?> due = alarm(alarm, deadline);
         JsonNode result = null;
         String failure = null;
@@ -133,8 +185,13 @@ public class AttemptExecutor {
                 due.cancel(false);
             }
         }
-        if (alarm.silence()) {
+        Alarm.Rang rang = alarm.silence();
+        if (rang != null) {
             Thread.interrupted(); // the alarm's interrupt was for this attempt only, not for what the thread does next
+            if (rang == Alarm.Rang.CANCEL) {
+                // Even a handler that finished regardless: a cancelled job never reports COMPLETED afterwards.
+                return RunResult.cancelled(RunResult.Cancel.WHILE_RUNNING);
+            }
             if (failure != null) {
                 failure = deadline.exceeded();
             }
@@ -201,14 +258,19 @@ public class AttemptExecutor {
     }
 
     /**
-     * Interrupts a run's thread at its deadline unless the run was over first. Both sides take the lock, so once
+     * Interrupts a run's thread at its deadline ({@link #run}, on the watchdog's thread) or at a cancel of its job
+     * ({@link #cancel}, on the command consumer's), unless the run was over first; the first to ring names the
+     * failure, except that a cancel after the deadline still makes it a cancel. All sides take the lock, so once
      * {@link #silence} returns, no interrupt from this alarm is still to come.
      */
     private static final class Alarm implements Runnable {
 
+        /** Why an alarm rang. */
+        enum Rang { DEADLINE, CANCEL }
+
         private final Thread thread;
         private boolean over;
-        private boolean rang;
+        private Rang rang;
 
         Alarm(Thread thread) {
             this.thread = thread;
@@ -216,14 +278,26 @@ public class AttemptExecutor {
 
         @Override
         public synchronized void run() {
-            if (!over) {
-                rang = true;
+            if (!over && rang == null) {
+                rang = Rang.DEADLINE;
                 thread.interrupt();
             }
         }
 
-        /** Ends the alarm; whether it rang (and interrupted the thread). */
-        synchronized boolean silence() {
+        /** Rings for a cancel; whether the run was still going. */
+        synchronized boolean cancel() {
+            if (over) {
+                return false;
+            }
+            if (rang == null) {
+                thread.interrupt();
+            }
+            rang = Rang.CANCEL;
+            return true;
+        }
+
+        /** Ends the alarm; why it rang (and interrupted the thread), or null if it did not. */
+        synchronized Rang silence() {
             over = true;
             return rang;
         }

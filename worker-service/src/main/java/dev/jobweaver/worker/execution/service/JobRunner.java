@@ -5,13 +5,16 @@ import dev.jobweaver.common.error.WorkerErrorCode;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.ExecutionOutcome;
+import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.quarantine.EventReader;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.quarantine.RecordOrigin;
+import dev.jobweaver.worker.command.service.StoppedJobs;
 import dev.jobweaver.worker.config.WorkerConfig;
 import dev.jobweaver.worker.execution.messaging.OutcomePublisher;
+import dev.jobweaver.worker.execution.messaging.RecordTraces;
 import dev.jobweaver.worker.execution.persistence.AttemptRepository;
 import dev.jobweaver.worker.execution.persistence.ExecutionAttempt;
 import io.micrometer.core.instrument.Counter;
@@ -20,15 +23,10 @@ import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
-import io.opentelemetry.context.propagation.TextMapGetter;
-import io.smallrye.reactive.messaging.TracingMetadata;
-import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -38,8 +36,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.stream.StreamSupport;
-import org.apache.kafka.common.header.Header;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
@@ -59,6 +55,16 @@ import org.jboss.logging.MDC;
  *       the handler's result, is stored, published, and acknowledged by Kafka.</li>
  *   <li>Only then is the record acknowledged, which lets the commit strategy count its offset complete.</li>
  * </ol>
+ *
+ * <h2>Cancelled and deleted jobs</h2>
+ * Before its first record a run waits (within {@code jobweaver.worker.commands.catch-up-timeout} of the start) until
+ * the worker has read the recent {@code worker-commands} ({@link StoppedJobs}). A record of a deleted job is
+ * acknowledged without being run, stored or published. A record of a cancelled job is recorded and closed as failed
+ * with {@code WORKER.CANCELLED} without running its handler, and published: a redelivery re-publishes that stored
+ * outcome like any finished duplicate's. A run in progress when its job is cancelled is interrupted
+ * ({@link AttemptExecutor#cancel}) and ends the same way; one whose job is deleted meanwhile has its rows deleted
+ * again once it is closed, and publishes nothing. Each cancelled run is counted in
+ * {@code jobweaver_worker_runs_cancelled_total{when}} and logged with its jobId and traceId.
  *
  * <h2>Failures</h2>
  * Each database or Kafka call is classified by {@link Failures}:
@@ -93,26 +99,6 @@ public class JobRunner {
     public static final String WORKER_STOPPED_MESSAGE = "worker stopped during execution";
 
     private static final Logger LOG = Logger.getLogger(JobRunner.class);
-    private static final TextMapGetter<Iterable<Header>> HEADER_GETTER = new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Iterable<Header> carrier) {
-            return StreamSupport.stream(carrier.spliterator(), false).map(Header::key).toList();
-        }
-
-        @Override
-        public String get(Iterable<Header> carrier, String key) {
-            if (carrier == null) {
-                return null;
-            }
-            String value = null;
-            for (Header h : carrier) {
-                if (h.key().equals(key) && h.value() != null) {
-                    value = new String(h.value(), StandardCharsets.UTF_8);
-                }
-            }
-            return value;
-        }
-    };
 
     private final AttemptExecutor executor;
     private final AttemptRepository attempts;
@@ -125,6 +111,9 @@ public class JobRunner {
     private final String workerId;
     private final Timer successDuration;
     private final Timer failureDuration;
+    private final StoppedJobs stopped;
+    private final Counter cancelledBeforeStart;
+    private final Counter cancelledWhileRunning;
     /** Meters are looked up once, not built and registered again for every run. */
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
     /** Runs started by this worker and not finished, by eventId: a duplicate record waits for them. */
@@ -132,8 +121,10 @@ public class JobRunner {
     private volatile Supplier<Boolean> stopping = () -> false;
 
     public JobRunner(AttemptExecutor executor, AttemptRepository attempts, OutcomePublisher publisher,
-            Quarantine quarantine, ObjectMapper mapper, WorkerConfig config, Tracer tracer, MeterRegistry registry) {
+            Quarantine quarantine, ObjectMapper mapper, WorkerConfig config, Tracer tracer, MeterRegistry registry,
+            StoppedJobs stopped) {
         this.executor = executor;
+        this.stopped = stopped;
         this.attempts = attempts;
         this.publisher = publisher;
         this.quarantine = quarantine;
@@ -149,6 +140,15 @@ public class JobRunner {
         }
         this.successDuration = runDuration(registry, "success");
         this.failureDuration = runDuration(registry, "failure");
+        this.cancelledBeforeStart = cancelledRuns(registry, "before-start");
+        this.cancelledWhileRunning = cancelledRuns(registry, "while-running");
+    }
+
+    private static Counter cancelledRuns(MeterRegistry registry, String when) {
+        return Counter.builder("jobweaver.worker.runs.cancelled")
+                .description("Attempts ended by a cancel of their job, by whether the cancel came before they started")
+                .tag("when", when)
+                .register(registry);
     }
 
     private static Timer runDuration(MeterRegistry registry, String outcome) {
@@ -187,8 +187,7 @@ public class JobRunner {
             setAside(message, origin, QuarantineReason.INVALID, keyProblem);
             return;
         }
-        IncomingKafkaRecordMetadata<?, ?> kafka = message.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null);
-        Context parent = parentContext(message, kafka);
+        Context parent = RecordTraces.parentContext(message);
         Span span = tracer.spanBuilder("run job")
                 .setParent(parent)
                 .setAttribute("jobweaver.job.id", event.jobId().toString())
@@ -247,6 +246,16 @@ public class JobRunner {
 
     /** @return whether the record may be acknowledged */
     private boolean process(RunJobEvent event, String traceId, Span span) {
+        if (!stopped.awaitCurrent()) {
+            LOG.debugf("run %s goes ahead before the worker has read the recent worker-commands", event.eventId());
+        }
+        if (stopped.command(event.jobId()) == JobCommand.DELETE) {
+            LOG.infof("job %s was deleted; its run %s is acknowledged without running", event.jobId(),
+                    event.eventId());
+            outcome("skipped-deleted");
+            span.setAttribute("jobweaver.outcome", "SKIPPED_DELETED");
+            return true;
+        }
         Duration dbTimeout = config.run().databaseTimeout();
         ExecutionAttempt fresh = new ExecutionAttempt(event.eventId(), event.jobId(), event.attempt(), traceId,
                 now(), null, ExecutionOutcome.RUNNING, null, workerId);
@@ -280,6 +289,15 @@ public class JobRunner {
                 stored = abandonedOrFinished(event, begin.attempt());
             }
             span.setAttribute("jobweaver.outcome", stored.outcome().name());
+            if (stopped.command(event.jobId()) == JobCommand.DELETE) {
+                // Deleted while it ran or was being recorded: the delete may have come before this row did.
+                retry("delete the rows of the deleted job", () -> attempts.deleteJob(event.jobId()).await()
+                        .atMost(dbTimeout));
+                LOG.infof("job %s was deleted during run %s; its rows are deleted and nothing is published",
+                        event.jobId(), event.eventId());
+                outcome("deleted");
+                return true;
+            }
             try {
                 retry("publish the outcome", () -> {
                     publisher.publish(stored, config.run().publishTimeout());
@@ -341,7 +359,13 @@ public class JobRunner {
         RunResult result = executor.run(event, started.traceId());
         (result.success() ? successDuration : failureDuration).record(System.nanoTime() - begin, TimeUnit.NANOSECONDS);
         outcome(result.success() ? "success" : "failure");
-        if (!result.success()) {
+        if (result.cancel() != null) {
+            (result.cancel() == RunResult.Cancel.BEFORE_START ? cancelledBeforeStart : cancelledWhileRunning)
+                    .increment();
+            span.setStatus(StatusCode.ERROR, result.errorMessage());
+            LOG.infof("attempt %d of job %s (traceId %s) cancelled: %s", event.attempt(), event.jobId(),
+                    started.traceId(), result.errorMessage());
+        } else if (!result.success()) {
             span.setStatus(StatusCode.ERROR, result.errorMessage());
             LOG.infof("attempt %d of job %s failed: %s", event.attempt(), event.jobId(), result.errorMessage());
         } else {
@@ -437,15 +461,6 @@ public class JobRunner {
                 .description("Records handled, by what happened to them")
                 .tag("outcome", o)
                 .register(registry)).increment();
-    }
-
-    private Context parentContext(Message<byte[]> message, IncomingKafkaRecordMetadata<?, ?> kafka) {
-        return TracingMetadata.fromMessage(message)
-                .map(TracingMetadata::getCurrentContext)
-                .filter(c -> Span.fromContext(c).getSpanContext().isValid())
-                .orElseGet(() -> kafka == null || kafka.getHeaders() == null ? Context.root()
-                        : W3CTraceContextPropagator.getInstance().extract(Context.root(), kafka.getHeaders(),
-                                HEADER_GETTER));
     }
 
     private static Instant now() {

@@ -8,8 +8,22 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param success whether it succeeded
  * @param errorMessage why not, in words an operator can act on; null on success
  * @param result what the job's handler reported on success (JSON, at most 64 KiB), or null
+ * @param cancel how a cancel of the job ended it, or null if none did
  */
-public record RunResult(boolean success, String errorMessage, JsonNode result) {
+public record RunResult(boolean success, String errorMessage, JsonNode result, Cancel cancel) {
+
+    /** How a cancel of its job ended an attempt. */
+    public enum Cancel {
+        /** The cancel came first: the handler was not called. */
+        BEFORE_START,
+        /** The attempt was interrupted. */
+        WHILE_RUNNING
+    }
+
+    /** An outcome no cancel made. */
+    public RunResult(boolean success, String errorMessage, JsonNode result) {
+        this(success, errorMessage, result, null);
+    }
 
     /** A success without a result, and a failure. */
     public RunResult(boolean success, String errorMessage) {
@@ -29,5 +43,10 @@ public record RunResult(boolean success, String errorMessage, JsonNode result) {
     /** The run failed for {@code reason}. */
     public static RunResult failed(String reason) {
         return new RunResult(false, reason, null);
+    }
+
+    /** The attempt was ended by a cancel of its job ({@code WORKER.CANCELLED}). */
+    public static RunResult cancelled(Cancel how) {
+        return new RunResult(false, AttemptExecutor.cancelled(how == Cancel.WHILE_RUNNING), null, how);
     }
 }

@@ -24,7 +24,8 @@ import org.jboss.logging.MDC;
  * step's loop runs on a compute thread under a permit ({@link ComputePermits}) while the run's thread waits for it.
  *
  * <p>Every step honours the run's deadline: sleeps and simulated calls wait at most until it, COMPUTE checks it as it
- * loops. A FAIL step, a step past the deadline, a step that is malformed, or a step that throws anything at all ends
+ * loops. An interrupt of the run's thread (a cancel of the job, the deadline's watchdog, shutdown) ends a sleep or a
+ * COMPUTE at once and any other step at the boundary: no further step starts. A FAIL step, a step past the deadline, a step that is malformed, or a step that throws anything at all ends
  * the run as failed with the reason; nothing escapes to the caller.
  */
 @ApplicationScoped
@@ -69,6 +70,11 @@ public class StepExecutor {
     public RunResult run(UUID jobId, int attempt, List<Step> steps, Deadline until) {
         long deadline = until.nanoTime();
         for (int i = 0; i < steps.size(); i++) {
+            if (Thread.currentThread().isInterrupted()) {
+                // A cancel, the deadline or shutdown interrupted a step that does not wait (LOG, a passing FAIL):
+                // the next step does not start. The flag stays for the caller, which names the reason.
+                return RunResult.failed(JobRunner.WORKER_STOPPED_MESSAGE);
+            }
             Step step = steps.get(i);
             String action = action(step);
             Span span = tracer.spanBuilder("step " + (i + 1) + " " + action)

@@ -7,14 +7,17 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.HttpCallPayload;
+import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
+import dev.jobweaver.worker.command.service.StoppedJobs;
 import dev.jobweaver.worker.execution.handler.HandlerRegistry;
 import dev.jobweaver.worker.execution.handler.JobFailure;
 import dev.jobweaver.worker.execution.handler.JobHandler;
 import dev.jobweaver.worker.execution.handler.RunContext;
 import dev.jobweaver.worker.testing.RunSettings;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -26,7 +29,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An attempt through its handler: the handler of its type, its result checked, its deadline the job's timeoutMs (or
- * the derived bound) and enforced by interrupting a handler that ignores it.
+ * the derived bound) and enforced by interrupting a handler that ignores it, and a cancel of its job by the same
+ * interrupt, or before the handler is called.
  */
 class AttemptExecutorTest {
 
@@ -170,6 +174,105 @@ class AttemptExecutorTest {
         assertThat(result.success()).isFalse();
         assertThat(result.errorMessage())
                 .isEqualTo("HTTP handler failed unexpectedly: java.lang.IllegalStateException: bug in the handler");
+    }
+
+    @Test
+    void aCancelInterruptsTheRunningHandlerAtOnceAndFailsItWithCancelled() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        StoppedJobs stopped = stoppedJobs();
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> {
+            running.countDown();
+            try {
+                new CountDownLatch(1).await(); // only an interrupt ends it
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw e;
+            }
+            return null;
+        }), stopped);
+        RunJobEvent event = event(30_000L);
+        AtomicReference<RunResult> result = new AtomicReference<>();
+        AtomicBoolean flagAfter = new AtomicBoolean(true);
+        Thread run = Thread.ofVirtual().start(() -> {
+            result.set(executor.run(event, null));
+            flagAfter.set(Thread.currentThread().isInterrupted());
+        });
+        running.await();
+
+        long cancelled = System.nanoTime();
+        stopped.record(event.jobId(), JobCommand.CANCEL, Instant.now());
+        assertThat(executor.cancel(event.jobId())).isTrue();
+        run.join(Duration.ofSeconds(5));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(1));
+        assertThat(interrupted).isTrue();
+        assertThat(result.get().success()).isFalse();
+        assertThat(result.get().cancel()).isEqualTo(RunResult.Cancel.WHILE_RUNNING);
+        assertThat(result.get().errorMessage())
+                .isEqualTo("WORKER.CANCELLED: the job was cancelled while the attempt ran");
+        assertThat(flagAfter).as("the cancel's interrupt does not outlive the attempt").isFalse();
+    }
+
+    @Test
+    void aHandlerThatFinishesDespiteTheCancelStillEndsCancelled() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch cancelled = new CountDownLatch(1);
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> {
+            running.countDown();
+            cancelled.await(5, java.util.concurrent.TimeUnit.SECONDS); // wakes at once: interrupted
+            Thread.interrupted(); // a handler that swallows the interrupt and reports success
+            return JsonNodeFactory.instance.objectNode().put("done", true);
+        }));
+        RunJobEvent event = event(null);
+        AtomicReference<RunResult> result = new AtomicReference<>();
+        Thread run = Thread.ofVirtual().start(() -> result.set(executor.run(event, null)));
+        running.await();
+
+        executor.cancel(event.jobId());
+        run.join(Duration.ofSeconds(10));
+
+        assertThat(result.get().success()).isFalse();
+        assertThat(result.get().errorMessage()).startsWith("WORKER.CANCELLED");
+    }
+
+    @Test
+    void anAttemptOfAJobCancelledBeforeItStartsFailsWithoutCallingTheHandler() {
+        AtomicBoolean called = new AtomicBoolean();
+        StoppedJobs stopped = stoppedJobs();
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> {
+            called.set(true);
+            return null;
+        }), stopped);
+        RunJobEvent event = event(null);
+        stopped.record(event.jobId(), JobCommand.CANCEL, Instant.now());
+
+        RunResult result = executor.run(event, null);
+
+        assertThat(called).isFalse();
+        assertThat(result.cancel()).isEqualTo(RunResult.Cancel.BEFORE_START);
+        assertThat(result.errorMessage()).isEqualTo("WORKER.CANCELLED: the job was cancelled before the attempt started");
+    }
+
+    @Test
+    void aCancelOfAJobNotRunningHereInterruptsNothing() throws InterruptedException {
+        AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> null));
+        RunJobEvent event = event(null);
+        executor.run(event, null);
+
+        assertThat(executor.cancel(event.jobId())).isFalse();
+        assertThat(executor.cancel(UUID.randomUUID())).isFalse();
+        Thread.sleep(50);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    private static StoppedJobs stoppedJobs() {
+        return new StoppedJobs(Clock.systemUTC(), Duration.ofHours(1), 100);
+    }
+
+    private static AttemptExecutor executor(Fake handler, StoppedJobs stopped) {
+        return new AttemptExecutor(new HandlerRegistry(List.of(new HandlerRegistry.Named(handler, "fake"))),
+                RunSettings.defaults(), stopped);
     }
 
     private static AttemptExecutor executor(Fake handler) {

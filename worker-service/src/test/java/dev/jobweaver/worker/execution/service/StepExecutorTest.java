@@ -78,6 +78,24 @@ class StepExecutorTest {
     }
 
     @Test
+    void anInterruptedRunStartsNoFurtherStep() throws InterruptedException {
+        java.util.concurrent.atomic.AtomicReference<RunResult> result = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean flagKept = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread run = Thread.ofVirtual().start(() -> {
+            // As a cancel leaves it during a step that does not wait: the next step, a FAIL, must not start.
+            Thread.currentThread().interrupt();
+            result.set(steps.run(java.util.UUID.randomUUID(), 1, List.of(new Step.Fail("the step ran")),
+                    RunSettings.defaults().timeBoundSlack()));
+            flagKept.set(Thread.currentThread().isInterrupted());
+        });
+        run.join(Duration.ofSeconds(10));
+
+        assertThat(result.get().success()).isFalse();
+        assertThat(result.get().errorMessage()).isEqualTo(JobRunner.WORKER_STOPPED_MESSAGE);
+        assertThat(flagKept).as("the interrupt is left for the caller, which names its reason").isTrue();
+    }
+
+    @Test
     void aFailStepWithTimesFailsOnlyTheFirstAttempts() {
         List<Step> flaky = List.of(new Step.Log("before"), new Step.Fail("flaky dependency", 1), new Step.Log("after"));
 
