@@ -1,10 +1,19 @@
 package dev.jobweaver.scheduler.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.common.event.JobCommandEvent;
+import dev.jobweaver.common.event.JobStatusChangedEvent;
+import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
@@ -32,7 +41,8 @@ public abstract class KafkaAndDbTest {
     @BeforeEach
     void startClients() {
         producer = new TestProducer(bootstrapServers, mapper);
-        recorder = TopicRecorder.start(bootstrapServers, Topics.RUN_JOB, Topics.JOB_STATUS, Topics.JOB_DEAD_LETTER);
+        recorder = TopicRecorder.start(bootstrapServers, Topics.RUN_JOB, Topics.JOB_STATUS, Topics.JOB_DEAD_LETTER,
+                Topics.WORKER_COMMANDS);
         db = new TestDb(repository);
     }
 
@@ -48,6 +58,75 @@ public abstract class KafkaAndDbTest {
             return mapper.readValue(record.value(), type);
         } catch (IOException e) {
             throw new AssertionError("unreadable record on " + record.topic(), e);
+        }
+    }
+
+    /** A job ingested from job-created and dispatched: RUNNING at attempt 1, with no retry left. */
+    protected UUID runningJob() {
+        UUID jobId = UUID.randomUUID();
+        producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.created(jobId, 0));
+        db.awaitJob(jobId, JobStatus.RUNNING, 1);
+        return jobId;
+    }
+
+    /** A job ingested from job-created for an hour from now: PENDING, not due. */
+    protected UUID delayedJob() {
+        UUID jobId = UUID.randomUUID();
+        producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.createdForLater(jobId));
+        db.awaitJob(jobId, JobStatus.PENDING, 0);
+        return jobId;
+    }
+
+    /** Publishes {@code command} on job-commands, keyed by its jobId, as the API does. */
+    protected void command(JobCommandEvent command) {
+        producer.sendJson(Topics.JOB_COMMANDS, command.jobId(), command);
+    }
+
+    /**
+     * Sends {@code values} (keyed {@code keys}) and then the sentinel's record to one partition of {@code topic} in one
+     * produce request, and returns once the sentinel's job matches {@code sentinelApplied}: the records before it have
+     * been consumed by then, since a partition is consumed in order. How a test waits for a record that must change
+     * nothing.
+     */
+    protected void sendBeforeSentinel(String topic, List<UUID> keys, List<?> values, UUID sentinel, Object sentinelValue,
+                                      Predicate<JobExecution> sentinelApplied) {
+        List<Object> allKeys = new ArrayList<>(keys);
+        allKeys.add(sentinel);
+        List<Object> allValues = new ArrayList<>(values);
+        allValues.add(sentinelValue);
+        producer.sendTogether(topic, 0, allKeys, allValues);
+        db.awaitJob(sentinel, sentinelApplied);
+    }
+
+    /** Sends {@code commands} on job-commands and returns once they have been applied (a sentinel cancel behind them). */
+    protected void commandsApplied(JobCommandEvent... commands) {
+        UUID sentinel = delayedJob();
+        sendBeforeSentinel(Topics.JOB_COMMANDS, List.of(commands).stream().map(JobCommandEvent::jobId).toList(),
+                List.of(commands), sentinel, TestJobs.cancel(sentinel), j -> j.status() == JobStatus.CANCELLED);
+    }
+
+    /** The status events recorded for the job so far, tombstones left out. */
+    protected List<JobStatusChangedEvent> statuses(UUID jobId) {
+        return recorder.records(Topics.JOB_STATUS, jobId).stream().filter(r -> r.value() != null)
+                .map(r -> value(r, JobStatusChangedEvent.class)).toList();
+    }
+
+    /** The commands recorded on worker-commands for the job so far. */
+    protected List<JobCommandEvent> workerCommands(UUID jobId) {
+        return recorder.records(Topics.WORKER_COMMANDS, jobId).stream()
+                .map(r -> value(r, JobCommandEvent.class)).filter(Objects::nonNull).toList();
+    }
+
+    /**
+     * Waits a second for the recorder: a record that must not exist would have been published before the sentinel
+     * that showed its input was consumed, but possibly on a partition the recorder fetches later.
+     */
+    protected static void settle() {
+        try {
+            Thread.sleep(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 }

@@ -1,9 +1,11 @@
 package dev.jobweaver.scheduler.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.event.JobCompletedEvent;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.event.JobFailedEvent;
+import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
@@ -53,6 +55,21 @@ public final class TestJobs {
         Instant now = Instant.now();
         return new JobFailedEvent(EventIds.runEventId(jobId, attempt), jobId, attempt, traceId(jobId), error,
                 now.minusMillis(5), now, "test-worker");
+    }
+
+    /** A client's cancel of the job, as the API publishes it on job-commands. */
+    public static JobCommandEvent cancel(UUID jobId) {
+        return new JobCommandEvent(jobId, JobCommand.CANCEL, traceId(jobId), Instant.now());
+    }
+
+    /** A client's delete of the job, as the API publishes it on job-commands. */
+    public static JobCommandEvent delete(UUID jobId) {
+        return new JobCommandEvent(jobId, JobCommand.DELETE, traceId(jobId), Instant.now());
+    }
+
+    /** A job's event asking it to start an hour from now: stored PENDING, not due. */
+    public static JobCreatedEvent createdForLater(UUID jobId) {
+        return created(jobId, 0, new JobControl(null, Instant.now().plusSeconds(3600), null, null, null, null));
     }
 
     /** A trace id derived from the job id, so each job has its own. */

@@ -100,14 +100,6 @@ class OutcomeConsumerPoisonTest extends KafkaAndDbTest {
                 assertThat(quarantined.total(topic) - before).isGreaterThanOrEqualTo(corpus.size()));
     }
 
-    /** A job ingested from job-created and dispatched: RUNNING at attempt 1, with no retry left. */
-    private UUID runningJob() {
-        UUID jobId = UUID.randomUUID();
-        producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.created(jobId, 0));
-        db.awaitJob(jobId, JobStatus.RUNNING, 1);
-        return jobId;
-    }
-
     private byte[] bytes(Object value) {
         try {
             return mapper.writeValueAsBytes(value);

@@ -75,12 +75,4 @@ class OutcomeConsumerQuarantineTest extends KafkaAndDbTest {
         producer.sendTogether(Topics.JOB_FAILED, 0, List.of(bad), List.of(TestJobs.failed(bad, 1, "broken pipe")));
         assertThat(db.awaitJob(bad, j -> j.status() == JobStatus.FAILED).lastError()).isEqualTo("broken pipe");
     }
-
-    /** A job ingested from job-created and dispatched: RUNNING at attempt 1, with no retry left. */
-    private UUID runningJob() {
-        UUID jobId = UUID.randomUUID();
-        producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.created(jobId, 0));
-        db.awaitJob(jobId, JobStatus.RUNNING, 1);
-        return jobId;
-    }
 }
