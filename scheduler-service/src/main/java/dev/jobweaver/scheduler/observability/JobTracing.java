@@ -78,6 +78,22 @@ public class JobTracing {
                 .orElse(null);
     }
 
+    /**
+     * The parent of a span about a job that a record asked for: the record's context when it is in the job's trace
+     * ({@code traceId}), else the traceparent stored at ingestion, so the span joins the job's trace whatever trace
+     * the record came in; the record's context (or the root) for a job not stored.
+     */
+    public static Context forJob(Context incoming, String traceId, String traceparent) {
+        if (incoming != null && traceId != null
+                && traceId.equals(Span.fromContext(incoming).getSpanContext().getTraceId())) {
+            return incoming;
+        }
+        if (traceparent != null) {
+            return fromTraceparent(traceparent);
+        }
+        return incoming != null ? incoming : Context.root();
+    }
+
     /** A context whose parent is the span described by W3C {@code traceparent}; the root context if unreadable. */
     public static Context fromTraceparent(String traceparent) {
         if (traceparent == null) {

@@ -171,8 +171,8 @@ public class JobCommandService {
             JobCommandEvent command = received.command();
             UUID jobId = command.jobId();
             JobExecution job = current.get(jobId);
-            Context base = received.parent() != null ? received.parent()
-                    : JobTracing.fromTraceparent(job != null ? job.traceparent() : null);
+            Context base = job != null ? JobTracing.forJob(received.parent(), job.traceId(), job.traceparent())
+                    : JobTracing.forJob(received.parent(), command.traceId(), null);
             Span span = tracing.start("scheduler " + command.command().name().toLowerCase(), base, jobId,
                     job != null ? job.attempt() : 0);
             spans.add(span);
