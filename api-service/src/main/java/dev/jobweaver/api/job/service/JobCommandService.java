@@ -113,12 +113,14 @@ public class JobCommandService {
      */
     static Context jobContext(StoredJob job, Sampler sampler) {
         String traceId = job.traceId();
+        if (traceId == null || !EventRules.isTraceId(traceId)) {
+            return Context.root(); // no trace has it, and the sampler cannot read it
+        }
         long low = job.id().getLeastSignificantBits();
         String spanId = String.format("%016x", low == 0 ? 1 : low);
-        boolean sampled = traceId != null && sampler.shouldSample(Context.root(), traceId, "job", SpanKind.INTERNAL,
-                Attributes.empty(), List.of()).getDecision() == SamplingDecision.RECORD_AND_SAMPLE;
-        SpanContext parent = SpanContext.createFromRemoteParent(traceId == null ? "" : traceId, spanId,
-                sampled ? TraceFlags.getSampled() : TraceFlags.getDefault(), TraceState.getDefault());
-        return parent.isValid() ? Context.root().with(Span.wrap(parent)) : Context.root();
+        boolean sampled = sampler.shouldSample(Context.root(), traceId, "job", SpanKind.INTERNAL, Attributes.empty(),
+                List.of()).getDecision() == SamplingDecision.RECORD_AND_SAMPLE;
+        return Context.root().with(Span.wrap(SpanContext.createFromRemoteParent(traceId, spanId,
+                sampled ? TraceFlags.getSampled() : TraceFlags.getDefault(), TraceState.getDefault())));
     }
 }
