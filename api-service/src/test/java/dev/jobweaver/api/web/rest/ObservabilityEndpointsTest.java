@@ -44,7 +44,8 @@ class ObservabilityEndpointsTest {
                 "jobweaver_validation_failures_total{errorCode=\"API.INVALID_JOB_REQUEST\"",
                 "jobweaver_outbox_backlog_jobs", "jobweaver_outbox_backlog_bytes", "jobweaver_outbox_backlog_age_seconds",
                 "jobweaver_outbox_relay_failures_total", "jobweaver_status_events_total",
-                "jobweaver_quarantined_total{reason=\"unreadable\",topic=\"job-status\"}");
+                "jobweaver_quarantined_total{reason=\"unreadable\",topic=\"job-status\"}",
+                "jobweaver_job_commands_total{command=\"cancel\"}", "jobweaver_job_commands_total{command=\"delete\"}");
         String submitted = metrics.lines().filter(l -> l.startsWith("jobweaver_jobs_submitted_total"))
                 .findFirst().orElseThrow();
         assertThat(Double.parseDouble(submitted.substring(submitted.lastIndexOf(' ') + 1))).isGreaterThanOrEqualTo(1);
