@@ -240,9 +240,17 @@ public class AttemptRepository {
 
     private static ExecutionAttempt vanishedIfNull(ExecutionAttempt attempt, UUID eventId) {
         if (attempt == null) {
-            throw new IllegalStateException("execution attempt " + eventId + " vanished");
+            throw new Vanished(eventId);
         }
         return attempt;
+    }
+
+    /** The row of a run was not there to be read back: deleted meanwhile, with its job (a DELETE command). */
+    public static final class Vanished extends IllegalStateException {
+
+        Vanished(UUID eventId) {
+            super("execution attempt " + eventId + " vanished");
+        }
     }
 
     private static <T> T await(CompletableFuture<T> result, Duration timeout) {

@@ -288,16 +288,17 @@ public class JobRunner {
             } else {
                 stored = abandonedOrFinished(event, begin.attempt());
             }
-            span.setAttribute("jobweaver.outcome", stored.outcome().name());
-            if (stopped.command(event.jobId()) == JobCommand.DELETE) {
+            if (stored == null || stopped.command(event.jobId()) == JobCommand.DELETE) {
                 // Deleted while it ran or was being recorded: the delete may have come before this row did.
                 retry("delete the rows of the deleted job", () -> attempts.deleteJob(event.jobId()).await()
                         .atMost(dbTimeout));
                 LOG.infof("job %s was deleted during run %s; its rows are deleted and nothing is published",
                         event.jobId(), event.eventId());
                 outcome("deleted");
+                span.setAttribute("jobweaver.outcome", "DELETED");
                 return true;
             }
+            span.setAttribute("jobweaver.outcome", stored.outcome().name());
             try {
                 retry("publish the outcome", () -> {
                     publisher.publish(stored, config.run().publishTimeout());
@@ -354,6 +355,7 @@ public class JobRunner {
         }
     }
 
+    /** The stored outcome of the run, or null if its job was deleted meanwhile and its row with it. */
     private ExecutionAttempt execute(RunJobEvent event, ExecutionAttempt started, Span span) {
         long begin = System.nanoTime();
         RunResult result = executor.run(event, started.traceId());
@@ -374,12 +376,21 @@ public class JobRunner {
         ExecutionOutcome outcome = result.success() ? ExecutionOutcome.SUCCESS : ExecutionOutcome.FAILURE;
         ExecutionAttempt stored;
         try {
-            stored = retry("store the outcome", () -> attempts.finish(event.eventId(), outcome,
-                    result.errorMessage(), result.result(), now(), config.run().databaseTimeout()));
+            stored = retry("store the outcome", () -> {
+                try {
+                    return attempts.finish(event.eventId(), outcome, result.errorMessage(), result.result(), now(),
+                            config.run().databaseTimeout());
+                } catch (AttemptRepository.Vanished vanished) {
+                    if (stopped.command(event.jobId()) == JobCommand.DELETE) {
+                        return null; // the job's DELETE took the row: nothing to store or publish
+                    }
+                    throw vanished;
+                }
+            });
         } catch (PermanentFailure f) {
             throw f.noting("its steps ran; their outcome " + outcome + " was neither stored nor published");
         }
-        if (stored.outcome() != outcome) {
+        if (stored != null && stored.outcome() != outcome) {
             LOG.warnf("run %s was closed as %s by another worker meanwhile; publishing that", event.eventId(),
                     stored.outcome());
         }
