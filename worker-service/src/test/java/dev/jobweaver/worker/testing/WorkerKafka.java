@@ -114,9 +114,14 @@ public final class WorkerKafka implements AutoCloseable {
 
     /** Sends {@code command} to worker-commands, keyed by its jobId, with a fresh eventId header. */
     public RecordMetadata send(JobCommandEvent command) {
+        return send(command, null);
+    }
+
+    /** As {@link #send(JobCommandEvent)}, in the trace of the W3C {@code traceparent} (null for none). */
+    public RecordMetadata send(JobCommandEvent command, String traceparent) {
         try {
             return sendTo(Topics.WORKER_COMMANDS, command.jobId().toString(), JSON.writeValueAsString(command),
-                    UUID.randomUUID(), null, null);
+                    UUID.randomUUID(), null, traceparent);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
