@@ -5,7 +5,9 @@ import dev.jobweaver.worker.config.WorkerConfig;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,14 +36,21 @@ public class CommandWindow implements KafkaConsumerRebalanceListener {
     private static final Logger LOG = Logger.getLogger(CommandWindow.class);
 
     private final StoppedJobs stopped;
-    private final WorkerConfig config;
-    private final Clock clock = Clock.systemUTC();
+    private final Duration window;
+    private final Clock clock;
     /** The offset each partition must be read up to (exclusive) before the worker is current. */
     private final Map<TopicPartition, Long> catchUpTo = new ConcurrentHashMap<>();
 
+    @Inject
     public CommandWindow(StoppedJobs stopped, WorkerConfig config) {
+        this(stopped, config.commands().window(), Clock.systemUTC());
+    }
+
+    /** A listener reading back {@code window} from {@code clock}'s now, telling {@code stopped} when current. */
+    public CommandWindow(StoppedJobs stopped, Duration window, Clock clock) {
         this.stopped = stopped;
-        this.config = config;
+        this.window = window;
+        this.clock = clock;
     }
 
     @Override
@@ -49,7 +58,7 @@ public class CommandWindow implements KafkaConsumerRebalanceListener {
         if (partitions.isEmpty()) {
             return;
         }
-        long since = clock.millis() - config.commands().window().toMillis();
+        long since = clock.millis() - window.toMillis();
         Map<TopicPartition, Long> times = new HashMap<>();
         partitions.forEach(p -> times.put(p, since));
         Map<TopicPartition, OffsetAndTimestamp> starts = consumer.offsetsForTimes(times);
@@ -66,7 +75,7 @@ public class CommandWindow implements KafkaConsumerRebalanceListener {
                 catchUpTo.remove(partition);
             }
             LOG.infof("worker-commands: reading %s from offset %d (the window of %s), %d record(s) to catch up on",
-                    partition, from, config.commands().window(), end - from);
+                    partition, from, window, end - from);
         }
         if (catchUpTo.isEmpty()) {
             stopped.markCurrent();
@@ -79,7 +88,7 @@ public class CommandWindow implements KafkaConsumerRebalanceListener {
     }
 
     /** The record at {@code offset} of {@code partition} was applied or set aside. */
-    void handled(TopicPartition partition, long offset) {
+    public void handled(TopicPartition partition, long offset) {
         if (stopped.isCurrent()) {
             return;
         }
