@@ -6,30 +6,44 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.HttpCallPayload;
+import dev.jobweaver.common.job.JobCommand;
+import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Results;
+import dev.jobweaver.worker.command.service.StoppedJobs;
 import dev.jobweaver.worker.config.HttpCallConfig;
+import dev.jobweaver.worker.execution.handler.HandlerRegistry;
 import dev.jobweaver.worker.execution.handler.Deadline;
 import dev.jobweaver.worker.execution.handler.JobFailure;
 import dev.jobweaver.worker.execution.handler.RunContext;
+import dev.jobweaver.worker.execution.service.AttemptExecutor;
+import dev.jobweaver.worker.execution.service.RunResult;
 import dev.jobweaver.worker.testing.HttpSettings;
+import dev.jobweaver.worker.testing.RunSettings;
+import dev.jobweaver.worker.testing.WorkerKafka;
 import io.opentelemetry.api.trace.TracerProvider;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** HTTP jobs against a real server on 127.0.0.1: the request made, the result, failures, refusals, timeouts. */
+/**
+ * HTTP jobs against a real server on 127.0.0.1: the request made, the result, failures, refusals, timeouts, a cancel.
+ */
 class HttpCallHandlerTest {
 
     private static HttpServer server;
@@ -233,6 +247,30 @@ class HttpCallHandlerTest {
                 TracerProvider.noop().get("test")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("jobweaver.worker.http.max-body-bytes must be between 0 and 65536, got 65537");
+    }
+
+    @Test
+    void aRequestInProgressEndsAtOnceWhenItsJobIsCancelled() throws Exception {
+        HttpCallHandler handler = new HttpCallHandler(HttpSettings.loopback(), TracerProvider.noop().get("test"));
+        StoppedJobs stopped = new StoppedJobs(Clock.systemUTC(), Duration.ofHours(1), 10);
+        AttemptExecutor executor = new AttemptExecutor(new HandlerRegistry(List.of(
+                new HandlerRegistry.Named(handler, "http"))), RunSettings.defaults(), stopped);
+        RunJobEvent event = WorkerKafka.run(JobType.HTTP, get(base + "/slow"), null);
+        AtomicReference<RunResult> result = new AtomicReference<>();
+        try {
+            Thread run = Thread.ofVirtual().start(() -> result.set(executor.run(event, null)));
+            Thread.sleep(300); // the request is out: /slow answers after 5 s
+            long cancelled = System.nanoTime();
+            stopped.record(event.jobId(), JobCommand.CANCEL, Instant.now());
+            executor.cancel(event.jobId());
+            run.join(Duration.ofSeconds(10));
+
+            assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(1));
+            assertThat(result.get().errorMessage())
+                    .isEqualTo("WORKER.CANCELLED: the job was cancelled while the attempt ran");
+        } finally {
+            handler.stop();
+        }
     }
 
     private static HttpCallPayload get(String url) {
