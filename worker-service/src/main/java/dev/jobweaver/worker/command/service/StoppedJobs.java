@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jboss.logging.Logger;
 
 /**
  * The jobs cancelled or deleted within the last {@code jobweaver.worker.commands.window}, by jobId: what a run asks
@@ -39,6 +40,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 @ApplicationScoped
 public class StoppedJobs {
+
+    private static final Logger LOG = Logger.getLogger(StoppedJobs.class);
 
     /** What is remembered of a job: its strongest command and when that was given. */
     private record Entry(JobCommand command, Instant at) {
@@ -147,7 +150,11 @@ public class StoppedJobs {
             current.get(Math.max(0, catchUpBy - System.nanoTime()), TimeUnit.NANOSECONDS);
             return true;
         } catch (TimeoutException e) {
-            waitOver = true;
+            if (!waitOver) {
+                waitOver = true;
+                LOG.warnf("worker-commands not read up to date within the catch-up time: runs go ahead, and a job"
+                        + " cancelled while this worker was down may run once more");
+            }
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

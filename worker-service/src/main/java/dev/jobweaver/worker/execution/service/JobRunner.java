@@ -57,8 +57,8 @@ import org.jboss.logging.MDC;
  * </ol>
  *
  * <h2>Cancelled and deleted jobs</h2>
- * Before its first record a run waits (within {@code jobweaver.worker.commands.catch-up-timeout} of the start) until
- * the worker has read the recent {@code worker-commands} ({@link StoppedJobs}). A record of a deleted job is
+ * Until the worker has read the recent {@code worker-commands} ({@link StoppedJobs}), at most
+ * {@code jobweaver.worker.commands.catch-up-timeout} after its start, runs wait before they are recorded. A record of a deleted job is
  * acknowledged without being run, stored or published. A record of a cancelled job is recorded and closed as failed
  * with {@code WORKER.CANCELLED} without running its handler, and published: a redelivery re-publishes that stored
  * outcome like any finished duplicate's. A run in progress when its job is cancelled is interrupted
@@ -246,9 +246,7 @@ public class JobRunner {
 
     /** @return whether the record may be acknowledged */
     private boolean process(RunJobEvent event, String traceId, Span span) {
-        if (!stopped.awaitCurrent()) {
-            LOG.debugf("run %s goes ahead before the worker has read the recent worker-commands", event.eventId());
-        }
+        stopped.awaitCurrent();
         if (stopped.command(event.jobId()) == JobCommand.DELETE) {
             LOG.infof("job %s was deleted; its run %s is acknowledged without running", event.jobId(),
                     event.eventId());

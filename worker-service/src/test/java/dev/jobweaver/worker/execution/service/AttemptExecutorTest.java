@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -217,11 +218,14 @@ class AttemptExecutorTest {
     @Test
     void aHandlerThatFinishesDespiteTheCancelStillEndsCancelled() throws Exception {
         CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch cancelled = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
         AttemptExecutor executor = executor(new Fake(JobType.HTTP, run -> {
             running.countDown();
-            cancelled.await(5, java.util.concurrent.TimeUnit.SECONDS); // wakes at once: interrupted
-            Thread.interrupted(); // a handler that swallows the interrupt and reports success
+            try {
+                new CountDownLatch(1).await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                interrupted.set(true); // a handler that swallows the interrupt and reports success
+            }
             return JsonNodeFactory.instance.objectNode().put("done", true);
         }));
         RunJobEvent event = event(null);
@@ -232,6 +236,7 @@ class AttemptExecutorTest {
         executor.cancel(event.jobId());
         run.join(Duration.ofSeconds(10));
 
+        assertThat(interrupted).isTrue();
         assertThat(result.get().success()).isFalse();
         assertThat(result.get().errorMessage()).startsWith("WORKER.CANCELLED");
     }

@@ -20,6 +20,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -79,12 +82,12 @@ class StepExecutorTest {
 
     @Test
     void anInterruptedRunStartsNoFurtherStep() throws InterruptedException {
-        java.util.concurrent.atomic.AtomicReference<RunResult> result = new java.util.concurrent.atomic.AtomicReference<>();
-        java.util.concurrent.atomic.AtomicBoolean flagKept = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicReference<RunResult> result = new AtomicReference<>();
+        AtomicBoolean flagKept = new AtomicBoolean();
         Thread run = Thread.ofVirtual().start(() -> {
             // As a cancel leaves it during a step that does not wait: the next step, a FAIL, must not start.
             Thread.currentThread().interrupt();
-            result.set(steps.run(java.util.UUID.randomUUID(), 1, List.of(new Step.Fail("the step ran")),
+            result.set(steps.run(UUID.randomUUID(), 1, List.of(new Step.Fail("the step ran")),
                     RunSettings.defaults().timeBoundSlack()));
             flagKept.set(Thread.currentThread().isInterrupted());
         });
