@@ -7,6 +7,8 @@ import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import io.smallrye.mutiny.Multi;
@@ -110,6 +112,26 @@ public final class TestDb {
                 .execute().await().atMost(TIMEOUT);
         return () -> pool.query("ALTER TABLE job_executions DROP CONSTRAINT IF EXISTS " + name).execute()
                 .await().atMost(TIMEOUT);
+    }
+
+    /**
+     * Runs {@code sql} in a transaction that stays open until {@link OpenTransaction#commit}: a writer of the service
+     * caught between its statement and its commit.
+     */
+    public OpenTransaction begin(String sql, Object... args) {
+        SqlConnection connection = pool.getConnection().await().atMost(TIMEOUT);
+        Transaction tx = connection.begin().await().atMost(TIMEOUT);
+        connection.preparedQuery(sql).execute(Tuple.from(args)).await().atMost(TIMEOUT);
+        return new OpenTransaction(connection, tx);
+    }
+
+    /** A transaction {@link #begin} left open. */
+    public record OpenTransaction(SqlConnection connection, Transaction tx) {
+
+        public void commit() {
+            tx.commit().await().atMost(TIMEOUT);
+            connection.close().await().atMost(TIMEOUT);
+        }
     }
 
     public int update(String sql, Object... args) {

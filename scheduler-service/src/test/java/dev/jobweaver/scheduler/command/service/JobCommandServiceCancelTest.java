@@ -1,6 +1,7 @@
 package dev.jobweaver.scheduler.command.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
@@ -14,10 +15,12 @@ import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.TopicRecorder;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -36,15 +39,21 @@ class JobCommandServiceCancelTest extends KafkaAndDbTest {
     @Inject
     Dispatcher dispatcher;
 
+    @Inject
+    MeterRegistry registry;
+
     @Test
     void aJobForLaterIsCancelledAndNothingReachesTheWorkers() {
         UUID jobId = delayedJob();
         JobExecution before = db.get(jobId);
+        double cancelledBefore = registry.counter("jobweaver.jobs.cancelled").count();
 
         command(TestJobs.cancel(jobId));
 
         JobExecution cancelled = db.awaitJob(jobId, j -> j.status() == JobStatus.CANCELLED);
         assertCancelled(before, cancelled);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(registry.counter("jobweaver.jobs.cancelled").count()).isGreaterThan(cancelledBefore));
         JobStatusChangedEvent status = value(recorder.await(Topics.JOB_STATUS, jobId, 1).getFirst(),
                 JobStatusChangedEvent.class);
         assertThat(status.status()).isEqualTo(JobStatus.CANCELLED);

@@ -10,6 +10,7 @@ import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.TestDb.OpenTransaction;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -87,6 +88,58 @@ class JobCommandServiceEarlyCancelTest extends KafkaAndDbTest {
         assertThat(db.awaitJob(cancelledFirst, j -> j.version() == 1).status()).isEqualTo(JobStatus.CANCELLED);
         assertThat(recorder.await(Topics.RUN_JOB, plain, 1)).hasSize(1);
         assertThat(recorder.records(Topics.RUN_JOB, cancelledFirst)).isEmpty();
+    }
+
+    @Test
+    void aCancelThatMeetsTheIngestionOfItsJobBeforeItsCommitCancelsTheJob() {
+        UUID jobId = UUID.randomUUID();
+        OpenTransaction ingestion = db.begin("INSERT INTO job_executions (job_id, job_type, trace_id, instruction,"
+                + " job_status, max_retries, next_run_at, created_at, updated_at, version) VALUES ($1, 'SIMULATION',"
+                + " $2, $3::text::jsonb, 'PENDING', 0, now() + interval '1 hour', now(), now(), 0)",
+                jobId, TestJobs.traceId(jobId), TestJobs.LOG_INSTRUCTION);
+
+        command(TestJobs.cancel(jobId));
+        // The cancel finds no job, and its placeholder waits for the uncommitted row of the same key.
+        sleep(Duration.ofMillis(1500));
+        assertThat(db.find(jobId)).isEmpty();
+        ingestion.commit();
+
+        JobExecution cancelled = db.awaitJob(jobId, j -> j.status() == JobStatus.CANCELLED);
+        assertThat(cancelled.jobType()).isEqualTo("SIMULATION");
+        assertThat(cancelled.version()).isEqualTo(1);
+        assertThat(value(recorder.await(Topics.JOB_STATUS, jobId, 1).getFirst(), JobStatusChangedEvent.class)
+                .status()).isEqualTo(JobStatus.CANCELLED);
+    }
+
+    @Test
+    void anIngestionThatMeetsACancelBeingKeptStoresItsJobCancelled() {
+        UUID jobId = UUID.randomUUID();
+        OpenTransaction cancel = db.begin("INSERT INTO job_executions (job_id, job_type, trace_id, instruction,"
+                + " job_status, max_retries, next_run_at, created_at, updated_at, finished_at, version)"
+                + " VALUES ($1, '', $2, 'null'::jsonb, 'CANCELLED', 0, now(), now(), now(), now(), 0)",
+                jobId, TestJobs.traceId(jobId));
+
+        producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.created(jobId, 0));
+        // Ingestion's insert waits for the uncommitted placeholder of the same key.
+        sleep(Duration.ofMillis(1500));
+        cancel.commit();
+
+        JobExecution stored = db.awaitJob(jobId, j -> j.version() == 1);
+        assertThat(stored.status()).isEqualTo(JobStatus.CANCELLED);
+        assertThat(stored.jobType()).isEqualTo("SIMULATION");
+        assertThat(value(recorder.await(Topics.JOB_STATUS, jobId, 1).getFirst(), JobStatusChangedEvent.class)
+                .status()).isEqualTo(JobStatus.CANCELLED);
+        commandsApplied();
+        assertThat(recorder.records(Topics.RUN_JOB, jobId)).isEmpty();
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     @Test
