@@ -25,7 +25,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * The bench's client of the public REST API: {@code POST /api/jobs} asynchronously, and the readiness probe.
+ * The bench's client of the public REST API: {@code POST /api/jobs} and {@code POST /api/jobs/{id}/cancel}
+ * asynchronously, and the readiness probe.
  *
  * <p>Why Vert.x and not {@code java.net.http}: the load generator shares the two cores with what it measures. With
  * the JDK client it took a quarter of a core during a 20,000-job burst (its selector and executor threads, 9% of all
@@ -116,6 +117,22 @@ public final class ApiClient implements AutoCloseable {
         return onLoop(() -> http.request(request)
                 .compose(r -> r.send(Buffer.buffer(body)))
                 .compose(response -> response.body().map(b -> answer(response, b.toString(StandardCharsets.UTF_8)))))
+                .orTimeout(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)
+                .exceptionally(e -> new Answer(0, null, describe(e)));
+    }
+
+    /**
+     * Cancels job {@code id}: an answer with the status and body, {@code jobId} set to {@code id} when it is 202 (the
+     * body is the job, whose field is {@code id}). Like {@link #submit}, the future never fails and completes within
+     * the request timeout.
+     */
+    public CompletableFuture<Answer> cancel(UUID id) {
+        RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
+                .setURI(basePath + "/api/jobs/" + id + "/cancel").setTimeout(requestTimeout.toMillis());
+        return onLoop(() -> http.request(request)
+                .compose(r -> r.send())
+                .compose(response -> response.body().map(b -> new Answer(response.statusCode(),
+                        response.statusCode() == 202 ? id : null, b.toString(StandardCharsets.UTF_8)))))
                 .orTimeout(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)
                 .exceptionally(e -> new Answer(0, null, describe(e)));
     }

@@ -40,7 +40,8 @@ import picocli.CommandLine.TypeConversionException;
             "  retries       like burst, 10%% of the jobs fail once and pass on their retry",
             "  priorities    like burst, 60%% HIGH, 30%% NORMAL, 10%% LOW: start per level",
             "  delayed       no-op jobs, each with a delayMs of seconds: how late they start",
-            "  delayed-idle  idle CPU without and with --idle-rows future jobs (not via API)"},
+            "  delayed-idle  idle CPU without and with --idle-rows future jobs (not via API)",
+            "  cancel        waiting and running jobs cancelled: to CANCELLED and to the interrupt"},
         parameterListHeading = "%n",
         optionListHeading = "%nOptions:%n",
         footerHeading = "%n",
@@ -59,8 +60,8 @@ public final class BenchCommand implements Callable<Integer> {
     // Names, checked in options(): picocli leaves a value a variable-arity parameter cannot convert unmatched, and
     // "Unmatched argument: 'storm'" would not say which workloads there are.
     @Parameters(paramLabel = "WORKLOAD", arity = "0..*",
-            description = "burst, steady, sleepers, retries, priorities, delayed or delayed-idle (default: the first "
-                    + "four).")
+            description = "burst, steady, sleepers, retries, priorities, delayed, delayed-idle or cancel (default: the "
+                    + "first four).")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "20000", converter = PositiveWholeNumber.class,
@@ -134,6 +135,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     Duration idleWindow;
 
+    @Option(names = "--cancel-jobs", paramLabel = "N", defaultValue = "400", converter = PositiveWholeNumber.class,
+            description = "cancel: jobs cancelled, half waiting (delayMs 60 s), half running (a 30 s sleep) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int cancelJobs;
+
     @Option(names = "--home", paramLabel = "DIR",
             description = "The platform's home, where `jobweaver up` describes it in platform.properties "
                     + "(default: .jobweaver).")
@@ -182,7 +188,7 @@ public final class BenchCommand implements Callable<Integer> {
         return new BenchOptions(selected, jobs, concurrency, rate, duration, baseline, warmup, settle, timeout,
                 home == null ? cwd.resolve(".jobweaver") : cwd.resolve(home).normalize(),
                 out == null ? null : cwd.resolve(out).normalize(), delayedJobs, delayedOver, delayMin, delayMax,
-                idleRows, idleWindow);
+                idleRows, idleWindow, cancelJobs);
     }
 
     @Override

@@ -36,11 +36,13 @@ import java.util.Set;
  * @param maxDelay the longest; delays are spread evenly between the two ({@link Control#spreadDelay})
  * @param idleRows future rows the delayed-idle workload puts into the scheduler's table
  * @param idleWindow how long delayed-idle measures CPU, without the rows and again with them
+ * @param cancelJobs jobs the cancel workload submits and cancels: half of them waiting ({@link #cancelWaiting}), half
+ *                   running ({@link #cancelRunning})
  */
 public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> concurrencies, double rate,
                            Duration duration, double baseline, int warmup, Duration settle, Duration timeout, Path home,
                            Path out, int delayedJobs, Duration delayedOver, Duration minDelay, Duration maxDelay,
-                           int idleRows, Duration idleWindow) {
+                           int idleRows, Duration idleWindow, int cancelJobs) {
 
     /** {@code --warmup auto}: rounds of no-op jobs until the platform's JIT compilers have settled. */
     public static final int AUTO_WARMUP = -1;
@@ -64,6 +66,8 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
     public static final int IDLE_ROWS = 1_000_000;
     /** Delayed-idle: each measurement window by default. */
     public static final Duration IDLE_WINDOW = Duration.ofSeconds(30);
+    /** Cancel: jobs by default, 200 waiting and 200 running: a one-worker platform runs all 200 at once. */
+    public static final int CANCEL_JOBS = 400;
 
     /** The concurrencies sorted, without repeats; at least one; the delay range not empty. */
     public BenchOptions {
@@ -80,6 +84,16 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
     /** The delayed workload's send schedule: {@link #delayedJobs} evenly over {@link #delayedOver}. */
     public RateSchedule delayedSchedule() {
         return new RateSchedule(delayedJobs * 1e9 / delayedOver.toNanos(), delayedOver);
+    }
+
+    /** Cancel: the waiting jobs, half of {@link #cancelJobs} rounded up. */
+    public int cancelWaiting() {
+        return cancelJobs - cancelRunning();
+    }
+
+    /** Cancel: the running jobs, half of {@link #cancelJobs} rounded down. */
+    public int cancelRunning() {
+        return cancelJobs / 2;
     }
 
     /**
@@ -111,7 +125,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
      *
      * @param workload which
      * @param concurrency requests in flight at most; 0 for steady and delayed, whose rate sets the load, and for
-     *                    delayed-idle, which submits nothing
+     *                    delayed-idle, which submits nothing; {@link Cancels#CONCURRENCY} for cancel
      * @param label {@code burst c=16} when the burst runs at several concurrencies, else the workload's name
      */
     public record Run(Workload workload, int concurrency, String label) {
@@ -130,6 +144,7 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
                 case BURST -> concurrencies.forEach(c -> runs.add(new Run(workload, c,
                         concurrencies.size() == 1 ? workload.cliName() : workload.cliName() + " c=" + c)));
                 case STEADY, DELAYED, DELAYED_IDLE -> runs.add(new Run(workload, 0, workload.cliName()));
+                case CANCEL -> runs.add(new Run(workload, Cancels.CONCURRENCY, workload.cliName()));
                 default -> runs.add(new Run(workload, concurrency(), workload.cliName()));
             }
         }

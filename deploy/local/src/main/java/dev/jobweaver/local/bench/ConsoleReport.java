@@ -148,6 +148,12 @@ public final class ConsoleReport {
             out.append('\n').append(ControlTables.idleTitle(ControlTables.idleOf(run.results()))).append('\n')
                     .append(idle.render());
         }
+        TextTable cancelTimes = ControlTables.cancelTimes(run.results());
+        if (cancelTimes != null) {
+            out.append('\n').append(ControlTables.CANCEL_TITLE).append('\n').append(cancelTimes.render())
+                    .append('\n').append(ControlTables.CANCEL_COUNTS_TITLE).append('\n')
+                    .append(ControlTables.cancelCounts(run.results()).render());
+        }
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")
                     .append(" jobs the freshness probe followed, to within ").append(FreshnessProbe.POLL_MS)

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * The tables of the job-control workloads, for the console and {@code report.html}: submit-to-start per priority
- * level, lateness of delayed jobs, idle CPU without and with future rows. Each is null when no run has its figures.
+ * level, lateness of delayed jobs, idle CPU without and with future rows, cancels. Each is null when no run has its
+ * figures.
  */
 public final class ControlTables {
 
@@ -16,7 +17,59 @@ public final class ControlTables {
     /** The caption above {@link #lateness}. */
     static final String LATENESS_TITLE = "Lateness of delayed jobs: started_at - due time (ms; negative: early)";
 
+    /** The caption above {@link #cancelTimes}. */
+    static final String CANCEL_TITLE = "Cancel: from the cancel's 202 at the bench (ms) to CANCELLED in the "
+            + "scheduler's table, to CANCELLED visible in the API (lookups every " + FreshnessProbe.POLL_MS
+            + " ms), to the worker's interrupt of the run";
+    /** The caption above {@link #cancelCounts}. */
+    static final String CANCEL_COUNTS_TITLE = "Cancel: what did not go as a cancel must";
+
     private ControlTables() {
+    }
+
+    /** One row per group of the cancel run and figure: the 202's time, then to scheduler, visible, interrupt. */
+    static TextTable cancelTimes(List<WorkloadResult> results) {
+        List<WorkloadResult> with = results.stream().filter(r -> r.ranJobs() && r.cancels().measured()).toList();
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "group", "from the cancel's 202 to", "count", "p50", "p90", "p99",
+                "max");
+        for (WorkloadResult r : with) {
+            for (Cancels.Group g : r.cancels().groups()) {
+                String group = g.kind().label();
+                row(table, r.label(), group, "(the 202 itself, from the request)", g.answer());
+                row(table, r.label(), group, "CANCELLED in the scheduler", g.toScheduler());
+                row(table, r.label(), group, "CANCELLED visible in the API", g.toVisible());
+                if (g.kind() == Cancels.Kind.RUNNING) {
+                    row(table, r.label(), group, "the worker's interrupt", g.toInterrupt());
+                }
+            }
+        }
+        return table;
+    }
+
+    private static void row(TextTable table, String label, String group, String to, Percentiles p) {
+        table.row(label, group, to, Integer.toString(p.count()), fmt(p.p50()), fmt(p.p90()), fmt(p.p99()),
+                fmt(p.max()));
+    }
+
+    /** One row per group of the cancel run: its jobs and what went wrong, "-" where a count does not apply. */
+    static TextTable cancelCounts(List<WorkloadResult> results) {
+        List<WorkloadResult> with = results.stream().filter(r -> r.ranJobs() && r.cancels().measured()).toList();
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "group", "jobs", "cancel not 202", "not CANCELLED",
+                "waiting jobs that ran", "runs not ended " + Cancels.WORKER_CANCELLED);
+        for (WorkloadResult r : with) {
+            for (Cancels.Group g : r.cancels().groups()) {
+                table.row(r.label(), g.kind().label(), Integer.toString(g.jobs()), Integer.toString(g.notAccepted()),
+                        Integer.toString(g.notCancelled()), g.ran() < 0 ? "-" : Integer.toString(g.ran()),
+                        g.notInterrupted() < 0 ? "-" : Integer.toString(g.notInterrupted()));
+            }
+        }
+        return table;
     }
 
     /** One row per run and priority level. */

@@ -17,7 +17,8 @@ import java.util.List;
 public record Correctness(int accepted, int asExpected, int lost, int duplicated, int unexpected,
                           List<String> examples) {
 
-    private static final int MAX_EXAMPLES = 10;
+    /** Offending jobs listed at most. */
+    static final int MAX_EXAMPLES = 10;
 
     /** Whether every job ended as expected. */
     public boolean ok() {

@@ -42,6 +42,7 @@ public final class FreshnessProbe {
 
     private final TerminalCheck db;
     private final InstantSource clock;
+    private final int maxFollowed;
     private final ConcurrentLinkedQueue<UUID> incoming = new ConcurrentLinkedQueue<>();
     /** Followed jobs not yet seen terminal, those still in {@link #incoming} included. */
     private final AtomicInteger following = new AtomicInteger();
@@ -53,8 +54,17 @@ public final class FreshnessProbe {
 
     /** A probe looking jobs up in {@code db}, timing with {@code clock}; {@link #start} starts its lookups. */
     public FreshnessProbe(TerminalCheck db, InstantSource clock) {
+        this(db, clock, MAX_FOLLOWED);
+    }
+
+    /**
+     * A probe following at most {@code maxFollowed} open jobs at once: the cancel workload follows every job it
+     * cancels, a few hundred, with {@code db} answering which are CANCELLED.
+     */
+    public FreshnessProbe(TerminalCheck db, InstantSource clock, int maxFollowed) {
         this.db = db;
         this.clock = clock;
+        this.maxFollowed = maxFollowed;
     }
 
     /** Starts the lookups on a thread of their own. */
@@ -63,9 +73,9 @@ public final class FreshnessProbe {
         return this;
     }
 
-    /** A newly accepted job: followed when fewer than {@link #MAX_FOLLOWED} are open. Never blocks. */
+    /** A newly accepted job: followed while fewer than the probe's bound ({@link #MAX_FOLLOWED}) are open. */
     public void offer(Accepted job) {
-        if (following.incrementAndGet() > MAX_FOLLOWED) {
+        if (following.incrementAndGet() > maxFollowed) {
             following.decrementAndGet();
             return;
         }
@@ -88,6 +98,11 @@ public final class FreshnessProbe {
                 following.decrementAndGet();
             }
         }
+    }
+
+    /** Whether a lookup has found job {@code id} terminal. */
+    public boolean seen(UUID id) {
+        return seen.containsKey(id);
     }
 
     /** Stops the lookups (jobs still open stay without a time) and waits for the thread. */

@@ -115,7 +115,7 @@ public final class HtmlReport {
         return html.append(table(table)).append(ConcurrencySweep.charts(rows)).toString();
     }
 
-    /** The job-control tables: submit-to-start per priority, lateness of delayed jobs, idle CPU. */
+    /** The job-control tables: submit-to-start per priority, lateness of delayed jobs, idle CPU, cancels. */
     private static String controlTables(BenchRun run) {
         StringBuilder html = new StringBuilder();
         TextTable byPriority = ControlTables.byPriority(run.results());
@@ -134,6 +134,15 @@ public final class HtmlReport {
         if (idle != null) {
             html.append("<h2>Idle CPU</h2>\n<p>").append(escape(ControlTables.idleTitle(
                     ControlTables.idleOf(run.results())))).append(".</p>\n").append(table(idle));
+        }
+        TextTable cancelTimes = ControlTables.cancelTimes(run.results());
+        if (cancelTimes != null) {
+            html.append("<h2>Cancel</h2>\n<p>").append(escape(ControlTables.CANCEL_TITLE)).append(". Waiting jobs ")
+                    .append("(<code>delayMs</code> ").append(Cancels.WAITING_DELAY_MS).append(") are cancelled ")
+                    .append("once accepted, running ones once the worker has started them; the worker's interrupt ")
+                    .append("is the cancelled attempt's <code>execution_attempts.finished_at</code>.</p>\n")
+                    .append(table(cancelTimes)).append("<p>").append(escape(ControlTables.CANCEL_COUNTS_TITLE))
+                    .append(".</p>\n").append(table(ControlTables.cancelCounts(run.results())));
         }
         return html.toString();
     }

@@ -10,7 +10,10 @@ public enum JobKind {
             + "\"maxRetryCount\":3}", 1),
     /** Fails its first attempt, passes the second ({@code FAIL} with {@code times: 1}). */
     FLAKY("{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"FAIL\",\"message\":\"flaky\",\"times\":1}]},"
-            + "\"maxRetryCount\":3}", 2);
+            + "\"maxRetryCount\":3}", 2),
+    /** Sleeps 30 s without a retry: a run the cancel workload interrupts. */
+    LONG_SLEEPER("{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"SLEEP\",\"durationMs\":30000}]},"
+            + "\"maxRetryCount\":0}", 1);
 
     private final String body;
     private final int expectedAttempts;

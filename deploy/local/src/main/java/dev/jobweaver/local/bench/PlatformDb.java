@@ -56,12 +56,21 @@ public final class PlatformDb implements AutoCloseable {
             + " now(), now() FROM generate_series(1, ?)";
     private static final String DELETE_IDLE = "DELETE FROM job_executions WHERE job_type = ?";
 
+    private static final String CANCELLED = "SELECT id FROM jobs WHERE id = ANY(?) AND status = 'CANCELLED'";
+    private static final String RUNNING = "SELECT DISTINCT job_id FROM execution_attempts WHERE job_id = ANY(?)"
+            + " AND outcome = 'RUNNING'";
+    private static final String SCHEDULER_CANCELLED = "SELECT job_id, finished_at FROM job_executions"
+            + " WHERE job_id = ANY(?) AND job_status = 'CANCELLED'";
+    private static final String LAST_ATTEMPT = "SELECT DISTINCT ON (job_id) job_id, outcome, finished_at,"
+            + " error_message FROM execution_attempts WHERE job_id = ANY(?) ORDER BY job_id, attempt DESC";
+
     private final Connection api;
     private final Connection worker;
     private final Connection scheduler;
     private volatile String workerProblem;
     private volatile String schedulerProblem;
     private volatile String controlProblem;
+    private volatile String cancelProblem;
 
     /** Connects to the three databases on {@code 127.0.0.1:port} as the local stack's user. */
     public PlatformDb(int port) {
@@ -175,6 +184,69 @@ public final class PlatformDb implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** The ids among {@code ids} whose job the API shows CANCELLED. */
+    public synchronized Set<UUID> cancelled(Collection<UUID> ids) {
+        Set<UUID> done = new HashSet<>();
+        forChunks(api, CANCELLED, ids, rs -> done.add(rs.getObject(1, UUID.class)));
+        return done;
+    }
+
+    /** The ids among {@code ids} with an attempt the worker is running ({@code execution_attempts.outcome}). */
+    public synchronized Set<UUID> running(Collection<UUID> ids) {
+        Set<UUID> running = new HashSet<>();
+        forChunks(worker, RUNNING, ids, rs -> running.add(rs.getObject(1, UUID.class)));
+        return running;
+    }
+
+    /**
+     * What the scheduler and the worker recorded of a cancel.
+     *
+     * @param cancelledAt {@code jobweaver_scheduler.job_executions.finished_at} of a job it holds CANCELLED; null when
+     *                    it does not
+     * @param outcome the {@code outcome} of the job's latest {@code jobweaver_worker.execution_attempts} row; null
+     *                without one
+     * @param attemptFinishedAt that row's {@code finished_at}: for an interrupted run, the interrupt
+     * @param attemptError that row's {@code error_message}
+     */
+    public record CancelTrace(Instant cancelledAt, String outcome, Instant attemptFinishedAt, String attemptError) {
+
+        /** Nothing recorded. */
+        public static final CancelTrace NONE = new CancelTrace(null, null, null, null);
+    }
+
+    /**
+     * The {@link CancelTrace} of every job of {@code ids} that has one; a table that cannot be read is left out, and
+     * why is in {@link #cancelProblem}.
+     */
+    public synchronized Map<UUID, CancelTrace> cancelTraces(Collection<UUID> ids) {
+        List<String> problems = new ArrayList<>();
+        Map<UUID, Instant> cancelled = new HashMap<>();
+        try {
+            forChunks(scheduler, SCHEDULER_CANCELLED, ids, rs -> cancelled.put(rs.getObject("job_id", UUID.class),
+                    instant(rs, "finished_at")));
+        } catch (IllegalStateException e) {
+            problems.add("jobweaver_scheduler.job_executions: " + e.getMessage());
+        }
+        Map<UUID, CancelTrace> traces = new HashMap<>();
+        try {
+            forChunks(worker, LAST_ATTEMPT, ids, rs -> {
+                UUID id = rs.getObject("job_id", UUID.class);
+                traces.put(id, new CancelTrace(cancelled.get(id), rs.getString("outcome"),
+                        instant(rs, "finished_at"), rs.getString("error_message")));
+            });
+        } catch (IllegalStateException e) {
+            problems.add("jobweaver_worker.execution_attempts: " + e.getMessage());
+        }
+        cancelled.forEach((id, at) -> traces.putIfAbsent(id, new CancelTrace(at, null, null, null)));
+        cancelProblem = problems.isEmpty() ? null : String.join("; ", problems);
+        return traces;
+    }
+
+    /** Why the last {@link #cancelTraces} could not read a table, or null when it could. */
+    public String cancelProblem() {
+        return cancelProblem;
     }
 
     /**
@@ -311,27 +383,41 @@ public final class PlatformDb implements AutoCloseable {
      * connection is busy for tens of milliseconds while the watcher checks 20,000 open jobs.
      */
     public static TerminalReader terminalReader(int port) {
+        return reader(port, TERMINAL);
+    }
+
+    /**
+     * A reader of which jobs {@code jobweaver_api.jobs} shows CANCELLED, on a connection of its own: the cancel
+     * workload's {@link FreshnessProbe}, whose "terminal" is CANCELLED.
+     */
+    public static TerminalReader cancelledReader(int port) {
+        return reader(port, CANCELLED);
+    }
+
+    private static TerminalReader reader(int port, String sql) {
         try {
-            return new TerminalReader(connect(port, "jobweaver_api"));
+            return new TerminalReader(connect(port, "jobweaver_api"), sql);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the platform's PostgreSQL on 127.0.0.1:" + port + ": "
                     + e.getMessage(), e);
         }
     }
 
-    /** Which jobs are terminal, on its own connection. */
+    /** Which jobs are terminal (or, for the cancel workload, CANCELLED), on its own connection. */
     public static final class TerminalReader implements FreshnessProbe.TerminalCheck, AutoCloseable {
 
         private final Connection api;
+        private final String sql;
 
-        private TerminalReader(Connection api) {
+        private TerminalReader(Connection api, String sql) {
             this.api = api;
+            this.sql = sql;
         }
 
         @Override
         public synchronized Set<UUID> terminal(Collection<UUID> ids) {
             Set<UUID> done = new HashSet<>();
-            forChunks(api, TERMINAL, ids, rs -> done.add(rs.getObject(1, UUID.class)));
+            forChunks(api, sql, ids, rs -> done.add(rs.getObject(1, UUID.class)));
             return done;
         }
 

@@ -15,4 +15,15 @@ import java.time.Instant;
  */
 public record Submission(int offered, int accepted, int rejected, String firstRejection, Instant startedAt,
                          double sendSeconds, double maxSendLagMs) {
+
+    /**
+     * This submission followed by {@code later}, as one: counts added, the first rejection and start of the two, the
+     * sending times added (the pauses between them are not sending), the larger lag.
+     */
+    public Submission plus(Submission later) {
+        return new Submission(offered + later.offered, accepted + later.accepted, rejected + later.rejected,
+                firstRejection != null ? firstRejection : later.firstRejection,
+                startedAt != null ? startedAt : later.startedAt, sendSeconds + later.sendSeconds,
+                Math.max(maxSendLagMs, later.maxSendLagMs));
+    }
 }

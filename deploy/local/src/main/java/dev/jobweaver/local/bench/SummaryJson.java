@@ -40,6 +40,7 @@ public final class SummaryJson {
         options.put("delayMaxMs", run.options().maxDelay().toMillis());
         options.put("idleRows", run.options().idleRows());
         options.put("idleWindowMs", run.options().idleWindow().toMillis());
+        options.put("cancelJobs", run.options().cancelJobs());
         ObjectNode machine = root.putObject("machine");
         machine.put("cpuModel", run.machine().cpuModel());
         machine.put("cpus", run.machine().cpus());
@@ -150,6 +151,28 @@ public final class SummaryJson {
                 putNumber(o, "earlyToleranceMs", Lateness.EARLY_TOLERANCE_MS);
                 o.put("dueFromRunAt", late.dueFromPlatform());
                 o.put("dueFromSendTime", late.dueFromClient());
+            }
+            if (r.cancels().measured()) {
+                ArrayNode groups = w.putObject("cancel").putArray("groups");
+                for (Cancels.Group g : r.cancels().groups()) {
+                    ObjectNode o = groups.addObject();
+                    o.put("group", g.kind().label());
+                    o.put("jobs", g.jobs());
+                    o.put("cancelNotAccepted", g.notAccepted());
+                    o.put("notCancelled", g.notCancelled());
+                    if (g.ran() >= 0) {
+                        o.put("ran", g.ran());
+                    }
+                    if (g.notInterrupted() >= 0) {
+                        o.put("notInterrupted", g.notInterrupted());
+                    }
+                    percentiles(o.putObject("cancelAnswerMs"), g.answer());
+                    percentiles(o.putObject("toSchedulerCancelledMs"), g.toScheduler());
+                    percentiles(o.putObject("toVisibleCancelledMs"), g.toVisible());
+                    if (g.kind() == Cancels.Kind.RUNNING) {
+                        percentiles(o.putObject("toInterruptMs"), g.toInterrupt());
+                    }
+                }
             }
             ArrayNode share = w.putArray("replicaShare");
             for (ReplicaShare.Row row : r.replicaShare()) {

@@ -22,7 +22,9 @@ public enum Workload {
     /** No-op jobs at a modest rate, each with a delay of a few seconds: how late they start. */
     DELAYED("delayed", false),
     /** The platform's idle CPU without and with a million future jobs in the scheduler's table. */
-    DELAYED_IDLE("delayed-idle", false);
+    DELAYED_IDLE("delayed-idle", false),
+    /** Waiting and running jobs cancelled: how soon the cancel shows in the API and stops the worker's run. */
+    CANCEL("cancel", false);
 
     private final String cliName;
     private final boolean byDefault;

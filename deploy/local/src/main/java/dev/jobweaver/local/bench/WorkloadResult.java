@@ -34,6 +34,7 @@ import java.util.Objects;
  * @param byPriority submit-to-start per priority level, over the jobs sent with a priority; empty when none was
  * @param lateness how late the jobs sent with a delay started; {@link Lateness#NONE} when none was
  * @param idle the delayed-idle measurement; null for every other workload
+ * @param cancels the cancel workload's figures; {@link Cancels#NONE} for every other workload
  */
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
@@ -41,7 +42,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                              Percentiles finishToVisible, List<Stages.Stage> stages, Correctness correctness,
                              int[] completionsPerSecond, List<JobRecord> jobs,
                              List<ReplicaShare.Row> replicaShare, List<PriorityLevels.Level> byPriority,
-                             Lateness lateness, IdleCpu idle) {
+                             Lateness lateness, IdleCpu idle, Cancels cancels) {
 
     private static final Submission NONE_SUBMITTED = new Submission(0, 0, 0, null, null, 0, 0);
 
@@ -56,7 +57,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                null);
+                null, Cancels.NONE);
     }
 
     /** The delayed-idle run: no job, only the CPU it measured. */
@@ -65,7 +66,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                idle);
+                idle, Cancels.NONE);
     }
 
     /** Whether this is a run of jobs, whose figures and correctness mean something (not an idle measurement). */
@@ -105,14 +106,28 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Stages.of(jobs),
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
-                List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null);
+                List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null, Cancels.NONE);
+    }
+
+    /**
+     * The cancel run: the figures of {@link #of} from its raw records, with the cancel figures of {@code cancelled}
+     * and their correctness (every job CANCELLED, not COMPLETED). No stages (no job completed) and no lateness (the
+     * waiting jobs' delay is what keeps them from running, not a start to time).
+     */
+    public static WorkloadResult cancelled(BenchOptions.Run run, Submission submission, List<JobRecord> jobs,
+                                           List<Cancels.Job> cancelled, String note) {
+        WorkloadResult r = of(run, submission, jobs, note);
+        return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
+                r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, List.of(),
+                Cancels.correctness(cancelled), r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE,
+                null, Cancels.of(cancelled));
     }
 
     /** This result with {@code rows} as its replica share. */
     public WorkloadResult withReplicaShare(List<ReplicaShare.Row> rows) {
         return new WorkloadResult(workload, label, concurrency, available, note, submission, throughput,
                 visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages, correctness,
-                completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle);
+                completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle, cancels);
     }
 
     /** The run's name in file names: {@code burst-c16}. */

@@ -2,11 +2,18 @@ package dev.jobweaver.local.bench;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -33,6 +40,18 @@ public final class WorkloadRunner {
 
     /** A pause before each idle window, so the work of what came before (outcomes, inserts) has ended. */
     static final Duration IDLE_QUIET = Duration.ofSeconds(3);
+
+    /**
+     * How long past the last waiting job's due time the cancel workload still waits before it reads the worker's
+     * rows: a cancelled job the scheduler dispatched at its due time anyway has a run by then.
+     */
+    static final Duration AFTER_DUE = Duration.ofSeconds(5);
+
+    /** Period of the cancel workload's lookups of runs the worker started, milliseconds. */
+    static final long RUNNING_POLL_MS = 10;
+
+    /** The error code of the API's 404 for an unknown job: a 404 without it means the path itself is unknown. */
+    static final String JOB_NOT_FOUND = "API.JOB_NOT_FOUND";
 
     private final BenchOptions options;
     private final ApiClient api;
@@ -71,6 +90,7 @@ public final class WorkloadRunner {
             case PRIORITIES -> priorities(run);
             case DELAYED -> delayed(run);
             case DELAYED_IDLE -> delayedIdle(run);
+            case CANCEL -> cancel(run);
         };
     }
 
@@ -389,6 +409,247 @@ public final class WorkloadRunner {
         sleep(options.idleWindow().toMillis());
         Map<String, Map<Long, Long>> after = IdleCpu.ticks(processes);
         return IdleCpu.rates(before, after, System.nanoTime() - t0);
+    }
+
+    /**
+     * Submits waiting jobs and cancels each once all were accepted, then submits running jobs (in waves of at most
+     * {@link Cancels#WORKER_RUNS}) and cancels each once the worker has started it; waits until every job is
+     * CANCELLED (or ended otherwise) and, past the waiting jobs' due time, reads what each service recorded.
+     */
+    private WorkloadResult cancel(BenchOptions.Run run) {
+        String unavailable = probeCancel(run.label());
+        if (unavailable != null) {
+            return WorkloadResult.unavailable(run, unavailable);
+        }
+        List<String> notes = new ArrayList<>();
+        Map<UUID, CancelAnswer> answers = new ConcurrentHashMap<>();
+        List<Accepted> accepted = new ArrayList<>();
+        Submission submission;
+        FreshnessProbe visible;
+        try (ApiClient client = new ApiClient(api.baseUrl(), Cancels.CONCURRENCY);
+             PlatformDb.TerminalReader reader = PlatformDb.cancelledReader(platform.postgresPort())) {
+            // the probe's "terminal" is CANCELLED here, and it follows every cancelled job
+            visible = new FreshnessProbe(reader, InstantSource.system(), options.cancelJobs()).start();
+            Canceller canceller = new Canceller(client, visible, answers);
+            try {
+                Batch waiting = submit(client, run.label() + " waiting", options.cancelWaiting(), JobKind.NOOP,
+                        Control.delayed(Cancels.WAITING_DELAY_MS));
+                // every waiting job was accepted by now, so none is due later than this
+                long lastDue = System.nanoTime() + Duration.ofMillis(Cancels.WAITING_DELAY_MS).toNanos();
+                accepted.addAll(waiting.accepted());
+                submission = waiting.submission();
+                out.println(run.label() + ": cancelling " + waiting.accepted().size() + " waiting jobs...");
+                waiting.accepted().forEach(canceller::cancel);
+                canceller.drain();
+                for (int from = 0; from < options.cancelRunning(); from += Cancels.WORKER_RUNS) {
+                    int count = Math.min(Cancels.WORKER_RUNS, options.cancelRunning() - from);
+                    Batch wave = submit(client, run.label() + " running", count, JobKind.LONG_SLEEPER, Control.NONE);
+                    accepted.addAll(wave.accepted());
+                    submission = submission.plus(wave.submission());
+                    out.println(run.label() + ": cancelling " + wave.accepted().size() + " running jobs as the "
+                            + "worker starts them...");
+                    int unseen = cancelOnceRunning(wave.accepted(), canceller);
+                    if (unseen > 0) {
+                        notes.add(unseen + " running jobs were not seen RUNNING within " + options.timeout().toSeconds()
+                                + " s of the last start and were cancelled anyway");
+                    }
+                    canceller.drain();
+                    awaitCancelled(run.label(), ids(wave.accepted()), visible, notes);
+                }
+                long wait = lastDue + AFTER_DUE.toNanos() - System.nanoTime();
+                if (wait > 0) {
+                    out.println(run.label() + ": waiting " + Math.round(wait / 1e9) + " s until the waiting jobs' "
+                            + "due time has passed, for a run of any of them to show...");
+                    sleep(wait / 1_000_000);
+                }
+                awaitCancelled(run.label(), ids(accepted), visible, notes);
+            } finally {
+                visible.stop();
+            }
+        }
+        List<JobRecord> records = visible.withProbedVisibility(db.records(accepted));
+        Map<UUID, PlatformDb.CancelTrace> traces = db.cancelTraces(ids(accepted));
+        List<Cancels.Job> cancelled = records.stream().map(r -> {
+            CancelAnswer answer = answers.get(r.jobId());
+            PlatformDb.CancelTrace trace = traces.getOrDefault(r.jobId(), PlatformDb.CancelTrace.NONE);
+            return new Cancels.Job(r.jobId(), r.kind() == JobKind.LONG_SLEEPER ? Cancels.Kind.RUNNING
+                    : Cancels.Kind.WAITING, answer == null ? 0 : answer.status(),
+                    answer == null ? Double.NaN : answer.ms(), answer == null ? null : answer.at(),
+                    trace.cancelledAt(), r.visibleProbedAt(), r.status(), r.executions(), trace.attemptFinishedAt(),
+                    trace.attemptError());
+        }).toList();
+        answers.values().stream().filter(a -> a.status() != 202).findFirst().ifPresent(a -> notes.add(
+                "first cancel not answered 202: " + a.status() + " " + shorten(a.body())));
+        if (visible.problem() != null) {
+            notes.add("the lookups for CANCELLED stopped early, so few or no figures to visible: "
+                    + visible.problem());
+        }
+        if (db.workerProblem() != null) {
+            notes.add("execution_attempts unreadable, so no runs counted: " + db.workerProblem());
+        }
+        if (db.cancelProblem() != null) {
+            notes.add("cancel times not read: " + db.cancelProblem());
+        }
+        notes.add(0, String.format(java.util.Locale.ROOT, "waiting: %d no-op jobs with delayMs %d, each cancelled "
+                        + "once all were accepted; running: %d jobs sleeping 30 s (maxRetryCount 0), in waves of at "
+                        + "most %d, each cancelled once the worker had started it (execution_attempts RUNNING, looked "
+                        + "up every %d ms); %d cancels in flight at most. From the cancel's 202 at the bench to: the "
+                        + "scheduler's job_executions.finished_at (CANCELLED), the first lookup of jobs.status every %d"
+                        + " ms that found CANCELLED (visible), the worker's execution_attempts.finished_at (interrupt);"
+                        + " one machine, one clock. Runs of waiting jobs looked for until %d s past their due time",
+                options.cancelWaiting(), Cancels.WAITING_DELAY_MS, options.cancelRunning(), Cancels.WORKER_RUNS,
+                RUNNING_POLL_MS, Cancels.CONCURRENCY, FreshnessProbe.POLL_MS, AFTER_DUE.toSeconds()));
+        return WorkloadResult.cancelled(run, submission, records, cancelled,
+                note(submission, String.join("; ", notes)));
+    }
+
+    /**
+     * Whether the platform cancels: one waiting job must be accepted, its cancel answered 202 and the job shown
+     * CANCELLED. Returns why not, or null when it does; an API without the cancel path (405, or a 404 without its
+     * {@value #JOB_NOT_FOUND} code) makes the workload unavailable after two requests.
+     */
+    String probeCancel(String label) {
+        out.println(label + ": probing POST /api/jobs/{id}/cancel (one waiting job)...");
+        ApiClient.Answer job = api.submit(Control.delayed(Cancels.WAITING_DELAY_MS).body(JobKind.NOOP)).join();
+        if (!job.accepted()) {
+            return "the probe job (delayMs " + Cancels.WAITING_DELAY_MS + ") was not accepted: " + job.status() + " "
+                    + shorten(job.body());
+        }
+        UUID id = job.jobId();
+        ApiClient.Answer cancel = api.cancel(id).join();
+        if (cancel.status() == 405 || cancel.status() == 404 && !cancel.body().contains(JOB_NOT_FOUND)) {
+            return "the API answers " + cancel.status() + " to POST /api/jobs/{id}/cancel (" + shorten(cancel.body())
+                    + "); the platform does not support cancel";
+        }
+        if (cancel.status() != 202) {
+            return "the probe job's cancel was answered " + cancel.status() + " " + shorten(cancel.body())
+                    + ", not 202";
+        }
+        Duration wait = options.timeout();
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!db.cancelled(List.of(id)).isEmpty()) {
+                return null;
+            }
+            sleep(100);
+        }
+        return "the probe job " + id + " was not CANCELLED within " + wait.toSeconds() + " s of its accepted cancel";
+    }
+
+    /** Jobs of one group that the API accepted, and how their submission went. */
+    private record Batch(Submission submission, List<Accepted> accepted) {
+    }
+
+    /** Sends {@code count} jobs of {@code kind} with {@code control} at {@link Cancels#CONCURRENCY}. */
+    private Batch submit(ApiClient client, String label, int count, JobKind kind, Control control) {
+        List<Accepted> accepted = Collections.synchronizedList(new ArrayList<>());
+        Submission submission;
+        try (Progress progress = new Progress(label, count, out, terminal)) {
+            submission = new Submitter(client).burst(count, Cancels.CONCURRENCY, i -> kind, i -> control,
+                    accepted::add, progress);
+        }
+        return new Batch(submission, List.copyOf(accepted));
+    }
+
+    /**
+     * Cancels each of {@code jobs} as soon as a lookup finds its run started; after {@link BenchOptions#timeout}
+     * without a new start the rest are cancelled anyway, so that no run outlives the workload. Returns how many were.
+     */
+    private int cancelOnceRunning(List<Accepted> jobs, Canceller canceller) {
+        Map<UUID, Accepted> pending = new LinkedHashMap<>();
+        jobs.forEach(j -> pending.put(j.jobId(), j));
+        long lastStart = System.nanoTime();
+        while (!pending.isEmpty() && System.nanoTime() - lastStart < options.timeout().toNanos()) {
+            Set<UUID> started = db.running(pending.keySet());
+            if (!started.isEmpty()) {
+                lastStart = System.nanoTime();
+                started.forEach(id -> canceller.cancel(pending.remove(id)));
+            }
+            sleep(RUNNING_POLL_MS);
+        }
+        pending.values().forEach(canceller::cancel);
+        return pending.size();
+    }
+
+    /**
+     * Waits until every job of {@code ids} is CANCELLED in the API or ended otherwise, and the worker runs none of
+     * them; gives up after {@link BenchOptions#timeout} without progress, with a note.
+     */
+    private void awaitCancelled(String label, List<UUID> ids, FreshnessProbe visible, List<String> notes) {
+        long lastProgress = System.nanoTime();
+        int lastOpen = -1;
+        while (true) {
+            List<UUID> unseen = ids.stream().filter(id -> !visible.seen(id)).toList();
+            int open = unseen.isEmpty() ? 0 : unseen.size() - db.terminal(unseen).size();
+            int running = db.running(ids).size();
+            if (open == 0 && running == 0) {
+                return;
+            }
+            if (open + running != lastOpen) {
+                lastOpen = open + running;
+                lastProgress = System.nanoTime();
+            } else if (System.nanoTime() - lastProgress > options.timeout().toNanos()) {
+                notes.add(open + " jobs not CANCELLED nor ended, and " + running + " runs still going, after "
+                        + options.timeout().toSeconds() + " s without a change");
+                out.println(label + ": gave up waiting for " + open + " jobs and " + running + " runs");
+                return;
+            }
+            sleep(CompletionWatcher.POLL_MS);
+        }
+    }
+
+    private static List<UUID> ids(Collection<Accepted> jobs) {
+        return jobs.stream().map(Accepted::jobId).toList();
+    }
+
+    /**
+     * The answer to one cancel.
+     *
+     * @param status its HTTP status (0: none)
+     * @param ms from sending the request to the whole answer
+     * @param at when the answer reached the bench
+     * @param body its body, or the failure's message
+     */
+    private record CancelAnswer(int status, double ms, Instant at, String body) {
+    }
+
+    /**
+     * Sends cancels with at most {@link Cancels#CONCURRENCY} in flight, each job followed by the lookups for CANCELLED
+     * from its request on, and keeps every answer.
+     */
+    private static final class Canceller {
+
+        private final ApiClient client;
+        private final FreshnessProbe visible;
+        private final Map<UUID, CancelAnswer> answers;
+        private final Semaphore permits = new Semaphore(Cancels.CONCURRENCY);
+
+        Canceller(ApiClient client, FreshnessProbe visible, Map<UUID, CancelAnswer> answers) {
+            this.client = client;
+            this.visible = visible;
+            this.answers = answers;
+        }
+
+        /** Sends the cancel of {@code job}; blocks while {@link Cancels#CONCURRENCY} are in flight. */
+        void cancel(Accepted job) {
+            permits.acquireUninterruptibly();
+            visible.offer(job);
+            long sent = System.nanoTime();
+            client.cancel(job.jobId()).whenComplete((answer, e) -> {
+                // taken on the client's event loop as the answer arrives: the start of every cancel figure
+                Instant at = Instant.now();
+                double ms = (System.nanoTime() - sent) / 1e6;
+                answers.put(job.jobId(), answer == null ? new CancelAnswer(0, Double.NaN, at, String.valueOf(e))
+                        : new CancelAnswer(answer.status(), ms, at, answer.body()));
+                permits.release();
+            });
+        }
+
+        /** Waits until every cancel sent has its answer. */
+        void drain() {
+            permits.acquireUninterruptibly(Cancels.CONCURRENCY);
+            permits.release(Cancels.CONCURRENCY);
+        }
     }
 
     private String workerNote(String note, Observed run) {

@@ -187,6 +187,38 @@ class BenchOptionsTest {
     }
 
     @Test
+    void cancelRunsOnlyWhenNamedLastAtItsOwnConcurrency() {
+        assertThat(parse().workloads()).doesNotContain(Workload.CANCEL);
+        assertThat(parse("cancel", "burst", "delayed").runs()).containsExactly(
+                new BenchOptions.Run(Workload.BURST, 64, "burst"),
+                new BenchOptions.Run(Workload.DELAYED, 0, "delayed"),
+                new BenchOptions.Run(Workload.CANCEL, Cancels.CONCURRENCY, "cancel"));
+        assertThat(Cancels.CONCURRENCY).isEqualTo(16);
+    }
+
+    @Test
+    void cancelDefaultsToFourHundredJobsHalfWaitingHalfRunning() {
+        BenchOptions o = parse("cancel");
+        assertThat(o.cancelJobs()).isEqualTo(BenchOptions.CANCEL_JOBS).isEqualTo(400);
+        assertThat(o.cancelWaiting()).isEqualTo(200);
+        assertThat(o.cancelRunning()).isEqualTo(200);
+    }
+
+    @Test
+    void cancelJobsAreReadAndAnOddCountGivesTheWaitingGroupTheExtraJob() {
+        BenchOptions o = parse("cancel", "--cancel-jobs", "5");
+        assertThat(o.cancelJobs()).isEqualTo(5);
+        assertThat(o.cancelWaiting()).isEqualTo(3);
+        assertThat(o.cancelRunning()).isEqualTo(2);
+        assertThat(parse("--cancel-jobs=1").cancelRunning()).isZero();
+        assertThat(parse("--cancel-jobs", "3e3").cancelJobs()).isEqualTo(3_000);
+        assertThatThrownBy(() -> parse("--cancel-jobs", "0"))
+                .hasMessage("Invalid value for option '--cancel-jobs': '0' is not a positive number");
+        assertThatThrownBy(() -> parse("--cancel-jobs", "1.5"))
+                .hasMessage("Invalid value for option '--cancel-jobs': '1.5' is not a whole number");
+    }
+
+    @Test
     void anEmptyDelayRangeIsBadUsage() {
         assertThatThrownBy(() -> parse("delayed", "--delay-min", "5s", "--delay-max", "2s"))
                 .isInstanceOf(ParameterException.class)
@@ -213,6 +245,6 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> parse("--fast")).hasMessage("Unknown option: '--fast'");
         assertThatThrownBy(() -> parse("storm"))
                 .hasMessage("unknown workload 'storm'; valid: burst, steady, sleepers, retries, priorities, delayed, "
-                        + "delayed-idle");
+                        + "delayed-idle, cancel");
     }
 }

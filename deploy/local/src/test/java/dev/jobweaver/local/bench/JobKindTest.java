@@ -49,6 +49,15 @@ class JobKindTest {
     }
 
     @Test
+    void theCancelledRunSleepsThirtySecondsWithoutARetry() throws Exception {
+        JsonNode run = JSON.readTree(JobKind.LONG_SLEEPER.body());
+        assertThat(run.at("/payload/steps/0/action").asText()).isEqualTo("SLEEP");
+        assertThat(run.at("/payload/steps/0/durationMs").asLong()).isEqualTo(30_000);
+        assertThat(run.path("maxRetryCount").isInt()).isTrue();
+        assertThat(run.path("maxRetryCount").asInt()).isZero();
+    }
+
+    @Test
     void theRetriesProbeAllowsOneRetryOnly() throws Exception {
         JsonNode probe = JSON.readTree(WorkloadRunner.PROBE);
         assertThat(probe.path("maxRetryCount").asInt()).isEqualTo(1);
