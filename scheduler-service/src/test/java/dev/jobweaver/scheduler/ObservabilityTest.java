@@ -44,12 +44,14 @@ class ObservabilityTest extends KafkaAndDbTest {
     void theQuarantineCountersOfEveryConsumedTopicAreScrapedBeforeAnyRecordIsQuarantined() {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         // No test quarantines a job-completed record for this reason: the counter exists because it was registered.
-        for (String topic : new String[] {Topics.JOB_CREATED, Topics.JOB_COMPLETED, Topics.JOB_FAILED}) {
+        for (String topic : new String[] {Topics.JOB_CREATED, Topics.JOB_COMPLETED, Topics.JOB_FAILED,
+                Topics.JOB_COMMANDS}) {
             assertThat(metrics.lines().filter(line -> line.startsWith("jobweaver_quarantined_total{"))
                     .filter(line -> line.contains("topic=\"" + topic + "\""))
                     .filter(line -> line.contains("reason=\"rejected_by_database\""))).as(topic).hasSize(1);
         }
         assertThat(metrics).doesNotContain("jobweaver_malformed_records_total");
+        assertThat(metrics).contains("jobweaver_jobs_cancelled_total", "jobweaver_jobs_deleted_total");
     }
 
     @Test
