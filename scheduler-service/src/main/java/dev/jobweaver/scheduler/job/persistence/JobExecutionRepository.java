@@ -473,7 +473,7 @@ public class JobExecutionRepository {
      * is stored {@code CANCELLED} at version 0 unless a row exists. An ingestion that stores one of these jobs and has
      * not committed makes this wait for its end.
      *
-     * @return the ids of the placeholders written; the other ids are jobs that exist now
+     * @return the ids of the placeholders written; each other id is a job that was stored meanwhile
      */
     public Uni<Set<UUID>> insertEarlyCancels(SqlConnection tx, List<EarlyCancel> cancels) {
         if (cancels.isEmpty()) {

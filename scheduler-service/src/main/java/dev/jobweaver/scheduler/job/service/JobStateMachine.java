@@ -114,7 +114,7 @@ public final class JobStateMachine {
 
     /**
      * A {@code PENDING} (due, for later, or waiting for a retry) or {@code RUNNING} job taken back by its client:
-     * {@code CANCELLED} now, its lease cleared; its last error, attempt and start stay as they were.
+     * {@code CANCELLED} at {@code now}, its lease cleared; its last error, attempt and start stay as they were.
      */
     public static JobExecution cancel(JobExecution job, Instant now) {
         require(isCancellable(job), job, "cancel");
