@@ -18,31 +18,30 @@ public final class ControlTables {
     static final String LATENESS_TITLE = "Lateness of delayed jobs: started_at - due time (ms; negative: early)";
 
     /** The caption above {@link #cancelTimes}. */
-    static final String CANCEL_TITLE = "Cancel: from the cancel's 202 at the bench (ms) to CANCELLED in the "
-            + "scheduler's table, to CANCELLED visible in the API (lookups every " + FreshnessProbe.POLL_MS
-            + " ms), to the worker's interrupt of the run";
+    static final String CANCEL_TITLE = "Cancel (ms): how long POST /api/jobs/{id}/cancel took to answer 202, and "
+            + "from the 202's arrival at the bench to CANCELLED in the scheduler's table, to CANCELLED visible in the "
+            + "API (lookups every " + FreshnessProbe.POLL_MS + " ms), to the worker's interrupt of the run";
     /** The caption above {@link #cancelCounts}. */
     static final String CANCEL_COUNTS_TITLE = "Cancel: what did not go as a cancel must";
 
     private ControlTables() {
     }
 
-    /** One row per group of the cancel run and figure: the 202's time, then to scheduler, visible, interrupt. */
+    /** One row per group of the cancel run and figure: the cancel's answer, then to scheduler, visible, interrupt. */
     static TextTable cancelTimes(List<WorkloadResult> results) {
         List<WorkloadResult> with = results.stream().filter(r -> r.ranJobs() && r.cancels().measured()).toList();
         if (with.isEmpty()) {
             return null;
         }
-        TextTable table = new TextTable("workload", "group", "from the cancel's 202 to", "count", "p50", "p90", "p99",
-                "max");
+        TextTable table = new TextTable("workload", "group", "figure", "count", "p50", "p90", "p99", "max");
         for (WorkloadResult r : with) {
             for (Cancels.Group g : r.cancels().groups()) {
                 String group = g.kind().label();
-                row(table, r.label(), group, "(the 202 itself, from the request)", g.answer());
-                row(table, r.label(), group, "CANCELLED in the scheduler", g.toScheduler());
-                row(table, r.label(), group, "CANCELLED visible in the API", g.toVisible());
+                row(table, r.label(), group, "request to 202", g.answer());
+                row(table, r.label(), group, "202 to CANCELLED in the scheduler", g.toScheduler());
+                row(table, r.label(), group, "202 to CANCELLED visible in the API", g.toVisible());
                 if (g.kind() == Cancels.Kind.RUNNING) {
-                    row(table, r.label(), group, "the worker's interrupt", g.toInterrupt());
+                    row(table, r.label(), group, "202 to the worker's interrupt", g.toInterrupt());
                 }
             }
         }

@@ -134,7 +134,8 @@ class CancelsTest {
         List<Cancels.Job> cancelled = List.of(waiting(110, 120), running(110, 120, 115));
         WorkloadResult r = WorkloadResult.cancelled(new BenchOptions.Run(Workload.CANCEL, 16, "cancel"),
                 Fixtures.submission(2), records, cancelled, "note");
-        assertThat(Correctness.check(records).ok()).as("every job CANCELLED: not as a job that must complete").isFalse();
+        assertThat(Correctness.check(records).ok()).as("CANCELLED is not how a job that must complete ends")
+                .isFalse();
         assertThat(r.correctness().ok()).isTrue();
         assertThat(r.correctness().asExpected()).isEqualTo(2);
         assertThat(r.cancels().groups()).hasSize(2);
