@@ -467,7 +467,8 @@ public final class WorkloadRunner {
                 visible.stop();
             }
         }
-        List<JobRecord> records = visible.withProbedVisibility(db.records(accepted));
+        // the waiting jobs' runAt into the raw files, so that a run of one can be set against its due time
+        List<JobRecord> records = db.withRecordedControl(visible.withProbedVisibility(db.records(accepted)));
         Map<UUID, PlatformDb.CancelTrace> traces = db.cancelTraces(ids(accepted));
         List<Cancels.Job> cancelled = records.stream().map(r -> {
             CancelAnswer answer = answers.get(r.jobId());
