@@ -102,6 +102,16 @@ public final class WorkerKafka implements AutoCloseable {
         }
     }
 
+    /** Sends {@code event} by key in the trace of the W3C {@code traceparent}, as a scheduler sends a traced run. */
+    public RecordMetadata sendInTrace(RunJobEvent event, String traceparent) {
+        try {
+            return sendRaw(event.jobId().toString(), JSON.writeValueAsString(event), event.eventId(), null,
+                    traceparent);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Sends any value to run-job. */
     public RecordMetadata sendRaw(String key, String value, UUID eventId, Integer partition, String traceparent) {
         return sendTo(Topics.RUN_JOB, key, value, eventId, partition, traceparent);

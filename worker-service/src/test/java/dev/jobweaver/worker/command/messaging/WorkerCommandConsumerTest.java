@@ -7,17 +7,16 @@ import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.worker.command.service.StoppedJobs;
 import dev.jobweaver.worker.testing.CollectingSpanExporter;
+import dev.jobweaver.worker.testing.TestTrace;
 import dev.jobweaver.worker.testing.WorkerKafka;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -28,9 +27,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class WorkerCommandConsumerTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(60);
+class WorkerCommandConsumerTest extends WorkerKafkaTest {
 
     @Inject
     StoppedJobs stopped;
@@ -45,23 +42,16 @@ class WorkerCommandConsumerTest {
 
     @Test
     void applyingACommandIsASpanOfTheJobsTrace() {
-        Random random = new Random();
-        byte[] t = new byte[16];
-        byte[] s = new byte[8];
-        random.nextBytes(t);
-        random.nextBytes(s);
-        String traceId = HexFormat.of().formatHex(t);
-        String parentSpanId = HexFormat.of().formatHex(s);
+        TestTrace sent = TestTrace.random();
+        String traceId = sent.traceId();
         UUID jobId = UUID.randomUUID();
-        try (WorkerKafka kafka = new WorkerKafka()) {
-            kafka.send(WorkerKafka.command(jobId, JobCommand.CANCEL), "00-" + traceId + "-" + parentSpanId + "-01");
-        }
+        kafka.send(WorkerKafka.command(jobId, JobCommand.CANCEL), sent.traceparent());
 
         List<SpanData> trace = await().atMost(WAIT).until(() -> spans.trace(traceId),
                 l -> l.stream().anyMatch(x -> x.getName().equals("apply job command")));
         SpanData applied = trace.stream().filter(x -> x.getName().equals("apply job command")).findFirst().orElseThrow();
         // Under the connector's receive span, which continues the record's traceparent.
-        assertThat(trace).anySatisfy(x -> assertThat(x.getParentSpanId()).isEqualTo(parentSpanId));
+        assertThat(trace).anySatisfy(x -> assertThat(x.getParentSpanId()).isEqualTo(sent.parentSpanId()));
         assertThat(applied.getParentSpanContext().isValid()).isTrue();
         assertThat(applied.getAttributes().get(AttributeKey.stringKey("jobweaver.job.id"))).isEqualTo(jobId.toString());
         assertThat(applied.getAttributes().get(AttributeKey.stringKey("jobweaver.command"))).isEqualTo("CANCEL");

@@ -16,6 +16,7 @@ import dev.jobweaver.local.testing.QuarantineTopic.Position;
 import dev.jobweaver.worker.command.service.StoppedJobs;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
@@ -37,9 +38,10 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class WorkerCommandPoisonTest {
+class WorkerCommandPoisonTest extends WorkerKafkaTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(120);
+    /** A whole corpus goes through the quarantine: longer than one record's {@link #WAIT}. */
+    private static final Duration CORPUS_WAIT = Duration.ofSeconds(120);
 
     @Inject
     StoppedJobs stopped;
@@ -52,13 +54,11 @@ class WorkerCommandPoisonTest {
 
         List<Position> positions = QuarantineTopic.produce(WorkerKafka.bootstrap(), Topics.WORKER_COMMANDS, corpus);
         UUID good = UUID.randomUUID();
-        try (WorkerKafka kafka = new WorkerKafka()) {
-            kafka.send(WorkerKafka.command(good, JobCommand.CANCEL));
-        }
+        kafka.send(WorkerKafka.command(good, JobCommand.CANCEL));
 
-        await().atMost(WAIT).until(() -> stopped.command(good) == JobCommand.CANCEL);
+        await().atMost(CORPUS_WAIT).until(() -> stopped.command(good) == JobCommand.CANCEL);
         Map<Position, ConsumerRecord<String, byte[]>> found = QuarantineTopic.awaitQuarantined(
-                WorkerKafka.bootstrap(), positions, WAIT);
+                WorkerKafka.bootstrap(), positions, CORPUS_WAIT);
         assertThat(found.keySet()).as("every poison is in the quarantine at its origin").containsAll(positions);
         for (int i = 0; i < corpus.size(); i++) {
             Poison poison = corpus.get(i);
@@ -70,7 +70,7 @@ class WorkerCommandPoisonTest {
             assertThat(QuarantineTopic.header(copy, QuarantineHeaders.DETAIL)).as(poison.name()).isNotBlank();
         }
         assertThat(stopped.command(poisoned)).as("no poison was applied, not even under another key").isNull();
-        await().atMost(WAIT).untilAsserted(() -> assertThat(quarantined())
+        await().atMost(CORPUS_WAIT).untilAsserted(() -> assertThat(quarantined())
                 .isGreaterThanOrEqualTo(quarantinedBefore + corpus.size()));
     }
 

@@ -11,10 +11,10 @@ import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
@@ -25,9 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,15 +37,10 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class JobCommandsCancelTest {
+class JobCommandsCancelTest extends WorkerKafkaTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
     /** Where LOG steps write (StepExecutor). */
     private static final String JOB_LOG = "jobweaver.job";
-    private static WorkerKafka kafka;
-
-    @Inject
-    Pool pool;
 
     @Inject
     StoppedJobs stopped;
@@ -67,16 +60,6 @@ class JobCommandsCancelTest {
         public void close() {
         }
     };
-
-    @BeforeAll
-    static void clients() {
-        kafka = new WorkerKafka();
-    }
-
-    @AfterAll
-    static void close() {
-        kafka.close();
-    }
 
     @BeforeEach
     void listen() {

@@ -10,17 +10,14 @@ import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,23 +27,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class JobCommandsDeleteTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(60);
-    private static WorkerKafka kafka;
-
-    @Inject
-    Pool pool;
-
-    @BeforeAll
-    static void clients() {
-        kafka = new WorkerKafka();
-    }
-
-    @AfterAll
-    static void close() {
-        kafka.close();
-    }
+class JobCommandsDeleteTest extends WorkerKafkaTest {
 
     @Test
     void aDeleteRemovesTheJobsAttemptsAndALaterRecordOfTheJobIsSkipped() {

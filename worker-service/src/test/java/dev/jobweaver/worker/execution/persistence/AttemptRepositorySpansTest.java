@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.job.ExecutionOutcome;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.CollectingSpanExporter;
+import dev.jobweaver.worker.testing.TestTrace;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.TraceFlags;
@@ -20,10 +21,8 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,8 +47,9 @@ class AttemptRepositorySpansTest {
 
     @Test
     void aSampledOutRunHasNoAttemptSpansARecordingOneHasBothAsChildren() {
-        String unsampledTrace = randomHex(16);
-        SpanContext unsampled = SpanContext.create(unsampledTrace, randomHex(8), TraceFlags.getDefault(),
+        TestTrace unsampledRun = TestTrace.random();
+        String unsampledTrace = unsampledRun.traceId();
+        SpanContext unsampled = SpanContext.create(unsampledTrace, unsampledRun.parentSpanId(), TraceFlags.getDefault(),
                 TraceState.getDefault());
         try (Scope ignored = Span.wrap(unsampled).makeCurrent()) {
             beginAndFinish();
@@ -80,11 +80,5 @@ class AttemptRepositorySpansTest {
         assertThat(attempts.begin(attempt, TIMEOUT).created()).isTrue();
         assertThat(attempts.finish(attempt.eventId(), ExecutionOutcome.SUCCESS, null, Instant.now(), TIMEOUT).outcome())
                 .isEqualTo(ExecutionOutcome.SUCCESS);
-    }
-
-    private static String randomHex(int bytes) {
-        byte[] value = new byte[bytes];
-        ThreadLocalRandom.current().nextBytes(value);
-        return HexFormat.of().formatHex(value);
     }
 }

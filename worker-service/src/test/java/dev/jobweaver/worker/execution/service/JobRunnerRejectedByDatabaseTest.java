@@ -14,14 +14,13 @@ import dev.jobweaver.local.testing.QuarantineTopic;
 import dev.jobweaver.local.testing.QuarantineTopic.Position;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +28,6 @@ import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,27 +38,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class JobRunnerRejectedByDatabaseTest {
+class JobRunnerRejectedByDatabaseTest extends WorkerKafkaTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
     /** An attempt number the rules allow (at most 10,000) and a test-only constraint refuses. */
     private static final int REFUSED_ATTEMPT = 9_999;
     private static final String CONSTRAINT = "test_refuses_attempt_9999";
     private static final int GOOD = 8;
-    private static WorkerKafka kafka;
-
-    @Inject
-    Pool pool;
-
-    @BeforeAll
-    static void clients() {
-        kafka = new WorkerKafka();
-    }
-
-    @AfterAll
-    static void close() {
-        kafka.close();
-    }
 
     @Test
     void anAttemptTheDatabaseRefusesIsQuarantinedBeforeItsStepsRun() throws Exception {

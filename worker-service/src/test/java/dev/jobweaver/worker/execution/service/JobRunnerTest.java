@@ -12,9 +12,9 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
@@ -24,31 +24,13 @@ import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A record's way through the worker against the real broker and database: runs, idempotency, failures, threads. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class JobRunnerTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(60);
-    private static WorkerKafka kafka;
-
-    @Inject
-    Pool pool;
-
-    @BeforeAll
-    static void clients() {
-        kafka = new WorkerKafka();
-    }
-
-    @AfterAll
-    static void close() {
-        kafka.close();
-    }
+class JobRunnerTest extends WorkerKafkaTest {
 
     @Test
     void aJobRunsAndItsCompletionIsPublishedWithTheOutcomeEventId() {

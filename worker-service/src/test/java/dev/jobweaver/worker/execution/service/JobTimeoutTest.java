@@ -12,41 +12,23 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A job's {@code timeoutMs} bounds each attempt: past it the attempt fails with WORKER.TIMEOUT, at once. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class JobTimeoutTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(60);
-    private static WorkerKafka kafka;
-
-    @Inject
-    Pool pool;
-
-    @BeforeAll
-    static void clients() {
-        kafka = new WorkerKafka();
-    }
-
-    @AfterAll
-    static void close() {
-        kafka.close();
-    }
+class JobTimeoutTest extends WorkerKafkaTest {
 
     @Test
     void aSleepPastTheJobsTimeoutIsInterruptedAndFailsWithTimeout() {

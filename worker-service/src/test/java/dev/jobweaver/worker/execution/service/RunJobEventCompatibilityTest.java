@@ -8,34 +8,19 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A {@code run-job} record as schedulers wrote it before job control (no {@code control}) still runs as before. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class RunJobEventCompatibilityTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(60);
-    private static WorkerKafka kafka;
-
-    @BeforeAll
-    static void clients() {
-        kafka = new WorkerKafka();
-    }
-
-    @AfterAll
-    static void close() {
-        kafka.close();
-    }
+class RunJobEventCompatibilityTest extends WorkerKafkaTest {
 
     @Test
     void anEventWithoutControlRunsAndCompletesWithoutAResult() {

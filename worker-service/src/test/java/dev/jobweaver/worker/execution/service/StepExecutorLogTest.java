@@ -6,14 +6,13 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.worker.testing.TestTrace;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
@@ -62,19 +61,13 @@ class StepExecutorLogTest {
 
     @Test
     void theMessageIsLoggedAtInfoWithTheJobsTraceIdAndJobId() throws Exception {
-        byte[] t = new byte[16];
-        byte[] s = new byte[8];
-        new Random().nextBytes(t);
-        new Random().nextBytes(s);
-        String traceId = HexFormat.of().formatHex(t);
+        TestTrace sent = TestTrace.random();
+        String traceId = sent.traceId();
         // Braces and a percent sign: the message is what the job said, never a format pattern.
         String message = "50% done {0} %s " + UUID.randomUUID();
-        RunJobEvent run = WorkerKafka.run(new Step.Log(message));
-        run = new RunJobEvent(run.eventId(), run.jobId(), run.attempt(), run.jobType(), run.payload(), traceId,
-                run.createdAt(), run.dispatchedAt(), run.leaseUntil(), run.control());
+        RunJobEvent run = sent.on(WorkerKafka.run(new Step.Log(message)));
         try (WorkerKafka kafka = new WorkerKafka()) {
-            kafka.sendRaw(run.jobId().toString(), WorkerKafka.JSON.writeValueAsString(run), run.eventId(), null,
-                    "00-" + traceId + "-" + HexFormat.of().formatHex(s) + "-01");
+            kafka.sendInTrace(run, sent.traceparent());
         }
 
         ExtLogRecord line = await().atMost(Duration.ofSeconds(60)).until(

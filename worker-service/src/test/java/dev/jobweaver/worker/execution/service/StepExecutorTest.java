@@ -9,6 +9,7 @@ import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.testing.CollectingSpanExporter;
+import dev.jobweaver.worker.testing.TestTrace;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -16,10 +17,8 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -42,21 +41,12 @@ class StepExecutorTest {
 
     @Test
     void eachStepIsASpanOfTheJobsTraceContinuedFromTheRecord() {
-        Random random = new Random();
-        byte[] t = new byte[16];
-        byte[] s = new byte[8];
-        random.nextBytes(t);
-        random.nextBytes(s);
-        String traceId = HexFormat.of().formatHex(t);
-        String parentSpanId = HexFormat.of().formatHex(s);
-        RunJobEvent run = WorkerKafka.run(new Step.Log("traced"), new Step.Sleep(20L), new Step.Compute(100L));
-        run = new RunJobEvent(run.eventId(), run.jobId(), run.attempt(), run.jobType(), run.payload(), traceId,
-                run.createdAt(), run.dispatchedAt(), run.leaseUntil(), run.control());
+        TestTrace sent = TestTrace.random();
+        String traceId = sent.traceId();
+        String parentSpanId = sent.parentSpanId();
+        RunJobEvent run = sent.on(WorkerKafka.run(new Step.Log("traced"), new Step.Sleep(20L), new Step.Compute(100L)));
         try (WorkerKafka kafka = new WorkerKafka()) {
-            kafka.sendRaw(run.jobId().toString(), WorkerKafka.JSON.writeValueAsString(run), run.eventId(), null,
-                    "00-" + traceId + "-" + parentSpanId + "-01");
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
+            kafka.sendInTrace(run, sent.traceparent());
         }
 
         String trace = traceId;

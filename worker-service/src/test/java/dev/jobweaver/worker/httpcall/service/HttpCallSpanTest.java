@@ -9,6 +9,7 @@ import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.CollectingSpanExporter;
+import dev.jobweaver.worker.testing.TestTrace;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
@@ -20,9 +21,7 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,20 +59,13 @@ class HttpCallSpanTest {
 
     @Test
     void theCallIsAClientSpanUnderTheRunsSpan() throws Exception {
-        Random random = new Random();
-        byte[] id = new byte[16];
-        byte[] parent = new byte[8];
-        random.nextBytes(id);
-        random.nextBytes(parent);
-        String traceId = HexFormat.of().formatHex(id);
-        RunJobEvent run = WorkerKafka.run(JobType.HTTP,
-                new HttpCallPayload("GET", base + "/traced?key=secret", null, null, null, null), null);
-        run = new RunJobEvent(run.eventId(), run.jobId(), run.attempt(), run.jobType(), run.payload(), traceId,
-                run.createdAt(), run.dispatchedAt(), run.leaseUntil(), run.control());
+        TestTrace sent = TestTrace.random();
+        String traceId = sent.traceId();
+        RunJobEvent run = sent.on(WorkerKafka.run(JobType.HTTP,
+                new HttpCallPayload("GET", base + "/traced?key=secret", null, null, null, null), null));
         try (WorkerKafka kafka = new WorkerKafka()) {
             // The run's trace continues the record's traceparent, as a scheduler sends it.
-            kafka.sendRaw(run.jobId().toString(), WorkerKafka.JSON.writeValueAsString(run), run.eventId(), null,
-                    "00-" + traceId + "-" + HexFormat.of().formatHex(parent) + "-01");
+            kafka.sendInTrace(run, sent.traceparent());
         }
 
         List<SpanData> exported = await().atMost(Duration.ofSeconds(60)).until(() -> spans.trace(traceId),

@@ -10,6 +10,7 @@ import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.execution.service.RunDispatcher;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -18,8 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,23 +26,10 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class OutOfOrderCommitHandlerTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(60);
-    private static WorkerKafka kafka;
+class OutOfOrderCommitHandlerTest extends WorkerKafkaTest {
 
     @Inject
     RunDispatcher dispatcher;
-
-    @BeforeAll
-    static void clients() {
-        kafka = new WorkerKafka();
-    }
-
-    @AfterAll
-    static void close() {
-        kafka.close();
-    }
 
     @BeforeEach
     void idle() {

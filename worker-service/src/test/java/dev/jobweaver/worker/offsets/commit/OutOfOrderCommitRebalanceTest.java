@@ -12,6 +12,7 @@ import dev.jobweaver.worker.execution.service.RunDispatcher;
 import dev.jobweaver.worker.offsets.commit.PartitionOffsets.Admission;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
+import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -30,8 +31,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,24 +41,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
-class OutOfOrderCommitRebalanceTest {
+class OutOfOrderCommitRebalanceTest extends WorkerKafkaTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
     private static final int PARTITIONS = 3;
-    private static WorkerKafka kafka;
 
     @Inject
     RunDispatcher dispatcher;
-
-    @BeforeAll
-    static void clients() {
-        kafka = new WorkerKafka();
-    }
-
-    @AfterAll
-    static void close() {
-        kafka.close();
-    }
 
     @Test
     void aJoiningWorkerSkipsTheRecordsCompletedAboveTheCommittedOffset() {
