@@ -9,6 +9,7 @@ import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -59,6 +60,20 @@ public abstract class KafkaAndDbTest {
         } catch (IOException e) {
             throw new AssertionError("unreadable record on " + record.topic(), e);
         }
+    }
+
+    /** {@code value} as the JSON bytes of a record. */
+    protected byte[] jsonBytes(Object value) {
+        try {
+            return mapper.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** {@code value} as JSON text. */
+    protected String json(Object value) {
+        return new String(jsonBytes(value), StandardCharsets.UTF_8);
     }
 
     /** A job ingested from job-created and dispatched: RUNNING at attempt 1, with no retry left. */

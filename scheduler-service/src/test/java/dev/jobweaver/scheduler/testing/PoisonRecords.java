@@ -1,10 +1,19 @@
 package dev.jobweaver.scheduler.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.common.quarantine.QuarantineHeaders;
+import dev.jobweaver.common.quarantine.QuarantineReason;
+import dev.jobweaver.local.testing.PoisonCorpus.Poison;
 import dev.jobweaver.local.testing.QuarantineTopic;
 import dev.jobweaver.local.testing.QuarantineTopic.Position;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /** The quarantined copies of the poison records a scheduler test produced. */
@@ -13,9 +22,58 @@ public final class PoisonRecords {
     private PoisonRecords() {
     }
 
+    /** A corpus as produced among good records: the good records' jobs, and where each poison landed. */
+    public record Produced(List<UUID> good, List<Position> poisons) {
+    }
+
     /** {@link QuarantineTopic#awaitQuarantined} for up to a minute: the copies found, by their origin. */
     public static Map<Position, ConsumerRecord<String, byte[]>> awaitQuarantined(String bootstrap,
                                                                                  List<Position> origins) {
         return QuarantineTopic.awaitQuarantined(bootstrap, origins, Duration.ofSeconds(60));
+    }
+
+    /**
+     * Produces {@code corpus} to {@code topic} in one stream, with a good record of a job from {@code goodJob} first and
+     * again after every {@code every} poisons: that the good ones are applied shows the consumer went on past each
+     * poison.
+     */
+    public static Produced produceAmongGood(String bootstrap, String topic, List<Poison> corpus, int every,
+                                            Supplier<UUID> goodJob, Function<UUID, byte[]> goodValue) {
+        List<Poison> records = new ArrayList<>();
+        List<UUID> good = new ArrayList<>();
+        List<Integer> poisonIndexes = new ArrayList<>();
+        for (int i = 0; i < corpus.size(); i++) {
+            if (i % every == 0) {
+                UUID jobId = goodJob.get();
+                good.add(jobId);
+                records.add(new Poison("good " + jobId, jobId.toString(), goodValue.apply(jobId)));
+            }
+            poisonIndexes.add(records.size());
+            records.add(corpus.get(i));
+        }
+        List<Position> positions = QuarantineTopic.produce(bootstrap, topic, records);
+        return new Produced(good, poisonIndexes.stream().map(positions::get).toList());
+    }
+
+    /**
+     * Asserts that every poison of {@code corpus} was quarantined from its position in {@code poisons} as it was
+     * produced, as UNREADABLE or INVALID; returns the copies in the corpus's order.
+     */
+    public static List<ConsumerRecord<String, byte[]>> assertQuarantinedAsProduced(String bootstrap,
+                                                                                   List<Poison> corpus,
+                                                                                   List<Position> poisons) {
+        Map<Position, ConsumerRecord<String, byte[]>> found = awaitQuarantined(bootstrap, poisons);
+        List<ConsumerRecord<String, byte[]>> copies = new ArrayList<>();
+        for (int i = 0; i < corpus.size(); i++) {
+            Poison poison = corpus.get(i);
+            ConsumerRecord<String, byte[]> copy = found.get(poisons.get(i));
+            assertThat(copy).as("quarantined copy of '%s'", poison.name()).isNotNull();
+            assertThat(QuarantineTopic.header(copy, QuarantineHeaders.REASON)).as(poison.name())
+                    .isIn(QuarantineReason.UNREADABLE.name(), QuarantineReason.INVALID.name());
+            assertThat(copy.key()).as(poison.name()).isEqualTo(poison.key());
+            assertThat(copy.value()).as(poison.name()).isEqualTo(poison.value());
+            copies.add(copy);
+        }
+        return copies;
     }
 }

@@ -1,8 +1,12 @@
 package dev.jobweaver.scheduler.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 
 /** Reads {@code jobweaver_quarantined_total} as the service exposes it, by origin topic. */
 @ApplicationScoped
@@ -18,6 +22,15 @@ public class QuarantineCounts {
     public double total(String topic) {
         return registry.find("jobweaver.quarantined").tag("topic", topic).counters().stream()
                 .mapToDouble(Counter::count).sum();
+    }
+
+    /**
+     * Waits until at least {@code records} more records of {@code topic} are counted than {@code before}: at least,
+     * since a record an earlier test's consumer quarantined without committing is counted again.
+     */
+    public void awaitCountedSince(String topic, double before, int records) {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(total(topic) - before).isGreaterThanOrEqualTo(records));
     }
 
     /** Records of {@code topic} quarantined so far for {@code reason} (its lower-case label). */

@@ -72,7 +72,7 @@ class JobCreatedConsumerTest extends KafkaAndDbTest {
         UUID jobId = UUID.randomUUID();
         String traceId = TestJobs.traceId(jobId);
         String apiSpan = "00f067aa0ba902b7";
-        producer.send(Topics.JOB_CREATED, jobId, json(TestJobs.created(jobId, 0)),
+        producer.send(Topics.JOB_CREATED, jobId, jsonBytes(TestJobs.created(jobId, 0)),
                 Map.of(Headers.TRACEPARENT, "00-" + traceId + "-" + apiSpan + "-01"));
 
         JobExecution job = db.awaitJob(jobId, j -> true);
@@ -109,13 +109,5 @@ class JobCreatedConsumerTest extends KafkaAndDbTest {
         // Counted once Kafka acknowledged the copy, a moment after the record behind them may be stored.
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(quarantined.total(Topics.JOB_CREATED) - before).isEqualTo(3.0));
-    }
-
-    private byte[] json(Object value) {
-        try {
-            return mapper.writeValueAsBytes(value);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
     }
 }
