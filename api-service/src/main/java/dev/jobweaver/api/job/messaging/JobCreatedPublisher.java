@@ -1,6 +1,5 @@
 package dev.jobweaver.api.job.messaging;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.common.event.JobCreatedEvent;
@@ -8,12 +7,7 @@ import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.reactive.VertxContexts;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.opentelemetry.api.OpenTelemetry;
-import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
@@ -22,7 +16,6 @@ import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,18 +24,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.jboss.logging.Logger;
 
 /**
  * Publishes {@link JobCreatedEvent}s to {@code job-created} and reports Kafka's definitive answer.
@@ -52,24 +35,15 @@ import org.jboss.logging.Logger;
  * after the caller gave up, while the sweeper publishes the same row. Here each call (a group of committed jobs, or a
  * sweep's rows) is handed over by its own virtual thread, a record that cannot enter the producer within the call's
  * hand-off window is failed without being sent, and the producer's timeouts ({@link PublishTimings}) make its callback
- * definitive within the relay's bound, after which the sweeper may take the row. The producer uses the service's
- * {@code kafka.*} configuration with {@code acks=all} and
- * idempotence; the W3C trace context is injected by OpenTelemetry's propagator from a PRODUCER span, as the
- * SmallRye instrumentation would.
+ * definitive within the relay's bound, after which the sweeper may take the row. The producer ({@link TracedProducer})
+ * uses the service's {@code kafka.*} configuration with {@code acks=all} and idempotence; the W3C trace context is
+ * injected by OpenTelemetry's propagator from a PRODUCER span, as the SmallRye instrumentation would.
  */
 @ApplicationScoped
 public class JobCreatedPublisher {
 
-    private static final Logger LOG = Logger.getLogger(JobCreatedPublisher.class);
-    private static final AttributeKey<String> MESSAGING_SYSTEM = AttributeKey.stringKey("messaging.system");
-    private static final AttributeKey<String> MESSAGING_DESTINATION = AttributeKey.stringKey("messaging.destination.name");
-    private static final AttributeKey<String> MESSAGING_KEY = AttributeKey.stringKey("messaging.kafka.message.key");
-
-    private static final TextMapSetter<org.apache.kafka.common.header.Headers> HEADER_SETTER =
-            (headers, key, value) -> {
-                headers.remove(key);
-                headers.add(key, value.getBytes(StandardCharsets.UTF_8));
-            };
+    /** How failures name a record. */
+    private static final String RECORD_NAME = "event";
     private static final TextMapSetter<Map<String, String>> MAP_SETTER = Map::put;
     private static final TextMapGetter<Map<String, String>> MAP_GETTER = new TextMapGetter<>() {
         @Override
@@ -83,43 +57,23 @@ public class JobCreatedPublisher {
         }
     };
 
-    private final ObjectMapper mapper;
     private final OpenTelemetry openTelemetry;
-    private final Tracer tracer;
-    private final PublishTimings timings;
-    private final Producer<String, byte[]> producer;
-    private final KafkaClientMetrics producerMetrics;
-    private final ExecutorService senders = Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("job-created-send-", 0).factory());
+    private final TracedProducer producer;
 
     public JobCreatedPublisher(JobApiConfig config, ObjectMapper mapper, OpenTelemetry openTelemetry, Tracer tracer,
                                @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
                                MeterRegistry registry) {
-        this.mapper = mapper;
         this.openTelemetry = openTelemetry;
-        this.tracer = tracer;
-        this.timings = PublishTimings.of(config.publish().deliveryTimeout());
-        this.producer = new KafkaProducer<>(producerConfig(kafkaConfig, timings, config.publish().linger()),
-                new StringSerializer(),
-                new ByteArraySerializer());
-        this.producerMetrics = new KafkaClientMetrics(producer);
-        this.producerMetrics.bindTo(registry);
+        PublishTimings timings = PublishTimings.of(config.publish().deliveryTimeout());
+        this.producer = new TracedProducer(Topics.JOB_CREATED,
+                producerConfig(kafkaConfig, timings, config.publish().linger()), timings, mapper, openTelemetry,
+                tracer, registry);
     }
 
     /** The producer configuration: the service's {@code kafka.*} settings, then what the no-loss design needs. */
     static Map<String, Object> producerConfig(Map<String, Object> kafkaConfig, PublishTimings timings,
                                               Duration linger) {
-        Map<String, Object> config = new HashMap<>();
-        kafkaConfig.forEach((key, value) -> {
-            if (ProducerConfig.configNames().contains(key) || key.startsWith("ssl.") || key.startsWith("sasl.")
-                    || key.startsWith("security.")) {
-                config.put(key, value);
-            }
-        });
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, "jobweaver-api-" + Topics.JOB_CREATED);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        Map<String, Object> config = TracedProducer.producerConfig(kafkaConfig, Topics.JOB_CREATED, timings);
         // Concurrent submissions share produce requests: a few ms of linger, and batches large enough for a whole
         // group of submissions (the default 16 KiB holds about fifty no-op jobs).
         config.put(ProducerConfig.LINGER_MS_CONFIG, (int) linger.toMillis());
@@ -127,17 +81,12 @@ public class JobCreatedPublisher {
         // The producer's record buffer is on the heap, which is small (58 MB); 8 MiB is ten seconds of a burst's
         // events. When it is full, send blocks up to max.block.ms and the event is left to the relay's retry.
         config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 8L * 1024 * 1024);
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timings.maxBlock().toMillis());
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timings.requestTimeout().toMillis());
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timings.deliveryTimeout().toMillis());
-        // Reconnect quickly once the broker is back, so that the first submissions after an outage succeed.
-        config.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
         return config;
     }
 
     /** The timings in force. */
     public PublishTimings timings() {
-        return timings;
+        return producer.timings();
     }
 
     /** The W3C {@code traceparent} of {@code context}, to store with an outbox row; null without a valid span. */
@@ -182,33 +131,29 @@ public class JobCreatedPublisher {
             return Uni.createFrom().item(List.of());
         }
         Executor callerContext = VertxContexts.callerExecutor();
-        long handoffDeadline = System.nanoTime() + timings.handoff().toNanos();
+        long handoffDeadline = producer.handoffDeadline();
         List<CompletableFuture<Void>> answers = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             answers.add(new CompletableFuture<>());
         }
-        try {
-            senders.execute(() -> {
-                for (int i = 0; i < n; i++) {
-                    send(batch.get(i), answers.get(i), handoffDeadline);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            answers.forEach(answer -> answer.completeExceptionally(
-                    new PublishFailedException("the publisher is shut down; the event was not sent", e)));
-        }
+        producer.handOver(() -> {
+            for (int i = 0; i < n; i++) {
+                Outgoing outgoing = batch.get(i);
+                producer.send(RECORD_NAME, outgoing.event(), outgoing.event().jobId(), outgoing.eventId(),
+                        outgoing.parent(), answers.get(i), handoffDeadline);
+            }
+        }, answers, RECORD_NAME);
         CompletableFuture<Void> all = CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new));
         return Uni.createFrom().completionStage(all)
                 .onFailure().recoverWithNull() // each answer is read below
-                .ifNoItem().after(timings.callerWait()).recoverWithItem((Void) null)
+                .ifNoItem().after(producer.timings().callerWait()).recoverWithItem((Void) null)
                 .map(ignored -> answers.stream().map(this::outcome).toList())
                 .emitOn(callerContext);
     }
 
     private PublishFailedException outcome(CompletableFuture<Void> answer) {
         if (!answer.isDone()) {
-            return new PublishFailedException("no answer from Kafka within " + timings.callerWait().toMillis() + " ms",
-                    null);
+            return producer.unanswered();
         }
         try {
             answer.join();
@@ -219,64 +164,8 @@ public class JobCreatedPublisher {
         }
     }
 
-    private void send(Outgoing outgoing, CompletableFuture<Void> answer, long handoffDeadline) {
-        if (System.nanoTime() > handoffDeadline) {
-            answer.completeExceptionally(new PublishFailedException("the event could not be handed to the Kafka"
-                    + " producer within " + timings.handoff().toMillis() + " ms; it was not sent", null));
-            return;
-        }
-        JobCreatedEvent event = outgoing.event();
-        byte[] value;
-        try {
-            value = mapper.writeValueAsBytes(event);
-        } catch (JsonProcessingException e) {
-            answer.completeExceptionally(new PublishFailedException("could not serialise the event", e));
-            return;
-        }
-        String key = event.jobId().toString();
-        Span span = tracer.spanBuilder(Topics.JOB_CREATED + " publish")
-                .setParent(outgoing.parent())
-                .setSpanKind(SpanKind.PRODUCER)
-                .setAttribute(MESSAGING_SYSTEM, "kafka")
-                .setAttribute(MESSAGING_DESTINATION, Topics.JOB_CREATED)
-                .setAttribute(MESSAGING_KEY, key)
-                .startSpan();
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Headers.EVENT_ID, outgoing.eventId().toString().getBytes(StandardCharsets.UTF_8));
-        openTelemetry.getPropagators().getTextMapPropagator()
-                .inject(outgoing.parent().with(span), headers, HEADER_SETTER);
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.JOB_CREATED, null, key, value, headers);
-        try {
-            producer.send(record, (metadata, exception) -> {
-                if (exception == null) {
-                    span.end();
-                    answer.complete(null);
-                } else {
-                    span.recordException(exception);
-                    span.setStatus(StatusCode.ERROR, exception.getMessage());
-                    span.end();
-                    answer.completeExceptionally(new PublishFailedException("Kafka did not acknowledge the event: "
-                            + exception.getMessage(), exception));
-                }
-            });
-        } catch (RuntimeException e) {
-            // send() refused the record outright (no metadata within max.block.ms, closed producer, ...).
-            span.recordException(e);
-            span.setStatus(StatusCode.ERROR, e.getMessage());
-            span.end();
-            answer.completeExceptionally(new PublishFailedException("Kafka did not take the event: " + e.getMessage(),
-                    e));
-        }
-    }
-
     @PreDestroy
     void close() {
-        senders.shutdown();
-        producerMetrics.close();
-        try {
-            producer.close(Duration.ofSeconds(5));
-        } catch (RuntimeException e) {
-            LOG.warn("closing the job-created producer failed", e);
-        }
+        producer.close();
     }
 }
