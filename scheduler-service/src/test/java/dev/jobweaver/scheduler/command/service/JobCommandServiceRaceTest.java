@@ -52,13 +52,17 @@ class JobCommandServiceRaceTest extends KafkaAndDbTest {
 
     @Test
     void cancelsArrivingWhileDispatchRoundsRunEndEveryJobCancelledAndEveryRunIsCancelledAtTheWorkers() {
-        // Jobs becoming due one after another over about a second, cancelled in another order while rounds claim them.
+        // Both sides of the race, whatever the machine's speed: 50 jobs claimed before any cancel, 50 due in an hour
+        // (never claimed), and 100 becoming due one after another over half a second while rounds claim them, all
+        // cancelled in a random order.
         List<UUID> jobs = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             UUID jobId = UUID.randomUUID();
-            db.insertPending(jobId, TestJobs.LOG_INSTRUCTION, Priority.NORMAL, TENANT, i * 0.005);
+            double dueIn = i < 50 ? 0 : i < 100 ? 3600 : (i - 100) * 0.005;
+            db.insertPending(jobId, TestJobs.LOG_INSTRUCTION, Priority.NORMAL, TENANT, dueIn);
             jobs.add(jobId);
         }
+        dispatcher.dispatchRound().await().atMost(Duration.ofSeconds(30));
         List<UUID> cancelOrder = new ArrayList<>(jobs);
         Collections.shuffle(cancelOrder);
         CompletableFuture<Void> cancels = CompletableFuture.runAsync(
@@ -88,8 +92,10 @@ class JobCommandServiceRaceTest extends KafkaAndDbTest {
                 assertThat(workerCommands(jobId)).isEmpty();
             }
         }
-        // Both sides of the race happened: some jobs were cancelled before a round claimed them, some after.
-        assertThat(dispatched).isBetween(1, jobs.size() - 1);
+        assertThat(dispatched).as("jobs that got a run: the 50 claimed first, and none of the 50 due later")
+                .isBetween(50, 150);
+        jobs.subList(0, 50).forEach(jobId -> assertThat(recorder.records(Topics.RUN_JOB, jobId)).isNotEmpty());
+        jobs.subList(50, 100).forEach(jobId -> assertThat(recorder.records(Topics.RUN_JOB, jobId)).isEmpty());
     }
 
     @Test
