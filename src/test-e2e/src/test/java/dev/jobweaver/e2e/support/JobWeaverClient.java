@@ -62,6 +62,15 @@ public final class JobWeaverClient {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
+    /** POST /api/jobs with an {@code Idempotency-Key} header. */
+    public Answer submitWithKey(String body, String idempotencyKey) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/jobs"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
     /** POST a well-formed job, expecting 202. */
     public UUID submitAccepted(String body) {
         Answer answer = submit(body);
