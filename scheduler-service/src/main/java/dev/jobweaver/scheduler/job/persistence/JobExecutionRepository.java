@@ -286,23 +286,12 @@ public class JobExecutionRepository {
         if (jobs.isEmpty()) {
             return Uni.createFrom().item(new Stored(null, Map.of()));
         }
-        Tuple arrays = Tuple.from(new Object[] {
-                Columns.of(jobs, NewJob::jobId, UUID[]::new),
-                Columns.of(jobs, NewJob::jobType, String[]::new),
-                Columns.of(jobs, NewJob::traceId, String[]::new),
-                Columns.of(jobs, NewJob::traceparent, String[]::new),
-                Columns.of(jobs, NewJob::instruction, String[]::new),
-                Columns.of(jobs, NewJob::maxRetries, Integer[]::new),
-                Columns.of(jobs, j -> odt(j.createdAt()), OffsetDateTime[]::new),
-                dispatchAtMost,
-                maxInFlight,
-                Columns.of(jobs, NewJob::leaseMillis, Long[]::new),
-                Columns.of(jobs, j -> j.control().priorityOrDefault().name(), String[]::new),
-                Columns.of(jobs, j -> odt(j.control().runAt()), OffsetDateTime[]::new),
-                Columns.of(jobs, j -> j.control().timeoutMs(), Long[]::new),
-                Columns.of(jobs, j -> arrayLiteral(j.control().retryDelaysMs()), String[]::new),
-                Columns.of(jobs, j -> j.control().tenantOrDefault(), String[]::new),
-                Columns.of(jobs, j -> json(j.control().labels()), String[]::new)});
+        Tuple arrays = Tuple.tuple();
+        jobColumns(jobs).forEach(arrays::addValue);
+        arrays.addValue(dispatchAtMost);
+        arrays.addValue(maxInFlight);
+        arrays.addValue(Columns.of(jobs, NewJob::leaseMillis, Long[]::new));
+        controlColumns(jobs).forEach(arrays::addValue);
         return client.preparedQuery(INSERT).execute(arrays).map(rows -> {
             Map<UUID, JobStatus> inserted = new HashMap<>();
             Instant now = null;
@@ -505,20 +494,9 @@ public class JobExecutionRepository {
         if (jobs.isEmpty()) {
             return Uni.createFrom().item(new Stored(null, Map.of()));
         }
-        Tuple arrays = Tuple.from(new Object[] {
-                Columns.of(jobs, NewJob::jobId, UUID[]::new),
-                Columns.of(jobs, NewJob::jobType, String[]::new),
-                Columns.of(jobs, NewJob::traceId, String[]::new),
-                Columns.of(jobs, NewJob::traceparent, String[]::new),
-                Columns.of(jobs, NewJob::instruction, String[]::new),
-                Columns.of(jobs, NewJob::maxRetries, Integer[]::new),
-                Columns.of(jobs, j -> odt(j.createdAt()), OffsetDateTime[]::new),
-                Columns.of(jobs, j -> j.control().priorityOrDefault().name(), String[]::new),
-                Columns.of(jobs, j -> odt(j.control().runAt()), OffsetDateTime[]::new),
-                Columns.of(jobs, j -> j.control().timeoutMs(), Long[]::new),
-                Columns.of(jobs, j -> arrayLiteral(j.control().retryDelaysMs()), String[]::new),
-                Columns.of(jobs, j -> j.control().tenantOrDefault(), String[]::new),
-                Columns.of(jobs, j -> json(j.control().labels()), String[]::new)});
+        Tuple arrays = Tuple.tuple();
+        jobColumns(jobs).forEach(arrays::addValue);
+        controlColumns(jobs).forEach(arrays::addValue);
         return client.preparedQuery(FILL_EARLY_CANCELS).execute(arrays).map(rows -> {
             Map<UUID, JobStatus> cancelled = new HashMap<>();
             Instant now = null;
@@ -528,6 +506,32 @@ public class JobExecutionRepository {
             }
             return new Stored(now, cancelled);
         });
+    }
+
+    /**
+     * The arrays of what identifies each of {@code jobs} and how it runs (id, type, trace, instruction, retries,
+     * acceptance), in the order both {@code INSERT} and {@code FILL_EARLY_CANCELS} bind them first.
+     */
+    private static List<Object> jobColumns(List<NewJob> jobs) {
+        return List.of(
+                Columns.of(jobs, NewJob::jobId, UUID[]::new),
+                Columns.of(jobs, NewJob::jobType, String[]::new),
+                Columns.of(jobs, NewJob::traceId, String[]::new),
+                Columns.of(jobs, NewJob::traceparent, String[]::new),
+                Columns.of(jobs, NewJob::instruction, String[]::new),
+                Columns.of(jobs, NewJob::maxRetries, Integer[]::new),
+                Columns.of(jobs, j -> odt(j.createdAt()), OffsetDateTime[]::new));
+    }
+
+    /** The arrays of each of {@code jobs}' control, in the order both statements bind them last. */
+    private static List<Object> controlColumns(List<NewJob> jobs) {
+        return List.of(
+                Columns.of(jobs, j -> j.control().priorityOrDefault().name(), String[]::new),
+                Columns.of(jobs, j -> odt(j.control().runAt()), OffsetDateTime[]::new),
+                Columns.of(jobs, j -> j.control().timeoutMs(), Long[]::new),
+                Columns.of(jobs, j -> arrayLiteral(j.control().retryDelaysMs()), String[]::new),
+                Columns.of(jobs, j -> j.control().tenantOrDefault(), String[]::new),
+                Columns.of(jobs, j -> json(j.control().labels()), String[]::new));
     }
 
     /** Deletes those of {@code jobIds} that have finished (placeholders included); the number of rows deleted. */
