@@ -6,6 +6,7 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Results;
 import dev.jobweaver.common.job.StepRules;
+import dev.jobweaver.common.schedule.ScheduleClock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,47 @@ public final class EventRules {
         instant("createdAt", e.createdAt(), out);
         payload(e.jobType(), e.payload(), out);
         JobControlRules.check(e.control(), e.createdAt(), out);
+        if (e.origin() != null) {
+            require("origin.scheduleId", e.origin().scheduleId(), out);
+            require("origin.scheduledFor", e.origin().scheduledFor(), out);
+            instant("origin.scheduledFor", e.origin().scheduledFor(), out);
+        }
+        return first(out);
+    }
+
+    /** The first rule {@code e} breaks, or null. */
+    public static String problem(ScheduleEvent e) {
+        List<String> out = new ArrayList<>();
+        require("scheduleId", e.scheduleId(), out);
+        range("version", e.version(), 1, Long.MAX_VALUE, out);
+        require("misfire", e.misfire(), out);
+        require("overlap", e.overlap(), out);
+        require("tenant", e.tenant(), out);
+        instant("anchor", e.anchor(), out);
+        instant("changedAt", e.changedAt(), out);
+        if (out.isEmpty()) {
+            try {
+                ScheduleClock.of(e.cron(), e.interval(), e.timezone(), e.anchor() == null ? Instant.EPOCH : e.anchor());
+            } catch (IllegalArgumentException bad) {
+                out.add(bad.getMessage());
+            }
+            if (e.interval() != null && e.anchor() == null) {
+                out.add("anchor is required with an interval");
+            }
+        }
+        return first(out);
+    }
+
+    /** The first rule {@code e} breaks, or null. */
+    public static String problem(ScheduleFiredEvent e) {
+        List<String> out = new ArrayList<>();
+        require("scheduleId", e.scheduleId(), out);
+        range("scheduleVersion", e.scheduleVersion(), 1, Long.MAX_VALUE, out);
+        require("jobId", e.jobId(), out);
+        require("scheduledFor", e.scheduledFor(), out);
+        instant("scheduledFor", e.scheduledFor(), out);
+        require("firedAt", e.firedAt(), out);
+        instant("firedAt", e.firedAt(), out);
         return first(out);
     }
 
@@ -120,8 +162,8 @@ public final class EventRules {
     }
 
     /**
-     * What is wrong with a record's key, or null: every topic but the quarantine is keyed by the jobId, which keeps a
-     * job's records in one partition, in order.
+     * What is wrong with a record's key, or null: the topics about one job are keyed by the jobId, which keeps a job's
+     * records in one partition, in order; the schedule topics by the scheduleId, the same way.
      */
     public static String keyProblem(String key, java.util.UUID jobId) {
         if (jobId == null || jobId.toString().equals(key)) {
@@ -129,6 +171,15 @@ public final class EventRules {
         }
         return key == null ? "the record has no key; it must be keyed by its jobId " + jobId
                 : "the record's key must be its jobId " + jobId + ", got " + describe(key);
+    }
+
+    /** What is wrong with the key of a record on a schedule topic, or null: it must be the scheduleId. */
+    public static String scheduleKeyProblem(String key, java.util.UUID scheduleId) {
+        if (scheduleId == null || scheduleId.toString().equals(key)) {
+            return null;
+        }
+        return key == null ? "the record has no key; it must be keyed by its scheduleId " + scheduleId
+                : "the record's key must be its scheduleId " + scheduleId + ", got " + describe(key);
     }
 
     /** Whether {@code traceId} is absent or a W3C trace id: 32 lower-case hex characters, not all zero. */

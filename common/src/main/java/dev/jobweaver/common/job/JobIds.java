@@ -1,5 +1,7 @@
 package dev.jobweaver.common.job;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -27,6 +29,17 @@ public final class JobIds {
     /** A new job id for a job created now. */
     public static UUID next() {
         return of(System.currentTimeMillis(), UUID.randomUUID());
+    }
+
+    /**
+     * The id of the job of a schedule's tick: version 7 at the tick's millisecond, its other bits a name-based hash of
+     * (scheduleId, scheduledFor). The same tick always names the same job, so a tick fired twice makes one job, and
+     * the ids of one schedule's jobs are still time-ordered.
+     */
+    public static UUID forTick(UUID scheduleId, Instant scheduledFor) {
+        UUID name = UUID.nameUUIDFromBytes(("tick:" + scheduleId + ":" + scheduledFor)
+                .getBytes(StandardCharsets.UTF_8));
+        return of(scheduledFor.toEpochMilli(), name);
     }
 
     /**

@@ -39,6 +39,14 @@ public final class Channels {
      * {@link #SCHEDULER_EVENTS_OUT}).
      */
     public static final String WORKER_COMMANDS_IN = "worker-commands-in";
+    /** API publishes the timing of recurring schedules. */
+    public static final String SCHEDULES_OUT = "schedules-out";
+    /** Scheduler follows the timing of recurring schedules. */
+    public static final String SCHEDULES_IN = "schedules-in";
+    /** Scheduler reports that a schedule's tick came. */
+    public static final String SCHEDULE_FIRED_OUT = "schedule-fired-out";
+    /** API makes the job of a schedule's tick. */
+    public static final String SCHEDULE_FIRED_IN = "schedule-fired-in";
 
     /** Every service sets aside the records it cannot process ({@code jobweaver-quarantine}). */
     public static final String QUARANTINE_OUT = "quarantine-out";

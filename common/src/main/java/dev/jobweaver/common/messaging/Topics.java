@@ -43,6 +43,17 @@ public final class Topics {
      * because the scheduler does not know which worker holds a run, or will receive it.
      */
     public static final String WORKER_COMMANDS = "worker-commands";
+    /**
+     * API to scheduler: the timing of each recurring schedule ({@code ScheduleEvent}). Keyed by scheduleId, compacted:
+     * the latest definition per schedule survives, a deleted schedule's key gets a tombstone. Schedules are few and
+     * long-lived, so the API republishes each one well within {@link #COMPACTED_RETENTION}.
+     */
+    public static final String SCHEDULES = "schedules";
+    /**
+     * Scheduler to API: a schedule's tick came ({@code ScheduleFiredEvent}); the API makes its job. Keyed by
+     * scheduleId.
+     */
+    public static final String SCHEDULE_FIRED = "schedule-fired";
 
     /**
      * Any consumer to operators: a record that could not be processed for a reason no retry cures, with its origin and
@@ -91,6 +102,8 @@ public final class Topics {
             new TopicSpec(JOB_STATUS, 3, true),
             new TopicSpec(JOB_COMMANDS, 3, false),
             new TopicSpec(WORKER_COMMANDS, 1, false),
+            new TopicSpec(SCHEDULES, 3, true),
+            new TopicSpec(SCHEDULE_FIRED, 3, false),
             new TopicSpec(QUARANTINE, 1, false, QUARANTINE_MAX_MESSAGE_BYTES));
 
     /**

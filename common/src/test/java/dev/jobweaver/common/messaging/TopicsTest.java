@@ -19,6 +19,8 @@ class TopicsTest {
                 new TopicSpec("job-status", 3, true),
                 new TopicSpec("job-commands", 3, false),
                 new TopicSpec("worker-commands", 1, false),
+                new TopicSpec("schedules", 3, true),
+                new TopicSpec("schedule-fired", 3, false),
                 new TopicSpec("jobweaver-quarantine", 1, false, 2 * 1024 * 1024));
     }
 
@@ -27,6 +29,7 @@ class TopicsTest {
         assertThat(Topics.named("run-job")).isEqualTo(new TopicSpec("run-job", 3, false));
         assertThatThrownBy(() -> Topics.named("run-jobs")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown topic 'run-jobs' (job-created, run-job, job-completed, job-failed, "
-                        + "job-dead-letter, job-status, job-commands, worker-commands, jobweaver-quarantine)");
+                        + "job-dead-letter, job-status, job-commands, worker-commands, schedules, "
+                        + "schedule-fired, jobweaver-quarantine)");
     }
 }

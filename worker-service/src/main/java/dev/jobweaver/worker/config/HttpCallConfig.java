@@ -1,5 +1,6 @@
 package dev.jobweaver.worker.config;
 
+import dev.jobweaver.common.net.DestinationRules;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -15,21 +16,18 @@ import java.util.Optional;
  * unless {@link #allowPrivate()} or an {@link #allowedNetworks()} entry allows them.
  */
 @ConfigMapping(prefix = "jobweaver.worker.http")
-public interface HttpCallConfig {
+public interface HttpCallConfig extends DestinationRules {
 
-    /**
-     * The host names HTTP jobs may call: a name ({@code api.example.com}), a name's subdomains
-     * ({@code *.example.com}) or an IP literal as written in the URL; unset: any host whose addresses are allowed.
-     */
+    /** {@inheritDoc} Unset by default. */
+    @Override
     Optional<List<String>> allowedHosts();
 
-    /**
-     * Networks (CIDR such as {@code 10.20.0.0/16}, or a single address) HTTP jobs may reach even inside the ranges
-     * refused by default: an internal service, without opening every private address.
-     */
+    /** {@inheritDoc} Unset by default. */
+    @Override
     Optional<List<String>> allowedNetworks();
 
-    /** Whether HTTP jobs may reach every refused range (loopback, private, link-local, ...): a trusted network only. */
+    /** {@inheritDoc} */
+    @Override
     @WithDefault("false")
     boolean allowPrivate();
 

@@ -7,6 +7,7 @@ import dev.jobweaver.common.error.WorkerErrorCode;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Results;
+import dev.jobweaver.common.net.Destinations;
 import dev.jobweaver.worker.config.HttpCallConfig;
 import dev.jobweaver.worker.execution.handler.JobFailure;
 import dev.jobweaver.worker.execution.handler.JobHandler;
@@ -74,7 +75,7 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
         }
         this.config = config;
         this.tracer = tracer;
-        this.destinations = new Destinations(config);
+        this.destinations = new Destinations("jobweaver.worker.http", "HTTP jobs", config);
         this.client = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .proxy(HttpClient.Builder.NO_PROXY) // a proxy would connect to addresses nobody checked

@@ -3,6 +3,7 @@ package dev.jobweaver.worker.httpcall.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jobweaver.common.net.Destinations;
 import dev.jobweaver.worker.testing.HttpSettings;
 import java.net.InetAddress;
 import java.util.List;
@@ -15,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Which addresses and hosts HTTP jobs may reach: non-public ranges refused by default, and what widens that. */
 class DestinationsTest {
 
-    private static final Destinations DEFAULTS = new Destinations(HttpSettings.defaults());
+    private static final Destinations DEFAULTS = new Destinations("jobweaver.worker.http", "HTTP jobs", HttpSettings.defaults());
 
     @ParameterizedTest
     @CsvSource({
@@ -60,7 +61,7 @@ class DestinationsTest {
 
     @Test
     void anAllowedNetworkOpensOnlyItsOwnAddresses() {
-        Destinations internal = new Destinations(HttpSettings.defaults().withNetworks("10.20.0.0/16", "fd00::/8",
+        Destinations internal = new Destinations("jobweaver.worker.http", "HTTP jobs", HttpSettings.defaults().withNetworks("10.20.0.0/16", "fd00::/8",
                 "127.0.0.1"));
 
         assertThat(internal.addressRefusal("svc", addresses("10.20.3.4"))).isNull();
@@ -73,14 +74,14 @@ class DestinationsTest {
 
     @Test
     void allowPrivateOpensEveryRange() {
-        Destinations open = new Destinations(HttpSettings.defaults().withAllowPrivate(true));
+        Destinations open = new Destinations("jobweaver.worker.http", "HTTP jobs", HttpSettings.defaults().withAllowPrivate(true));
 
         assertThat(open.addressRefusal("svc", addresses("127.0.0.1", "10.0.0.1", "169.254.169.254", "::1"))).isNull();
     }
 
     @Test
     void allowedHostsNameHostsAndSubdomains() {
-        Destinations named = new Destinations(HttpSettings.defaults().withHosts("api.example.com", "*.internal.test"));
+        Destinations named = new Destinations("jobweaver.worker.http", "HTTP jobs", HttpSettings.defaults().withHosts("api.example.com", "*.internal.test"));
 
         assertThat(named.hostRefusal("api.example.com")).isNull();
         assertThat(named.hostRefusal("API.Example.com")).isNull();
@@ -98,11 +99,11 @@ class DestinationsTest {
 
     @Test
     void aMalformedNetworkFailsStartUpNamingTheKey() {
-        assertThatThrownBy(() -> new Destinations(Optional.empty(), Optional.of(List.of("intranet.local")), false))
+        assertThatThrownBy(() -> new Destinations("jobweaver.worker.http", "HTTP jobs", Optional.empty(), Optional.of(List.of("intranet.local")), false))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("jobweaver.worker.http.allowed-networks: 'intranet.local' is not an IP address or a CIDR"
                         + " such as 10.20.0.0/16");
-        assertThatThrownBy(() -> new Destinations(Optional.empty(), Optional.of(List.of("10.0.0.0/33")), false))
+        assertThatThrownBy(() -> new Destinations("jobweaver.worker.http", "HTTP jobs", Optional.empty(), Optional.of(List.of("10.0.0.0/33")), false))
                 .hasMessage("jobweaver.worker.http.allowed-networks: '10.0.0.0/33' needs a prefix length from 0 to 32");
     }
 

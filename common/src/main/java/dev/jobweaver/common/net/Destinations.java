@@ -1,6 +1,5 @@
-package dev.jobweaver.worker.httpcall.service;
+package dev.jobweaver.common.net;
 
-import dev.jobweaver.worker.config.HttpCallConfig;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -11,32 +10,48 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Which destinations HTTP jobs may reach ({@link HttpCallConfig}): the URL's host against the allowed host names,
+ * Which destinations outbound requests may reach ({@link DestinationRules}): the URL's host against the allowed host
+ * names,
  * then every address the host resolves to against the refused ranges and the allowed networks. An IPv6 address that
  * carries an IPv4 one (IPv4-compatible, NAT64 {@code 64:ff9b::/96}, 6to4 {@code 2002::/16}) is judged by the IPv4
  * address too.
+ *
+ * <p>{@code HTTP} jobs (the worker, {@code jobweaver.worker.http.*}) and webhook deliveries (the API,
+ * {@code jobweaver.api.notifications.*}) follow the same rules, each with its own configuration; refusals name the
+ * keys that widen them.
  */
 public final class Destinations {
 
-    private static final String NETWORKS_KEY = "jobweaver.worker.http.allowed-networks";
+    /** The configuration prefix the rules came from, for the messages: {@code jobweaver.worker.http}. */
+    private final String prefix;
+    /** Who is refused, for the messages: {@code HTTP jobs}. */
+    private final String who;
 
     /** Lower-case names and {@code *.suffix} patterns; null: any host. */
     private final List<String> hosts;
     private final List<Network> networks;
     private final boolean allowPrivate;
 
-    public Destinations(HttpCallConfig config) {
-        this(config.allowedHosts(), config.allowedNetworks(), config.allowPrivate());
+    /**
+     * The rules of {@code rules}, configured under {@code prefix}, for {@code who}.
+     *
+     * @throws IllegalArgumentException naming the entry if an allowed network is not an address or a CIDR
+     */
+    public Destinations(String prefix, String who, DestinationRules rules) {
+        this(prefix, who, rules.allowedHosts(), rules.allowedNetworks(), rules.allowPrivate());
     }
 
     /** IllegalArgumentException naming the entry if an allowed network is not an address or a CIDR. */
-    public Destinations(Optional<List<String>> hosts, Optional<List<String>> networks, boolean allowPrivate) {
+    public Destinations(String prefix, String who, Optional<List<String>> hosts, Optional<List<String>> networks,
+                        boolean allowPrivate) {
+        this.prefix = prefix;
+        this.who = who;
         this.hosts = hosts.map(list -> list.stream().map(h -> h.trim().toLowerCase(Locale.ROOT))
                 .filter(h -> !h.isEmpty()).toList()).orElse(null);
         List<Network> parsed = new ArrayList<>();
         for (String entry : networks.orElse(List.of())) {
             if (!entry.isBlank()) {
-                parsed.add(Network.parse(entry.trim()));
+                parsed.add(Network.parse(prefix + ".allowed-networks", entry.trim()));
             }
         }
         this.networks = List.copyOf(parsed);
@@ -54,7 +69,7 @@ public final class Destinations {
                 return null;
             }
         }
-        return "host " + host + " is not in jobweaver.worker.http.allowed-hosts";
+        return "host " + host + " is not in " + prefix + ".allowed-hosts";
     }
 
     /** Why a request to {@code host} at {@code addresses} is refused, or null if every address is allowed. */
@@ -70,14 +85,14 @@ public final class Destinations {
             if (range != null && networks.stream().noneMatch(n -> n.contains(address))) {
                 String ip = address.getHostAddress();
                 return (ip.equals(host) ? "address " + ip : "host " + host + " resolves to " + ip) + ", a " + range
-                        + " address, which HTTP jobs may not reach; allow it with " + NETWORKS_KEY
-                        + " (or jobweaver.worker.http.allow-private)";
+                        + " address, which " + who + " may not reach; allow it with " + prefix
+                        + ".allowed-networks (or " + prefix + ".allow-private)";
             }
         }
         return null;
     }
 
-    /** The kind of refused range {@code address} lies in, or null for an address HTTP jobs may reach by default. */
+    /** The kind of refused range {@code address} lies in, or null for an address reachable by default. */
     public static String refusedRange(InetAddress address) {
         if (address.isAnyLocalAddress()) {
             return "unspecified";
@@ -148,14 +163,14 @@ public final class Destinations {
     /** An allowed network: an address and how many leading bits of it must match. */
     private record Network(byte[] address, int bits) {
 
-        static Network parse(String entry) {
+        static Network parse(String key, String entry) {
             int slash = entry.indexOf('/');
             String ip = slash < 0 ? entry : entry.substring(0, slash);
             InetAddress address;
             try {
                 address = InetAddress.ofLiteral(ip); // a literal only: never a DNS lookup
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(NETWORKS_KEY + ": '" + entry
+                throw new IllegalArgumentException(key + ": '" + entry
                         + "' is not an IP address or a CIDR such as 10.20.0.0/16");
             }
             int max = address.getAddress().length * 8;
@@ -167,7 +182,7 @@ public final class Destinations {
                     bits = -1;
                 }
                 if (bits < 0 || bits > max) {
-                    throw new IllegalArgumentException(NETWORKS_KEY + ": '" + entry + "' needs a prefix length from 0 to "
+                    throw new IllegalArgumentException(key + ": '" + entry + "' needs a prefix length from 0 to "
                             + max);
                 }
             }
