@@ -8,8 +8,16 @@ public enum ApiErrorCode implements ErrorCode {
     MALFORMED_JSON(400),
     /** A path or query parameter is not valid (a job id that is not a UUID, a negative page, ...). */
     INVALID_PARAMETER(400),
+    /** A schedule's body parsed but breaks a rule (the message names the field). */
+    INVALID_SCHEDULE_REQUEST(400),
+    /** A subscription's body parsed but breaks a rule (the message names the field). */
+    INVALID_SUBSCRIPTION_REQUEST(400),
     /** No job has this id. */
     JOB_NOT_FOUND(404),
+    /** No schedule has this id. */
+    SCHEDULE_NOT_FOUND(404),
+    /** No subscription has this id. */
+    SUBSCRIPTION_NOT_FOUND(404),
     /** No such endpoint. */
     NOT_FOUND(404),
     /** The endpoint exists, the HTTP method does not. */
