@@ -2,6 +2,7 @@ package dev.jobweaver.common.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
@@ -49,5 +50,19 @@ class JobIdsTest {
         }
 
         assertThat(ids).hasSize(10_000);
+    }
+
+    @Test
+    void aTicksIdIsTheSameForTheSameTickAndVersion7AtTheTicksMillisecond() {
+        UUID schedule = UUID.randomUUID();
+        Instant tick = Instant.parse("2026-11-26T08:00:01Z");
+        UUID id = JobIds.forTick(schedule, tick);
+
+        assertThat(JobIds.forTick(schedule, tick)).isEqualTo(id);
+        assertThat(id.version()).isEqualTo(7);
+        assertThat(id.variant()).isEqualTo(2);
+        assertThat(id.getMostSignificantBits() >>> 16).isEqualTo(tick.toEpochMilli());
+        assertThat(JobIds.forTick(schedule, tick.plusSeconds(1))).isNotEqualTo(id);
+        assertThat(JobIds.forTick(UUID.randomUUID(), tick)).isNotEqualTo(id);
     }
 }
