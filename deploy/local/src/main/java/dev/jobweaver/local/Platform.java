@@ -395,6 +395,11 @@ public final class Platform implements AutoCloseable {
                         runJobConsumers(runJob, options.replicas().getOrDefault(Service.WORKER, 1))));
             }
         }
+        if (service == Service.API) {
+            // A platform on a laptop calls local services: webhook deliveries may reach loopback and private
+            // addresses here, unlike in the Kubernetes overlays (a --config api:... entry still overrides this).
+            config.put("jobweaver.api.notifications.allow-private", "true");
+        }
         // Static group membership under a name that survives restarts: a restarted instance takes its partitions
         // back at once instead of waiting for its previous self to time out of the group (StaticMembership).
         config.put("jobweaver.kafka.instance-id", name);
