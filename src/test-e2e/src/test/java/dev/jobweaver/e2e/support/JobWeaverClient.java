@@ -114,6 +114,33 @@ public final class JobWeaverClient {
                 .timeout(Duration.ofSeconds(30)).DELETE().build());
     }
 
+    /** POST a JSON body (or none, when null) to any path under the API, whatever it answers. */
+    public Answer post(String path, String json) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30));
+        if (json == null) {
+            request.POST(HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+        }
+        return send(request.build());
+    }
+
+    /** POST a JSON body, expecting {@code status}; returns the answer's JSON. */
+    public JsonNode postExpecting(String path, String json, int status) {
+        Answer answer = post(path, json);
+        if (answer.status() != status) {
+            throw new AssertionError("POST " + path + " answered " + answer.status() + ", expected " + status + ": "
+                    + answer.rawBody());
+        }
+        return answer.body();
+    }
+
+    /** DELETE any path under the API, whatever it answers. */
+    public Answer deletePath(String path) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).DELETE()
+                .build());
+    }
+
     /** GET /api/jobs/{id}, expecting 200. */
     public JsonNode job(UUID id) {
         Answer answer = get("/api/jobs/" + id);
@@ -169,7 +196,11 @@ public final class JobWeaverClient {
 
     /** Whether a job's GET body shows a terminal status. */
     public static boolean terminal(JsonNode job) {
-        String status = job.path("status").asText();
+        return terminalStatus(job.path("status").asText());
+    }
+
+    /** Whether {@code status} is one a job never leaves. */
+    public static boolean terminalStatus(String status) {
         return status.equals("COMPLETED") || status.equals("FAILED") || status.equals("REJECTED")
                 || status.equals("CANCELLED");
     }

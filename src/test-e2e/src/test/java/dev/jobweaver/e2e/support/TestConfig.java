@@ -8,6 +8,7 @@ import java.util.Map;
  * minutes (the retry backoff, the lease grace of a crashed worker's jobs, the worker's shutdown grace). The lease grace
  * stays longer than scenario 7's 10 s broker outage: shorter, and runs whose outcomes wait out the outage would be
  * declared lost the moment Kafka returns. HTTP jobs may reach 127.0.0.1 only, where the HTTP scenario's server listens.
+ * A schedule's tick counts as missed after 3 s instead of a minute.
  */
 final class TestConfig {
 
@@ -19,7 +20,9 @@ final class TestConfig {
                 Service.SCHEDULER, Map.of(
                         "jobweaver.scheduler.backoff.base", E2ePlatform.BACKOFF_BASE.toString(),
                         "jobweaver.scheduler.backoff.jitter", "0",
-                        "jobweaver.scheduler.lease.grace", "PT30S"),
+                        "jobweaver.scheduler.lease.grace", "PT30S",
+                        // a tick later than this is missed: the misfire scenario freezes the scheduler for 10 s
+                        "jobweaver.scheduler.schedules.misfire-threshold", "PT3S"),
                 Service.WORKER, Map.of(
                         "jobweaver.worker.shutdown-grace-period", "PT10S",
                         // the HTTP scenarios call a server of the test's own on loopback, refused by default
