@@ -25,8 +25,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * The bench's client of the public REST API: {@code POST /api/jobs} and {@code POST /api/jobs/{id}/cancel}
- * asynchronously, and the readiness probe.
+ * The bench's client of the public REST API: {@code POST /api/jobs}, {@code POST /api/jobs/{id}/cancel} and the
+ * JSON requests of the schedules and subscriptions resources asynchronously, and the readiness probe.
  *
  * <p>Why Vert.x and not {@code java.net.http}: the load generator shares the two cores with what it measures. With
  * the JDK client it took a quarter of a core during a 20,000-job burst (its selector and executor threads, 9% of all
@@ -133,6 +133,25 @@ public final class ApiClient implements AutoCloseable {
                 .compose(r -> r.send())
                 .compose(response -> response.body().map(b -> new Answer(response.statusCode(),
                         response.statusCode() == 202 ? id : null, b.toString(StandardCharsets.UTF_8)))))
+                .orTimeout(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)
+                .exceptionally(e -> new Answer(0, null, describe(e)));
+    }
+
+    /**
+     * Sends {@code method} to {@code path} (below the base URL) with the JSON {@code body}, or none when it is null:
+     * an answer with the status and body, never a job id. Like {@link #submit}, the future never fails and completes
+     * within the request timeout.
+     */
+    public CompletableFuture<Answer> send(HttpMethod method, String path, String body) {
+        RequestOptions request = new RequestOptions().setMethod(method).setURI(basePath + path)
+                .setTimeout(requestTimeout.toMillis());
+        if (body != null) {
+            request.putHeader("Content-Type", "application/json");
+        }
+        return onLoop(() -> http.request(request)
+                .compose(r -> body == null ? r.send() : r.send(Buffer.buffer(body)))
+                .compose(response -> response.body().map(b -> new Answer(response.statusCode(), null,
+                        b.toString(StandardCharsets.UTF_8)))))
                 .orTimeout(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)
                 .exceptionally(e -> new Answer(0, null, describe(e)));
     }

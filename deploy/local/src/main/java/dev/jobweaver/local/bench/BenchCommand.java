@@ -41,7 +41,9 @@ import picocli.CommandLine.TypeConversionException;
             "  priorities    like burst, 60%% HIGH, 30%% NORMAL, 10%% LOW: start per level",
             "  delayed       no-op jobs, each with a delayMs of seconds: how late they start",
             "  delayed-idle  idle CPU without and with --idle-rows future jobs (not via API)",
-            "  cancel        waiting and running jobs cancelled: to CANCELLED and to the interrupt"},
+            "  cancel        waiting and running jobs cancelled: to CANCELLED and to the interrupt",
+            "  notify        jobs subscribed to COMPLETED: finish to signed webhook received",
+            "  schedules     interval schedules: ticks fired vs due, tick lag, scheduler CPU/RSS"},
         parameterListHeading = "%n",
         optionListHeading = "%nOptions:%n",
         footerHeading = "%n",
@@ -60,8 +62,8 @@ public final class BenchCommand implements Callable<Integer> {
     // Names, checked in options(): picocli leaves a value a variable-arity parameter cannot convert unmatched, and
     // "Unmatched argument: 'storm'" would not say which workloads there are.
     @Parameters(paramLabel = "WORKLOAD", arity = "0..*",
-            description = "burst, steady, sleepers, retries, priorities, delayed, delayed-idle or cancel (default: the "
-                    + "first four).")
+            description = "burst, steady, sleepers, retries, priorities, delayed, delayed-idle, cancel, notify or "
+                    + "schedules (default: the first four).")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "20000", converter = PositiveWholeNumber.class,
@@ -140,6 +142,20 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     int cancelJobs;
 
+    @Option(names = "--notify-jobs", paramLabel = "N", defaultValue = "10000", converter = PositiveWholeNumber.class,
+            description = "notify: jobs submitted, each subscribed to its COMPLETED webhook (default: "
+                    + "${DEFAULT-VALUE}).")
+    int notifyJobs;
+
+    @Option(names = "--schedules", paramLabel = "N", defaultValue = "10000", converter = PositiveWholeNumber.class,
+            description = "schedules: interval schedules created, each ticking every 60 s (default: ${DEFAULT-VALUE}).")
+    int schedules;
+
+    @Option(names = "--schedule-window", paramLabel = "D", defaultValue = "120s", converter = PositiveDuration.class,
+            description = "schedules: how long their ticks are measured, after an idle window as long "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration scheduleWindow;
+
     @Option(names = "--home", paramLabel = "DIR",
             description = "The platform's home, where `jobweaver up` describes it in platform.properties "
                     + "(default: .jobweaver).")
@@ -188,7 +204,7 @@ public final class BenchCommand implements Callable<Integer> {
         return new BenchOptions(selected, jobs, concurrency, rate, duration, baseline, warmup, settle, timeout,
                 home == null ? cwd.resolve(".jobweaver") : cwd.resolve(home).normalize(),
                 out == null ? null : cwd.resolve(out).normalize(), delayedJobs, delayedOver, delayMin, delayMax,
-                idleRows, idleWindow, cancelJobs);
+                idleRows, idleWindow, cancelJobs, notifyJobs, schedules, scheduleWindow);
     }
 
     @Override

@@ -38,11 +38,15 @@ import java.util.Set;
  * @param idleWindow how long delayed-idle measures CPU, without the rows and again with them
  * @param cancelJobs jobs the cancel workload submits and cancels: half of them waiting ({@link #cancelWaiting}), half
  *                   running ({@link #cancelRunning})
+ * @param notifyJobs jobs the notify workload submits, each with a subscription to its COMPLETED event
+ * @param schedules interval schedules the schedules workload creates
+ * @param scheduleWindow how long the schedules workload measures their ticks, and the idle window before them
  */
 public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> concurrencies, double rate,
                            Duration duration, double baseline, int warmup, Duration settle, Duration timeout, Path home,
                            Path out, int delayedJobs, Duration delayedOver, Duration minDelay, Duration maxDelay,
-                           int idleRows, Duration idleWindow, int cancelJobs) {
+                           int idleRows, Duration idleWindow, int cancelJobs, int notifyJobs, int schedules,
+                           Duration scheduleWindow) {
 
     /** {@code --warmup auto}: rounds of no-op jobs until the platform's JIT compilers have settled. */
     public static final int AUTO_WARMUP = -1;
@@ -68,6 +72,12 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
     public static final Duration IDLE_WINDOW = Duration.ofSeconds(30);
     /** Cancel: jobs by default, 200 waiting and 200 running: a one-worker platform runs all 200 at once. */
     public static final int CANCEL_JOBS = 400;
+    /** Notify: jobs by default, each with its own subscription. */
+    public static final int NOTIFY_JOBS = 10_000;
+    /** Schedules: schedules by default, ticking once a minute each: 10,000 jobs a minute. */
+    public static final int SCHEDULES = 10_000;
+    /** Schedules: the measured window by default, two ticks of each schedule. */
+    public static final Duration SCHEDULE_WINDOW = Duration.ofSeconds(120);
 
     /** The concurrencies sorted, without repeats; at least one; the delay range not empty. */
     public BenchOptions {
@@ -125,7 +135,8 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
      *
      * @param workload which
      * @param concurrency requests in flight at most; 0 for steady and delayed, whose rate sets the load, and for
-     *                    delayed-idle, which submits nothing; {@link Cancels#CONCURRENCY} for cancel
+     *                    delayed-idle, which submits nothing; {@link Cancels#CONCURRENCY} for cancel,
+     *                    {@link Notifications#CONCURRENCY} for notify, {@link ScheduleTicks#CONCURRENCY} for schedules
      * @param label {@code burst c=16} when the burst runs at several concurrencies, else the workload's name
      */
     public record Run(Workload workload, int concurrency, String label) {
@@ -145,6 +156,8 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
                         concurrencies.size() == 1 ? workload.cliName() : workload.cliName() + " c=" + c)));
                 case STEADY, DELAYED, DELAYED_IDLE -> runs.add(new Run(workload, 0, workload.cliName()));
                 case CANCEL -> runs.add(new Run(workload, Cancels.CONCURRENCY, workload.cliName()));
+                case NOTIFY -> runs.add(new Run(workload, Notifications.CONCURRENCY, workload.cliName()));
+                case SCHEDULES -> runs.add(new Run(workload, ScheduleTicks.CONCURRENCY, workload.cliName()));
                 default -> runs.add(new Run(workload, concurrency(), workload.cliName()));
             }
         }

@@ -95,6 +95,14 @@ public final class ConsoleReport {
                 notes.append("  ").append(name).append(": ").append(r.note()).append('\n');
                 continue;
             }
+            if (r.schedules() != null) {
+                Correctness c = r.correctness();
+                workloads.row(name, "ticks below", "", "", "", "", "", Integer.toString(c.lost()),
+                        Integer.toString(c.duplicated()), Integer.toString(c.unexpected()));
+                notes.append("  ").append(name).append(": ").append(r.note()).append('\n');
+                c.examples().forEach(e -> notes.append("  ").append(name).append(": ").append(e).append('\n'));
+                continue;
+            }
             Correctness c = r.correctness();
             int completed = (int) r.jobs().stream().filter(JobRecord::completed).count();
             workloads.row(name, Integer.toString(r.submission().accepted()),
@@ -153,6 +161,20 @@ public final class ConsoleReport {
             out.append('\n').append(ControlTables.CANCEL_TITLE).append('\n').append(cancelTimes.render())
                     .append('\n').append(ControlTables.CANCEL_COUNTS_TITLE).append('\n')
                     .append(ControlTables.cancelCounts(run.results()).render());
+        }
+        TextTable notifyTimes = FeatureTables.notifyTimes(run.results());
+        if (notifyTimes != null) {
+            out.append('\n').append(FeatureTables.NOTIFY_TITLE).append('\n').append(notifyTimes.render())
+                    .append('\n').append(FeatureTables.NOTIFY_COUNTS_TITLE).append('\n')
+                    .append(FeatureTables.notifyCounts(run.results()).render());
+        }
+        TextTable scheduleTimes = FeatureTables.scheduleTimes(run.results());
+        if (scheduleTimes != null) {
+            out.append('\n').append(FeatureTables.SCHEDULE_COUNTS_TITLE).append('\n')
+                    .append(FeatureTables.scheduleCounts(run.results()).render())
+                    .append('\n').append(FeatureTables.SCHEDULE_TITLE).append('\n').append(scheduleTimes.render())
+                    .append('\n').append(FeatureTables.scheduleUseTitle(FeatureTables.scheduleOf(run.results())))
+                    .append('\n').append(FeatureTables.scheduleUse(run.results()).render());
         }
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")

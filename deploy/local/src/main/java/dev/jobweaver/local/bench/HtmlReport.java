@@ -57,6 +57,12 @@ public final class HtmlReport {
                         .append(escape(r.note())).append("</td></tr>\n");
                 continue;
             }
+            if (r.schedules() != null) {
+                html.append("<td colspan=\"11\" class=\"na\">ticks below</td>");
+                cells(html, r.correctness().summary(), r.note());
+                html.append("</tr>\n");
+                continue;
+            }
             cells(html, Integer.toString(r.submission().accepted()), Integer.toString(r.submission().rejected()),
                     fmt(r.throughput()), fmt(r.visibleThroughput()), fmt(r.noopThroughput()), fmt(r.toStart().p50()), fmt(r.toStart().p90()),
                     fmt(r.toStart().p99()), fmt(r.toStart().max()), fmt(r.toFinish().p50()), fmt(r.toFinish().p99()),
@@ -143,6 +149,32 @@ public final class HtmlReport {
                     .append("is the cancelled attempt's <code>execution_attempts.finished_at</code>.</p>\n")
                     .append(table(cancelTimes)).append("<p>").append(escape(ControlTables.CANCEL_COUNTS_TITLE))
                     .append(".</p>\n").append(table(ControlTables.cancelCounts(run.results())));
+        }
+        html.append(featureTables(run));
+        return html.toString();
+    }
+
+    /** The notify and schedules tables. */
+    private static String featureTables(BenchRun run) {
+        StringBuilder html = new StringBuilder();
+        TextTable notifyTimes = FeatureTables.notifyTimes(run.results());
+        if (notifyTimes != null) {
+            html.append("<h2>Notify</h2>\n<p>").append(escape(FeatureTables.NOTIFY_TITLE)).append(". Every job ")
+                    .append("has its own subscription to <code>COMPLETED</code>; the receiver runs in the bench and ")
+                    .append("checks each delivery's <code>webhook-signature</code> against its subscription's ")
+                    .append("secret.</p>\n").append(table(notifyTimes)).append("<p>")
+                    .append(escape(FeatureTables.NOTIFY_COUNTS_TITLE)).append(". Duplicates: deliveries beyond a ")
+                    .append("job's first, in brackets those repeating a <code>webhook-id</code>.</p>\n")
+                    .append(table(FeatureTables.notifyCounts(run.results())));
+        }
+        TextTable scheduleTimes = FeatureTables.scheduleTimes(run.results());
+        if (scheduleTimes != null) {
+            html.append("<h2>Schedules</h2>\n<p>").append(escape(FeatureTables.SCHEDULE_COUNTS_TITLE))
+                    .append(".</p>\n").append(table(FeatureTables.scheduleCounts(run.results()))).append("<p>")
+                    .append(escape(FeatureTables.SCHEDULE_TITLE)).append(".</p>\n").append(table(scheduleTimes))
+                    .append("<p>").append(escape(FeatureTables.scheduleUseTitle(
+                            FeatureTables.scheduleOf(run.results())))).append(".</p>\n")
+                    .append(table(FeatureTables.scheduleUse(run.results())));
         }
         return html.toString();
     }

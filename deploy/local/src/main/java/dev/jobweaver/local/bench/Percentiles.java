@@ -13,15 +13,16 @@ import org.HdrHistogram.Histogram;
  * @param count how many values
  * @param p50 median
  * @param p90 90th percentile
+ * @param p95 95th percentile
  * @param p99 99th percentile
  * @param max largest value
  * @param mean arithmetic mean
  */
-public record Percentiles(int count, double p50, double p90, double p99, double max, double mean) {
+public record Percentiles(int count, double p50, double p90, double p95, double p99, double max, double mean) {
 
     /** No values. */
     public static final Percentiles EMPTY = new Percentiles(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-            Double.NaN);
+            Double.NaN, Double.NaN);
 
     /** Significant decimal digits the histogram keeps: values within 0.1%. */
     static final int SIGNIFICANT_DIGITS = 3;
@@ -54,7 +55,7 @@ public record Percentiles(int count, double p50, double p90, double p99, double 
             histogram.recordValue(micros(v) - offset);
         }
         return new Percentiles(values.length, at(histogram, 50, offset, max), at(histogram, 90, offset, max),
-                at(histogram, 99, offset, max), max, sum / values.length);
+                at(histogram, 95, offset, max), at(histogram, 99, offset, max), max, sum / values.length);
     }
 
     /** The {@code p}-th percentile in milliseconds, capped at the exact largest value. */

@@ -64,6 +64,9 @@ public final class PlatformDb implements AutoCloseable {
     private static final String LAST_ATTEMPT = "SELECT DISTINCT ON (job_id) job_id, outcome, finished_at,"
             + " error_message FROM execution_attempts WHERE job_id = ANY(?) ORDER BY job_id, attempt DESC";
 
+    private static final String TICK_JOBS = "SELECT schedule_id, scheduled_for, created_at FROM jobs"
+            + " WHERE schedule_id = ANY(?)";
+
     private final Connection api;
     private final Connection worker;
     private final Connection scheduler;
@@ -247,6 +250,17 @@ public final class PlatformDb implements AutoCloseable {
     /** Why the last {@link #cancelTraces} could not read a table, or null when it could. */
     public String cancelProblem() {
         return cancelProblem;
+    }
+
+    /**
+     * Every job the schedules {@code scheduleIds} made, as {@code jobweaver_api.jobs} has it: the tick it was for
+     * ({@code scheduled_for}) and when the API stored it ({@code created_at}).
+     */
+    public synchronized List<ScheduleTicks.TickJob> tickJobs(Collection<UUID> scheduleIds) {
+        List<ScheduleTicks.TickJob> jobs = new ArrayList<>();
+        forChunks(api, TICK_JOBS, scheduleIds, rs -> jobs.add(new ScheduleTicks.TickJob(
+                rs.getObject("schedule_id", UUID.class), instant(rs, "scheduled_for"), instant(rs, "created_at"))));
+        return jobs;
     }
 
     /**

@@ -41,6 +41,9 @@ public final class SummaryJson {
         options.put("idleRows", run.options().idleRows());
         options.put("idleWindowMs", run.options().idleWindow().toMillis());
         options.put("cancelJobs", run.options().cancelJobs());
+        options.put("notifyJobs", run.options().notifyJobs());
+        options.put("schedules", run.options().schedules());
+        options.put("scheduleWindowMs", run.options().scheduleWindow().toMillis());
         ObjectNode machine = root.putObject("machine");
         machine.put("cpuModel", run.machine().cpuModel());
         machine.put("cpus", run.machine().cpus());
@@ -92,6 +95,12 @@ public final class SummaryJson {
                 resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
                 continue;
             }
+            if (r.schedules() != null) {
+                schedules(w.putObject("schedules"), r.schedules());
+                correctness(w.putObject("correctness"), r.correctness());
+                resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
+                continue;
+            }
             Submission s = r.submission();
             ObjectNode sub = w.putObject("submission");
             sub.put("offered", s.offered());
@@ -114,15 +123,7 @@ public final class SummaryJson {
                 o.put("stage", stage.name());
                 percentiles(o, stage.millis());
             }
-            Correctness c = r.correctness();
-            ObjectNode correctness = w.putObject("correctness");
-            correctness.put("accepted", c.accepted());
-            correctness.put("asExpected", c.asExpected());
-            correctness.put("lost", c.lost());
-            correctness.put("duplicated", c.duplicated());
-            correctness.put("unexpected", c.unexpected());
-            ArrayNode examples = correctness.putArray("examples");
-            c.examples().forEach(examples::add);
+            correctness(w.putObject("correctness"), r.correctness());
             ArrayNode perSecond = w.putArray("completionsPerSecond");
             for (int n : r.completionsPerSecond()) {
                 perSecond.add(n);
@@ -174,6 +175,9 @@ public final class SummaryJson {
                     }
                 }
             }
+            if (r.notifications().measured()) {
+                notifications(w.putObject("notify"), r.notifications());
+            }
             ArrayNode share = w.putArray("replicaShare");
             for (ReplicaShare.Row row : r.replicaShare()) {
                 ObjectNode o = share.addObject();
@@ -197,14 +201,80 @@ public final class SummaryJson {
         return root;
     }
 
-    /** count, p50, p90, p99, max and mean into {@code o}. */
+    /** count, p50, p90, p95, p99, max and mean into {@code o}. */
     static void percentiles(ObjectNode o, Percentiles p) {
         o.put("count", p.count());
         putNumber(o, "p50", p.p50());
         putNumber(o, "p90", p.p90());
+        putNumber(o, "p95", p.p95());
         putNumber(o, "p99", p.p99());
         putNumber(o, "max", p.max());
         putNumber(o, "mean", p.mean());
+    }
+
+    private static void correctness(ObjectNode o, Correctness c) {
+        o.put("accepted", c.accepted());
+        o.put("asExpected", c.asExpected());
+        o.put("lost", c.lost());
+        o.put("duplicated", c.duplicated());
+        o.put("unexpected", c.unexpected());
+        ArrayNode examples = o.putArray("examples");
+        c.examples().forEach(examples::add);
+    }
+
+    private static void notifications(ObjectNode o, Notifications n) {
+        o.put("jobs", n.jobs());
+        o.put("subscribed", n.subscribed());
+        o.put("completed", n.completed());
+        o.put("delivered", n.delivered());
+        o.put("missing", n.missing());
+        o.put("finishedBeforeSubscribed", n.finishedBeforeSubscribed());
+        o.put("deliveries", n.deliveries());
+        o.put("duplicates", n.duplicates());
+        o.put("duplicatesSameWebhookId", n.sameId());
+        o.put("badSignatures", n.badSignatures());
+        o.put("deliveriesForNoJobOfTheBench", n.strays());
+        putNumber(o, "deliveriesPerSecond", n.deliveriesPerSecond());
+        percentiles(o.putObject("finishToReceiptMs"), n.finishToReceipt());
+        o.put("finishFromBody", n.finishFromBody());
+        putNumber(o, "subscriptionsPerSecond", n.subscriptionsPerSecond());
+        percentiles(o.putObject("subscribeAnswerMs"), n.subscribeAnswer());
+    }
+
+    private static void schedules(ObjectNode o, ScheduleTicks t) {
+        o.put("schedules", t.schedules());
+        o.put("notCreated", t.notCreated());
+        putNumber(o, "createdPerSecond", t.creationPerSecond());
+        percentiles(o.putObject("createAnswerMs"), t.createAnswer());
+        o.put("intervalMs", t.interval().toMillis());
+        o.put("windowFrom", t.from().toString());
+        o.put("windowTo", t.to().toString());
+        o.put("expectedTicks", t.expectedTicks());
+        o.put("ticksWithOneJob", t.asExpected());
+        o.put("missing", t.missing());
+        o.put("duplicated", t.duplicated());
+        o.put("jobsAtNoTick", t.offGrid());
+        o.put("firstTickGuessed", t.firstTickGuessed());
+        percentiles(o.putObject("tickToStoredMs"), t.tickLag());
+        ObjectNode metric = o.putObject("schedulerTickLag");
+        metric.put("published", t.metric().published());
+        ObjectNode quantiles = metric.putObject("quantilesMs");
+        t.metric().quantilesMs().forEach((q, ms) -> putNumber(quantiles, q, ms));
+        putNumber(metric, "count", t.metric().count());
+        putNumber(metric, "meanMs", t.metric().meanMs());
+        putNumber(metric, "maxMs", t.metric().maxMs());
+        ObjectNode outcomes = metric.putObject("ticksByOutcome");
+        t.metric().ticksByOutcome().forEach((outcome, n) -> putNumber(outcomes, outcome, n));
+        ArrayNode processes = o.putArray("processes");
+        for (ScheduleTicks.ProcessUse p : t.processes()) {
+            ObjectNode row = processes.addObject();
+            row.put("process", p.process());
+            putNumber(row, "idleCpuPercent", p.idleCpuPercent());
+            putNumber(row, "withSchedulesCpuPercent", p.loadedCpuPercent());
+            putNumber(row, "idleRssMaxMb", p.idleRssMb());
+            putNumber(row, "withSchedulesRssMaxMb", p.loadedRssMb());
+        }
+        o.put("deletedOrPaused", t.removed());
     }
 
     private static void idle(ObjectNode o, IdleCpu idle) {

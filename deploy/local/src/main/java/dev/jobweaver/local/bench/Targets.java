@@ -155,6 +155,10 @@ public final class Targets {
             if (r.ranJobs()) {
                 rows.add(TargetRow.of(r.label() + " correctness", "every job as expected, exactly once",
                         r.correctness().summary(), r.correctness().ok()));
+            } else if (r.available() && r.schedules() != null) {
+                rows.add(TargetRow.of(r.label() + " correctness", "every tick due in the window exactly one job",
+                        r.correctness().summary().replace("as expected", "ticks as expected"),
+                        r.correctness().ok()));
             }
         }
         for (PlatformState.Instance instance : platform.instances()) {

@@ -24,7 +24,11 @@ public enum Workload {
     /** The platform's idle CPU without and with a million future jobs in the scheduler's table. */
     DELAYED_IDLE("delayed-idle", false),
     /** Waiting and running jobs cancelled: how soon the cancel shows in the API and stops the worker's run. */
-    CANCEL("cancel", false);
+    CANCEL("cancel", false),
+    /** No-op jobs each subscribed to COMPLETED: how soon its signed webhook reaches a receiver in the bench. */
+    NOTIFY("notify", false),
+    /** Interval schedules ticking every minute: every tick one job, how late, and what they cost the scheduler. */
+    SCHEDULES("schedules", false);
 
     private final String cliName;
     private final boolean byDefault;

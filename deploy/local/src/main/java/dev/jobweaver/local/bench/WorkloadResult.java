@@ -35,6 +35,8 @@ import java.util.Objects;
  * @param lateness how late the jobs sent with a delay started; {@link Lateness#NONE} when none was
  * @param idle the delayed-idle measurement; null for every other workload
  * @param cancels the cancel workload's figures; {@link Cancels#NONE} for every other workload
+ * @param notifications the notify workload's figures; {@link Notifications#NONE} for every other workload
+ * @param schedules the schedules workload's figures; null for every other workload
  */
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
@@ -42,7 +44,8 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                              Percentiles finishToVisible, List<Stages.Stage> stages, Correctness correctness,
                              int[] completionsPerSecond, List<JobRecord> jobs,
                              List<ReplicaShare.Row> replicaShare, List<PriorityLevels.Level> byPriority,
-                             Lateness lateness, IdleCpu idle, Cancels cancels) {
+                             Lateness lateness, IdleCpu idle, Cancels cancels, Notifications notifications,
+                             ScheduleTicks schedules) {
 
     private static final Submission NONE_SUBMITTED = new Submission(0, 0, 0, null, null, 0, 0);
 
@@ -57,7 +60,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                null, Cancels.NONE);
+                null, Cancels.NONE, Notifications.NONE, null);
     }
 
     /** The delayed-idle run: no job, only the CPU it measured. */
@@ -66,12 +69,26 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                idle, Cancels.NONE);
+                idle, Cancels.NONE, Notifications.NONE, null);
     }
 
-    /** Whether this is a run of jobs, whose figures and correctness mean something (not an idle measurement). */
+    /**
+     * The schedules run: no submitted job, only its ticks, whose correctness is theirs (every tick due in the window
+     * exactly one job).
+     */
+    public static WorkloadResult ticked(BenchOptions.Run run, ScheduleTicks ticks, String note) {
+        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), true, note == null ? "" : note,
+                NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
+                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(), ticks.correctness(), new int[0],
+                List.of(), List.of(), List.of(), Lateness.NONE, null, Cancels.NONE, Notifications.NONE, ticks);
+    }
+
+    /**
+     * Whether this is a run of submitted jobs, whose figures and correctness mean something (not an idle measurement,
+     * nor the schedules' ticks).
+     */
     public boolean ranJobs() {
-        return available && idle == null;
+        return available && idle == null && schedules == null;
     }
 
     /** Computes the figures of a finished workload, named after it, from its raw records. */
@@ -106,7 +123,8 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Stages.of(jobs),
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
-                List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null, Cancels.NONE);
+                List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null, Cancels.NONE,
+                Notifications.NONE, null);
     }
 
     /**
@@ -120,14 +138,29 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, List.of(),
                 Cancels.correctness(cancelled), r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE,
-                null, Cancels.of(cancelled));
+                null, Cancels.of(cancelled), Notifications.NONE, null);
+    }
+
+    /**
+     * The notify run: the figures of {@link #of} from its raw records (submit-to-start includes the common start's
+     * lead), with the notification figures and their correctness: every job COMPLETED and its signed webhook
+     * received. No lateness: the delay only holds the jobs until every subscription exists.
+     */
+    public static WorkloadResult notified(BenchOptions.Run run, Submission submission, List<JobRecord> jobs,
+                                          Notifications notifications, Correctness correctness, String note) {
+        WorkloadResult r = of(run, submission, jobs, note);
+        return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
+                r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, r.stages,
+                correctness, r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE, null,
+                Cancels.NONE, notifications, null);
     }
 
     /** This result with {@code rows} as its replica share. */
     public WorkloadResult withReplicaShare(List<ReplicaShare.Row> rows) {
         return new WorkloadResult(workload, label, concurrency, available, note, submission, throughput,
                 visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages, correctness,
-                completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle, cancels);
+                completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle, cancels, notifications,
+                schedules);
     }
 
     /** The run's name in file names: {@code burst-c16}. */

@@ -1,5 +1,7 @@
 package dev.jobweaver.local.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,6 +55,8 @@ public final class WorkloadRunner {
     /** The error code of the API's 404 for an unknown job: a 404 without it means the path itself is unknown. */
     static final String JOB_NOT_FOUND = "API.JOB_NOT_FOUND";
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final BenchOptions options;
     private final ApiClient api;
     private final PlatformDb db;
@@ -91,6 +95,8 @@ public final class WorkloadRunner {
             case DELAYED -> delayed(run);
             case DELAYED_IDLE -> delayedIdle(run);
             case CANCEL -> cancel(run);
+            case NOTIFY -> notifications(run);
+            case SCHEDULES -> schedules(run);
         };
     }
 
@@ -650,6 +656,553 @@ public final class WorkloadRunner {
         void drain() {
             permits.acquireUninterruptibly(Cancels.CONCURRENCY);
             permits.release(Cancels.CONCURRENCY);
+        }
+    }
+
+    /** The delay of the notify workload's probe job: long enough for its subscription to exist before it runs. */
+    static final long NOTIFY_PROBE_DELAY_MS = 2_000;
+
+    /** Period of the notify workload's checks for finished jobs and their deliveries, milliseconds. */
+    static final long NOTIFY_POLL_MS = 250;
+
+    /** Period of the schedules workload's reads of the ticks' jobs after its window, milliseconds. */
+    static final long TICKS_POLL_MS = 2_000;
+
+    /**
+     * Submits {@link BenchOptions#notifyJobs} no-op jobs that all start at one instant (by {@code delayMs}, counted
+     * down to it), far enough ahead for every job to get its subscription to COMPLETED first; subscribes each to a
+     * receiver in this process; waits until every job ended and its webhook arrived, or until
+     * {@link BenchOptions#timeout} passes without either; then checks every delivery's signature against its
+     * subscription's secret. The subscriptions are left in place: their jobs are finished, nothing more is sent.
+     */
+    private WorkloadResult notifications(BenchOptions.Run run) {
+        List<String> notes = new ArrayList<>();
+        try (WebhookReceiver receiver = WebhookReceiver.start();
+             ApiClient client = new ApiClient(api.baseUrl(), Notifications.CONCURRENCY)) {
+            Set<UUID> probes = ConcurrentHashMap.newKeySet();
+            String unavailable = probeNotify(run.label(), receiver, probes);
+            if (unavailable != null) {
+                return WorkloadResult.unavailable(run, unavailable);
+            }
+            int count = options.notifyJobs();
+            Duration lead = Notifications.lead(count);
+            long startNanos = System.nanoTime() + lead.toNanos();
+            out.println(run.label() + ": " + count + " no-op jobs starting together in " + lead.toSeconds()
+                    + " s, each subscribed to COMPLETED at " + receiver.url() + "...");
+            List<Accepted> accepted = Collections.synchronizedList(new ArrayList<>());
+            Submission submission;
+            try (Progress progress = new Progress(run.label() + " jobs", count, out, terminal)) {
+                // delayMs counted down to the common start at each send: every job is due at about the same instant
+                submission = new Submitter(client).burst(count, Notifications.CONCURRENCY, i -> JobKind.NOOP,
+                        i -> Control.delayed(Math.max(0, (startNanos - System.nanoTime()) / 1_000_000)),
+                        accepted::add, progress);
+            }
+            List<Accepted> jobs = List.copyOf(accepted);
+            Map<UUID, SubscribeAnswer> answers = subscribe(run.label(), client, jobs, receiver.url());
+            double subscribing = answers.values().stream().mapToLong(SubscribeAnswer::doneNanos).max().orElse(0)
+                    - answers.values().stream().mapToLong(SubscribeAnswer::sentNanos).min().orElse(0);
+            long created = answers.values().stream().filter(a -> a.status() == 201).count();
+            double rate = created == 0 || subscribing <= 0 ? Double.NaN : created / (subscribing / 1e9);
+            long lastSubscribed = answers.values().stream().mapToLong(SubscribeAnswer::doneNanos).max().orElse(0);
+            if (lastSubscribed > startNanos) {
+                notes.add("the last subscription was created " + Math.round((lastSubscribed - startNanos) / 1e6)
+                        + " ms after the jobs' common start: jobs that finished before theirs are counted apart");
+            }
+            awaitNotified(run.label(), jobs, answers, receiver, startNanos, notes);
+            List<JobRecord> records = db.records(jobs);
+            List<Notifications.Job> subscribed = records.stream().map(r -> {
+                SubscribeAnswer a = answers.get(r.jobId());
+                return new Notifications.Job(r.jobId(), a == null ? 0 : a.status(), a == null ? Double.NaN : a.ms(),
+                        a == null ? null : a.at(), a == null ? null : Webhooks.key(a.secret()), r.status(),
+                        r.finishedAt());
+            }).toList();
+            List<WebhookReceiver.Delivery> deliveries = receiver.deliveries().stream()
+                    .filter(d -> d.jobId() == null || !probes.contains(d.jobId())).toList();
+            Notifications figures = Notifications.of(subscribed, deliveries, rate);
+            answers.values().stream().filter(a -> a.status() != 201).findFirst().ifPresent(a -> notes.add(
+                    "first subscription not answered 201: " + a.status() + " " + shorten(a.body())));
+            if (db.workerProblem() != null) {
+                notes.add("execution_attempts unreadable, so no start times: " + db.workerProblem());
+            }
+            notes.add(0, String.format(java.util.Locale.ROOT, "%d no-op jobs with delayMs counted down to one "
+                            + "start %d s after the first submission, each subscribed to %s at %s; %d requests in "
+                            + "flight; finish to receipt = the first delivery with a good signature - the body's "
+                            + "finishedAt (else jobs.finished_at); deliveries/s over first to last receipt; "
+                            + "subscriptions left in place", count, lead.toSeconds(), Notifications.EVENT,
+                    receiver.url(), Notifications.CONCURRENCY));
+            return WorkloadResult.notified(run, submission, records, figures,
+                    Notifications.correctness(subscribed, deliveries), note(submission, String.join("; ", notes)));
+        }
+    }
+
+    /**
+     * Whether the platform notifies: one job with a short delay, its subscription to COMPLETED answered 201 with a
+     * secret, and a webhook for it at {@code receiver} within {@link BenchOptions#timeout}. Returns why not, or null
+     * when it does; an API without the subscriptions path (405, or a 404 without {@value #JOB_NOT_FOUND}) makes the
+     * workload unavailable after two requests. The probe job's id goes into {@code probes}.
+     */
+    String probeNotify(String label, WebhookReceiver receiver, Set<UUID> probes) {
+        out.println(label + ": probing POST /api/subscriptions (one job, its webhook to " + receiver.url() + ")...");
+        ApiClient.Answer job = api.submit(Control.delayed(NOTIFY_PROBE_DELAY_MS).body(JobKind.NOOP)).join();
+        if (!job.accepted()) {
+            return "the probe job (delayMs " + NOTIFY_PROBE_DELAY_MS + ") was not accepted: " + job.status() + " "
+                    + shorten(job.body());
+        }
+        UUID id = job.jobId();
+        probes.add(id);
+        ApiClient.Answer subscription = api.send(io.vertx.core.http.HttpMethod.POST, "/api/subscriptions",
+                Notifications.subscriptionBody(id, receiver.url())).join();
+        int status = subscription.status();
+        if (status == 405 || status == 404 && !subscription.body().contains(JOB_NOT_FOUND)) {
+            return "the API answers " + status + " to POST /api/subscriptions (" + shorten(subscription.body())
+                    + "); the platform does not support notifications";
+        }
+        if (status != 201) {
+            return "the probe subscription was answered " + status + " " + shorten(subscription.body())
+                    + ", not 201";
+        }
+        if (Webhooks.key(field(subscription.body(), "secret")) == null) {
+            return "the probe subscription's 201 has no " + Webhooks.SECRET_PREFIX + " secret: "
+                    + shorten(subscription.body());
+        }
+        Duration wait = options.timeout();
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (receiver.received(id)) {
+                return null;
+            }
+            sleep(100);
+        }
+        return "no webhook for the probe job " + id + " reached " + receiver.url() + " within " + wait.toSeconds()
+                + " s (does the API allow loopback destinations? `./jobweaver up` does)";
+    }
+
+    /**
+     * The answer to one subscription.
+     *
+     * @param status its HTTP status (0: none)
+     * @param ms from sending the request to the whole answer
+     * @param at when the answer reached the bench
+     * @param sentNanos when the request was sent ({@link System#nanoTime})
+     * @param doneNanos when the answer arrived
+     * @param secret the answer's {@code secret}; null without one
+     * @param body its body, or the failure's message
+     */
+    private record SubscribeAnswer(int status, double ms, Instant at, long sentNanos, long doneNanos, String secret,
+                                   String body) {
+    }
+
+    /** Subscribes each of {@code jobs} to COMPLETED at {@code url}, {@link Notifications#CONCURRENCY} in flight. */
+    private Map<UUID, SubscribeAnswer> subscribe(String label, ApiClient client, List<Accepted> jobs, String url) {
+        Map<UUID, SubscribeAnswer> answers = new ConcurrentHashMap<>();
+        Semaphore permits = new Semaphore(Notifications.CONCURRENCY);
+        try (Progress progress = new Progress(label + " subscriptions", jobs.size(), out, terminal)) {
+            for (Accepted job : jobs) {
+                permits.acquireUninterruptibly();
+                long sent = System.nanoTime();
+                client.send(io.vertx.core.http.HttpMethod.POST, "/api/subscriptions",
+                        Notifications.subscriptionBody(job.jobId(), url)).whenComplete((answer, e) -> {
+                            // taken on the client's event loop as the answer arrives: the subscription exists by then
+                            Instant at = Instant.now();
+                            long done = System.nanoTime();
+                            answers.put(job.jobId(), answer == null
+                                    ? new SubscribeAnswer(0, Double.NaN, at, sent, done, null, String.valueOf(e))
+                                    : new SubscribeAnswer(answer.status(), (done - sent) / 1e6, at, sent, done,
+                                    answer.status() == 201 ? field(answer.body(), "secret") : null, answer.body()));
+                            progress.sent();
+                            permits.release();
+                        });
+            }
+            permits.acquireUninterruptibly(Notifications.CONCURRENCY);
+        }
+        return answers;
+    }
+
+    /**
+     * Waits until every job of {@code jobs} has ended and every subscribed one that COMPLETED has a delivery; gives up
+     * after {@link BenchOptions#timeout} without a change once the jobs' start has come, with a note.
+     */
+    private void awaitNotified(String label, List<Accepted> jobs, Map<UUID, SubscribeAnswer> answers,
+                               WebhookReceiver receiver, long startNanos, List<String> notes) {
+        Set<UUID> open = new java.util.LinkedHashSet<>(ids(jobs));
+        Set<UUID> undelivered = new java.util.LinkedHashSet<>();
+        jobs.forEach(j -> {
+            SubscribeAnswer a = answers.get(j.jobId());
+            if (a != null && a.status() == 201) {
+                undelivered.add(j.jobId());
+            }
+        });
+        long lastChange = System.nanoTime();
+        int last = -1;
+        try (Progress progress = new Progress(label + " deliveries", undelivered.size(), out, terminal)) {
+            while (true) {
+                if (!open.isEmpty()) {
+                    open.removeAll(db.terminal(open));
+                }
+                int before = undelivered.size();
+                undelivered.removeIf(receiver::received);
+                progress.done(before - undelivered.size());
+                if (open.isEmpty() && undelivered.isEmpty()) {
+                    return;
+                }
+                long now = System.nanoTime();
+                if (open.size() + undelivered.size() != last || now < startNanos) {
+                    last = open.size() + undelivered.size();
+                    lastChange = Math.max(now, lastChange);
+                } else if (now - lastChange > options.timeout().toNanos()) {
+                    notes.add(open.size() + " jobs not ended and " + undelivered.size() + " subscribed jobs without a "
+                            + "delivery after " + options.timeout().toSeconds() + " s without a change");
+                    out.println(label + ": gave up waiting for " + open.size() + " jobs and " + undelivered.size()
+                            + " deliveries");
+                    return;
+                }
+                sleep(NOTIFY_POLL_MS);
+            }
+        }
+    }
+
+    /** The text of {@code name} in the JSON object {@code body}; null when absent or not JSON. */
+    private static String field(String body, String name) {
+        try {
+            JsonNode node = JSON.readTree(body);
+            return node == null ? null : node.path(name).asText(null);
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Measures {@link BenchOptions#scheduleWindow} of CPU and RSS with no schedule; creates
+     * {@link BenchOptions#schedules} schedules ticking every {@link ScheduleTicks#INTERVAL}, sent evenly over one
+     * interval so that their ticks, anchored at their creation, spread evenly over every minute; then measures the
+     * same window with them ticking, the scheduler's metrics at both ends; waits until every tick due in it has its
+     * job (or {@link BenchOptions#timeout}); deletes every schedule (pauses one that cannot be deleted).
+     */
+    private WorkloadResult schedules(BenchOptions.Run run) {
+        String unavailable = probeSchedules(run.label());
+        if (unavailable != null) {
+            return WorkloadResult.unavailable(run, unavailable);
+        }
+        List<String> notes = new ArrayList<>();
+        Duration window = options.scheduleWindow();
+        out.println(run.label() + ": " + window.toSeconds() + " s of CPU and RSS before any schedule...");
+        sleep(IDLE_QUIET.toMillis());
+        Usage idle = usage(window);
+        int count = options.schedules();
+        Duration interval = ScheduleTicks.INTERVAL;
+        List<ScheduleTicks.Schedule> created = Collections.synchronizedList(new ArrayList<>());
+        Thread cleanup = Thread.ofPlatform().unstarted(() -> {
+            List<UUID> left = scheduleIds(created);
+            try (ApiClient client = new ApiClient(api.baseUrl(), ScheduleTicks.CONCURRENCY)) {
+                removeSchedules(client, left);
+            } catch (RuntimeException e) {
+                System.err.println("bench: could not delete the " + left.size() + " schedules named "
+                        + ScheduleTicks.NAME_PREFIX + "*: " + e.getMessage());
+            }
+        });
+        // a bench stopped with Ctrl-C must not leave thousands of schedules making jobs every minute
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        Creation creation;
+        Instant from;
+        ScheduleTicks.SchedulerMetric metric;
+        List<ScheduleTicks.ProcessUse> uses;
+        List<ScheduleTicks.TickJob> jobs;
+        Removal removal;
+        try (ApiClient client = new ApiClient(api.baseUrl(), ScheduleTicks.CONCURRENCY);
+             java.net.http.HttpClient scraper = java.net.http.HttpClient.newBuilder()
+                     .connectTimeout(Duration.ofSeconds(3)).build()) {
+            try {
+                out.println(run.label() + ": creating " + count + " schedules (interval " + interval.toSeconds()
+                        + " s) evenly over " + interval.toSeconds() + " s...");
+                creation = createSchedules(run.label(), client, count, interval, created);
+                from = Instant.now();
+                out.println(run.label() + ": " + window.toSeconds() + " s of ticks of " + created.size()
+                        + " schedules...");
+                Map<String, List<PrometheusText.Sample>> before = schedulerMetrics(scraper);
+                Usage loaded = usage(window);
+                Map<String, List<PrometheusText.Sample>> after = schedulerMetrics(scraper);
+                uses = idle.against(loaded);
+                metric = ScheduleTicks.SchedulerMetric.of(before, after);
+                jobs = awaitTicks(run.label(), List.copyOf(created), interval, from, from.plus(window), notes);
+            } finally {
+                // later workloads of the run must not share the machine with the ticks
+                out.println(run.label() + ": deleting " + created.size() + " schedules...");
+                removal = removeSchedules(client, scheduleIds(created));
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            }
+        }
+        ScheduleTicks ticks = ScheduleTicks.of(List.copyOf(created), creation.notCreated(), creation.perSecond(),
+                interval, from, from.plus(window), jobs, metric, uses, removal.deleted() + removal.paused());
+        notes.add(removal.describe(created.size()));
+        if (creation.firstRefusal() != null) {
+            notes.add("first creation not answered 201 with an id: " + creation.firstRefusal());
+        }
+        if (creation.maxLagMs() > 1_000) {
+            notes.add("the creations fell up to " + Targets.fmt(creation.maxLagMs()) + " ms behind their schedule: "
+                    + "the ticks are bunched, not even");
+        }
+        if (ticks.firstTickGuessed() > 0) {
+            notes.add(ticks.firstTickGuessed() + " creations answered without nextRunAt: their first tick taken as "
+                    + "the answer's arrival plus the interval");
+        }
+        if (!metric.published()) {
+            notes.add("the scheduler publishes no " + ScheduleTicks.SchedulerMetric.LAG + " at /q/metrics");
+        }
+        notes.add(0, String.format(java.util.Locale.ROOT, "%d schedules with interval PT%dS sent evenly over %d s, "
+                        + "%d in flight; window from the last creation's answer; expected ticks from each 201's "
+                        + "nextRunAt every interval; tick lag = jobs.created_at - jobs.scheduled_for; CPU from /proc "
+                        + "utime+stime and RSS every second, over an idle window of the same length before and the "
+                        + "window with the schedules", count, interval.toSeconds(), interval.toSeconds(),
+                ScheduleTicks.CONCURRENCY));
+        return WorkloadResult.ticked(run, ticks, String.join("; ", notes));
+    }
+
+    private static List<UUID> scheduleIds(List<ScheduleTicks.Schedule> schedules) {
+        synchronized (schedules) {
+            return schedules.stream().map(ScheduleTicks.Schedule::id).toList();
+        }
+    }
+
+    /**
+     * Whether the platform has recurring schedules: one schedule must be created (201 with an id) and deleted again.
+     * Returns why not, or null when it has; an API without the path (404 or 405) makes the workload unavailable after
+     * one request.
+     */
+    String probeSchedules(String label) {
+        out.println(label + ": probing POST /api/schedules (one schedule, deleted at once)...");
+        ApiClient.Answer answer = api.send(io.vertx.core.http.HttpMethod.POST, "/api/schedules",
+                ScheduleTicks.body(ScheduleTicks.NAME_PREFIX + "probe", ScheduleTicks.INTERVAL)).join();
+        if (answer.status() == 404 || answer.status() == 405) {
+            return "the API answers " + answer.status() + " to POST /api/schedules (" + shorten(answer.body())
+                    + "); the platform does not support recurring schedules";
+        }
+        if (answer.status() != 201) {
+            return "the probe schedule was answered " + answer.status() + " " + shorten(answer.body()) + ", not 201";
+        }
+        UUID id = uuid(field(answer.body(), "id"));
+        if (id == null) {
+            return "the probe schedule's 201 has no id: " + shorten(answer.body());
+        }
+        Removal removal = removeSchedules(api, List.of(id));
+        if (removal.deleted() + removal.paused() == 0) {
+            return "the probe schedule " + id + " could be neither deleted nor paused: " + removal.firstFailure();
+        }
+        return null;
+    }
+
+    /**
+     * How the creations went.
+     *
+     * @param notCreated creations not answered 201 with an id
+     * @param perSecond created / (last answer - first request)
+     * @param maxLagMs how far a request fell behind its due time at most
+     * @param firstRefusal the first answer that was not a creation; null when every one was
+     */
+    private record Creation(int notCreated, double perSecond, double maxLagMs, String firstRefusal) {
+    }
+
+    /**
+     * Creates {@code count} schedules, request {@code i} due at {@code i * interval / count} after the first (at most
+     * {@link ScheduleTicks#CONCURRENCY} in flight), each created one into {@code created}.
+     */
+    private Creation createSchedules(String label, ApiClient client, int count, Duration interval,
+                                     List<ScheduleTicks.Schedule> created) {
+        Semaphore permits = new Semaphore(ScheduleTicks.CONCURRENCY);
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<String> firstRefusal = new java.util.concurrent.atomic
+                .AtomicReference<>();
+        java.util.concurrent.atomic.AtomicLong lastAnswer = new java.util.concurrent.atomic.AtomicLong();
+        String stamp = Long.toString(System.currentTimeMillis(), 36);
+        long t0 = System.nanoTime();
+        long maxLag = 0;
+        try (Progress progress = new Progress(label + " creations", count, out, terminal)) {
+            for (int i = 0; i < count; i++) {
+                long due = t0 + Math.round(i * (double) interval.toNanos() / count);
+                long wait;
+                while ((wait = due - System.nanoTime()) > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                }
+                permits.acquireUninterruptibly();
+                long sent = System.nanoTime();
+                maxLag = Math.max(maxLag, sent - due);
+                client.send(io.vertx.core.http.HttpMethod.POST, "/api/schedules",
+                        ScheduleTicks.body(ScheduleTicks.NAME_PREFIX + stamp + "-" + i, interval))
+                        .whenComplete((answer, e) -> {
+                            Instant at = Instant.now();
+                            long done = System.nanoTime();
+                            lastAnswer.accumulateAndGet(done, Math::max);
+                            UUID id = answer != null && answer.status() == 201 ? uuid(field(answer.body(), "id"))
+                                    : null;
+                            if (id != null) {
+                                created.add(new ScheduleTicks.Schedule(id, (done - sent) / 1e6, at,
+                                        instant(field(answer.body(), "nextRunAt"))));
+                            } else {
+                                refused.incrementAndGet();
+                                firstRefusal.compareAndSet(null, answer == null ? String.valueOf(e)
+                                        : answer.status() + " " + shorten(answer.body()));
+                            }
+                            progress.sent();
+                            permits.release();
+                        });
+            }
+            permits.acquireUninterruptibly(ScheduleTicks.CONCURRENCY);
+        }
+        double seconds = (lastAnswer.get() - t0) / 1e9;
+        int ok = count - refused.get();
+        return new Creation(refused.get(), ok == 0 || seconds <= 0 ? Double.NaN : ok / seconds, maxLag / 1e6,
+                firstRefusal.get());
+    }
+
+    /**
+     * Reads the jobs of {@code schedules}' ticks until every tick due in {@code [from, to]} has one, or
+     * {@link BenchOptions#timeout} passes without a new one; returns the last reading.
+     */
+    private List<ScheduleTicks.TickJob> awaitTicks(String label, List<ScheduleTicks.Schedule> schedules,
+                                                   Duration interval, Instant from, Instant to, List<String> notes) {
+        List<UUID> ids = schedules.stream().map(ScheduleTicks.Schedule::id).toList();
+        long lastChange = System.nanoTime();
+        int lastMissing = -1;
+        while (true) {
+            List<ScheduleTicks.TickJob> jobs = db.tickJobs(ids);
+            int missing = ScheduleTicks.of(schedules, 0, Double.NaN, interval, from, to, jobs,
+                    ScheduleTicks.SchedulerMetric.NONE, List.of(), 0).missing();
+            if (missing == 0) {
+                return jobs;
+            }
+            if (missing != lastMissing) {
+                lastMissing = missing;
+                lastChange = System.nanoTime();
+            } else if (System.nanoTime() - lastChange > options.timeout().toNanos()) {
+                notes.add(missing + " ticks due in the window still without a job after "
+                        + options.timeout().toSeconds() + " s without a new one");
+                out.println(label + ": gave up waiting for " + missing + " ticks' jobs");
+                return jobs;
+            }
+            sleep(TICKS_POLL_MS);
+        }
+    }
+
+    /**
+     * How the schedules were taken away.
+     *
+     * @param deleted answered 204 to {@code DELETE}, or 404 (already gone)
+     * @param paused not deleted, but answered 200 to {@code pause}
+     * @param left neither
+     * @param firstFailure the answers of the first schedule left; null when none was
+     */
+    private record Removal(int deleted, int paused, int left, String firstFailure) {
+
+        /** One clause for the notes. */
+        String describe(int of) {
+            String text = "after the window " + deleted + " of " + of + " schedules deleted";
+            if (paused > 0) {
+                text += ", " + paused + " paused";
+            }
+            if (left > 0) {
+                text += ", " + left + " LEFT TICKING (" + firstFailure + "): delete the schedules named "
+                        + ScheduleTicks.NAME_PREFIX + "* by hand";
+            }
+            return text;
+        }
+    }
+
+    /** Deletes each of {@code ids}, pausing one whose delete fails; {@link ScheduleTicks#CONCURRENCY} in flight. */
+    private static Removal removeSchedules(ApiClient client, List<UUID> ids) {
+        Semaphore permits = new Semaphore(ScheduleTicks.CONCURRENCY);
+        java.util.concurrent.atomic.AtomicInteger deleted = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger paused = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<String> firstFailure = new java.util.concurrent.atomic
+                .AtomicReference<>();
+        for (UUID id : ids) {
+            permits.acquireUninterruptibly();
+            client.send(io.vertx.core.http.HttpMethod.DELETE, "/api/schedules/" + id, null).thenCompose(d -> {
+                if (d.status() == 204 || d.status() == 404) {
+                    deleted.incrementAndGet();
+                    return java.util.concurrent.CompletableFuture.completedFuture(null);
+                }
+                return client.send(io.vertx.core.http.HttpMethod.POST, "/api/schedules/" + id + "/pause", null)
+                        .thenAccept(p -> {
+                            if (p.status() == 200) {
+                                paused.incrementAndGet();
+                            } else {
+                                left.incrementAndGet();
+                                firstFailure.compareAndSet(null, "DELETE answered " + d.status() + " "
+                                        + shorten(d.body()) + ", pause " + p.status() + " " + shorten(p.body()));
+                            }
+                        });
+            }).whenComplete((ignored, e) -> permits.release());
+        }
+        permits.acquireUninterruptibly(ScheduleTicks.CONCURRENCY);
+        return new Removal(deleted.get(), paused.get(), left.get(), firstFailure.get());
+    }
+
+    /** Every scheduler instance's {@code /q/metrics} samples, by instance; one that does not answer is missing. */
+    private Map<String, List<PrometheusText.Sample>> schedulerMetrics(java.net.http.HttpClient scraper) {
+        Map<String, List<PrometheusText.Sample>> samples = new LinkedHashMap<>();
+        for (PlatformState.Instance instance : platform.instances()) {
+            if (ReplicaShare.service(instance.name()).equals("scheduler-service")) {
+                String body = ReplicaShare.fetch(scraper, instance.url() + "/q/metrics");
+                if (body != null) {
+                    samples.put(instance.name(), PrometheusText.parse(body));
+                }
+            }
+        }
+        return samples;
+    }
+
+    /**
+     * Each process's CPU (percent of one core) and largest RSS (MiB) over one window.
+     *
+     * @param cpuPercent by process
+     * @param rssMb by process
+     */
+    private record Usage(Map<String, Double> cpuPercent, Map<String, Double> rssMb) {
+
+        /** One row per process of this (idle) window beside {@code loaded}, in this window's order. */
+        List<ScheduleTicks.ProcessUse> against(Usage loaded) {
+            Set<String> processes = new java.util.LinkedHashSet<>(cpuPercent.keySet());
+            processes.addAll(rssMb.keySet());
+            processes.addAll(loaded.cpuPercent.keySet());
+            processes.addAll(loaded.rssMb.keySet());
+            return processes.stream().map(p -> new ScheduleTicks.ProcessUse(p,
+                    cpuPercent.getOrDefault(p, Double.NaN), loaded.cpuPercent.getOrDefault(p, Double.NaN),
+                    rssMb.getOrDefault(p, Double.NaN), loaded.rssMb.getOrDefault(p, Double.NaN))).toList();
+        }
+    }
+
+    /** Measures {@link #usage} of every platform process for {@code window}. */
+    private Usage usage(Duration window) {
+        List<SampledProcess> processes = platform.sampledProcesses();
+        try (ResourceSampler sampler = new ResourceSampler(processes).start()) {
+            long fromMs = System.currentTimeMillis();
+            Map<String, Map<Long, Long>> before = IdleCpu.ticks(processes);
+            long t0 = System.nanoTime();
+            sleep(window.toMillis());
+            Map<String, Map<Long, Long>> after = IdleCpu.ticks(processes);
+            Map<String, Double> cpu = new LinkedHashMap<>();
+            // IdleCpu's ms of CPU per second of wall time, a tenth of which is the percent of one core
+            IdleCpu.rates(before, after, System.nanoTime() - t0).forEach((p, ms) -> cpu.put(p, ms / 10));
+            Map<String, Double> rss = new LinkedHashMap<>();
+            ResourceSummary.of(sampler.samples(), fromMs, System.currentTimeMillis())
+                    .forEach(s -> rss.put(s.process(), s.maxRssMb()));
+            return new Usage(cpu, rss);
+        }
+    }
+
+    private static UUID uuid(String text) {
+        try {
+            return text == null ? null : UUID.fromString(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static Instant instant(String text) {
+        try {
+            return text == null ? null : Instant.parse(text);
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
         }
     }
 

@@ -219,6 +219,43 @@ class BenchOptionsTest {
     }
 
     @Test
+    void notifyAndSchedulesRunOnlyWhenNamedLastAtTheirOwnConcurrency() {
+        assertThat(parse().workloads()).doesNotContain(Workload.NOTIFY, Workload.SCHEDULES);
+        assertThat(parse("schedules", "notify", "cancel", "burst").runs()).containsExactly(
+                new BenchOptions.Run(Workload.BURST, 64, "burst"),
+                new BenchOptions.Run(Workload.CANCEL, Cancels.CONCURRENCY, "cancel"),
+                new BenchOptions.Run(Workload.NOTIFY, Notifications.CONCURRENCY, "notify"),
+                new BenchOptions.Run(Workload.SCHEDULES, ScheduleTicks.CONCURRENCY, "schedules"));
+    }
+
+    @Test
+    void notifyAndSchedulesDefaultToTenThousandAndATwoMinuteWindow() {
+        BenchOptions o = parse("notify", "schedules");
+        assertThat(o.notifyJobs()).isEqualTo(BenchOptions.NOTIFY_JOBS).isEqualTo(10_000);
+        assertThat(o.schedules()).isEqualTo(BenchOptions.SCHEDULES).isEqualTo(10_000);
+        assertThat(o.scheduleWindow()).isEqualTo(BenchOptions.SCHEDULE_WINDOW).isEqualTo(Duration.ofMinutes(2));
+    }
+
+    @Test
+    void notifyAndSchedulesOptionsAreReadAndBounded() {
+        BenchOptions o = parse("notify", "schedules", "--notify-jobs", "2e3", "--schedules=500",
+                "--schedule-window", "3m");
+        assertThat(o.notifyJobs()).isEqualTo(2_000);
+        assertThat(o.schedules()).isEqualTo(500);
+        assertThat(o.scheduleWindow()).isEqualTo(Duration.ofMinutes(3));
+        assertThatThrownBy(() -> parse("--notify-jobs", "0"))
+                .hasMessage("Invalid value for option '--notify-jobs': '0' is not a positive number");
+        assertThatThrownBy(() -> parse("--notify-jobs", "1.5"))
+                .hasMessage("Invalid value for option '--notify-jobs': '1.5' is not a whole number");
+        assertThatThrownBy(() -> parse("--schedules", "-4"))
+                .hasMessage("Invalid value for option '--schedules': '-4' is not a positive number");
+        assertThatThrownBy(() -> parse("--schedules", "many"))
+                .hasMessage("Invalid value for option '--schedules': 'many' is not a number");
+        assertThatThrownBy(() -> parse("--schedule-window", "0s"))
+                .hasMessage("Invalid value for option '--schedule-window': '0s' is not a positive duration");
+    }
+
+    @Test
     void anEmptyDelayRangeIsBadUsage() {
         assertThatThrownBy(() -> parse("delayed", "--delay-min", "5s", "--delay-max", "2s"))
                 .isInstanceOf(ParameterException.class)
@@ -245,6 +282,6 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> parse("--fast")).hasMessage("Unknown option: '--fast'");
         assertThatThrownBy(() -> parse("storm"))
                 .hasMessage("unknown workload 'storm'; valid: burst, steady, sleepers, retries, priorities, delayed, "
-                        + "delayed-idle, cancel");
+                        + "delayed-idle, cancel, notify, schedules");
     }
 }

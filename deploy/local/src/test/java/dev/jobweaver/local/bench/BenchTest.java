@@ -71,7 +71,8 @@ class BenchTest {
     void anUnknownWorkloadListsTheValidOnesWithStatusTwo() {
         assertThat(execute("bench", "storm")).isEqualTo(2);
         assertThat(err.toString()).startsWith("jobweaver bench: unknown workload 'storm'; valid: burst, steady, "
-                + "sleepers, retries, priorities, delayed, delayed-idle, cancel\nRun ./jobweaver bench --help");
+                + "sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, schedules\nRun ./jobweaver bench "
+                + "--help");
     }
 
     @Test

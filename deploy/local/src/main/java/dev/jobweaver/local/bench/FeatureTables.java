@@ -1,0 +1,165 @@
+package dev.jobweaver.local.bench;
+
+import static dev.jobweaver.local.bench.Targets.fmt;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The tables of the notify and schedules workloads, for the console and {@code report.html}: how soon webhooks
+ * arrive and what did not; ticks due against jobs made, tick lag, and what the schedules cost each process. Each is
+ * null when no run has its figures.
+ */
+public final class FeatureTables {
+
+    /** The caption above {@link #notifyTimes}. */
+    static final String NOTIFY_TITLE = "Notify (ms): from the job's finish (the webhook body's finishedAt) to the "
+            + "first delivery with a good signature at the bench's receiver, and how long POST /api/subscriptions "
+            + "took to answer 201";
+    /** The caption above {@link #notifyCounts}. */
+    static final String NOTIFY_COUNTS_TITLE = "Notify: deliveries, and what did not arrive as a subscribed job's "
+            + "webhook must";
+    /** The caption above {@link #scheduleTimes}. */
+    static final String SCHEDULE_TITLE = "Schedules (ms): how long POST /api/schedules took to answer 201, from "
+            + "each tick in the window (jobs.scheduled_for) to its job stored in the API (jobs.created_at), and the "
+            + "scheduler's own tick lag (fired - scheduled for; quantiles at the window's end, count and max over it)";
+    /** The caption above {@link #scheduleCounts}. */
+    static final String SCHEDULE_COUNTS_TITLE = "Schedules: ticks due in the window against the jobs in "
+            + "jobweaver_api.jobs";
+
+    private FeatureTables() {
+    }
+
+    /** One row per notify run and figure: finish to receipt, then the subscription's answer. */
+    static TextTable notifyTimes(List<WorkloadResult> results) {
+        List<WorkloadResult> with = notified(results);
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
+        for (WorkloadResult r : with) {
+            Notifications n = r.notifications();
+            row(table, r.label(), "finish to webhook received", n.finishToReceipt());
+            row(table, r.label(), "subscription request to 201", n.subscribeAnswer());
+        }
+        return table;
+    }
+
+    private static void row(TextTable table, String label, String figure, Percentiles p) {
+        table.row(label, figure, Integer.toString(p.count()), fmt(p.p50()), fmt(p.p90()), fmt(p.p95()), fmt(p.p99()),
+                fmt(p.max()));
+    }
+
+    /** One row per notify run: its jobs, deliveries and problems, and the two rates. */
+    static TextTable notifyCounts(List<WorkloadResult> results) {
+        List<WorkloadResult> with = notified(results);
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "jobs", "subscribed", "completed", "delivered", "missing",
+                "finished before subscribed", "deliveries", "duplicates (same id)", "bad signatures",
+                "for no job of ours", "deliveries/s", "subscriptions/s");
+        for (WorkloadResult r : with) {
+            Notifications n = r.notifications();
+            table.row(r.label(), Integer.toString(n.jobs()), Integer.toString(n.subscribed()),
+                    Integer.toString(n.completed()), Integer.toString(n.delivered()), Integer.toString(n.missing()),
+                    Integer.toString(n.finishedBeforeSubscribed()), Integer.toString(n.deliveries()),
+                    n.duplicates() + " (" + n.sameId() + ")", Integer.toString(n.badSignatures()),
+                    Integer.toString(n.strays()), fmt(n.deliveriesPerSecond()), fmt(n.subscriptionsPerSecond()));
+        }
+        return table;
+    }
+
+    private static List<WorkloadResult> notified(List<WorkloadResult> results) {
+        return results.stream().filter(r -> r.ranJobs() && r.notifications().measured()).toList();
+    }
+
+    /** The available schedules runs that created some schedule. */
+    private static List<WorkloadResult> ticked(List<WorkloadResult> results) {
+        return results.stream().filter(r -> r.available() && r.schedules() != null && r.schedules().measured())
+                .toList();
+    }
+
+    /** One row per schedules run and figure: the creation's answer, tick to job stored, the scheduler's lag. */
+    static TextTable scheduleTimes(List<WorkloadResult> results) {
+        List<WorkloadResult> with = ticked(results);
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
+        for (WorkloadResult r : with) {
+            ScheduleTicks t = r.schedules();
+            row(table, r.label(), "schedule request to 201", t.createAnswer());
+            row(table, r.label(), "tick to job stored in the API", t.tickLag());
+            ScheduleTicks.SchedulerMetric m = t.metric();
+            table.row(r.label(), "scheduler's tick lag (its metric)", fmt(m.count()), fmt(quantile(m, 0.5)),
+                    fmt(quantile(m, 0.9)), fmt(quantile(m, 0.95)), fmt(quantile(m, 0.99)), fmt(m.maxMs()));
+        }
+        return table;
+    }
+
+    /** The published quantile {@code q} of {@code metric} in milliseconds; NaN when it is not published. */
+    static double quantile(ScheduleTicks.SchedulerMetric metric, double q) {
+        for (Map.Entry<String, Double> e : metric.quantilesMs().entrySet()) {
+            try {
+                if (Math.abs(Double.parseDouble(e.getKey()) - q) < 1e-9) {
+                    return e.getValue();
+                }
+            } catch (NumberFormatException ignored) {
+                // a label that is no number names no quantile
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** One row per schedules run: schedules, the creation rate, ticks due and how they ended, the removal. */
+    static TextTable scheduleCounts(List<WorkloadResult> results) {
+        List<WorkloadResult> with = ticked(results);
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "schedules", "not created", "created/s", "window s", "ticks due",
+                "one job", "missing", "duplicated", "jobs at no tick", "scheduler's ticks by outcome",
+                "deleted or paused");
+        for (WorkloadResult r : with) {
+            ScheduleTicks t = r.schedules();
+            String outcomes = t.metric().ticksByOutcome().isEmpty() ? "-" : t.metric().ticksByOutcome().entrySet()
+                    .stream().map(e -> e.getKey() + " " + fmt(e.getValue())).collect(Collectors.joining(", "));
+            table.row(r.label(), Integer.toString(t.schedules()), Integer.toString(t.notCreated()),
+                    fmt(t.creationPerSecond()), fmt(t.window().toMillis() / 1000.0), Integer.toString(t.expectedTicks()),
+                    Integer.toString(t.asExpected()), Integer.toString(t.missing()), Integer.toString(t.duplicated()),
+                    Integer.toString(t.offGrid()), outcomes, Integer.toString(t.removed()));
+        }
+        return table;
+    }
+
+    /** The caption above {@link #scheduleUse}'s table, naming the window. */
+    static String scheduleUseTitle(ScheduleTicks ticks) {
+        return "Schedules: CPU (% of one core, from /proc utime + stime) and largest RSS (MB, every second) per "
+                + "process, over " + fmt(ticks.window().toMillis() / 1000.0) + " s before any schedule and as long "
+                + "with " + String.format(java.util.Locale.ROOT, "%,d", ticks.schedules()) + " ticking every "
+                + ticks.interval().toSeconds() + " s";
+    }
+
+    /** One row per process of the first schedules run, or null without one. */
+    static TextTable scheduleUse(List<WorkloadResult> results) {
+        ScheduleTicks ticks = scheduleOf(results);
+        if (ticks == null) {
+            return null;
+        }
+        TextTable table = new TextTable("process", "CPU idle %", "CPU with schedules %", "difference",
+                "RSS max idle MB", "RSS max with schedules MB");
+        for (ScheduleTicks.ProcessUse p : ticks.processes()) {
+            table.row(p.process(), fmt(p.idleCpuPercent()), fmt(p.loadedCpuPercent()),
+                    fmt(p.loadedCpuPercent() - p.idleCpuPercent()), fmt(p.idleRssMb()), fmt(p.loadedRssMb()));
+        }
+        return table;
+    }
+
+    /** The first schedules measurement of {@code results}, or null. */
+    static ScheduleTicks scheduleOf(List<WorkloadResult> results) {
+        List<WorkloadResult> with = ticked(results);
+        return with.isEmpty() ? null : with.getFirst().schedules();
+    }
+}
