@@ -108,6 +108,19 @@ public final class TestSchedules implements AutoCloseable {
         return fired.await(Topics.SCHEDULE_FIRED, scheduleId, count, timeout).stream().map(this::event).toList();
     }
 
+    /**
+     * Stores an interval timer directly, as the schedules consumer would have, with its next tick at {@code next}
+     * (in the past: due now, as if the ticker had not run since).
+     */
+    public void insertTimer(UUID scheduleId, String interval, Instant anchor, Instant next, Misfire misfire,
+                            Overlap overlap) {
+        published.add(scheduleId);
+        update("INSERT INTO schedule_timers (schedule_id, version, interval_text, timezone, anchor, misfire, overlap,"
+                        + " paused, tenant, next_run_at, updated_at) VALUES ($1, 1, $2, 'UTC', $3, $4, $5, false,"
+                        + " 'default', $6, now())", scheduleId, interval, anchor.atOffset(java.time.ZoneOffset.UTC),
+                misfire.name(), overlap.name(), next.atOffset(java.time.ZoneOffset.UTC));
+    }
+
     /** Sets the timer's next tick, as if the ticker had been stopped since then; returns the rows changed. */
     public int setNextRunAt(UUID scheduleId, Instant next) {
         return update("UPDATE schedule_timers SET next_run_at = $2 WHERE schedule_id = $1", scheduleId,

@@ -50,6 +50,7 @@ public record TickPlan(List<Tick> fire, long skippedOverlap, long skippedMisfire
      */
     public static TickPlan of(ScheduleClock clock, Instant first, Instant now, Misfire misfire, Overlap overlap,
                               boolean busy, Duration misfireThreshold, int maxTicks) {
+        boolean skipWhileBusy = overlap == Overlap.SKIP;
         if (Duration.between(first, now).compareTo(misfireThreshold) > 0) {
             Instant latest = latestDue(clock, first, now);
             long missed = countTicks(clock, first, latest);
@@ -57,21 +58,21 @@ public record TickPlan(List<Tick> fire, long skippedOverlap, long skippedMisfire
             if (misfire == Misfire.SKIP) {
                 return new TickPlan(List.of(), 0, missed, next, false);
             }
-            if (busy) {
+            if (busy && skipWhileBusy) {
                 return new TickPlan(List.of(), 1, missed - 1, next, false);
             }
             return new TickPlan(List.of(new Tick(latest, true)), 0, missed - 1, next, false);
         }
         List<Tick> fire = new ArrayList<>();
         long skipped = 0;
-        boolean blocked = busy;
+        boolean blocked = busy && skipWhileBusy;
         Instant tick = first;
         while (tick != null && !tick.isAfter(now) && fire.size() + skipped < maxTicks) {
             if (blocked) {
                 skipped++;
             } else {
                 fire.add(new Tick(tick, false));
-                blocked = overlap == Overlap.SKIP;
+                blocked = skipWhileBusy;
             }
             tick = clock.nextAfter(tick);
         }
