@@ -69,6 +69,11 @@ public final class TestSchedules implements AutoCloseable {
         producer.sendTogether(Topics.SCHEDULES, 0, events.stream().map(ScheduleEvent::scheduleId).toList(), events);
     }
 
+    /** Deletes the timer of {@code scheduleId} when this is closed (a schedule published some other way). */
+    public void track(UUID scheduleId) {
+        published.add(scheduleId);
+    }
+
     /** Publishes the tombstone of {@code scheduleId}: a record without a value. */
     public void tombstone(UUID scheduleId) {
         producer.send(Topics.SCHEDULES, scheduleId, null, Map.of());
