@@ -248,7 +248,8 @@ public class ScheduleTicker {
                     timer.lastFiredAt()));
             return null;
         }
-        TickPlan plan = TickPlan.of(clock, timer.nextRunAt(), now, timer.misfire(), timer.overlap(), due.busy(),
+        Duration every = timer.interval() == null ? null : ScheduleClock.interval(timer.interval());
+        TickPlan plan = TickPlan.of(clock, every, timer.nextRunAt(), now, timer.misfire(), timer.overlap(), due.busy(),
                 misfireThreshold, maxTicksPerRound);
         List<ScheduleFiredEvent> events = new ArrayList<>(plan.fire().size());
         for (TickPlan.Tick tick : plan.fire()) {

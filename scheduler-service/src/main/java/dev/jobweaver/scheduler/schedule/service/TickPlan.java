@@ -30,10 +30,11 @@ import java.util.List;
 public record TickPlan(List<Tick> fire, long skippedOverlap, long skippedMisfire, Instant next, boolean more) {
 
     /**
-     * Most ticks counted for the metric of a misfire, per misfire. A cron clock's missed ticks are counted one by one;
-     * a downtime longer than this many ticks is counted as this many.
+     * Most ticks of a cron schedule counted for the metric of a misfire. They are counted one by one, on the event
+     * loop, so a downtime longer than this many ticks is counted as this many; an interval schedule's are counted
+     * exactly, by division.
      */
-    static final int MISFIRE_COUNT_LIMIT = 10_000;
+    static final int MISFIRE_COUNT_LIMIT = 1_000;
 
     /**
      * A tick to fire.
@@ -46,14 +47,16 @@ public record TickPlan(List<Tick> fire, long skippedOverlap, long skippedMisfire
     /**
      * The plan for a schedule whose next tick {@code first} is due ({@code first <= now}).
      *
-     * @param busy for {@code overlap: SKIP}, whether the previous job has not finished
+     * @param every the interval of an interval schedule's clock, or null for a cron schedule
+     * @param busy  for {@code overlap: SKIP}, whether the previous job has not finished
      */
-    public static TickPlan of(ScheduleClock clock, Instant first, Instant now, Misfire misfire, Overlap overlap,
-                              boolean busy, Duration misfireThreshold, int maxTicks) {
+    public static TickPlan of(ScheduleClock clock, Duration every, Instant first, Instant now, Misfire misfire,
+                              Overlap overlap, boolean busy, Duration misfireThreshold, int maxTicks) {
         boolean skipWhileBusy = overlap == Overlap.SKIP;
         if (Duration.between(first, now).compareTo(misfireThreshold) > 0) {
             Instant latest = latestDue(clock, first, now);
-            long missed = countTicks(clock, first, latest);
+            long missed = every != null ? Duration.between(first, latest).dividedBy(every) + 1
+                    : countTicks(clock, first, latest);
             Instant next = clock.nextAfter(now);
             if (misfire == Misfire.SKIP) {
                 return new TickPlan(List.of(), 0, missed, next, false);
