@@ -4,7 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
-/** Typed configuration of the scheduler: dispatch, retries, leases, commands and metrics. */
+/** Typed configuration of the scheduler: dispatch, retries, leases, commands, recurring schedules and metrics. */
 @ConfigMapping(prefix = "jobweaver.scheduler")
 public interface SchedulerConfig {
 
@@ -22,6 +22,9 @@ public interface SchedulerConfig {
 
     /** Clients' cancels and deletes of jobs ({@code job-commands}). */
     Commands commands();
+
+    /** The ticks of recurring schedules ({@code schedules} in, {@code schedule-fired} out). */
+    Schedules schedules();
 
     /** Dispatch settings. */
     interface Dispatch {
@@ -133,5 +136,43 @@ public interface SchedulerConfig {
         /** Period of the sweep that deletes expired cancels of jobs not ingested (one indexed DELETE). */
         @WithDefault("1h")
         Duration earlyCancelSweepInterval();
+    }
+
+    /** Settings of the schedule ticker. */
+    interface Schedules {
+
+        /**
+         * How late a tick may be and still fire as itself. A schedule whose next tick is later than this (every
+         * replica was down, the database unreachable) has misfired: {@code FIRE_ONCE} fires one catch-up job for the
+         * latest tick due, {@code SKIP} none, and both go on from the next tick to come.
+         */
+        @WithDefault("60s")
+        Duration misfireThreshold();
+
+        /** Schedules claimed per ticker round; a round that fills its batch is followed at once by another. */
+        @WithDefault("500")
+        int batchSize();
+
+        /**
+         * Most ticks one schedule fires in one round; the rest fire in the rounds that follow at once. Only a schedule
+         * whose interval is far shorter than the misfire threshold can have more due ticks than this.
+         */
+        @WithDefault("100")
+        int maxTicksPerRound();
+
+        /**
+         * Period of the ticker's backstop round. A Vert.x timer wakes the ticker for the earliest tick and every
+         * changed schedule wakes it, so this bounds only how late a tick that another replica left is noticed.
+         */
+        @WithDefault("1s")
+        Duration backstopInterval();
+
+        /**
+         * How long a fired tick's job counts as on its way through the API when it is not in {@code job_executions}
+         * yet: within this, {@code overlap: SKIP} skips the next tick as if the job were {@code PENDING}. After it,
+         * the job is taken as lost (the API refused it) and the schedule fires again.
+         */
+        @WithDefault("10m")
+        Duration overlapIngestGrace();
     }
 }

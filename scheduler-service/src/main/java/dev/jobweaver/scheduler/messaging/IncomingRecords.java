@@ -9,6 +9,7 @@ import dev.jobweaver.common.quarantine.RecordOrigin;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
@@ -38,14 +39,26 @@ public class IncomingRecords {
      */
     public <T> Consumed<T> read(Message<byte[]> record, Class<T> type, Function<T, String> rules,
                                 Function<T, UUID> jobId) {
+        return read(record, type, rules, (key, event) -> EventRules.keyProblem(key, jobId.apply(event)));
+    }
+
+    /**
+     * The record's value as a usable {@code type}, or the reason it is not one, for a topic keyed by something other
+     * than the jobId.
+     *
+     * @param keyProblem names what is wrong with the record's key for the parsed event, or returns null (an
+     *                   {@code EventRules::scheduleKeyProblem} of the event's id)
+     */
+    public <T> Consumed<T> read(Message<byte[]> record, Class<T> type, Function<T, String> rules,
+                                BiFunction<String, T, String> keyProblem) {
         byte[] value = record.getPayload();
         RecordOrigin origin = RecordOrigin.of(record, value);
         return switch (EventReader.read(mapper, value, type, rules)) {
             case Read.Bad<T> bad -> new Consumed.Refused<>(origin, bad.reason(), bad.detail());
             case Read.Ok<T> ok -> {
-                String keyProblem = EventRules.keyProblem(origin.key(), jobId.apply(ok.event()));
-                yield keyProblem == null ? new Consumed.Usable<>(ok.event(), origin)
-                        : new Consumed.Refused<>(origin, QuarantineReason.INVALID, keyProblem);
+                String problem = keyProblem.apply(origin.key(), ok.event());
+                yield problem == null ? new Consumed.Usable<>(ok.event(), origin)
+                        : new Consumed.Refused<>(origin, QuarantineReason.INVALID, problem);
             }
         };
     }

@@ -72,6 +72,15 @@ public final class TestProducer implements AutoCloseable {
         }
     }
 
+    /** Sends raw bytes (null: a tombstone), keyed {@code key}, to one partition of {@code topic}; its offset. */
+    public long sendRaw(String topic, int partition, String key, byte[] value) {
+        try {
+            return producer.send(new ProducerRecord<>(topic, partition, key, value)).get(30, TimeUnit.SECONDS).offset();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not produce to " + topic, e);
+        }
+    }
+
     @Override
     public void close() {
         producer.close();

@@ -53,7 +53,8 @@ import org.jboss.logging.Logger;
  * <p>A job whose {@code runAt} is later than the statement's {@code now()} is stored {@code PENDING} with
  * {@code next_run_at = runAt}, never dispatched here, and the dispatcher's timer is armed for the earliest of them.
  * Each job's control is stored with it (an event without control stores the defaults: NORMAL, tenant
- * {@code default}).
+ * {@code default}), and so is its origin: the schedule tick that made it ({@code schedule_id}, {@code scheduled_for}),
+ * which the overlap rule of recurring schedules reads.
  *
  * <p>A job whose cancel came first (a placeholder row, see {@code JobCommandService}) is stored {@code CANCELLED} at
  * version 1 and never dispatched; its {@code CANCELLED} status is published before the commit. That takes a second
@@ -135,7 +136,8 @@ public class IngestionService {
                     JobControl control = JobExecutionRepository.asStored(event.control());
                     jobs.add(new Incoming(new NewJob(event.jobId(), event.jobType().name(), traceId,
                             JobTracing.traceparent(span), instruction(event), event.maxRetries(), createdAt,
-                            leasePolicy.leaseFor(event.jobType(), event.payload(), control).toMillis(), control),
+                            leasePolicy.leaseFor(event.jobType(), event.payload(), control).toMillis(), control,
+                            event.origin()),
                             event, span));
                 }
                 // Jobs to start at once first: the statement dispatches the first of the poll while slots last, and a

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.job.JobControl;
+import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Priority;
 import io.smallrye.mutiny.Uni;
@@ -98,19 +99,22 @@ public class JobExecutionRepository {
             + " ELSE " + slotsUnder("$8::int4", "$9::int4") + " END AS n FROM fence)"
             + " INSERT INTO job_executions (job_id, job_type, trace_id, traceparent, instruction, job_status,"
             + " retry_count, max_retries, attempt, next_run_at, lease_until, created_at, updated_at, dispatched_at,"
-            + " version, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels)"
+            + " version, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for)"
             + " SELECT u.job_id, u.job_type, u.trace_id, u.traceparent, u.instruction::jsonb,"
             + " CASE WHEN u.go THEN 'RUNNING' ELSE 'PENDING' END, 0, u.max_retries,"
             + " CASE WHEN u.go THEN 1 ELSE 0 END, CASE WHEN u.due THEN now() ELSE u.run_at END,"
             + " CASE WHEN u.go THEN now() + u.lease_ms * interval '1 millisecond' END,"
             + " u.created_at, now(), CASE WHEN u.go THEN now() END, CASE WHEN u.go THEN 1 ELSE 0 END,"
-            + " u.priority, u.run_at, u.timeout_ms, u.retry_delays_ms::int8[], u.tenant, u.labels::jsonb"
+            + " u.priority, u.run_at, u.timeout_ms, u.retry_delays_ms::int8[], u.tenant, u.labels::jsonb,"
+            + " u.schedule_id, u.scheduled_for"
             + " FROM (SELECT v.*, v.due AND v.ord <= s.n AS go FROM"
             + " (SELECT w.*, w.run_at IS NULL OR w.run_at <= now() AS due FROM"
             + " unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],"
-            + " $10::int8[], $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[])"
+            + " $10::int8[], $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[],"
+            + " $17::uuid[], $18::timestamptz[])"
             + " WITH ORDINALITY AS w(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at,"
-            + " lease_ms, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, ord)) v"
+            + " lease_ms, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for,"
+            + " ord)) v"
             + " CROSS JOIN slots s) u"
             + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id, job_status, next_run_at, now() AS db_now";
 
@@ -203,11 +207,13 @@ public class JobExecutionRepository {
             + " trace_id = u.trace_id, traceparent = u.traceparent, instruction = u.instruction::jsonb,"
             + " max_retries = u.max_retries, next_run_at = now(), created_at = u.created_at, updated_at = now(),"
             + " finished_at = now(), version = 1, priority = u.priority, run_at = u.run_at, timeout_ms = u.timeout_ms,"
-            + " retry_delays_ms = u.retry_delays_ms::int8[], tenant = u.tenant, labels = u.labels::jsonb"
+            + " retry_delays_ms = u.retry_delays_ms::int8[], tenant = u.tenant, labels = u.labels::jsonb,"
+            + " schedule_id = u.schedule_id, scheduled_for = u.scheduled_for"
             + " FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],"
-            + " $8::text[], $9::timestamptz[], $10::int8[], $11::text[], $12::text[], $13::text[])"
+            + " $8::text[], $9::timestamptz[], $10::int8[], $11::text[], $12::text[], $13::text[], $14::uuid[],"
+            + " $15::timestamptz[])"
             + " AS u(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at, priority, run_at,"
-            + " timeout_ms, retry_delays_ms, tenant, labels)"
+            + " timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for)"
             + " WHERE j.job_id = u.job_id AND j.job_type = '" + EARLY_CANCEL + "'"
             + " RETURNING j.job_id, now() AS db_now";
 
@@ -235,13 +241,20 @@ public class JobExecutionRepository {
      * @param leaseMillis the lease of its first attempt, if it is dispatched as it is stored
      * @param control     how it is to be run (never null); a {@code runAt} later than the statement's {@code now()}
      *                    stores it {@code PENDING} until then
+     * @param origin      the schedule tick that made it, or null for a client's submission
      */
     public record NewJob(UUID jobId, String jobType, String traceId, String traceparent, String instruction,
-                         int maxRetries, Instant createdAt, long leaseMillis, JobControl control) {
+                         int maxRetries, Instant createdAt, long leaseMillis, JobControl control, JobOrigin origin) {
 
         /** The control as the row stores it, so that {@link #pendingRow} is what a read of the row returns. */
         public NewJob {
             control = asStored(control);
+        }
+
+        /** A submitted job: no origin. */
+        public NewJob(UUID jobId, String jobType, String traceId, String traceparent, String instruction,
+                      int maxRetries, Instant createdAt, long leaseMillis, JobControl control) {
+            this(jobId, jobType, traceId, traceparent, instruction, maxRetries, createdAt, leaseMillis, control, null);
         }
 
         /** A job with default control. */
@@ -292,6 +305,7 @@ public class JobExecutionRepository {
         arrays.addValue(maxInFlight);
         arrays.addValue(Columns.of(jobs, NewJob::leaseMillis, Long[]::new));
         controlColumns(jobs).forEach(arrays::addValue);
+        originColumns(jobs).forEach(arrays::addValue);
         return client.preparedQuery(INSERT).execute(arrays).map(rows -> {
             Map<UUID, JobStatus> inserted = new HashMap<>();
             Instant now = null;
@@ -497,6 +511,7 @@ public class JobExecutionRepository {
         Tuple arrays = Tuple.tuple();
         jobColumns(jobs).forEach(arrays::addValue);
         controlColumns(jobs).forEach(arrays::addValue);
+        originColumns(jobs).forEach(arrays::addValue);
         return client.preparedQuery(FILL_EARLY_CANCELS).execute(arrays).map(rows -> {
             Map<UUID, JobStatus> cancelled = new HashMap<>();
             Instant now = null;
@@ -523,7 +538,7 @@ public class JobExecutionRepository {
                 Columns.of(jobs, j -> odt(j.createdAt()), OffsetDateTime[]::new));
     }
 
-    /** The arrays of each of {@code jobs}' control, in the order both statements bind them last. */
+    /** The arrays of each of {@code jobs}' control, in the order both statements bind them after the others. */
     private static List<Object> controlColumns(List<NewJob> jobs) {
         return List.of(
                 Columns.of(jobs, j -> j.control().priorityOrDefault().name(), String[]::new),
@@ -532,6 +547,14 @@ public class JobExecutionRepository {
                 Columns.of(jobs, j -> arrayLiteral(j.control().retryDelaysMs()), String[]::new),
                 Columns.of(jobs, j -> j.control().tenantOrDefault(), String[]::new),
                 Columns.of(jobs, j -> json(j.control().labels()), String[]::new));
+    }
+
+    /** The arrays of each of {@code jobs}' origin (schedule, tick; nulls for a submission), bound last by both. */
+    private static List<Object> originColumns(List<NewJob> jobs) {
+        return List.of(
+                Columns.of(jobs, j -> j.origin() == null ? null : j.origin().scheduleId(), UUID[]::new),
+                Columns.of(jobs, j -> j.origin() == null ? null : odt(j.origin().scheduledFor()),
+                        OffsetDateTime[]::new));
     }
 
     /** Deletes those of {@code jobIds} that have finished (placeholders included); the number of rows deleted. */
