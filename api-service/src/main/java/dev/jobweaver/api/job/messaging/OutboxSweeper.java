@@ -95,7 +95,7 @@ public class OutboxSweeper {
         List<JobCreatedPublisher.Outgoing> sends = new ArrayList<>(claimed.size());
         for (OutboxStore.Claimed row : claimed) {
             JobCreatedEvent event = new JobCreatedEvent(row.jobId(), row.type(), row.instruction(), row.maxRetries(),
-                    row.traceId(), row.createdAt(), row.control());
+                    row.traceId(), row.createdAt(), row.control(), row.origin());
             sends.add(new JobCreatedPublisher.Outgoing(event, row.eventId(), publisher.contextOf(row.traceparent()), 0));
         }
         return relay.publish(sends).map(OutboxRelay.Published::acknowledged).invoke(published -> {

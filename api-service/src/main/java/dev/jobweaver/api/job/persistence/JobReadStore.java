@@ -1,6 +1,7 @@
 package dev.jobweaver.api.job.persistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Priority;
@@ -24,7 +25,7 @@ public class JobReadStore {
     /** The columns {@link #job(Row)} reads; the payload as text, parsed with the jsonb columns' own mapper. */
     static final String COLUMNS = "id, type, instruction::text AS instruction, trace_id, status, retry_count,"
             + " max_retries, attempts, next_run_at, last_error, created_at, updated_at, finished_at, status_version, "
-            + JobControlColumns.SELECT + ", result::text AS result";
+            + JobControlColumns.SELECT + ", result::text AS result, schedule_id, scheduled_for";
 
     private final Pool pool;
 
@@ -49,13 +50,20 @@ public class JobReadStore {
      * What {@code GET /api/jobs} filters on; each null (or empty) filter matches every job.
      *
      * @param labels pairs that must all be among the job's labels
+     * @param scheduleId only the jobs this schedule made
      */
     public record Filter(JobType type, JobStatus status, Priority priority, String tenant,
-                         List<Map.Entry<String, String>> labels) {
+                         List<Map.Entry<String, String>> labels, UUID scheduleId) {
 
         /** Only by type and status. */
         public Filter(JobType type, JobStatus status) {
-            this(type, status, null, null, List.of());
+            this(type, status, null, null, List.of(), null);
+        }
+
+        /** Without the schedule filter. */
+        public Filter(JobType type, JobStatus status, Priority priority, String tenant,
+                      List<Map.Entry<String, String>> labels) {
+            this(type, status, priority, tenant, labels, null);
         }
     }
 
@@ -79,6 +87,11 @@ public class JobReadStore {
         if (filter.tenant() != null) {
             params.add(filter.tenant());
             where.add("tenant = $" + params.size());
+        }
+        if (filter.scheduleId() != null) {
+            // jobs_schedule_created_at_idx (V7) serves this with the page's order
+            params.add(filter.scheduleId());
+            where.add("schedule_id = $" + params.size());
         }
         for (Map.Entry<String, String> label : filter.labels() == null ? List.<Map.Entry<String, String>>of()
                 : filter.labels()) {
@@ -111,7 +124,13 @@ public class JobReadStore {
                 instant(row, "finished_at"), row.getLong("status_version"), JobControlColumns.priority(row),
                 JobControlColumns.runAt(row), row.getLong("timeout_ms"), JobControlColumns.retryDelays(row),
                 row.getString("tenant"), JobControlColumns.labels(row),
-                JobControlColumns.tree(row.getString("result")));
+                JobControlColumns.tree(row.getString("result")), origin(row));
+    }
+
+    /** The schedule tick that made a row's job; null for a client's submission. */
+    private static JobOrigin origin(Row row) {
+        UUID scheduleId = row.getUUID("schedule_id");
+        return scheduleId == null ? null : new JobOrigin(scheduleId, instant(row, "scheduled_for"));
     }
 
     /** A stored instruction (jsonb as text) as the payload tree. */

@@ -2,6 +2,7 @@ package dev.jobweaver.api.job.persistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobControl;
+import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobType;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -9,6 +10,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -27,7 +29,8 @@ public class OutboxStore {
     private static final String CLAIM = """
             SELECT o.job_id, o.event_id, o.traceparent, j.type, j.instruction::text AS instruction, j.max_retries,
                    j.trace_id, j.created_at, j.priority, j.run_at, j.timeout_ms,
-                   j.retry_delays_ms::text AS retry_delays_ms, j.tenant, j.labels::text AS labels
+                   j.retry_delays_ms::text AS retry_delays_ms, j.tenant, j.labels::text AS labels, j.schedule_id,
+                   j.scheduled_for
             FROM job_outbox o JOIN jobs j ON j.id = o.job_id
             WHERE o.created_at < $1 OR (o.relay_instance = $3 AND o.created_at < $4)
             ORDER BY o.created_at
@@ -51,9 +54,10 @@ public class OutboxStore {
      * An outbox row claimed by a sweep, with its job's fields.
      *
      * @param control the job's control, as its event carries it; null when the job has none beyond the defaults
+     * @param origin the schedule tick that made the job; null for a client's submission
      */
     public record Claimed(UUID jobId, UUID eventId, String traceparent, JobType type, JsonNode instruction,
-                          int maxRetries, String traceId, Instant createdAt, JobControl control) {
+                          int maxRetries, String traceId, Instant createdAt, JobControl control, JobOrigin origin) {
     }
 
     /**
@@ -76,7 +80,7 @@ public class OutboxStore {
                                 row.getString("traceparent"), JobType.valueOf(row.getString("type")),
                                 JobReadStore.payload(row.getString("instruction")), row.getInteger("max_retries"),
                                 row.getString("trace_id"), row.getOffsetDateTime("created_at").toInstant(),
-                                JobControlColumns.control(row)));
+                                JobControlColumns.control(row), origin(row)));
                     }
                     if (claimed.isEmpty()) {
                         return Uni.createFrom().item(new Swept(0, 0));
@@ -86,6 +90,16 @@ public class OutboxStore {
                             : conn.preparedQuery(DELETE).execute(Tuple.of(published.toArray(UUID[]::new)))
                                     .map(deleted -> new Swept(claimed.size(), published.size())));
                 }));
+    }
+
+    /** The origin of a claimed row's job; null for a client's submission. */
+    private static JobOrigin origin(Row row) {
+        UUID scheduleId = row.getUUID("schedule_id");
+        if (scheduleId == null) {
+            return null;
+        }
+        OffsetDateTime scheduledFor = row.getOffsetDateTime("scheduled_for");
+        return new JobOrigin(scheduleId, scheduledFor == null ? null : scheduledFor.toInstant());
     }
 
     /** What one sweep did: rows it claimed, and how many of them Kafka acknowledged (deleted). */

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.job.persistence;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Priority;
@@ -19,10 +20,22 @@ import java.util.UUID;
  * @param retryDelaysMs the delays before retries the client asked for; null for the exponential backoff
  * @param labels the job's labels; null when it has none
  * @param result what the job's handler reported, or null
+ * @param origin the schedule tick (or trigger) that made the job; null for a client's submission
  */
 public record StoredJob(UUID id, JobType type, JsonNode instruction, String traceId, JobStatus status, int retryCount,
                         int maxRetries, int attempts, Instant nextRunAt, String lastError, Instant createdAt,
                         Instant updatedAt, Instant finishedAt, long statusVersion, Priority priority, Instant runAt,
                         Long timeoutMs, List<Long> retryDelaysMs, String tenant, Map<String, String> labels,
-                        JsonNode result) {
+                        JsonNode result, JobOrigin origin) {
+
+    /** A submitted job's row: no origin. */
+    public StoredJob(UUID id, JobType type, JsonNode instruction, String traceId, JobStatus status, int retryCount,
+                     int maxRetries, int attempts, Instant nextRunAt, String lastError, Instant createdAt,
+                     Instant updatedAt, Instant finishedAt, long statusVersion, Priority priority, Instant runAt,
+                     Long timeoutMs, List<Long> retryDelaysMs, String tenant, Map<String, String> labels,
+                     JsonNode result) {
+        this(id, type, instruction, traceId, status, retryCount, maxRetries, attempts, nextRunAt, lastError, createdAt,
+                updatedAt, finishedAt, statusVersion, priority, runAt, timeoutMs, retryDelaysMs, tenant, labels, result,
+                null);
+    }
 }

@@ -86,7 +86,7 @@ public record JobRequest(
      * request asks for none, so that the event of an original-API request is what it always was. Only for a request
      * that {@link JobRequestValidator} passed.
      */
-    JobControl control(Instant acceptedAt) {
+    public JobControl control(Instant acceptedAt) {
         Instant start = runAt != null ? runAtInstant().truncatedTo(ChronoUnit.MICROS)
                 : delayMs != null ? acceptedAt.plusMillis(delayMs) : null;
         if (start != null && start.isBefore(acceptedAt)) {

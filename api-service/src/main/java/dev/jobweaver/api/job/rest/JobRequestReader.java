@@ -105,18 +105,42 @@ public final class JobRequestReader {
         if (!payload.isObject()) {
             throw malformed("payload must be an object, got " + describe(payload));
         }
-        return request.withPayload(normalised(request.jobType(), payload));
+        return request.withPayload(normalised(request.jobType(), payload, "payload"));
     }
 
-    /** {@code payload} read as {@code type}'s record, then written back as a tree. */
-    private JsonNode normalised(JobType type, JsonNode payload) {
+    /**
+     * The request held in {@code job}, a JSON object that is the member {@code field} of a larger body (a schedule's
+     * {@code job}), read with the same strictness and normalisation as {@link #read}; every message names the field
+     * under {@code field}, e.g. {@code job.payload.steps[0].durationMs}.
+     */
+    public JobRequest readMember(JsonNode job, String field) {
+        JobRequest request;
+        try {
+            request = reader.readValue(job);
+        } catch (JsonMappingException e) {
+            throw mapping(e, field, () -> job);
+        } catch (IOException e) {
+            throw malformed(field + " could not be read: " + e.getMessage());
+        }
+        JsonNode payload = request.payload();
+        if (payload == null || payload.isNull()) {
+            return request.withPayload(null);
+        }
+        if (!payload.isObject()) {
+            throw malformed(field + ".payload must be an object, got " + describe(payload));
+        }
+        return request.withPayload(normalised(request.jobType(), payload, field + ".payload"));
+    }
+
+    /** {@code payload} read as {@code type}'s record, then written back as a tree; failures named under {@code field}. */
+    private JsonNode normalised(JobType type, JsonNode payload, String field) {
         ObjectReader typed = type == JobType.HTTP ? http : simulation;
         try {
             return Payloads.tree(typed.readValue(payload));
         } catch (JsonMappingException e) {
-            throw mapping(e, "payload", () -> payload);
+            throw mapping(e, field, () -> payload);
         } catch (IOException e) {
-            throw malformed("payload could not be read: " + e.getMessage());
+            throw malformed(field + " could not be read: " + e.getMessage());
         }
     }
 

@@ -310,7 +310,7 @@ public class JobResource {
 
     @GET
     @Operation(summary = "List jobs", description = "Newest first, optionally filtered by type, status, priority,"
-            + " tenant and labels (every filter given must match).")
+            + " tenant, labels and the schedule that made them (every filter given must match).")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobPage.class)))
     @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
@@ -325,6 +325,8 @@ public class JobResource {
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
             @Parameter(description = "label filter key:value, repeatable (at most 16): a job must carry every pair")
             @QueryParam("label") List<String> labels,
+            @Parameter(description = "only the jobs this schedule made", schema = @Schema(type = SchemaType.STRING,
+                    format = "uuid")) @QueryParam("scheduleId") String scheduleId,
             @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
@@ -334,10 +336,11 @@ public class JobResource {
         Priority priorityFilter = enumParam("priority", priority, Priority.class);
         String tenantFilter = tenantParam(tenant);
         List<Map.Entry<String, String>> labelFilter = labelParams(labels);
+        UUID scheduleFilter = uuidParam("scheduleId", scheduleId);
         int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
         int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
         JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
-                labelFilter);
+                labelFilter, scheduleFilter);
         return queries.list(filter, pageNumber, pageSize).map(slice -> new JobPage(
                 slice.jobs().stream().map(JobView::of).toList(), pageNumber, pageSize, slice.total(),
                 (int) ((slice.total() + pageSize - 1) / pageSize)));
@@ -354,6 +357,17 @@ public class JobResource {
                     + "' is not valid; valid values are " + Arrays.stream(type.getEnumConstants())
                     .map(Enum::name).collect(Collectors.joining(", "))));
         }
+    }
+
+    private UUID uuidParam(String name, String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (!UUID_TEXT.matcher(value).matches()) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name + " must be a"
+                    + " UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + cut(value) + "'"));
+        }
+        return UUID.fromString(value);
     }
 
     private String tenantParam(String value) {

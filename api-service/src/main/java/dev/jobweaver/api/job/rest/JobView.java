@@ -28,6 +28,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param runAt the earliest start asked for (runAt, or delayMs resolved at acceptance; a past runAt reads as the
  *              acceptance)
  * @param result what the job's handler reported when it completed
+ * @param scheduleId the schedule whose tick (or trigger) made the job
+ * @param scheduledFor the tick's time (a trigger's: when it was triggered)
  */
 @RegisterForReflection
 public record JobView(UUID id, JobType type, JobStatus status, String traceId, int maxRetries, int retryCount,
@@ -43,12 +45,15 @@ public record JobView(UUID id, JobType type, JobStatus status, String traceId, i
                       @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> labels,
                       @JsonInclude(JsonInclude.Include.NON_NULL)
                       @Schema(type = SchemaType.OBJECT, description = "what the job's handler reported (JSON, at most"
-                              + " 64 KiB)") JsonNode result) {
+                              + " 64 KiB)") JsonNode result,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) UUID scheduleId,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Instant scheduledFor) {
 
     static JobView of(StoredJob job) {
         return new JobView(job.id(), job.type(), job.status(), job.traceId(), job.maxRetries(), job.retryCount(),
                 job.attempts(), job.nextRunAt(), job.lastError(), job.createdAt(), job.updatedAt(), job.finishedAt(),
                 job.instruction(), job.priority(), job.tenant(), job.runAt(), job.timeoutMs(), job.retryDelaysMs(),
-                job.labels(), job.result());
+                job.labels(), job.result(), job.origin() == null ? null : job.origin().scheduleId(),
+                job.origin() == null ? null : job.origin().scheduledFor());
     }
 }

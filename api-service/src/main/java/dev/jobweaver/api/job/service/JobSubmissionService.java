@@ -14,6 +14,7 @@ import dev.jobweaver.common.event.JobCreatedEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobIds;
+import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.reactive.VertxContexts;
@@ -65,8 +66,11 @@ public class JobSubmissionService {
 
     private static final Logger LOG = Logger.getLogger(JobSubmissionService.class);
 
-    /** One validated submission waiting for its group. */
-    private record Pending(SubmissionStore.NewJob job, JobCreatedEvent event, Context trace) {
+    /**
+     * One validated job ready to store: its row, its event and the trace it continues. A submission waits in its group
+     * as one; a schedule's job is stored as one in the schedule's own transaction ({@link #prepareScheduled}).
+     */
+    public record Pending(SubmissionStore.NewJob job, JobCreatedEvent event, Context trace) {
     }
 
     private final SubmissionStore store;
@@ -180,7 +184,24 @@ public class JobSubmissionService {
             throw new OutboxFullException(backlog.jobs(), backlog.bytes(), backlog.oldestAge(), backlog.bounds());
         }
         Context context = jobContext(Context.current(), clientTraceparent);
-        UUID jobId = JobIds.next();
+        return prepared(JobIds.next(), type, payload, maxRetries, control, acceptedAt, null, context);
+    }
+
+    /**
+     * A job a schedule makes, ready to store under {@code jobId} with its {@code origin}, in the trace
+     * {@link #jobContext} chooses for {@code current} and {@code traceparent} (a tick's record header, or a trigger's
+     * request). Not held to the outbox bound: a tick cannot be refused, only retried, and ticks are few.
+     *
+     * @throws IllegalStateException when the payload cannot be written
+     */
+    public Pending prepareScheduled(UUID jobId, JobType type, JsonNode payload, int maxRetries, JobControl control,
+                                    Instant acceptedAt, JobOrigin origin, Context current, String traceparent) {
+        return prepared(jobId, type, payload, maxRetries, control, acceptedAt, origin,
+                jobContext(current, traceparent));
+    }
+
+    private Pending prepared(UUID jobId, JobType type, JsonNode payload, int maxRetries, JobControl control,
+                             Instant acceptedAt, JobOrigin origin, Context context) {
         UUID eventId = UUID.randomUUID();
         String traceId = Span.fromContext(context).getSpanContext().getTraceId(); // valid: jobContext sees to it
         Instant now = acceptedAt;
@@ -196,8 +217,9 @@ public class JobSubmissionService {
             throw new IllegalStateException("could not serialise the payload", e);
         }
         SubmissionStore.NewJob job = new SubmissionStore.NewJob(jobId, type.name(), instruction, traceId, maxRetries,
-                now, eventId, publisher.traceparentOf(context), eventBytes(instruction) + controlBytes, control);
-        JobCreatedEvent event = new JobCreatedEvent(jobId, type, payload, maxRetries, traceId, now, control);
+                now, eventId, publisher.traceparentOf(context), eventBytes(instruction) + controlBytes, control,
+                origin);
+        JobCreatedEvent event = new JobCreatedEvent(jobId, type, payload, maxRetries, traceId, now, control, origin);
         return new Pending(job, event, context);
     }
 
@@ -238,24 +260,41 @@ public class JobSubmissionService {
 
     /** Accounts for a committed group, answers each submission, and hands the events to the relay. */
     private List<AcceptedJob> committed(List<Pending> group) {
-        long bytes = 0;
-        for (Pending pending : group) {
-            bytes += pending.job().eventBytes();
-        }
-        backlog.stored(group.size(), bytes);
         metrics.submitted(group.size());
         List<AcceptedJob> answers = new ArrayList<>(group.size());
-        List<JobCreatedPublisher.Outgoing> events = new ArrayList<>(group.size());
         for (Pending pending : group) {
             // DEBUG, not INFO: one line per job was 3 % of the API's CPU at 2,000 jobs/s, written synchronously on the
             // event loop; an accepted job is visible in the metrics, its trace, GET.
             LOG.debugf("job %s accepted", pending.job().id());
             answers.add(new AcceptedJob(pending.job().id(), pending.job().traceId()));
+        }
+        relayCommitted(group);
+        return answers;
+    }
+
+    /**
+     * Counts jobs just committed with their outbox rows in the backlog and hands their events to the relay, which
+     * publishes them without the caller waiting; what it cannot publish, the sweeper does. For submissions and for the
+     * jobs schedules make.
+     */
+    public void relayCommitted(List<Pending> committed) {
+        if (committed.isEmpty()) {
+            return;
+        }
+        long bytes = 0;
+        List<JobCreatedPublisher.Outgoing> events = new ArrayList<>(committed.size());
+        for (Pending pending : committed) {
+            bytes += pending.job().eventBytes();
             events.add(new JobCreatedPublisher.Outgoing(pending.event(), pending.job().eventId(), pending.trace(),
                     pending.job().eventBytes()));
         }
+        backlog.stored(committed.size(), bytes);
         relay.relayCommitted(events);
-        return answers;
+    }
+
+    /** This instance's name, stamped on the outbox rows it stores; null if it has none. */
+    public String instance() {
+        return instance;
     }
 
     /**

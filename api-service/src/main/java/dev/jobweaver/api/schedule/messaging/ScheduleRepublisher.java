@@ -1,0 +1,113 @@
+package dev.jobweaver.api.schedule.messaging;
+
+import dev.jobweaver.api.schedule.config.ScheduleConfig;
+import dev.jobweaver.api.schedule.persistence.Schedule;
+import dev.jobweaver.api.schedule.persistence.ScheduleRepository;
+import dev.jobweaver.api.schedule.service.ScheduleMetrics;
+import dev.jobweaver.api.schedule.service.StoredSchedule;
+import dev.jobweaver.common.event.ScheduleEvent;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes what the publish after each commit did not: changes Kafka did not acknowledge (a crash or an outage
+ * between the commit and the acknowledgement: {@code published_version < version}), deleted schedules' tombstones
+ * (then their rows go), and every schedule last published more than {@code schedules.refresh-after} (3 days) ago, so
+ * that the compacted topic, whose records expire after 7 days, always holds every live schedule.
+ *
+ * <h2>Several instances</h2>
+ * Every API instance runs it, without coordination: two instances may publish the same version, which readers take
+ * once (they keep the highest version per schedule), and record it with a guarded update ({@code published_version <=
+ * v}) that never moves a row backwards; a tombstone published twice deletes nothing more, and its row goes once. No
+ * row is locked while Kafka answers, so a change or delete never waits for a publish. A live event that overtakes a
+ * delete's tombstone on the topic (a refresh read before the delete, acknowledged after the tombstone) would bring the
+ * schedule back to the scheduler; its next tick finds no schedule here, makes no job, and publishes the tombstone
+ * again ({@code ScheduledJobs}).
+ *
+ * <p>Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself.
+ */
+@ApplicationScoped
+public class ScheduleRepublisher {
+
+    private static final Logger LOG = Logger.getLogger(ScheduleRepublisher.class);
+
+    /** A row to publish: its timing, or its tombstone when {@code event} is null. */
+    private record Due(UUID scheduleId, ScheduleEvent event) {
+    }
+
+    private final ScheduleRepository schedules;
+    private final SchedulePublisher publisher;
+    private final ScheduleMetrics metrics;
+    private final ScheduleConfig config;
+
+    public ScheduleRepublisher(ScheduleRepository schedules, SchedulePublisher publisher, ScheduleMetrics metrics,
+                               ScheduleConfig config) {
+        this.schedules = schedules;
+        this.publisher = publisher;
+        this.metrics = metrics;
+        this.config = config;
+    }
+
+    @Scheduled(every = "${jobweaver.api.schedules.republish-interval:5s}", delay = 1, delayUnit = TimeUnit.SECONDS,
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "schedule-republisher",
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    Uni<Void> scheduledRound() {
+        return republishAll()
+                .onFailure().invoke(e -> LOG.warnf("schedule republish failed: %s", e.getMessage()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    /** Rounds until one finds less than a full batch; how many schedules they published. */
+    public Uni<Integer> republishAll() {
+        return round().chain(found -> found.size() >= config.republishBatchSize()
+                ? publishAll(found).chain(published -> published == 0 ? Uni.createFrom().item(0)
+                        : republishAll().map(more -> published + more))
+                : publishAll(found));
+    }
+
+    /** The rows due, read in a session of their own. */
+    @WithSession
+    Uni<List<Due>> round() {
+        Instant refreshBefore = Instant.now().minus(config.refreshAfter());
+        return schedules.toRepublish(refreshBefore, config.republishBatchSize()).map(rows -> {
+            List<Due> due = new ArrayList<>(rows.size());
+            for (Schedule row : rows) {
+                due.add(new Due(row.id, row.deletedAt != null ? null : StoredSchedule.of(row).event()));
+            }
+            return due;
+        });
+    }
+
+    /** Publishes each row, one after the other; answers how many Kafka acknowledged. */
+    private Uni<Integer> publishAll(List<Due> due) {
+        if (due.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        int[] published = {0};
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (Due row : due) {
+            chain = chain.chain(() -> (row.event() == null ? publisher.tombstone(row.scheduleId())
+                    : publisher.publish(row.event()))
+                    .invoke(() -> published[0]++)
+                    .onFailure().invoke(e -> LOG.debugf("schedule %s not republished: %s", row.scheduleId(),
+                            e.getMessage()))
+                    .onFailure().recoverWithNull());
+        }
+        return chain.map(ignored -> {
+            metrics.republished(published[0]);
+            if (published[0] > 0) {
+                LOG.debugf("republished %d of %d schedule(s)", published[0], due.size());
+            }
+            return published[0];
+        });
+    }
+}

@@ -1,0 +1,313 @@
+package dev.jobweaver.api.schedule.rest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.rest.JobRequestValidator;
+import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.schedule.service.ScheduleDefinition;
+import dev.jobweaver.api.schedule.service.ScheduleService;
+import dev.jobweaver.api.schedule.service.ScheduledJobs;
+import dev.jobweaver.api.schedule.service.StoredSchedule;
+import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.common.job.JobControlRules;
+import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.quarantine.Failures;
+import io.opentelemetry.context.Context;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * {@code /api/schedules}: recurring schedules. The API owns their definitions (what each run makes); the scheduler,
+ * which learns their timing on {@code schedules}, fires their ticks, and each tick's job is made here.
+ */
+@Path("/api/schedules")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "schedules")
+public class ScheduleResource {
+
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
+    private static final String EXAMPLE = """
+            {"name":"nightly","cron":"0 2 * * *","timezone":"Europe/Amsterdam","misfire":"FIRE_ONCE","overlap":"ALLOW",\
+            "job":{"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"nightly run"}]}}}""";
+
+    private final ScheduleService schedules;
+    private final JobMetrics metrics;
+    private final JobApiConfig config;
+    private final ScheduleRequestReader reader;
+
+    public ScheduleResource(ScheduleService schedules, JobMetrics metrics, JobApiConfig config, ObjectMapper mapper) {
+        this.schedules = schedules;
+        this.metrics = metrics;
+        this.config = config;
+        this.reader = new ScheduleRequestReader(mapper,
+                new JobRequestValidator(JobRequestValidator.limitsOf(config.validation())),
+                config.validation().defaultRetryCount());
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Create a schedule", description = "A cron expression (5 fields as a Kubernetes CronJob, 6"
+            + " with seconds first, or @hourly, @daily, @weekly, @monthly) read in a time zone, or an ISO-8601 interval"
+            + " of at least 1 s; and the job each run makes, as a POST /api/jobs body. Answers 201 once stored; the"
+            + " scheduler learns the timing through Kafka right after.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
+    @APIResponse(responseCode = "201", description = "created",
+            headers = @Header(name = "Location", description = "/api/schedules/{id}"),
+            content = @Content(schema = @Schema(implementation = ScheduleView.class)))
+    @APIResponse(responseCode = "400", description = "invalid request; the message names the field"
+            + " (API.INVALID_SCHEDULE_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<RestResponse<ScheduleView>> create(byte[] body) {
+        ScheduleDefinition definition = definition(body);
+        return unavailableOnOutage(schedules.create(definition), "stored")
+                // relative, as for jobs: created(URI) would resolve it against the request's URI
+                .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, view(stored))
+                        .header(HttpHeaders.LOCATION, "/api/schedules/" + stored.id())
+                        .build());
+    }
+
+    @GET
+    @Operation(summary = "List schedules", description = "Newest first, optionally of one tenant.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = SchedulePage.class)))
+    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<SchedulePage> list(
+            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
+                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
+            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
+                    defaultValue = "0")) @QueryParam("page") String page,
+            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
+                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+        String tenantFilter = tenantParam(tenant);
+        int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
+        int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
+        Instant now = Instant.now();
+        return unavailableOnOutage(schedules.list(tenantFilter, pageNumber, pageSize), "read")
+                .map(slice -> new SchedulePage(slice.schedules().stream().map(s -> ScheduleView.of(s, now)).toList(),
+                        pageNumber, pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
+    }
+
+    @GET
+    @Path("{id}")
+    @Operation(summary = "Read a schedule", description = "Its definition, version and next run.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<ScheduleView> get(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
+        UUID scheduleId = scheduleId(id);
+        return unavailableOnOutage(schedules.find(scheduleId), "read").map(found -> view(found(scheduleId, found)));
+    }
+
+    @PUT
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Replace a schedule", description = "The body is a whole definition, as for POST; the"
+            + " version goes up by one. A changed interval counts its ticks from now.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
+    @APIResponse(responseCode = "400", description = "invalid request or id; the message names the field",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<ScheduleView> replace(@Parameter(description = "the schedule's UUID") @PathParam("id") String id,
+                                     byte[] body) {
+        UUID scheduleId = scheduleId(id);
+        ScheduleDefinition definition = definition(body);
+        return unavailableOnOutage(schedules.replace(scheduleId, definition), "stored")
+                .map(stored -> view(found(scheduleId, stored)));
+    }
+
+    @DELETE
+    @Path("{id}")
+    @Operation(summary = "Delete a schedule", description = "204 once the delete is committed: no tick makes a job"
+            + " after it. The scheduler forgets the schedule through its tombstone on Kafka, published right after.")
+    @APIResponse(responseCode = "204", description = "deleted")
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<RestResponse<Void>> delete(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
+        UUID scheduleId = scheduleId(id);
+        return unavailableOnOutage(schedules.delete(scheduleId), "deleted").map(deleted -> {
+            if (!deleted) {
+                throw notFound(scheduleId);
+            }
+            return RestResponse.<Void>noContent();
+        });
+    }
+
+    @POST
+    @Path("{id}/pause")
+    @Operation(summary = "Pause a schedule", description = "No tick makes a job until it is resumed; a schedule"
+            + " already paused is answered as it is. No request body.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<ScheduleView> pause(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
+        return paused(id, true);
+    }
+
+    @POST
+    @Path("{id}/resume")
+    @Operation(summary = "Resume a schedule", description = "Runs again from its next tick (missed ticks of a pause"
+            + " are not caught up); a schedule not paused is answered as it is. No request body.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<ScheduleView> resume(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
+        return paused(id, false);
+    }
+
+    @POST
+    @Path("{id}/trigger")
+    @Operation(summary = "Run a schedule once now", description = "Makes one job at once from the schedule's"
+            + " template, paused or not, with scheduleId and scheduledFor (now); 202 once it is committed. Send a W3C"
+            + " traceparent header to join the job to your own trace. No request body.")
+    @APIResponse(responseCode = "202", description = "the run's job was accepted",
+            headers = @Header(name = "Location", description = "/api/jobs/{jobId}"),
+            content = @Content(schema = @Schema(implementation = ScheduleTriggered.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<RestResponse<ScheduleTriggered>> trigger(
+            @Parameter(description = "the schedule's UUID") @PathParam("id") String id,
+            @HeaderParam(Headers.TRACEPARENT) String traceparent) {
+        UUID scheduleId = scheduleId(id);
+        return unavailableOnOutage(schedules.trigger(scheduleId, Context.current(), traceparent), "run")
+                .map(outcome -> switch (outcome) {
+                    case ScheduledJobs.Outcome.Made made -> RestResponse.ResponseBuilder
+                            .accepted(new ScheduleTriggered(made.jobId(), made.traceId(), scheduleId,
+                                    made.run().scheduledFor()))
+                            .header(HttpHeaders.LOCATION, "/api/jobs/" + made.jobId())
+                            .build();
+                    case ScheduledJobs.Outcome.Ignored ignored -> throw notFound(scheduleId);
+                });
+    }
+
+    private Uni<ScheduleView> paused(String id, boolean paused) {
+        UUID scheduleId = scheduleId(id);
+        return unavailableOnOutage(schedules.pause(scheduleId, paused), "stored")
+                .map(stored -> view(found(scheduleId, stored)));
+    }
+
+    /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
+    private ScheduleDefinition definition(byte[] body) {
+        int limit = config.validation().maxBodyBytes();
+        if (body != null && body.length > limit) {
+            throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
+                    "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
+        }
+        try {
+            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS));
+        } catch (ApiException e) {
+            throw refused(e);
+        }
+    }
+
+    private static ScheduleView view(StoredSchedule schedule) {
+        return ScheduleView.of(schedule, Instant.now());
+    }
+
+    /**
+     * A 503 with {@code Retry-After} when the database is unreachable or overloaded: the client's request was fine and
+     * may be repeated. A permanent failure stays a 500.
+     */
+    private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
+        return call.onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
+                new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the schedule could not be " + what + ": the"
+                        + " database is unavailable (" + Failures.describe(e) + "); retry later", null,
+                        Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())))));
+    }
+
+    /** The path's schedule id; 400 when it is not a UUID. */
+    private UUID scheduleId(String id) {
+        if (id == null || !UUID_TEXT.matcher(id).matches()) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
+                    "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
+        }
+        return UUID.fromString(id);
+    }
+
+    private static <T> T found(UUID scheduleId, T schedule) {
+        if (schedule == null) {
+            throw notFound(scheduleId);
+        }
+        return schedule;
+    }
+
+    private static ApiException notFound(UUID scheduleId) {
+        return new ApiException(ApiErrorCode.SCHEDULE_NOT_FOUND, "no schedule with id " + scheduleId);
+    }
+
+    private String tenantParam(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (!JobControlRules.TENANT.matcher(value).matches()) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter tenant must match"
+                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + (value.length() > 40 ? value.substring(0, 40) + "..." : value)
+                    + "'"));
+        }
+        return value;
+    }
+
+    private int intParam(String name, String value, int fallback, int min, int max) {
+        if (value == null || value.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
+                "query parameter " + name + " must be an integer between " + min + " and " + max + ", got '"
+                        + value + "'"));
+    }
+
+    private ApiException refused(ApiException e) {
+        metrics.validationFailure(e.code().code());
+        return e;
+    }
+}

@@ -1,0 +1,235 @@
+package dev.jobweaver.api.schedule.service;
+
+import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.persistence.JsonColumns;
+import dev.jobweaver.api.job.persistence.SubmissionStore;
+import dev.jobweaver.api.job.rest.JobRequest;
+import dev.jobweaver.api.job.service.JobSubmissionService;
+import dev.jobweaver.api.schedule.messaging.SchedulePublisher;
+import dev.jobweaver.api.schedule.persistence.ScheduleTargets;
+import dev.jobweaver.common.job.JobOrigin;
+import io.opentelemetry.context.Context;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * Makes the jobs of schedules: one per tick of {@code schedule-fired}, and one per trigger. The one place where a
+ * schedule becomes a job ({@link #make(SqlConnection, List)}), so that whatever must happen in the same transaction as
+ * such a job (a notification of it) goes here.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>A job is made exactly once per tick: its id is the tick's ({@code JobIds.forTick}), and the insert is
+ *       idempotent on it, so a tick fired or consumed twice changes nothing the second time.</li>
+ *   <li>The job goes the way of a submission: stored {@code PENDING} with its outbox row in one transaction, its
+ *       {@code JobCreatedEvent} (with the tick as its {@code origin}) handed to the outbox relay after the commit.</li>
+ *   <li>It is made from the definition the transaction reads, with the schedule's row locked for share: a change or
+ *       delete of the schedule waits, and a tick of a schedule whose delete committed makes nothing.</li>
+ * </ul>
+ * Runs on the reactive SQL client, on the caller's Vert.x context; never blocks.
+ */
+@ApplicationScoped
+public class ScheduledJobs {
+
+    private static final Logger LOG = Logger.getLogger(ScheduledJobs.class);
+
+    /** What made a job; the {@code origin} tag of {@code jobweaver_schedule_jobs_total}. */
+    public enum Kind {
+        /** A tick that came on time. */
+        TICK("tick"),
+        /** The one catch-up job of {@code misfire: FIRE_ONCE} after downtime. */
+        CATCH_UP("catch-up"),
+        /** {@code POST /api/schedules/{id}/trigger}. */
+        TRIGGER("trigger");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        /** The metric tag's value. */
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * One run of a schedule to make.
+     *
+     * @param jobId the job's id: derived from the tick for a tick, new for a trigger
+     * @param scheduledFor the tick's time; a trigger's instant
+     * @param parent the trace context the job continues: the request's for a trigger, the root for a tick
+     * @param traceparent the W3C trace context of the tick's record or the trigger's request; null without one
+     */
+    public record Run(UUID scheduleId, UUID jobId, Instant scheduledFor, Kind kind, Context parent,
+                      String traceparent) {
+    }
+
+    /** What became of a run: its job (committed), or why none was made. */
+    public sealed interface Outcome {
+
+        /** The run whose outcome this is. */
+        Run run();
+
+        /** The run's job was committed with its outbox row. */
+        record Made(Run run, JobSubmissionService.Pending job) implements Outcome {
+
+            /** The job's id. */
+            public UUID jobId() {
+                return job.job().id();
+            }
+
+            /** The job's trace id. */
+            public String traceId() {
+                return job.job().traceId();
+            }
+        }
+
+        /** The run made no job. */
+        record Ignored(Run run, ScheduleMetrics.Ignored reason) implements Outcome {
+        }
+    }
+
+    private final Pool pool;
+    private final ScheduleTargets targets;
+    private final SubmissionStore store;
+    private final JobSubmissionService submissions;
+    private final SchedulePublisher publisher;
+    private final ScheduleMetrics metrics;
+    private final int defaultRetryCount;
+
+    public ScheduledJobs(Pool pool, ScheduleTargets targets, SubmissionStore store, JobSubmissionService submissions,
+                         SchedulePublisher publisher, ScheduleMetrics metrics, JobApiConfig config) {
+        this.pool = pool;
+        this.targets = targets;
+        this.store = store;
+        this.submissions = submissions;
+        this.publisher = publisher;
+        this.metrics = metrics;
+        this.defaultRetryCount = config.validation().defaultRetryCount();
+    }
+
+    /**
+     * Makes the jobs of {@code runs} in one transaction; after its commit hands their events to the outbox relay and
+     * counts them. One outcome per run, in order. Fails when the transaction fails (nothing of it is stored); a
+     * permanent failure names no run, so the caller splits the runs to find the one at fault.
+     */
+    public Uni<List<Outcome>> make(List<Run> runs) {
+        if (runs.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return pool.withTransaction(connection -> make(connection, runs)).invoke(this::committed);
+    }
+
+    /**
+     * The jobs of {@code runs}, made on {@code connection} within the caller's transaction: reads the schedules
+     * (locked for share), makes each live schedule's job from its template and inserts the jobs not made before. One
+     * outcome per run, in order; the caller hands the {@link Outcome.Made} jobs to the relay after its commit
+     * ({@link #committed}).
+     */
+    Uni<List<Outcome>> make(SqlConnection connection, List<Run> runs) {
+        Map<UUID, Run> byJob = new LinkedHashMap<>();
+        runs.forEach(run -> byJob.putIfAbsent(run.jobId(), run));
+        Set<UUID> scheduleIds = new HashSet<>();
+        runs.forEach(run -> scheduleIds.add(run.scheduleId()));
+        return targets.find(connection, scheduleIds).chain(found -> {
+            Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+            Map<UUID, JobSubmissionService.Pending> jobs = new LinkedHashMap<>();
+            Map<UUID, ScheduleMetrics.Ignored> ignored = new HashMap<>();
+            for (Run run : byJob.values()) {
+                ScheduleTargets.Target target = found.get(run.scheduleId());
+                if (target == null || target.deleted()) {
+                    ignored.put(run.jobId(), ScheduleMetrics.Ignored.NO_SCHEDULE);
+                } else if (target.paused() && run.kind() != Kind.TRIGGER) {
+                    // fired before the scheduler saw the pause; a trigger is an explicit run and passes
+                    ignored.put(run.jobId(), ScheduleMetrics.Ignored.PAUSED);
+                } else {
+                    switch (ScheduleTarget.of(target.jobJson(), target.workflowId())) {
+                        case ScheduleTarget.Job job -> jobs.put(run.jobId(), prepare(run, job, now));
+                        // where a workflow's run will start, once workflows exist
+                        case ScheduleTarget.Workflow workflow ->
+                                ignored.put(run.jobId(), ScheduleMetrics.Ignored.WORKFLOW);
+                    }
+                }
+            }
+            Uni<Set<UUID>> inserted = jobs.isEmpty() ? Uni.createFrom().item(Set.of())
+                    : store.insertOnce(connection, jobs.values().stream().map(JobSubmissionService.Pending::job)
+                            .toList(), submissions.instance());
+            return inserted.map(stored -> {
+                Set<UUID> unmade = new HashSet<>(stored);
+                List<Outcome> outcomes = new ArrayList<>(runs.size());
+                for (Run run : runs) {
+                    JobSubmissionService.Pending job = jobs.get(run.jobId());
+                    if (job != null && unmade.remove(run.jobId())) {
+                        outcomes.add(new Outcome.Made(run, job));
+                    } else {
+                        outcomes.add(new Outcome.Ignored(run, ignored.getOrDefault(run.jobId(),
+                                ScheduleMetrics.Ignored.REPEATED)));
+                    }
+                }
+                return outcomes;
+            });
+        });
+    }
+
+    /** The job of {@code run} from its schedule's template, ready to store. */
+    private JobSubmissionService.Pending prepare(Run run, ScheduleTarget.Job template, Instant now) {
+        JobRequest request;
+        try {
+            request = JsonColumns.mapper().readValue(template.json(), JobRequest.class);
+        } catch (IOException e) {
+            // validated when stored: a row no job can be made from is a fault of its own, not a passing one
+            throw new IllegalStateException("the job template of schedule " + run.scheduleId() + " cannot be read: "
+                    + e.getMessage(), e);
+        }
+        int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount() : defaultRetryCount;
+        return submissions.prepareScheduled(run.jobId(), request.jobType(), request.payload(), maxRetries,
+                request.control(now), now, new JobOrigin(run.scheduleId(), run.scheduledFor()), run.parent(),
+                run.traceparent());
+    }
+
+    /**
+     * After the commit: hands the made jobs' events to the outbox relay, counts every outcome, and publishes a
+     * tombstone for a schedule the API does not have (a record of the compacted topic a delete's tombstone overtook),
+     * so that the scheduler forgets it.
+     */
+    private void committed(List<Outcome> outcomes) {
+        List<JobSubmissionService.Pending> made = new ArrayList<>();
+        Map<Kind, Integer> counts = new java.util.EnumMap<>(Kind.class);
+        Set<UUID> unknown = new HashSet<>();
+        for (Outcome outcome : outcomes) {
+            switch (outcome) {
+                case Outcome.Made m -> {
+                    made.add(m.job());
+                    counts.merge(m.run().kind(), 1, Integer::sum);
+                    LOG.debugf("job %s made by schedule %s for %s", m.jobId(), m.run().scheduleId(),
+                            m.run().scheduledFor());
+                }
+                case Outcome.Ignored i -> {
+                    metrics.ignored(i.reason());
+                    if (i.reason() == ScheduleMetrics.Ignored.NO_SCHEDULE && i.run().kind() != Kind.TRIGGER) {
+                        unknown.add(i.run().scheduleId());
+                    }
+                }
+            }
+        }
+        submissions.relayCommitted(made);
+        counts.forEach(metrics::made);
+        unknown.forEach(publisher::tombstoneLater);
+    }
+}
