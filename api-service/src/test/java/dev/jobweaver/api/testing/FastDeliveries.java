@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * Webhook deliveries on a test's time scale: retries from 200 ms doubling up to 1 s, given up 4 s after the delivery
  * was made, a 2 s answer timeout, and small sending bounds (8 at once, 2 per subscription) so that a test can fill a
- * subscription's slots with a few deliveries.
+ * subscription's slots with a few deliveries. Retries due sooner than the 1 s poll interval wake the sender by timer.
  */
 public class FastDeliveries implements QuarkusTestProfile {
 
@@ -20,7 +20,6 @@ public class FastDeliveries implements QuarkusTestProfile {
                 "jobweaver.api.notifications.request-timeout", "2s",
                 "jobweaver.api.notifications.lease", "10s",
                 "jobweaver.api.notifications.max-in-flight", "8",
-                "jobweaver.api.notifications.max-in-flight-per-subscription", "2",
-                "jobweaver.api.notifications.poll-interval", "500ms");
+                "jobweaver.api.notifications.max-in-flight-per-subscription", "2");
     }
 }
