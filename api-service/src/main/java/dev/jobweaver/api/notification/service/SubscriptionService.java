@@ -47,7 +47,7 @@ public class SubscriptionService {
 
     /** Why deliveries to the request's URL would be refused now, or null; resolves its host off the event loop. */
     public Uni<String> destinationRefusal(SubscriptionRequest request) {
-        return Uni.createFrom().item(() -> destinations.refusal(request.url())).runSubscriptionOn(RESOLVER);
+        return Uni.createFrom().item(() -> destinations.subscriptionRefusal(request.url())).runSubscriptionOn(RESOLVER);
     }
 
     /**

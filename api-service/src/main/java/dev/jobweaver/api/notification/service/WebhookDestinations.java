@@ -25,6 +25,19 @@ public class WebhookDestinations {
 
     /** Why a request to {@code url} may not be sent now, or null: its host name, then every address it has. */
     public String refusal(URI url) {
+        return refusal(url, true);
+    }
+
+    /**
+     * Why a subscription to {@code url} is refused, or null: as {@link #refusal}, except that a host that does not
+     * resolve now is accepted. A name whose DNS fails for a moment must not make a subscription a 400; each attempt
+     * judges its addresses again, and one that finds none is recorded and retried.
+     */
+    public String subscriptionRefusal(URI url) {
+        return refusal(url, false);
+    }
+
+    private String refusal(URI url, boolean unresolvedRefused) {
         String host = host(url);
         String named = rules.hostRefusal(host);
         if (named != null) {
@@ -34,7 +47,7 @@ public class WebhookDestinations {
         try {
             addresses = InetAddress.getAllByName(host);
         } catch (UnknownHostException e) {
-            return "host " + host + " does not resolve";
+            return unresolvedRefused ? "host " + host + " does not resolve" : null;
         }
         return rules.addressRefusal(host, addresses);
     }
