@@ -7,8 +7,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.UUID;
 
 /**
- * Removes a deleted job from the API's database, with the reactive PostgreSQL client: its {@code jobs} row and any
- * {@code job_outbox} row. Its {@code idempotency_keys} rows stay until they expire (README, Deleting a job).
+ * Removes a deleted job from the API's database, with the reactive PostgreSQL client: its {@code jobs} row, any
+ * {@code job_outbox} row, and its subscriptions with their deliveries (SPEC: deleting a job deletes its subscriptions).
+ * Its {@code idempotency_keys} rows stay until they expire (README, Deleting a job).
  */
 @ApplicationScoped
 public class JobDeletionStore {
@@ -16,10 +17,12 @@ public class JobDeletionStore {
     /**
      * One statement, so both deletes commit together. A leftover outbox row (its delete after the acknowledgement is
      * delayed, or failed) would otherwise let the sweeper publish the job's {@code job-created} again after the
-     * scheduler forgot it, and the job would run once more. A row a sweep holds is waited for, then deleted.
+     * scheduler forgot it, and the job would run once more. A row a sweep holds is waited for, then deleted. The
+     * job's subscriptions go in the same statement, their deliveries with them (foreign key, on delete cascade).
      */
     private static final String DELETE = """
-            WITH outbox AS (DELETE FROM job_outbox WHERE job_id = $1)
+            WITH outbox AS (DELETE FROM job_outbox WHERE job_id = $1),
+                 subscriptions AS (DELETE FROM subscriptions WHERE job_id = $1)
             DELETE FROM jobs WHERE id = $1
             """;
 

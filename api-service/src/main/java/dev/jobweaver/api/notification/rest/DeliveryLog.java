@@ -1,0 +1,10 @@
+package dev.jobweaver.api.notification.rest;
+
+import dev.jobweaver.api.notification.service.DeliveryLogEntry;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.List;
+
+/** {@code GET /api/subscriptions/{id}/deliveries}: newest first. */
+@RegisterForReflection
+public record DeliveryLog(List<DeliveryLogEntry> deliveries) {
+}

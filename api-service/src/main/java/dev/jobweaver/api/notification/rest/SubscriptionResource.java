@@ -1,0 +1,204 @@
+package dev.jobweaver.api.notification.rest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.notification.persistence.Subscription;
+import dev.jobweaver.api.notification.service.SubscriptionRequest;
+import dev.jobweaver.api.notification.service.SubscriptionService;
+import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.common.reactive.VertxContexts;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * {@code /api/subscriptions}: subscribe a URL to a job's, a schedule's, a workflow's or a job type's state changes,
+ * read or delete the subscription, and read its delivery log.
+ */
+@Path("/api/subscriptions")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "subscriptions")
+public class SubscriptionResource {
+
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
+    /** Delivery log lines when {@code limit} is not given, and the most it may ask for. */
+    static final int DEFAULT_LIMIT = 100;
+    static final int MAX_LIMIT = 1000;
+
+    private final SubscriptionService subscriptions;
+    private final SubscriptionRequestReader reader;
+    private final JobMetrics metrics;
+
+    public SubscriptionResource(SubscriptionService subscriptions, ObjectMapper mapper, JobMetrics metrics) {
+        this.subscriptions = subscriptions;
+        this.reader = new SubscriptionRequestReader(mapper);
+        this.metrics = metrics;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Subscribe to state changes", description = "Exactly one target: jobId (an existing job),"
+            + " scheduleId, workflowId or jobType; events: a non-empty list of SCHEDULED, STARTED, RETRYING, COMPLETED,"
+            + " FAILED, CANCELLED; url: absolute http or https, whose destination the delivery rules allow. Each change"
+            + " is POSTed to the URL signed as Standard Webhooks sign (webhook-id, webhook-timestamp,"
+            + " webhook-signature), retried with backoff for 25 h. The answer carries the signing secret, this once.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, example = "{\"jobId\":\"3fa85f64-5717-4562-b3fc-2c963f66afa6\","
+                    + "\"events\":[\"COMPLETED\",\"FAILED\"],\"url\":\"https://hooks.example.com/jobweaver\"}")))
+    @APIResponse(responseCode = "201", description = "created; the secret is shown this once",
+            headers = @Header(name = "Location", description = "/api/subscriptions/{id}"),
+            content = @Content(schema = @Schema(implementation = SubscriptionView.class)))
+    @APIResponse(responseCode = "400", description = "invalid request; the message names the field"
+            + " (API.INVALID_SUBSCRIPTION_REQUEST, API.MALFORMED_JSON)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "jobId names no job (API.JOB_NOT_FOUND, with jobId)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<RestResponse<SubscriptionView>> create(byte[] body) {
+        SubscriptionRequest request;
+        try {
+            request = reader.read(body);
+        } catch (ApiException e) {
+            throw refused(e);
+        }
+        return VertxContexts.backToCaller(subscriptions.destinationRefusal(request))
+                .chain(refusal -> {
+                    if (refusal != null) {
+                        throw refused(new ApiException(ApiErrorCode.INVALID_SUBSCRIPTION_REQUEST,
+                                "url is refused: " + refusal));
+                    }
+                    return subscriptions.create(request);
+                })
+                .onFailure(SubscriptionService.JobNotFoundException.class).transform(e -> {
+                    UUID jobId = ((SubscriptionService.JobNotFoundException) e).jobId();
+                    return refused(new ApiException(ApiErrorCode.JOB_NOT_FOUND, "jobId " + jobId
+                            + " names no job; a subscription to a job needs an existing job", jobId.toString()));
+                })
+                // Location as JobResource writes it: relative, as SPEC.md shows it
+                .map(created -> RestResponse.ResponseBuilder.<SubscriptionView>create(RestResponse.Status.CREATED)
+                        .entity(SubscriptionView.withSecret(created))
+                        .header(HttpHeaders.LOCATION, "/api/subscriptions/" + created.id)
+                        .build());
+    }
+
+    @GET
+    @Path("{id}")
+    @Operation(summary = "Read a subscription", description = "Its target, events, URL and creation time; never its"
+            + " secret.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = SubscriptionView.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such subscription (API.SUBSCRIPTION_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<SubscriptionView> get(@Parameter(description = "the subscription's UUID") @PathParam("id") String id) {
+        UUID subscriptionId = subscriptionId(id);
+        return subscriptions.find(subscriptionId).map(found -> SubscriptionView.of(found(subscriptionId, found)));
+    }
+
+    @DELETE
+    @Path("{id}")
+    @Operation(summary = "Delete a subscription", description = "With its deliveries and their log; a delivery being"
+            + " sent may still arrive once.")
+    @APIResponse(responseCode = "204", description = "deleted")
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such subscription (API.SUBSCRIPTION_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<RestResponse<Void>> delete(@Parameter(description = "the subscription's UUID") @PathParam("id")
+                                          String id) {
+        UUID subscriptionId = subscriptionId(id);
+        return subscriptions.delete(subscriptionId).map(deleted -> {
+            if (!deleted) {
+                throw notFound(subscriptionId);
+            }
+            return RestResponse.<Void>noContent();
+        });
+    }
+
+    @GET
+    @Path("{id}/deliveries")
+    @Operation(summary = "A subscription's delivery log", description = "Newest first: one entry per attempt (time,"
+            + " answer status or error, duration) with its delivery's state (PENDING, DELIVERED, GIVEN_UP), and one"
+            + " with attempt 0 for a delivery not attempted yet.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeliveryLog.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID, or limit is not 1..1000"
+            + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such subscription (API.SUBSCRIPTION_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<DeliveryLog> deliveries(
+            @Parameter(description = "the subscription's UUID") @PathParam("id") String id,
+            @Parameter(description = "most entries, 1..1000", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
+                    maximum = "1000", defaultValue = "100")) @QueryParam("limit") String limit) {
+        UUID subscriptionId = subscriptionId(id);
+        int max = limit(limit);
+        return subscriptions.deliveries(subscriptionId, max).map(entries -> {
+            if (entries == null) {
+                throw notFound(subscriptionId);
+            }
+            return new DeliveryLog(entries);
+        });
+    }
+
+    private UUID subscriptionId(String id) {
+        if (id == null || !UUID_TEXT.matcher(id).matches()) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
+                    "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
+        }
+        return UUID.fromString(id);
+    }
+
+    private int limit(String value) {
+        if (value == null || value.isEmpty()) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed >= 1 && parsed <= MAX_LIMIT) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter limit must be an integer"
+                + " between 1 and " + MAX_LIMIT + ", got '" + (value.length() > 40 ? value.substring(0, 40) + "..."
+                : value) + "'"));
+    }
+
+    private static Subscription found(UUID id, Subscription subscription) {
+        if (subscription == null) {
+            throw notFound(id);
+        }
+        return subscription;
+    }
+
+    private static ApiException notFound(UUID id) {
+        return new ApiException(ApiErrorCode.SUBSCRIPTION_NOT_FOUND, "no subscription with id " + id);
+    }
+
+    private ApiException refused(ApiException e) {
+        metrics.validationFailure(e.code().code());
+        return e;
+    }
+}
