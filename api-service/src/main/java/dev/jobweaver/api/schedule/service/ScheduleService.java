@@ -1,5 +1,6 @@
 package dev.jobweaver.api.schedule.service;
 
+import dev.jobweaver.api.notification.service.SubscriptionService;
 import dev.jobweaver.api.schedule.messaging.SchedulePublisher;
 import dev.jobweaver.api.schedule.persistence.Schedule;
 import dev.jobweaver.api.schedule.persistence.ScheduleRepository;
@@ -29,11 +30,14 @@ public class ScheduleService {
     private final ScheduleRepository schedules;
     private final SchedulePublisher publisher;
     private final ScheduledJobs jobs;
+    private final SubscriptionService subscriptions;
 
-    public ScheduleService(ScheduleRepository schedules, SchedulePublisher publisher, ScheduledJobs jobs) {
+    public ScheduleService(ScheduleRepository schedules, SchedulePublisher publisher, ScheduledJobs jobs,
+                           SubscriptionService subscriptions) {
         this.schedules = schedules;
         this.publisher = publisher;
         this.jobs = jobs;
+        this.subscriptions = subscriptions;
     }
 
     /** One page of schedules and how many match. */
@@ -105,8 +109,9 @@ public class ScheduleService {
     }
 
     /**
-     * Deletes the schedule: marks it deleted (version + 1) and, after the commit, publishes its tombstone, on whose
-     * acknowledgement its row goes. False when there is no such schedule.
+     * Deletes the schedule: marks it deleted (version + 1) and deletes its subscriptions (with their deliveries) in the
+     * same transaction; after the commit, publishes its tombstone, on whose acknowledgement its row goes. False when
+     * there is no such schedule.
      */
     @WithSpan("delete schedule")
     public Uni<Boolean> delete(UUID id) {
@@ -119,7 +124,8 @@ public class ScheduleService {
             schedule.updatedAt = now;
             schedule.version++;
             return true;
-        })).invoke(deleted -> {
+        }).call(deleted -> deleted ? subscriptions.deleteForSchedule(id) : Uni.createFrom().voidItem()))
+                .invoke(deleted -> {
             if (deleted) {
                 publisher.tombstoneLater(id);
             }

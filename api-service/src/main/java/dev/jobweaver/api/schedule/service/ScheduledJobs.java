@@ -5,6 +5,8 @@ import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.job.persistence.SubmissionStore;
 import dev.jobweaver.api.job.rest.JobRequest;
 import dev.jobweaver.api.job.service.JobSubmissionService;
+import dev.jobweaver.api.notification.persistence.DeliveryStore;
+import dev.jobweaver.api.notification.service.DeliveryIntake;
 import dev.jobweaver.api.schedule.messaging.SchedulePublisher;
 import dev.jobweaver.api.schedule.persistence.ScheduleTargets;
 import dev.jobweaver.common.job.JobOrigin;
@@ -111,16 +113,19 @@ public class ScheduledJobs {
     private final JobSubmissionService submissions;
     private final SchedulePublisher publisher;
     private final ScheduleMetrics metrics;
+    private final DeliveryIntake deliveries;
     private final int defaultRetryCount;
 
     public ScheduledJobs(Pool pool, ScheduleTargets targets, SubmissionStore store, JobSubmissionService submissions,
-                         SchedulePublisher publisher, ScheduleMetrics metrics, JobApiConfig config) {
+                         SchedulePublisher publisher, ScheduleMetrics metrics, DeliveryIntake deliveries,
+                         JobApiConfig config) {
         this.pool = pool;
         this.targets = targets;
         this.store = store;
         this.submissions = submissions;
         this.publisher = publisher;
         this.metrics = metrics;
+        this.deliveries = deliveries;
         this.defaultRetryCount = config.validation().defaultRetryCount();
     }
 
@@ -170,7 +175,7 @@ public class ScheduledJobs {
             Uni<Set<UUID>> inserted = jobs.isEmpty() ? Uni.createFrom().item(Set.of())
                     : store.insertOnce(connection, jobs.values().stream().map(JobSubmissionService.Pending::job)
                             .toList(), submissions.instance());
-            return inserted.map(stored -> {
+            return inserted.call(stored -> scheduledDeliveries(connection, jobs, stored)).map(stored -> {
                 Set<UUID> unmade = new HashSet<>(stored);
                 List<Outcome> outcomes = new ArrayList<>(runs.size());
                 for (Run run : runs) {
@@ -185,6 +190,21 @@ public class ScheduledJobs {
                 return outcomes;
             });
         });
+    }
+
+    /**
+     * The SCHEDULED deliveries of the jobs just inserted ({@code stored}), in their transaction, for the subscribers of
+     * their schedule or their job type; remembers whether there were any, for the wake-up after the commit.
+     */
+    private Uni<Integer> scheduledDeliveries(SqlConnection connection, Map<UUID, JobSubmissionService.Pending> jobs,
+                                             Set<UUID> stored) {
+        List<DeliveryStore.ScheduledJob> made = new ArrayList<>(stored.size());
+        for (UUID id : stored) {
+            SubmissionStore.NewJob job = jobs.get(id).job();
+            made.add(new DeliveryStore.ScheduledJob(id, job.type(), job.origin().scheduleId(),
+                    job.origin().scheduledFor(), job.traceId()));
+        }
+        return made.isEmpty() ? Uni.createFrom().item(0) : deliveries.scheduled(connection, made);
     }
 
     /** The job of {@code run} from its schedule's template, ready to store. */
@@ -229,6 +249,9 @@ public class ScheduledJobs {
             }
         }
         submissions.relayCommitted(made);
+        if (!made.isEmpty()) {
+            deliveries.wake(); // SCHEDULED deliveries may have been made with the jobs
+        }
         counts.forEach(metrics::made);
         unknown.forEach(publisher::tombstoneLater);
     }
