@@ -11,22 +11,18 @@ import dev.jobweaver.common.schedule.Overlap;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.local.testing.QuarantineTopic;
 import dev.jobweaver.local.testing.QuarantineTopic.Position;
-import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimerRepository;
-import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.TestSchedules;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,22 +32,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
-class ScheduleEventConsumerQuarantineTest extends KafkaAndDbTest {
-
-    @Inject
-    ScheduleTimerRepository timers;
-
-    TestSchedules schedules;
-
-    @BeforeEach
-    void startSchedules() {
-        schedules = new TestSchedules(bootstrapServers, producer, mapper, timers);
-    }
-
-    @AfterEach
-    void stopSchedules() throws InterruptedException {
-        schedules.close();
-    }
+class ScheduleEventConsumerQuarantineTest extends ScheduleKafkaTest {
 
     @Test
     void badRecordsAreQuarantinedAndTheGoodOneBehindThemIsApplied() {

@@ -8,20 +8,16 @@ import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimer;
-import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimerRepository;
-import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,22 +28,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
-class ScheduleServiceTest extends KafkaAndDbTest {
-
-    @Inject
-    ScheduleTimerRepository timers;
-
-    TestSchedules schedules;
-
-    @BeforeEach
-    void startSchedules() {
-        schedules = new TestSchedules(bootstrapServers, producer, mapper, timers);
-    }
-
-    @AfterEach
-    void stopSchedules() throws InterruptedException {
-        schedules.close();
-    }
+class ScheduleServiceTest extends ScheduleKafkaTest {
 
     @Test
     void aPausedScheduleStopsFiringAndAResumedOneGoesOnFromItsNextTickWithoutThePausedTicks() throws Exception {

@@ -7,10 +7,8 @@ import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimer;
-import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimerRepository;
-import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import dev.jobweaver.scheduler.testing.TestSchedules;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
@@ -21,8 +19,6 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,27 +29,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
-class ScheduleTickerOverlapTest extends KafkaAndDbTest {
+class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Inject
     ScheduleTicker ticker;
-
-    @Inject
-    ScheduleTimerRepository timers;
-
-    TestSchedules schedules;
-
-    @BeforeEach
-    void startSchedules() {
-        schedules = new TestSchedules(bootstrapServers, producer, mapper, timers);
-    }
-
-    @AfterEach
-    void stopSchedules() throws InterruptedException {
-        schedules.close();
-    }
 
     @Test
     void skipSkipsWhileAJobOfTheScheduleIsActiveOrOnItsWayAndFiresOnceItFinished() {

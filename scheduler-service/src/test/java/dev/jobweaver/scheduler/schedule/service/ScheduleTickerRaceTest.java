@@ -7,9 +7,7 @@ import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
 import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimerRepository;
-import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
-import dev.jobweaver.scheduler.testing.TestSchedules;
+import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
@@ -27,8 +25,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,25 +34,10 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
-class ScheduleTickerRaceTest extends KafkaAndDbTest {
+class ScheduleTickerRaceTest extends ScheduleKafkaTest {
 
     @Inject
     ScheduleTicker ticker;
-
-    @Inject
-    ScheduleTimerRepository timers;
-
-    TestSchedules schedules;
-
-    @BeforeEach
-    void startSchedules() {
-        schedules = new TestSchedules(bootstrapServers, producer, mapper, timers);
-    }
-
-    @AfterEach
-    void stopSchedules() throws InterruptedException {
-        schedules.close();
-    }
 
     @Test
     void racingRoundsFireEachDueTickExactlyOnce() {

@@ -10,8 +10,7 @@ import dev.jobweaver.common.schedule.Overlap;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.schedule.messaging.ScheduleFiredPublisher;
 import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimer;
-import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimerRepository;
-import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;
 import dev.jobweaver.scheduler.testing.TopicRecorder;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,8 +28,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,27 +38,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
-class ScheduleTickerTest extends KafkaAndDbTest {
+class ScheduleTickerTest extends ScheduleKafkaTest {
 
     private static final int TICKS = 10;
 
     @Inject
-    ScheduleTimerRepository timers;
-
-    @Inject
     MeterRegistry registry;
-
-    TestSchedules schedules;
-
-    @BeforeEach
-    void startSchedules() {
-        schedules = new TestSchedules(bootstrapServers, producer, mapper, timers);
-    }
-
-    @AfterEach
-    void stopSchedules() throws InterruptedException {
-        schedules.close();
-    }
 
     @Test
     void aOneSecondScheduleFiresEveryTickExactlyOnceWithoutGaps() {

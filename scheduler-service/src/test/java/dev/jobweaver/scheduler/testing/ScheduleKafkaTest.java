@@ -1,0 +1,28 @@
+package dev.jobweaver.scheduler.testing;
+
+import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimerRepository;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * Base of the schedule tests: {@link KafkaAndDbTest}'s clients, the timers' repository, and {@link TestSchedules},
+ * which publishes schedules and records the ticks fired, opened before each test and closed after it.
+ */
+public abstract class ScheduleKafkaTest extends KafkaAndDbTest {
+
+    @Inject
+    protected ScheduleTimerRepository timers;
+
+    protected TestSchedules schedules;
+
+    @BeforeEach
+    void startSchedules() {
+        schedules = new TestSchedules(bootstrapServers, producer, mapper, timers);
+    }
+
+    @AfterEach
+    void stopSchedules() throws InterruptedException {
+        schedules.close();
+    }
+}
