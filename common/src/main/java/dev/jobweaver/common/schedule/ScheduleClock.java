@@ -13,6 +13,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -187,11 +188,13 @@ public final class ScheduleClock {
     }
 
     private Instant nextCron(Instant after) {
+        // Cron ticks fall on whole seconds; cron-utils keeps the fraction of the instant it is asked from.
+        Instant second = after.truncatedTo(ChronoUnit.SECONDS);
         if (wildcardHours) {
-            return cron.nextExecution(after.atZone(zone)).map(ZonedDateTime::toInstant).orElse(null);
+            return cron.nextExecution(second.atZone(zone)).map(ZonedDateTime::toInstant).orElse(null);
         }
         // Walk the wall clock: cron-utils sees local date-times at UTC, where no hour is skipped or repeated.
-        LocalDateTime wall = LocalDateTime.ofInstant(after, zone);
+        LocalDateTime wall = LocalDateTime.ofInstant(second, zone);
         for (int i = 0; i < MAX_STEPS; i++) {
             Optional<ZonedDateTime> next = cron.nextExecution(wall.atZone(ZoneOffset.UTC));
             if (next.isEmpty()) {

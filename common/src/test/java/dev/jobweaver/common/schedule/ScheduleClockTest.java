@@ -82,6 +82,17 @@ class ScheduleClockTest {
                 .isEqualTo(Instant.parse("2026-01-12T08:00:00Z"));
     }
 
+    @Test
+    void cronTicksFallOnWholeSecondsWhateverTheInstantAskedFrom() {
+        Instant from = Instant.parse("2026-01-05T10:00:00.810588Z");
+        assertThat(ScheduleClock.of("* * * * * *", null, "UTC", null).nextAfter(from))
+                .isEqualTo(Instant.parse("2026-01-05T10:00:01Z"));
+        assertThat(ScheduleClock.of("*/5 * * * *", null, "UTC", null).nextAfter(from))
+                .isEqualTo(Instant.parse("2026-01-05T10:05:00Z"));
+        assertThat(ScheduleClock.of("30 2 * * *", null, "Europe/Amsterdam", null)
+                .nextAfter(Instant.parse("2026-01-05T01:29:59.999Z"))).isEqualTo(Instant.parse("2026-01-05T01:30:00Z"));
+    }
+
     @ParameterizedTest
     @CsvSource({
             "@hourly, 2026-01-05T11:00:00Z",

@@ -24,9 +24,12 @@ import org.jboss.logging.Logger;
  * is stored, an older one ignored, a deleted schedule's timer removed.
  *
  * <h2>The next tick</h2>
- * A new timer, or one whose clock changed (cron, interval, timezone, anchor), starts at its first tick after now; so
- * does a paused schedule that is resumed: the ticks of its pause are not fired. Any other change (misfire, overlap,
- * tenant, pausing) keeps the next tick where it was.
+ * A new timer, or one whose clock changed (cron, interval, timezone, anchor), starts at its first tick after the
+ * change, as the API stored it ({@code changedAt}, or now if that is later); so does a paused schedule that is
+ * resumed: the ticks of its pause are not fired. Counting from the change, not from when this consumer saw it, keeps
+ * the first ticks of a new schedule that reached the scheduler late (a consumer group rebalancing, a restart): they
+ * fire late, or as a misfire once later than the threshold, and the API's {@code nextRunAt} is the scheduler's. Any
+ * other change (misfire, overlap, tenant, pausing) keeps the next tick where it was.
  *
  * <h2>Guarantees</h2>
  * A poll is applied in one transaction: its timers are locked ({@code FOR UPDATE}, in scheduleId order, so a ticker
@@ -107,7 +110,8 @@ public class ScheduleService {
     /**
      * {@code current} as {@code event} leaves it, or {@code current} itself when the event is not newer.
      *
-     * @param now the database's clock, from which a new or changed timer's next tick is found
+     * @param now the database's clock: a new or changed timer's next tick is found from the change's
+     *            {@code changedAt}, or from {@code now} when that is earlier (a clock ahead of the database's)
      */
     static ScheduleTimer apply(ScheduleTimer current, ScheduleEvent event, Instant now) {
         if (current != null && event.version() <= current.version()) {
@@ -127,7 +131,8 @@ public class ScheduleService {
                 || !Objects.equals(current.anchor(), next.anchor());
         boolean resumed = current != null && current.paused() && !next.paused();
         if (clockChanged || resumed) {
-            return next.withNextRunAt(next.clock().nextAfter(now));
+            Instant from = event.changedAt() != null && event.changedAt().isBefore(now) ? event.changedAt() : now;
+            return next.withNextRunAt(next.clock().nextAfter(from));
         }
         return next;
     }
