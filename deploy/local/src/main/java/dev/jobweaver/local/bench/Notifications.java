@@ -53,10 +53,11 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
     public static final Duration MIN_LEAD = Duration.ofSeconds(20);
 
     /**
-     * The lead per job: submitting and subscribing take about 1-2 ms a job each at {@link #CONCURRENCY} on the 2-core
-     * machine, so 3 ms a job lets every subscription exist before the first job runs, with room for a slow hour.
+     * The lead per job: submitting took 1.6 ms a job and subscribing 2 ms a job at {@link #CONCURRENCY} on the 2-core
+     * machine (2026-11-26, 10,000 jobs), so 6 ms a job lets every subscription exist before the first job runs, with
+     * room for a slower hour; 3 ms left a fifth of the jobs finished before their subscription.
      */
-    public static final Duration LEAD_PER_JOB = Duration.ofMillis(3);
+    public static final Duration LEAD_PER_JOB = Duration.ofMillis(6);
 
     /** The events every subscription asks for. */
     static final String EVENT = "COMPLETED";
@@ -72,7 +73,7 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
         problems = List.copyOf(problems);
     }
 
-    /** How far ahead of the first submission {@code jobs} jobs start together: max(20 s, 3 ms a job). */
+    /** How far ahead of the first submission {@code jobs} jobs start together: max(20 s, 6 ms a job). */
     public static Duration lead(int jobs) {
         Duration perJob = LEAD_PER_JOB.multipliedBy(jobs);
         return perJob.compareTo(MIN_LEAD) > 0 ? perJob : MIN_LEAD;

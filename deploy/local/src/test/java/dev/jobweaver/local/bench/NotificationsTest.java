@@ -135,8 +135,8 @@ class NotificationsTest {
     @Test
     void theJobsStartTogetherAtLeastTwentySecondsAheadOrThreeMillisecondsAJob() {
         assertThat(Notifications.lead(1)).isEqualTo(Duration.ofSeconds(20));
-        assertThat(Notifications.lead(6_666)).isEqualTo(Duration.ofSeconds(20));
-        assertThat(Notifications.lead(10_000)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(Notifications.lead(3_333)).isEqualTo(Duration.ofSeconds(20));
+        assertThat(Notifications.lead(10_000)).isEqualTo(Duration.ofSeconds(60));
         assertThat(Notifications.subscriptionBody(UUID.fromString("6f1c1a52-3c55-4d4e-9f0e-2d5f7b9a0c11"),
                 "http://127.0.0.1:9/hook")).isEqualTo("{\"jobId\":\"6f1c1a52-3c55-4d4e-9f0e-2d5f7b9a0c11\","
                 + "\"events\":[\"COMPLETED\"],\"url\":\"http://127.0.0.1:9/hook\"}");
