@@ -74,6 +74,16 @@ public final class Platform implements AutoCloseable {
      * @param oneAtATime start the instances one after another, each once the previous is ready, instead of all at
      *                   once (on 2 cores, three JVMs starting together each take three times as long)
      */
+    /** The heap cap of the schedulers and workers ({@link Options#DEFAULT_JVM}). */
+    static final String DEFAULT_MAX_HEAP = "-Xmx58m";
+
+    /**
+     * The API's heap cap: the default plus 14 MB for Hibernate Reactive (the Panache entities of schedules, subscriptions
+     * and deliveries), whose metamodel and query caches stay in the heap. A cap of its own in {@code JOBWEAVER_JAVA_OPTS}
+     * still wins, coming later.
+     */
+    static final String API_MAX_HEAP = "-Xmx72m";
+
     public record Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
                           Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
                           List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort,
@@ -118,7 +128,7 @@ public final class Platform implements AutoCloseable {
          * instead of a little at a time. {@code -Xms48m} leaves the old generation 20 MB at start for the AOT cache's
          * archived heap objects (with too little the JVM refuses the cache and does not start).
          */
-        public static final List<String> DEFAULT_JVM = List.of("-Xms48m", "-Xmx58m", "-Xmn28m",
+        public static final List<String> DEFAULT_JVM = List.of("-Xms48m", DEFAULT_MAX_HEAP, "-Xmn28m",
                 "-XX:SurvivorRatio=2", "-XX:TargetSurvivorRatio=90", "-XX:-ShrinkHeapInSteps", "-XX:+UseSerialGC",
                 "-XX:+UseCompactObjectHeaders", "-XX:TieredStopAtLevel=1", "-XX:TrimNativeHeapInterval=5000",
                 "-XX:+ExitOnOutOfMemoryError");
@@ -413,6 +423,11 @@ public final class Platform implements AutoCloseable {
         }
         config.putAll(options.config().getOrDefault(service, Map.of()));
         List<String> jvm = new ArrayList<>(options.jvmOptions());
+        if (service == Service.API) {
+            // Hibernate Reactive's session factory and query caches live in the API's heap: with the default cap it
+            // ran out of heap while Kafka was down and the outbox took the submissions (docs/benchmark.md).
+            jvm.replaceAll(option -> option.equals(DEFAULT_MAX_HEAP) ? API_MAX_HEAP : option);
+        }
         AotCache cache = aotCache(service);
         if (cache != null) {
             jvm.addAll(cache.runOptions());
