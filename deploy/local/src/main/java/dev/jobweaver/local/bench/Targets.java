@@ -38,10 +38,20 @@ public final class Targets {
     public static final double DELAYED_P99_LATE_MS = 100;
     /** RSS per service under load, MiB. */
     public static final double RSS_MB = 200;
+    /**
+     * RSS of the API under load, MiB: Hibernate Reactive, which its CRUD resources use, adds about 60 MiB of class
+     * metadata that the other services do not load (docs/benchmark.md).
+     */
+    public static final double API_RSS_MB = 280;
     /** Start-to-ready per service, milliseconds. */
     public static final long READY_MS = 3000;
 
     private Targets() {
+    }
+
+    /** The RSS budget of a service instance, by its name ({@code api-service}, {@code scheduler-service-2}, ...). */
+    static double rssBudgetMb(String instance) {
+        return instance.startsWith(PlatformState.API) ? API_RSS_MB : RSS_MB;
     }
 
     /** {@code "; CPU 1.33 ms a job, so at most 1,504 jobs/s"}, or nothing without a figure. */
@@ -164,12 +174,13 @@ public final class Targets {
         for (PlatformState.Instance instance : platform.instances()) {
             ResourceSummary usage = resources.stream().filter(s -> s.process().equals(instance.name())).findFirst()
                     .orElse(null);
-            String goal = "<= " + fmt(RSS_MB) + " MB";
+            double budget = rssBudgetMb(instance.name());
+            String goal = "<= " + fmt(budget) + " MB";
             if (usage == null) {
                 rows.add(TargetRow.notMeasured(instance.name() + " RSS", goal, "not sampled"));
             } else {
                 rows.add(TargetRow.of(instance.name() + " RSS", goal, "max " + fmt(usage.maxRssMb()) + " MB",
-                        usage.maxRssMb() <= RSS_MB));
+                        usage.maxRssMb() <= budget));
             }
         }
         for (PlatformState.Instance instance : platform.instances()) {

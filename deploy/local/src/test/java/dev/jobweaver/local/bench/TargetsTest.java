@@ -183,11 +183,15 @@ class TargetsTest {
 
     @Test
     void rssAndReadyPerInstance() {
-        List<ResourceSummary> resources = List.of(new ResourceSummary("api-service", 3, 180, 150, 20, 40),
+        List<ResourceSummary> resources = List.of(new ResourceSummary("api-service", 3, 260, 150, 20, 40),
                 new ResourceSummary("scheduler-service", 3, 250, 200, 20, 40));
         List<TargetRow> rows = Targets.evaluate(List.of(), options(), Fixtures.platform(), resources);
         assertThat(row(rows, "api-service RSS").verdict()).isEqualTo("pass");
+        assertThat(row(rows, "api-service RSS").goal()).isEqualTo("<= 280 MB");
         assertThat(row(rows, "scheduler-service RSS").verdict()).isEqualTo("miss");
+        List<TargetRow> over = Targets.evaluate(List.of(), options(), Fixtures.platform(),
+                List.of(new ResourceSummary("api-service", 3, 290, 150, 20, 40)));
+        assertThat(row(over, "api-service RSS").verdict()).isEqualTo("miss");
         assertThat(row(rows, "worker-service RSS").verdict()).isEqualTo("n/a");
         assertThat(row(rows, "api-service start-to-ready").verdict()).isEqualTo("pass");
         assertThat(row(rows, "scheduler-service start-to-ready").verdict()).isEqualTo("miss");
