@@ -43,6 +43,16 @@ public final class JobIds {
     }
 
     /**
+     * The id of the job of a workflow run's node: version 7 at the run's millisecond (a run id is itself a version-7
+     * id), its other bits a name-based hash of (runId, nodeId). A node asked for twice, by a redelivered event or a
+     * scheduler that restarted mid-run, always names the same job, so no node runs as two jobs.
+     */
+    public static UUID forNode(UUID runId, String nodeId) {
+        UUID name = UUID.nameUUIDFromBytes(("node:" + runId + ":" + nodeId).getBytes(StandardCharsets.UTF_8));
+        return of(runId.getMostSignificantBits() >>> 16, name);
+    }
+
+    /**
      * The version-7 id of a job created at {@code epochMillis}, with the random bits of {@code random} (a version-4
      * UUID): its 12 bits after the version nibble and its 62 bits after the variant, whose variant bits are already
      * RFC 9562's.

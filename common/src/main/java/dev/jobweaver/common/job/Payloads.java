@@ -3,6 +3,7 @@ package dev.jobweaver.common.job;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +26,17 @@ public final class Payloads {
     public static final int MAX_HTTP_BODY = 1_048_576;
     /** The longest request timeout an HTTP job may ask for: 1 h. */
     public static final long MAX_HTTP_TIMEOUT_MS = 3_600_000;
+    /**
+     * A payload's field, of any job type, that carries data for the job rather than instructions: an inbound hook's
+     * body, or a workflow run's input for each of its nodes' jobs. Any JSON; handlers may use it (an HTTP job without a
+     * {@code body} sends it).
+     */
+    public static final String INPUT = "input";
+    /**
+     * A payload's field, of any job type, set on the job of a workflow node: the results of the nodes it depends on,
+     * an object by node id.
+     */
+    public static final String RESULTS = "results";
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
@@ -57,10 +69,20 @@ public final class Payloads {
         return read(payload, HttpCallPayload.class);
     }
 
-    /** {@code payload} read as {@code type}; IllegalArgumentException naming the problem if it does not fit. */
+    /**
+     * {@code payload} read as {@code type}, leaving out its {@link #INPUT} and {@link #RESULTS}, which every type may
+     * carry; IllegalArgumentException naming the problem if it does not fit.
+     */
     public static <T> T read(JsonNode payload, Class<T> type) {
         try {
-            return MAPPER.treeToValue(payload, type);
+            JsonNode instructions = payload;
+            if (payload != null && (payload.has(INPUT) || payload.has(RESULTS))) {
+                ObjectNode copy = ((ObjectNode) payload).deepCopy();
+                copy.remove(INPUT);
+                copy.remove(RESULTS);
+                instructions = copy;
+            }
+            return MAPPER.treeToValue(instructions, type);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e.getOriginalMessage(), e);
         }
@@ -79,6 +101,10 @@ public final class Payloads {
         if (!payload.isObject()) {
             out.add("payload must be a JSON object");
             return;
+        }
+        JsonNode results = payload.get(RESULTS);
+        if (results != null && !results.isObject()) {
+            out.add("payload.results must be an object of results by node id");
         }
         if (type == null) {
             return;
@@ -105,6 +131,18 @@ public final class Payloads {
                 checkHttp(http, limits, out);
             }
         }
+    }
+
+    /** The payload's {@link #INPUT}, or null. */
+    public static JsonNode input(JsonNode payload) {
+        JsonNode input = payload == null ? null : payload.get(INPUT);
+        return input == null || input.isMissingNode() ? null : input;
+    }
+
+    /** The payload's {@link #RESULTS}, or null. */
+    public static JsonNode results(JsonNode payload) {
+        JsonNode results = payload == null ? null : payload.get(RESULTS);
+        return results == null || results.isMissingNode() ? null : results;
     }
 
     private static void checkHttp(HttpCallPayload http, StepRules.Limits limits, List<String> out) {

@@ -48,6 +48,15 @@ public final class Channels {
     /** API makes the job of a schedule's tick. */
     public static final String SCHEDULE_FIRED_IN = "schedule-fired-in";
 
+    /** API asks the scheduler to start or cancel a workflow run. */
+    public static final String WORKFLOW_RUNS_OUT = "workflow-runs-out";
+    /** Scheduler starts and cancels workflow runs. */
+    public static final String WORKFLOW_RUNS_IN = "workflow-runs-in";
+    /** Scheduler reports a workflow run's progress and the nodes that became ready. */
+    public static final String WORKFLOW_PROGRESS_OUT = "workflow-progress-out";
+    /** API follows workflow runs and makes the jobs of their ready nodes. */
+    public static final String WORKFLOW_PROGRESS_IN = "workflow-progress-in";
+
     /** Every service sets aside the records it cannot process ({@code jobweaver-quarantine}). */
     public static final String QUARANTINE_OUT = "quarantine-out";
 

@@ -54,6 +54,16 @@ public final class Topics {
      * scheduleId.
      */
     public static final String SCHEDULE_FIRED = "schedule-fired";
+    /**
+     * API to scheduler: start a workflow run with its graph, or cancel one ({@code WorkflowRunEvent}). Keyed by runId,
+     * so a run's start and cancel keep their order.
+     */
+    public static final String WORKFLOW_RUNS = "workflow-runs";
+    /**
+     * Scheduler to API: a workflow run's whole state after a change, with the nodes that became ready
+     * ({@code WorkflowProgressEvent}); the API makes their jobs. Keyed by runId.
+     */
+    public static final String WORKFLOW_PROGRESS = "workflow-progress";
 
     /**
      * Any consumer to operators: a record that could not be processed for a reason no retry cures, with its origin and
@@ -104,6 +114,8 @@ public final class Topics {
             new TopicSpec(WORKER_COMMANDS, 1, false),
             new TopicSpec(SCHEDULES, 3, true),
             new TopicSpec(SCHEDULE_FIRED, 3, false),
+            new TopicSpec(WORKFLOW_RUNS, 3, false),
+            new TopicSpec(WORKFLOW_PROGRESS, 3, false),
             new TopicSpec(QUARANTINE, 1, false, QUARANTINE_MAX_MESSAGE_BYTES));
 
     /**

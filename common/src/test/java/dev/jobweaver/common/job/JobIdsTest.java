@@ -65,4 +65,17 @@ class JobIdsTest {
         assertThat(JobIds.forTick(schedule, tick.plusSeconds(1))).isNotEqualTo(id);
         assertThat(JobIds.forTick(UUID.randomUUID(), tick)).isNotEqualTo(id);
     }
+
+    @Test
+    void aNodesIdIsFixedByRunAndNodeAndCarriesTheRunsTime() {
+        UUID run = JobIds.next();
+
+        UUID id = JobIds.forNode(run, "extract");
+
+        assertThat(JobIds.forNode(run, "extract")).isEqualTo(id);
+        assertThat(JobIds.forNode(run, "load")).isNotEqualTo(id);
+        assertThat(JobIds.forNode(JobIds.next(), "extract")).isNotEqualTo(id);
+        assertThat(id.version()).isEqualTo(7);
+        assertThat(id.getMostSignificantBits() >>> 16).isEqualTo(run.getMostSignificantBits() >>> 16);
+    }
 }

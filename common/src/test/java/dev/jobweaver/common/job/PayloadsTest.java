@@ -14,6 +14,29 @@ class PayloadsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
+    void everyTypeMayCarryInputAndResultsBesideItsInstructions() throws Exception {
+        JsonNode simulation = JSON.readTree("{\"steps\":[{\"action\":\"LOG\",\"message\":\"hi\"}],"
+                + "\"input\":{\"day\":1},\"results\":{\"extract\":{\"rows\":5}}}");
+        JsonNode http = JSON.readTree("{\"method\":\"POST\",\"url\":\"https://example.com/x\",\"input\":[1,2]}");
+
+        assertThat(problems(JobType.SIMULATION, simulation)).isEmpty();
+        assertThat(Payloads.simulation(simulation).steps()).containsExactly(new Step.Log("hi"));
+        assertThat(Payloads.input(simulation).get("day").asInt()).isEqualTo(1);
+        assertThat(Payloads.results(simulation).get("extract").get("rows").asInt()).isEqualTo(5);
+        assertThat(simulation.has("input")).isTrue();
+        assertThat(problems(JobType.HTTP, http)).isEmpty();
+        assertThat(Payloads.http(http).url()).isEqualTo("https://example.com/x");
+        assertThat(Payloads.results(http)).isNull();
+    }
+
+    @Test
+    void resultsThatAreNotAnObjectAreNamed() throws Exception {
+        JsonNode payload = JSON.readTree("{\"steps\":[{\"action\":\"LOG\",\"message\":\"hi\"}],\"results\":[1]}");
+
+        assertThat(problems(JobType.SIMULATION, payload)).containsExactly("payload.results must be an object of results by node id");
+    }
+
+    @Test
     void aSimulationPayloadReadsBackAsItsSteps() {
         JsonNode tree = Payloads.tree(new JobPayload(List.of(new Step.Log("hi"), new Step.Sleep(5L))));
 

@@ -88,8 +88,9 @@ class JobWeaverLocalTest {
     void replicasBeyondTheDefaultCountsRaiseThePartitionsTheyShare() {
         UpCommand up = parse(UpCommand.class, "up", "--schedulers", "4", "--workers", "6");
         assertThat(up.platformOptions(null).stack().partitionOverrides()).isEqualTo(Map.of("job-created", 4,
-                "job-completed", 4, "job-failed", 4, "job-commands", 4, "schedules", 4, "run-job", 6));
-        assertThat(up.partitionPlan().notes()).hasSize(6);
+                "job-completed", 4, "job-failed", 4, "job-commands", 4, "schedules", 4, "workflow-runs", 4,
+                "run-job", 6));
+        assertThat(up.partitionPlan().notes()).hasSize(7);
     }
 
     @Test
@@ -107,7 +108,8 @@ class JobWeaverLocalTest {
         assertThat(err.toString().lines().toList()).containsExactly(
                 "jobweaver up: Invalid value for option '--partitions' (TOPIC=N[,...]): unknown topic 'run-jobs' "
                         + "(job-created, run-job, job-completed, job-failed, job-dead-letter, job-status, "
-                        + "job-commands, worker-commands, schedules, schedule-fired, jobweaver-quarantine)",
+                        + "job-commands, worker-commands, schedules, schedule-fired, workflow-runs, workflow-progress, "
+                        + "jobweaver-quarantine)",
                 "Run ./jobweaver up --help for the options.",
                 "jobweaver infra: Invalid value for option '--partitions' (TOPIC=N[,...]): '-1' is not a partition "
                         + "count for run-job (a whole number from 1 to 100)",

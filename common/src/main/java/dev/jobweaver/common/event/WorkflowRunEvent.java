@@ -1,0 +1,62 @@
+package dev.jobweaver.common.event;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.jobweaver.common.workflow.OnFailure;
+import dev.jobweaver.common.workflow.WorkflowNode;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * API to scheduler ({@code workflow-runs}, keyed by runId): start a workflow run, or cancel one.
+ *
+ * <p>{@code START} carries the graph of the version the run started with, so a run never changes when its workflow
+ * gets a new version. The scheduler stores the run once (by runId: a redelivered {@code START} changes nothing) and
+ * from then on drives it from its nodes' outcomes. {@code CANCEL} carries only the runId; one that comes before its
+ * {@code START} (they share a partition, so only a START quarantined or never published) is kept, and the run is
+ * cancelled as it starts.
+ *
+ * @param kind START or CANCEL
+ * @param version the workflow's version the run keeps
+ * @param tenant the tenant the run's node jobs belong to
+ * @param maxConcurrency the workflow's limit on its node jobs running at once (over all its runs); null for none
+ * @param nodes the graph ({@code WorkflowGraph} rules); empty for CANCEL
+ * @param traceId the run's trace: every node's job is a child of it
+ * @param traceparent W3C traceparent of the run's span, the parent of every node job's span
+ * @param at when the API accepted the start or the cancel
+ */
+@RegisterForReflection
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record WorkflowRunEvent(
+        Kind kind,
+        UUID runId,
+        UUID workflowId,
+        Integer version,
+        String tenant,
+        OnFailure onFailure,
+        Integer maxConcurrency,
+        List<WorkflowNode> nodes,
+        String traceId,
+        String traceparent,
+        Instant at) {
+
+    /** What the event asks. */
+    public enum Kind {
+        START,
+        CANCEL
+    }
+
+    /** A start of {@code runId}. */
+    public static WorkflowRunEvent start(UUID runId, UUID workflowId, int version, String tenant, OnFailure onFailure,
+                                         Integer maxConcurrency, List<WorkflowNode> nodes, String traceId,
+                                         String traceparent, Instant at) {
+        return new WorkflowRunEvent(Kind.START, runId, workflowId, version, tenant, onFailure, maxConcurrency,
+                List.copyOf(nodes), traceId, traceparent, at);
+    }
+
+    /** A cancel of {@code runId}. */
+    public static WorkflowRunEvent cancel(UUID runId, Instant at) {
+        return new WorkflowRunEvent(Kind.CANCEL, runId, null, null, null, null, null, null, null, null, at);
+    }
+}
