@@ -54,7 +54,7 @@ class ReportsTest {
         assertThat(text).contains("retries   unavailable");
         assertThat(text).contains("retries unavailable: the API rejects \"times\" <400>");
         assertThat(text).contains("executed 2 times, expected 1");
-        assertThat(text).containsPattern("api-service RSS\\s+<= 200 MB\\s+max 170 MB\\s+pass");
+        assertThat(text).containsPattern("api-service RSS\\s+<= 280 MB\\s+max 170 MB\\s+pass");
         assertThat(text).containsPattern("burst correctness .* miss");
         assertThat(text).containsPattern("JIT cpu s\\s+GC cpu s");
         assertThat(text).contains("Machine: AMD EPYC, 2 CPUs; memory latency 153 ns");
