@@ -97,8 +97,9 @@ public final class ConsoleReport {
             }
             if (r.schedules() != null || r.workflows() != null) {
                 Correctness c = r.correctness();
-                workloads.row(name, r.workflows() != null ? "runs below" : "ticks below", "", "", "", "", "", Integer.toString(c.lost()),
-                        Integer.toString(c.duplicated()), Integer.toString(c.unexpected()));
+                workloads.row(name, r.workflows() != null ? "runs below" : "ticks below", "", "", "", "", "",
+                        Integer.toString(c.lost()), Integer.toString(c.duplicated()),
+                        Integer.toString(c.unexpected()));
                 notes.append("  ").append(name).append(": ").append(r.note()).append('\n');
                 c.examples().forEach(e -> notes.append("  ").append(name).append(": ").append(e).append('\n'));
                 continue;

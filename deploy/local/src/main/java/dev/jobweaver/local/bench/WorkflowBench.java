@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.job.JobIds;
 import io.vertx.core.http.HttpMethod;
 import java.io.PrintStream;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -135,8 +135,8 @@ class WorkflowBenchTest {
         UUID job = UUID.randomUUID();
         WorkflowBench.RunState state = WorkflowBench.parseRun("{\"runId\":\"r\",\"workflowId\":\"w\",\"version\":1,"
                 + "\"status\":\"RUNNING\",\"nodes\":[{\"id\":\"a\",\"status\":\"COMPLETED\",\"jobId\":\"" + job
-                + "\"},{\"id\":\"b\",\"status\":\"WAITING\",\"jobId\":null}],\"createdAt\":\"2026-01-01T00:00:00.123Z\","
-                + "\"finishedAt\":null}");
+                + "\"},{\"id\":\"b\",\"status\":\"WAITING\",\"jobId\":null}],"
+                + "\"createdAt\":\"2026-01-01T00:00:00.123Z\",\"finishedAt\":null}");
         assertThat(state.status()).isEqualTo("RUNNING");
         assertThat(state.ended()).isFalse();
         assertThat(state.endedNodes()).isEqualTo(1);
