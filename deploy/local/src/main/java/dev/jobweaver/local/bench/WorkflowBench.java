@@ -34,11 +34,22 @@ final class WorkflowBench {
 
     private final BenchOptions options;
     private final ApiClient api;
-    private final PlatformDb db;
+    private final NodeJobs db;
     private final PrintStream out;
     private final boolean terminal;
 
-    WorkflowBench(BenchOptions options, ApiClient api, PlatformDb db, PrintStream out, boolean terminal) {
+    /** Where the node jobs' rows come from: {@link PlatformDb}, or a test's own. */
+    interface NodeJobs {
+
+        /** {@link PlatformDb#records}. */
+        List<JobRecord> records(List<Accepted> jobs);
+
+        /** {@link PlatformDb#workerProblem}. */
+        String workerProblem();
+    }
+
+    /** The workload against {@code api}, reading the node jobs' rows through {@code db}, progress on {@code out}. */
+    WorkflowBench(BenchOptions options, ApiClient api, NodeJobs db, PrintStream out, boolean terminal) {
         this.options = options;
         this.api = api;
         this.db = db;

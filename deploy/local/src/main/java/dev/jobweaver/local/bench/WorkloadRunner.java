@@ -103,7 +103,17 @@ public final class WorkloadRunner {
 
     /** The workflow workload, which keeps its requests and reads in a class of its own. */
     WorkflowBench workflows() {
-        return new WorkflowBench(options, api, db, out, terminal);
+        return new WorkflowBench(options, api, new WorkflowBench.NodeJobs() {
+            @Override
+            public List<JobRecord> records(List<Accepted> jobs) {
+                return db.records(jobs);
+            }
+
+            @Override
+            public String workerProblem() {
+                return db.workerProblem();
+            }
+        }, out, terminal);
     }
 
     /**

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 class WorkflowBenchTest {
 
     private HttpServer server;
+    private java.util.concurrent.ExecutorService executor;
     private ApiClient client;
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
@@ -64,6 +65,9 @@ class WorkflowBenchTest {
         }
         if (server != null) {
             server.stop(0);
+        }
+        if (executor != null) {
+            executor.shutdownNow();
         }
     }
 
@@ -160,5 +164,124 @@ class WorkflowBenchTest {
         assertThat(ids.keySet()).containsExactly("a", "b", "c", "d", "e");
         assertThat(ids.get("a")).isEqualTo(a);
         assertThat(ids.get("e")).isEqualTo(JobIds.forNode(runId, "e"));
+    }
+
+    /**
+     * A platform with workflows in a stub: every run COMPLETED 30 ms after its request, its nodes' jobs as the test
+     * made them, the fan-out's nodes named with their job ids and the diamond's not (so their ids are derived).
+     */
+    private static final class StubPlatform implements WorkflowBench.NodeJobs {
+
+        final Map<String, List<String>> nodesByWorkflow = new java.util.concurrent.ConcurrentHashMap<>();
+        final Map<UUID, String> workflowOfRun = new java.util.concurrent.ConcurrentHashMap<>();
+        final Map<UUID, Instant> createdAt = new java.util.concurrent.ConcurrentHashMap<>();
+        final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger mostInFlight = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+
+        void handle(HttpExchange exchange, String body) throws IOException {
+            String path = exchange.getRequestURI().getPath();
+            String method = exchange.getRequestMethod();
+            if (method.equals("POST") && path.equals("/api/workflows")) {
+                String id = "wf-" + created.incrementAndGet();
+                List<String> ids = new java.util.ArrayList<>();
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).path("nodes")
+                        .forEach(n -> ids.add(n.path("id").asText()));
+                nodesByWorkflow.put(id, ids);
+                answer(exchange, 201, "{\"id\":\"" + id + "\",\"version\":1}");
+            } else if (method.equals("DELETE")) {
+                answer(exchange, 204, "");
+            } else if (method.equals("POST") && path.endsWith("/runs")) {
+                mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                UUID runId = UUID.randomUUID();
+                workflowOfRun.put(runId, path.split("/")[3]);
+                createdAt.put(runId, Instant.now());
+                inFlight.decrementAndGet();
+                answer(exchange, 202, "{\"runId\":\"" + runId + "\",\"traceId\":\"t\"}");
+            } else if (method.equals("GET") && path.startsWith("/api/workflow-runs/")) {
+                UUID runId = UUID.fromString(path.substring(path.lastIndexOf('/') + 1));
+                List<String> ids = nodesByWorkflow.get(workflowOfRun.get(runId));
+                StringBuilder nodes = new StringBuilder();
+                if (ids.size() == WorkflowRuns.Shape.FAN_OUT.nodeIds().size()) {
+                    for (String id : ids) {
+                        nodes.append(nodes.isEmpty() ? "" : ",").append("{\"id\":\"").append(id)
+                                .append("\",\"status\":\"COMPLETED\",\"jobId\":\"")
+                                .append(JobIds.forNode(runId, id)).append("\"}");
+                    }
+                }
+                Instant created = createdAt.get(runId);
+                answer(exchange, 200, "{\"runId\":\"" + runId + "\",\"status\":\"COMPLETED\",\"nodes\":[" + nodes
+                        + "],\"createdAt\":\"" + created + "\",\"finishedAt\":\"" + created.plusMillis(30) + "\"}");
+            } else {
+                answer(exchange, 404, "");
+            }
+        }
+
+        /** Each node's job ran once: the join 7 ms after the last branch finished, every other node 1 ms long. */
+        @Override
+        public List<JobRecord> records(List<Accepted> jobs) {
+            Map<UUID, String> nodeOfJob = new java.util.HashMap<>();
+            workflowOfRun.forEach((run, workflow) -> nodesByWorkflow.get(workflow)
+                    .forEach(node -> nodeOfJob.put(JobIds.forNode(run, node), node)));
+            return jobs.stream().map(a -> {
+                String node = nodeOfJob.get(a.jobId());
+                Instant start = a.submittedAt().plusMillis(node.equals("join") ? 17 : 2);
+                Instant finish = node.equals("join") || node.equals("e") ? start.plusMillis(1)
+                        : a.submittedAt().plusMillis(10);
+                return new JobRecord(a.jobId(), a.kind(), a.submittedAt(), a.acceptMs(), a.submittedAt(), null, null,
+                        start, finish, finish, null, "COMPLETED", 1, 1);
+            }).toList();
+        }
+
+        @Override
+        public String workerProblem() {
+            return null;
+        }
+    }
+
+    @Test
+    void theWholeWorkloadAgainstAStubPlatform() throws IOException {
+        StubPlatform platform = new StubPlatform();
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        // several threads, so that the requests the bench keeps in flight are in flight at the stub too
+        executor = java.util.concurrent.Executors.newFixedThreadPool(16);
+        server.setExecutor(executor);
+        server.createContext("/api/", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+            platform.handle(exchange, body);
+        });
+        server.start();
+        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
+        BenchOptions options = BenchOptions.parse(List.of("workflow", "--workflow-runs", "3", "--diamond-runs", "40",
+                "--concurrency", "8"), Path.of("/r"));
+        WorkloadResult result = new WorkflowBench(options, client, platform, new PrintStream(console, true), false)
+                .run(new BenchOptions.Run(Workload.WORKFLOW, 8, "workflow"));
+
+        assertThat(result.available()).as(result.note()).isTrue();
+        assertThat(result.correctness().summary()).isEqualTo("43/43 as expected, 0 lost, 0 duplicated, 0 unexpected");
+        WorkflowRuns w = result.workflows();
+        assertThat(w.fanOut().completed()).isEqualTo(3);
+        assertThat(w.fanOut().lastBranchToJoin().max()).isEqualTo(7);
+        assertThat(w.fanOut().lastBranchToJoin().count()).isEqualTo(3);
+        assertThat(w.nodeJobsOnce(WorkflowRuns.Shape.FAN_OUT)).isEqualTo(300);
+        assertThat(w.diamond().completed()).isEqualTo(40);
+        assertThat(w.nodeJobsOnce(WorkflowRuns.Shape.DIAMOND)).as("ids derived, the run named none").isEqualTo(200);
+        assertThat(w.diamond().runsPerSecond()).isPositive();
+        assertThat(w.diamond().createdToEnd().max()).isEqualTo(30);
+        assertThat(platform.mostInFlight.get()).isBetween(2, 8);
+        assertThat(w.deleted()).isEqualTo(2);
+        // the probe's workflow, then the two the workload made, each deleted
+        assertThat(requests).contains("DELETE /api/workflows/wf-1", "DELETE /api/workflows/wf-2",
+                "DELETE /api/workflows/wf-3");
+        assertThat(requests.stream().filter(r -> r.startsWith("POST /api/workflows/wf-2/runs"))).hasSize(3);
+        assertThat(requests.stream().filter(r -> r.startsWith("POST /api/workflows/wf-3/runs"))).hasSize(40);
+        assertThat(result.note()).startsWith("fan-out: start, 98 no-op branches, join (100 nodes), 3 runs one after "
+                + "another; diamond: a -> b, c, d -> e, 40 runs, 8 requests in flight");
     }
 }
