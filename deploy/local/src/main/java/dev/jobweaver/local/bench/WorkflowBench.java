@@ -37,6 +37,8 @@ final class WorkflowBench {
     private final NodeJobs db;
     private final PrintStream out;
     private final boolean terminal;
+    /** Fan-out runs requested: fewer than asked for when one did not end. */
+    private int fanOutSent;
 
     /** Where the node jobs' rows come from: {@link PlatformDb}, or a test's own. */
     interface NodeJobs {
@@ -128,7 +130,7 @@ final class WorkflowBench {
             notes.add("execution_attempts unreadable, so no start times and no duplicate check: "
                     + db.workerProblem());
         }
-        WorkflowRuns figures = WorkflowRuns.of(runs, options.workflowRuns(), options.diamondRuns(),
+        WorkflowRuns figures = WorkflowRuns.of(runs, fanOutSent, options.diamondRuns(),
                 options.concurrency(), deleted);
         notes.add(0, String.format(java.util.Locale.ROOT, "fan-out: start, %d no-op branches, join (%d nodes), "
                         + "%d runs one after another; diamond: a -> b, c, d -> e, %d runs, %d requests in flight; "
@@ -247,6 +249,7 @@ final class WorkflowBench {
         try (Progress progress = new Progress(label + " fan-out", options.workflowRuns(), out, terminal)) {
             for (int i = 0; i < options.workflowRuns(); i++) {
                 Started started = start(api, id).join();
+                fanOutSent++;
                 progress.sent();
                 if (started.runId() == null) {
                     firstRefusal = firstRefusal == null ? started.refusal() : firstRefusal;
@@ -256,6 +259,11 @@ final class WorkflowBench {
                 runs.add(new Observed(WorkflowRuns.Shape.FAN_OUT, started.runId(), started.sentAt(),
                         started.acceptedAt(), started.answerMs(), state));
                 progress.done(1);
+                if (state == null || !state.ended()) {
+                    // each further run would wait as long: one stuck run is the finding
+                    notes.add("the other " + (options.workflowRuns() - i - 1) + " fan-out runs were not started");
+                    break;
+                }
             }
         }
         if (firstRefusal != null) {
@@ -279,7 +287,8 @@ final class WorkflowBench {
             }
             last = state != null ? state : last;
             if (System.nanoTime() - lastChange > options.timeout().toNanos()) {
-                notes.add("fan-out run " + runId + " had not ended after " + options.timeout().toSeconds()
+                notes.add("fan-out run " + runId + (last == null ? " could not be read (GET /api/workflow-runs/"
+                        + runId + ")" : " had not ended") + " after " + options.timeout().toSeconds()
                         + " s without a change");
                 return last;
             }

@@ -284,4 +284,32 @@ class WorkflowBenchTest {
         assertThat(result.note()).startsWith("fan-out: start, 98 no-op branches, join (100 nodes), 3 runs one after "
                 + "another; diamond: a -> b, c, d -> e, 40 runs, 8 requests in flight");
     }
+
+    @Test
+    void aRunThatCannotBeReadStopsTheFanOutAfterTheTimeoutAndCountsAsLost() throws IOException {
+        StubPlatform platform = new StubPlatform();
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/api/", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+            if (exchange.getRequestMethod().equals("GET")) {
+                answer(exchange, 404, "");
+            } else {
+                platform.handle(exchange, body);
+            }
+        });
+        server.start();
+        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
+        BenchOptions options = BenchOptions.parse(List.of("workflow", "--workflow-runs", "3", "--diamond-runs", "2",
+                "--concurrency", "2", "--timeout", "300ms"), Path.of("/r"));
+        WorkloadResult result = new WorkflowBench(options, client, platform, new PrintStream(console, true), false)
+                .run(new BenchOptions.Run(Workload.WORKFLOW, 2, "workflow"));
+
+        assertThat(result.workflows().fanOut().runs()).isEqualTo(1);
+        assertThat(result.workflows().fanOut().notAccepted()).isZero();
+        assertThat(result.correctness().summary()).isEqualTo("0/3 as expected, 3 lost, 0 duplicated, 0 unexpected");
+        assertThat(result.note()).contains(" could not be read (GET /api/workflow-runs/",
+                "the other 2 fan-out runs were not started", "2 diamond runs had not ended after 0 s");
+        assertThat(requests).contains("DELETE /api/workflows/wf-2", "DELETE /api/workflows/wf-3");
+    }
 }
