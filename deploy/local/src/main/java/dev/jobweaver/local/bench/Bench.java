@@ -140,6 +140,11 @@ public final class Bench {
         try {
             Files.createDirectories(folder);
             for (WorkloadResult r : run.results()) {
+                if (r.available() && r.workflows() != null) {
+                    Files.writeString(folder.resolve(r.fileStem() + "-runs.csv"), r.workflows().runsCsv());
+                    Files.writeString(folder.resolve(r.fileStem() + "-jobs.csv"),
+                            RawFiles.jobsCsv(r.workflows().nodeJobs()));
+                }
                 if (!r.ranJobs()) {
                     continue;
                 }

@@ -43,7 +43,8 @@ import picocli.CommandLine.TypeConversionException;
             "  delayed-idle  idle CPU without and with --idle-rows future jobs (not via API)",
             "  cancel        waiting and running jobs cancelled: to CANCELLED and to the interrupt",
             "  notify        jobs subscribed to COMPLETED: finish to signed webhook received",
-            "  schedules     interval schedules: ticks fired vs due, tick lag, scheduler CPU/RSS"},
+            "  schedules     interval schedules: ticks fired vs due, tick lag, scheduler CPU/RSS",
+            "  workflow      100-node fan-out: run start to fan-in start; 5-node diamond: runs/s"},
         parameterListHeading = "%n",
         optionListHeading = "%nOptions:%n",
         footerHeading = "%n",
@@ -62,8 +63,8 @@ public final class BenchCommand implements Callable<Integer> {
     // Names, checked in options(): picocli leaves a value a variable-arity parameter cannot convert unmatched, and
     // "Unmatched argument: 'storm'" would not say which workloads there are.
     @Parameters(paramLabel = "WORKLOAD", arity = "0..*",
-            description = "burst, steady, sleepers, retries, priorities, delayed, delayed-idle, cancel, notify or "
-                    + "schedules (default: the first four).")
+            description = "burst, steady, sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, "
+                    + "schedules or workflow (default: the first four).")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "20000", converter = PositiveWholeNumber.class,
@@ -156,6 +157,15 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     Duration scheduleWindow;
 
+    @Option(names = "--workflow-runs", paramLabel = "N", defaultValue = "20", converter = PositiveWholeNumber.class,
+            description = "workflow: runs of the 100-node fan-out, one after another (default: ${DEFAULT-VALUE}).")
+    int workflowRuns;
+
+    @Option(names = "--diamond-runs", paramLabel = "N", defaultValue = "2000", converter = PositiveWholeNumber.class,
+            description = "workflow: runs of the 5-node diamond, --concurrency requests in flight (default: "
+                    + "${DEFAULT-VALUE}).")
+    int diamondRuns;
+
     @Option(names = "--home", paramLabel = "DIR",
             description = "The platform's home, where `jobweaver up` describes it in platform.properties "
                     + "(default: .jobweaver).")
@@ -204,7 +214,7 @@ public final class BenchCommand implements Callable<Integer> {
         return new BenchOptions(selected, jobs, concurrency, rate, duration, baseline, warmup, settle, timeout,
                 home == null ? cwd.resolve(".jobweaver") : cwd.resolve(home).normalize(),
                 out == null ? null : cwd.resolve(out).normalize(), delayedJobs, delayedOver, delayMin, delayMax,
-                idleRows, idleWindow, cancelJobs, notifyJobs, schedules, scheduleWindow);
+                idleRows, idleWindow, cancelJobs, notifyJobs, schedules, scheduleWindow, workflowRuns, diamondRuns);
     }
 
     @Override

@@ -41,12 +41,14 @@ import java.util.Set;
  * @param notifyJobs jobs the notify workload submits, each with a subscription to its COMPLETED event
  * @param schedules interval schedules the schedules workload creates
  * @param scheduleWindow how long the schedules workload measures their ticks, and the idle window before them
+ * @param workflowRuns runs of the workflow workload's fan-out, one after another
+ * @param diamondRuns runs of its 5-node diamond, {@link #concurrency()} requests in flight
  */
 public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> concurrencies, double rate,
                            Duration duration, double baseline, int warmup, Duration settle, Duration timeout, Path home,
                            Path out, int delayedJobs, Duration delayedOver, Duration minDelay, Duration maxDelay,
                            int idleRows, Duration idleWindow, int cancelJobs, int notifyJobs, int schedules,
-                           Duration scheduleWindow) {
+                           Duration scheduleWindow, int workflowRuns, int diamondRuns) {
 
     /** {@code --warmup auto}: rounds of no-op jobs until the platform's JIT compilers have settled. */
     public static final int AUTO_WARMUP = -1;
@@ -78,6 +80,10 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
     public static final int SCHEDULES = 10_000;
     /** Schedules: the measured window by default, two ticks of each schedule. */
     public static final Duration SCHEDULE_WINDOW = Duration.ofSeconds(120);
+    /** Workflow: fan-out runs by default, enough for a p99 of 20 values to be their largest. */
+    public static final int WORKFLOW_RUNS = 20;
+    /** Workflow: diamond runs by default, 10,000 node jobs. */
+    public static final int DIAMOND_RUNS = 2_000;
 
     /** The concurrencies sorted, without repeats; at least one; the delay range not empty. */
     public BenchOptions {

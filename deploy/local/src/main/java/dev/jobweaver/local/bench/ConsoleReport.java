@@ -95,10 +95,11 @@ public final class ConsoleReport {
                 notes.append("  ").append(name).append(": ").append(r.note()).append('\n');
                 continue;
             }
-            if (r.schedules() != null) {
+            if (r.schedules() != null || r.workflows() != null) {
                 Correctness c = r.correctness();
-                workloads.row(name, "ticks below", "", "", "", "", "", Integer.toString(c.lost()),
-                        Integer.toString(c.duplicated()), Integer.toString(c.unexpected()));
+                workloads.row(name, r.workflows() != null ? "runs below" : "ticks below", "", "", "", "", "",
+                        Integer.toString(c.lost()), Integer.toString(c.duplicated()),
+                        Integer.toString(c.unexpected()));
                 notes.append("  ").append(name).append(": ").append(r.note()).append('\n');
                 c.examples().forEach(e -> notes.append("  ").append(name).append(": ").append(e).append('\n'));
                 continue;
@@ -175,6 +176,12 @@ public final class ConsoleReport {
                     .append('\n').append(FeatureTables.SCHEDULE_TITLE).append('\n').append(scheduleTimes.render())
                     .append('\n').append(FeatureTables.scheduleUseTitle(FeatureTables.scheduleOf(run.results())))
                     .append('\n').append(FeatureTables.scheduleUse(run.results()).render());
+        }
+        TextTable workflowTimes = FeatureTables.workflowTimes(run.results());
+        if (workflowTimes != null) {
+            out.append('\n').append(FeatureTables.WORKFLOW_COUNTS_TITLE).append('\n')
+                    .append(FeatureTables.workflowCounts(run.results()).render())
+                    .append('\n').append(FeatureTables.WORKFLOW_TITLE).append('\n').append(workflowTimes.render());
         }
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")

@@ -7,9 +7,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The tables of the notify and schedules workloads, for the console and {@code report.html}: how soon webhooks
- * arrive and what did not; ticks due against jobs made, tick lag, and what the schedules cost each process. Each is
- * null when no run has its figures.
+ * The tables of the notify, schedules and workflow workloads, for the console and {@code report.html}: how soon
+ * webhooks arrive and what did not; ticks due against jobs made, tick lag, and what the schedules cost each process;
+ * how soon a fan-out's fan-in starts and how many diamond runs a second complete. Each is null when no run has its
+ * figures.
  */
 public final class FeatureTables {
 
@@ -161,5 +162,74 @@ public final class FeatureTables {
     static ScheduleTicks scheduleOf(List<WorkloadResult> results) {
         List<WorkloadResult> with = ticked(results);
         return with.isEmpty() ? null : with.getFirst().schedules();
+    }
+
+    /** The caption above {@link #workflowTimes}. */
+    static final String WORKFLOW_TITLE = "Workflow (ms): how long POST /api/workflows/{id}/runs took to answer 202; "
+            + "fan-out (over its COMPLETED runs): from the run's 202 and from its createdAt to the join's job start "
+            + "(execution_attempts.started_at), from createdAt to the last branch's start, and from the last branch's "
+            + "finish (jobs.finished_at) to the join's start; diamond: from the run's request and from its createdAt "
+            + "to its finishedAt";
+    /** The caption above {@link #workflowCounts}. */
+    static final String WORKFLOW_COUNTS_TITLE = "Workflow: runs and node jobs, diamond runs/s from the first request "
+            + "to the last run's finishedAt, and the node jobs/s this means beside the burst's jobs/s at the same "
+            + "concurrency";
+
+    /** The available workflow runs that requested some run. */
+    private static List<WorkloadResult> flowed(List<WorkloadResult> results) {
+        return results.stream().filter(r -> r.available() && r.workflows() != null && r.workflows().measured())
+                .toList();
+    }
+
+    /** One row per workflow run and figure. */
+    static TextTable workflowTimes(List<WorkloadResult> results) {
+        List<WorkloadResult> with = flowed(results);
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
+        for (WorkloadResult r : with) {
+            WorkflowRuns.FanOut f = r.workflows().fanOut();
+            row(table, r.label(), "fan-out: run request to 202", f.answer());
+            row(table, r.label(), "fan-out: 202 to join started", f.acceptedToJoin());
+            row(table, r.label(), "fan-out: run created to join started", f.createdToJoin());
+            row(table, r.label(), "fan-out: run created to last branch started", f.createdToLastBranchStart());
+            row(table, r.label(), "fan-out: last branch finished to join started", f.lastBranchToJoin());
+            WorkflowRuns.Diamond d = r.workflows().diamond();
+            row(table, r.label(), "diamond: run request to 202", d.answer());
+            row(table, r.label(), "diamond: run request to run finished", d.requestToEnd());
+            row(table, r.label(), "diamond: run created to run finished", d.createdToEnd());
+        }
+        return table;
+    }
+
+    /** Two rows per workflow run: the fan-out's and the diamond's runs, node jobs and rates. */
+    static TextTable workflowCounts(List<WorkloadResult> results) {
+        List<WorkloadResult> with = flowed(results);
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "workflow", "nodes", "runs", "not accepted", "completed",
+                "node jobs", "node jobs once", "runs/s", "node jobs/s", "burst jobs/s", "workflows deleted");
+        for (WorkloadResult r : with) {
+            WorkflowRuns w = r.workflows();
+            WorkflowRuns.FanOut f = w.fanOut();
+            WorkflowRuns.Diamond d = w.diamond();
+            WorkloadResult burst = results.stream().filter(b -> b.workload() == Workload.BURST && b.available()
+                    && b.concurrency() == d.concurrency()).findFirst().orElse(null);
+            table.row(r.label(), WorkflowRuns.Shape.FAN_OUT.label(),
+                    Integer.toString(WorkflowRuns.Shape.FAN_OUT.nodeIds().size()), Integer.toString(f.runs()),
+                    Integer.toString(f.notAccepted()), Integer.toString(f.completed()),
+                    Integer.toString(w.expectedNodeJobs(WorkflowRuns.Shape.FAN_OUT)),
+                    Integer.toString(w.nodeJobsOnce(WorkflowRuns.Shape.FAN_OUT)), "-", "-", "-",
+                    Integer.toString(w.deleted()));
+            table.row(r.label(), WorkflowRuns.Shape.DIAMOND.label() + " c=" + d.concurrency(),
+                    Integer.toString(WorkflowRuns.Shape.DIAMOND.nodeIds().size()), Integer.toString(d.runs()),
+                    Integer.toString(d.notAccepted()), Integer.toString(d.completed()),
+                    Integer.toString(w.expectedNodeJobs(WorkflowRuns.Shape.DIAMOND)),
+                    Integer.toString(w.nodeJobsOnce(WorkflowRuns.Shape.DIAMOND)), fmt(d.runsPerSecond()),
+                    fmt(d.jobsPerSecond()), burst == null ? "-" : fmt(burst.throughput()), "");
+        }
+        return table;
     }
 }

@@ -57,8 +57,9 @@ public final class HtmlReport {
                         .append(escape(r.note())).append("</td></tr>\n");
                 continue;
             }
-            if (r.schedules() != null) {
-                html.append("<td colspan=\"11\" class=\"na\">ticks below</td>");
+            if (r.schedules() != null || r.workflows() != null) {
+                html.append("<td colspan=\"11\" class=\"na\">").append(r.workflows() != null ? "runs" : "ticks")
+                        .append(" below</td>");
                 cells(html, r.correctness().summary(), r.note());
                 html.append("</tr>\n");
                 continue;
@@ -154,7 +155,7 @@ public final class HtmlReport {
         return html.toString();
     }
 
-    /** The notify and schedules tables. */
+    /** The notify, schedules and workflow tables. */
     private static String featureTables(BenchRun run) {
         StringBuilder html = new StringBuilder();
         TextTable notifyTimes = FeatureTables.notifyTimes(run.results());
@@ -175,6 +176,14 @@ public final class HtmlReport {
                     .append("<p>").append(escape(FeatureTables.scheduleUseTitle(
                             FeatureTables.scheduleOf(run.results())))).append(".</p>\n")
                     .append(table(FeatureTables.scheduleUse(run.results())));
+        }
+        TextTable workflowTimes = FeatureTables.workflowTimes(run.results());
+        if (workflowTimes != null) {
+            html.append("<h2>Workflow</h2>\n<p>").append(escape(FeatureTables.WORKFLOW_COUNTS_TITLE)).append(". ")
+                    .append("Node jobs once: node jobs <code>COMPLETED</code> after one attempt and one ")
+                    .append("<code>execution_attempts</code> row.</p>\n")
+                    .append(table(FeatureTables.workflowCounts(run.results()))).append("<p>")
+                    .append(escape(FeatureTables.WORKFLOW_TITLE)).append(".</p>\n").append(table(workflowTimes));
         }
         return html.toString();
     }

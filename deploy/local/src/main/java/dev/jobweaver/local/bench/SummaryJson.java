@@ -44,6 +44,8 @@ public final class SummaryJson {
         options.put("notifyJobs", run.options().notifyJobs());
         options.put("schedules", run.options().schedules());
         options.put("scheduleWindowMs", run.options().scheduleWindow().toMillis());
+        options.put("workflowRuns", run.options().workflowRuns());
+        options.put("diamondRuns", run.options().diamondRuns());
         ObjectNode machine = root.putObject("machine");
         machine.put("cpuModel", run.machine().cpuModel());
         machine.put("cpus", run.machine().cpus());
@@ -97,6 +99,12 @@ public final class SummaryJson {
             }
             if (r.schedules() != null) {
                 schedules(w.putObject("schedules"), r.schedules());
+                correctness(w.putObject("correctness"), r.correctness());
+                resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
+                continue;
+            }
+            if (r.workflows() != null) {
+                workflows(w.putObject("workflow"), r.workflows());
                 correctness(w.putObject("correctness"), r.correctness());
                 resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
                 continue;
@@ -275,6 +283,37 @@ public final class SummaryJson {
             putNumber(row, "withSchedulesRssMaxMb", p.loadedRssMb());
         }
         o.put("deletedOrPaused", t.removed());
+    }
+
+    private static void workflows(ObjectNode o, WorkflowRuns w) {
+        WorkflowRuns.FanOut f = w.fanOut();
+        ObjectNode fan = o.putObject("fanOut");
+        fan.put("nodes", WorkflowRuns.Shape.FAN_OUT.nodeIds().size());
+        fan.put("runs", f.runs());
+        fan.put("notAccepted", f.notAccepted());
+        fan.put("completed", f.completed());
+        fan.put("nodeJobs", w.expectedNodeJobs(WorkflowRuns.Shape.FAN_OUT));
+        fan.put("nodeJobsOnce", w.nodeJobsOnce(WorkflowRuns.Shape.FAN_OUT));
+        percentiles(fan.putObject("runAnswerMs"), f.answer());
+        percentiles(fan.putObject("acceptedToJoinStartMs"), f.acceptedToJoin());
+        percentiles(fan.putObject("createdToJoinStartMs"), f.createdToJoin());
+        percentiles(fan.putObject("createdToLastBranchStartMs"), f.createdToLastBranchStart());
+        percentiles(fan.putObject("lastBranchFinishToJoinStartMs"), f.lastBranchToJoin());
+        WorkflowRuns.Diamond d = w.diamond();
+        ObjectNode diamond = o.putObject("diamond");
+        diamond.put("nodes", WorkflowRuns.Shape.DIAMOND.nodeIds().size());
+        diamond.put("runs", d.runs());
+        diamond.put("notAccepted", d.notAccepted());
+        diamond.put("completed", d.completed());
+        diamond.put("concurrency", d.concurrency());
+        diamond.put("nodeJobs", w.expectedNodeJobs(WorkflowRuns.Shape.DIAMOND));
+        diamond.put("nodeJobsOnce", w.nodeJobsOnce(WorkflowRuns.Shape.DIAMOND));
+        putNumber(diamond, "runsPerSecond", d.runsPerSecond());
+        putNumber(diamond, "nodeJobsPerSecond", d.jobsPerSecond());
+        percentiles(diamond.putObject("runAnswerMs"), d.answer());
+        percentiles(diamond.putObject("requestToFinishedMs"), d.requestToEnd());
+        percentiles(diamond.putObject("createdToFinishedMs"), d.createdToEnd());
+        o.put("workflowsDeleted", w.deleted());
     }
 
     private static void idle(ObjectNode o, IdleCpu idle) {

@@ -169,6 +169,10 @@ public final class Targets {
                 rows.add(TargetRow.of(r.label() + " correctness", "every tick due in the window exactly one job",
                         r.correctness().summary().replace("as expected", "ticks as expected"),
                         r.correctness().ok()));
+            } else if (r.available() && r.workflows() != null) {
+                rows.add(TargetRow.of(r.label() + " correctness", "every run COMPLETED, every node's job executed "
+                        + "once", r.correctness().summary().replace("as expected", "runs as expected"),
+                        r.correctness().ok()));
             }
         }
         for (PlatformState.Instance instance : platform.instances()) {

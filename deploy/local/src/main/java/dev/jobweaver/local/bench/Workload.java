@@ -28,7 +28,9 @@ public enum Workload {
     /** No-op jobs each subscribed to COMPLETED: how soon its signed webhook reaches a receiver in the bench. */
     NOTIFY("notify", false),
     /** Interval schedules ticking every minute: every tick one job, how late, and what they cost the scheduler. */
-    SCHEDULES("schedules", false);
+    SCHEDULES("schedules", false),
+    /** A 100-node fan-out run one run at a time, and many runs of a 5-node diamond at once. */
+    WORKFLOW("workflow", false);
 
     private final String cliName;
     private final boolean byDefault;

@@ -37,6 +37,7 @@ import java.util.Objects;
  * @param cancels the cancel workload's figures; {@link Cancels#NONE} for every other workload
  * @param notifications the notify workload's figures; {@link Notifications#NONE} for every other workload
  * @param schedules the schedules workload's figures; null for every other workload
+ * @param workflows the workflow workload's figures; null for every other workload
  */
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
@@ -45,7 +46,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                              int[] completionsPerSecond, List<JobRecord> jobs,
                              List<ReplicaShare.Row> replicaShare, List<PriorityLevels.Level> byPriority,
                              Lateness lateness, IdleCpu idle, Cancels cancels, Notifications notifications,
-                             ScheduleTicks schedules) {
+                             ScheduleTicks schedules, WorkflowRuns workflows) {
 
     private static final Submission NONE_SUBMITTED = new Submission(0, 0, 0, null, null, 0, 0);
 
@@ -60,7 +61,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                null, Cancels.NONE, Notifications.NONE, null);
+                null, Cancels.NONE, Notifications.NONE, null, null);
     }
 
     /** The delayed-idle run: no job, only the CPU it measured. */
@@ -69,7 +70,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                idle, Cancels.NONE, Notifications.NONE, null);
+                idle, Cancels.NONE, Notifications.NONE, null, null);
     }
 
     /**
@@ -80,15 +81,27 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(run.workload(), run.label(), run.concurrency(), true, note == null ? "" : note,
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(), ticks.correctness(), new int[0],
-                List.of(), List.of(), List.of(), Lateness.NONE, null, Cancels.NONE, Notifications.NONE, ticks);
+                List.of(), List.of(), List.of(), Lateness.NONE, null, Cancels.NONE, Notifications.NONE, ticks, null);
+    }
+
+    /**
+     * The workflow run: no submitted job of its own, only its runs, whose correctness is theirs (every run COMPLETED,
+     * every node's job executed once).
+     */
+    public static WorkloadResult flowed(BenchOptions.Run run, WorkflowRuns workflows, String note) {
+        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), true, note == null ? "" : note,
+                NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
+                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(), workflows.correctness(),
+                new int[0], List.of(), List.of(), List.of(), Lateness.NONE, null, Cancels.NONE, Notifications.NONE,
+                null, workflows);
     }
 
     /**
      * Whether this is a run of submitted jobs, whose figures and correctness mean something (not an idle measurement,
-     * nor the schedules' ticks).
+     * nor the schedules' ticks, nor the workflow runs).
      */
     public boolean ranJobs() {
-        return available && idle == null && schedules == null;
+        return available && idle == null && schedules == null && workflows == null;
     }
 
     /** Computes the figures of a finished workload, named after it, from its raw records. */
@@ -124,7 +137,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
                 List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null, Cancels.NONE,
-                Notifications.NONE, null);
+                Notifications.NONE, null, null);
     }
 
     /**
@@ -138,7 +151,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, List.of(),
                 Cancels.correctness(cancelled), r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE,
-                null, Cancels.of(cancelled), Notifications.NONE, null);
+                null, Cancels.of(cancelled), Notifications.NONE, null, null);
     }
 
     /**
@@ -152,7 +165,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, r.stages,
                 correctness, r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE, null,
-                Cancels.NONE, notifications, null);
+                Cancels.NONE, notifications, null, null);
     }
 
     /** This result with {@code rows} as its replica share. */
@@ -160,7 +173,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note, submission, throughput,
                 visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages, correctness,
                 completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle, cancels, notifications,
-                schedules);
+                schedules, workflows);
     }
 
     /** The run's name in file names: {@code burst-c16}. */

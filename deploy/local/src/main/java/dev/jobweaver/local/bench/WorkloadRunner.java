@@ -97,7 +97,23 @@ public final class WorkloadRunner {
             case CANCEL -> cancel(run);
             case NOTIFY -> notifications(run);
             case SCHEDULES -> schedules(run);
+            case WORKFLOW -> workflows().run(run);
         };
+    }
+
+    /** The workflow workload, which keeps its requests and reads in a class of its own. */
+    WorkflowBench workflows() {
+        return new WorkflowBench(options, api, new WorkflowBench.NodeJobs() {
+            @Override
+            public List<JobRecord> records(List<Accepted> jobs) {
+                return db.records(jobs);
+            }
+
+            @Override
+            public String workerProblem() {
+                return db.workerProblem();
+            }
+        }, out, terminal);
     }
 
     /**

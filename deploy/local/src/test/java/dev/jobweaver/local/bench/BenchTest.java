@@ -71,7 +71,8 @@ class BenchTest {
     void anUnknownWorkloadListsTheValidOnesWithStatusTwo() {
         assertThat(execute("bench", "storm")).isEqualTo(2);
         assertThat(err.toString()).startsWith("jobweaver bench: unknown workload 'storm'; valid: burst, steady, "
-                + "sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, schedules\nRun ./jobweaver bench "
+                + "sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, schedules, workflow\nRun "
+                + "./jobweaver bench "
                 + "--help");
     }
 
