@@ -54,8 +54,8 @@ public final class JobIds {
 
     /**
      * The id of the job a call of an inbound hook makes: version 7 at the call's timestamp (Unix seconds), its other
-     * bits a name-based hash of (hookId, signature). The signature covers the timestamp and the body, so the same signed
-     * request repeated names the same job and makes it once; any other request of the hook names another.
+     * bits a name-based hash of (hookId, signature). The signature covers the timestamp and the body, so the same
+     * signed request repeated names the same job and makes it once; any other request of the hook names another.
      */
     public static UUID forHookCall(UUID hookId, long timestampSeconds, String signature) {
         UUID name = UUID.nameUUIDFromBytes(("hook:" + hookId + ":" + signature).getBytes(StandardCharsets.UTF_8));

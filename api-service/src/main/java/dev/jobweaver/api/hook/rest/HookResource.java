@@ -75,7 +75,7 @@ public class HookResource {
     private static final Pattern UUID_TEXT =
             Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
     private static final String EXAMPLE = """
-            {"name":"deploy","job":{"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"deploy"}]}}}""";
+            {"name":"deploy","job":{"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"go"}]}}}""";
     /** RFC 9110: a 401 names how to authenticate; here, by signing the request. */
     private static final Map<String, String> CHALLENGE = Map.of("WWW-Authenticate",
             "JobWeaver-Signature realm=\"hooks\", headers=\"" + HookSignature.TIMESTAMP_HEADER + " "
@@ -111,10 +111,10 @@ public class HookResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create an inbound hook", description = "A name and exactly one target: job, the job each call"
-            + " makes (a POST /api/jobs body, checked as POST /api/jobs checks it; runAt is not allowed, delayMs is), or"
-            + " workflowId, an existing workflow each call starts a run of. The answer carries the hook's url and its"
-            + " signing secret, this once.")
+    @Operation(summary = "Create an inbound hook", description = "A name and exactly one target: job, the job each"
+            + " call makes (a POST /api/jobs body, checked as POST /api/jobs checks it; runAt is not allowed, delayMs"
+            + " is), or workflowId, an existing workflow each call starts a run of. The answer carries the hook's url"
+            + " and its signing secret, this once.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
     @APIResponse(responseCode = "201", description = "created; the secret is shown this once",
@@ -147,8 +147,8 @@ public class HookResource {
     @Operation(summary = "List inbound hooks", description = "Newest first, optionally of one tenant; never their"
             + " secrets.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = HookPage.class)))
-    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid"
+            + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<HookPage> list(
             @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
@@ -201,11 +201,11 @@ public class HookResource {
     @Path("{id}")
     @Operation(summary = "Call an inbound hook", description = "Needs no account: the request is authenticated by its"
             + " signature. Headers: X-JobWeaver-Timestamp, the current time in Unix seconds (at most 5 minutes off),"
-            + " and X-JobWeaver-Signature: sha256=<lower-case hex HMAC-SHA256 of \"<timestamp>.<raw body>\">, keyed with"
-            + " the secret's UTF-8 bytes. The body (any JSON, at most 64 KiB) becomes the payload's input of the job the"
-            + " hook makes, or the input of the workflow run it starts. The same signed request repeated within the"
-            + " window makes no second job: it is answered with the first one. Send a W3C traceparent header to join"
-            + " the job to your own trace.")
+            + " and X-JobWeaver-Signature: sha256=<lower-case hex HMAC-SHA256 of \"<timestamp>.<raw body>\">, keyed"
+            + " with the secret's UTF-8 bytes. The body (any JSON, at most 64 KiB) becomes the payload's input of the"
+            + " job the hook makes, or the input of the workflow run it starts. The same signed request repeated within"
+            + " the window makes no second job: it is answered with the first one. Send a W3C traceparent header to"
+            + " join the job to your own trace.")
     @Parameter(name = HookSignature.TIMESTAMP_HEADER, in = ParameterIn.HEADER, required = true,
             description = "Unix seconds", schema = @Schema(type = SchemaType.STRING, pattern = "[0-9]{1,12}"))
     @Parameter(name = HookSignature.SIGNATURE_HEADER, in = ParameterIn.HEADER, required = true,

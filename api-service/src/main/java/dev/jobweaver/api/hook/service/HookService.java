@@ -45,7 +45,7 @@ public class HookService {
         return Panache.withTransaction(() -> hooks.persist(hook)).map(StoredHook::of);
     }
 
-    /** The hook with its secret (to verify a call, or to answer without it), or null when there is none or it is deleted. */
+    /** The hook with its secret (to verify a call), or null when there is none or it was deleted. */
     @WithSpan("find hook")
     public Uni<StoredHook> find(UUID id) {
         return Panache.withSession(() -> hooks.findLive(id)).map(found -> found == null ? null : StoredHook.of(found));

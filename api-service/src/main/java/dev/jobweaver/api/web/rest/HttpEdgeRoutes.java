@@ -20,8 +20,9 @@ import java.util.List;
  *
  * <ul>
  *   <li>The body of {@code POST /api/jobs} and of {@code POST /api/hooks/{id}} (a hook's call) is read here with the
- *       configured limit, ahead of Quarkus' own size check (route order -2): a {@code Content-Length} over the limit is refused before any byte is read, a chunked body
- *       as soon as it crosses the limit; both get 413 {@code API.PAYLOAD_TOO_LARGE} and the connection is closed.
+ *       configured limit, ahead of Quarkus' own size check (route order -2): a {@code Content-Length} over the limit
+ *       is refused before any byte is read, a chunked body as soon as it crosses the limit; both get 413
+ *       {@code API.PAYLOAD_TOO_LARGE} and the connection is closed.
  *       The resource then takes the buffered body from the routing context (it declares no body parameter, so the
  *       REST layer never reads the request a second time).</li>
  *   <li>Before that, the request is admitted against the budget of body bytes in flight ({@link BytesInFlight},

@@ -296,7 +296,8 @@ class HookCallTest {
 
         for (String body : List.of("marker=" + marker, "{\"marker\":\"" + marker + "\"", "{\"marker\":\"" + marker
                 + "\"} trailing", "{\"marker\":\"" + marker + "\",\"marker\":\"x\"}", "",
-                "{\"marker\":\"" + marker + "\",\"nul\":\"a\\u0000b\"}", "{\"marker\":\"" + marker + "\",\"n\":1e999}")) {
+                "{\"marker\":\"" + marker + "\",\"nul\":\"a\\u0000b\"}",
+                "{\"marker\":\"" + marker + "\",\"n\":1e999}")) {
             Response response = Hooks.callSigned(hook.id(), hook.secret(), body);
 
             assertThat(response.statusCode()).as(body + ": " + response.body().asString()).isEqualTo(400);

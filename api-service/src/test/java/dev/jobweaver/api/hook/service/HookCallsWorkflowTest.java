@@ -14,9 +14,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * A hook whose target is a workflow: its call starts a run through {@link WorkflowStarter} (a test double here) with the
- * body as the run's input and a request id fixed by the hook and the signature; a missing workflow fails the call. The
- * stand-in starter finds no workflow.
+ * A hook whose target is a workflow: its call starts a run through {@link WorkflowStarter} (a test double here) with
+ * the body as the run's input and a request id fixed by the hook and the signature; a missing workflow fails the
+ * call. The stand-in starter finds no workflow.
  */
 class HookCallsWorkflowTest {
 

@@ -17,7 +17,7 @@ class HookSignatureTest {
     private static final Instant NOW = Instant.ofEpochSecond(1_767_225_600L);
     private static final Duration WINDOW = Duration.ofMinutes(5);
 
-    /** {@code printf '1767225600.{"ref":"main"}' | openssl dgst -sha256 -hmac jwhook_example}: another implementation. */
+    /** {@code printf '1767225600.{"ref":"main"}' | openssl dgst -sha256 -hmac jwhook_example}: another HMAC. */
     private static final String OPENSSL = "63fc5bde00fadd2da779649788df6347fd0b03156d63b1a1415d72c4d1be835b";
 
     @Test
@@ -79,7 +79,8 @@ class HookSignatureTest {
     @Test
     void aTimestampWithinFiveMinutesEitherWayIsAccepted() {
         assertThat(HookSignature.timestamp("1767225600", NOW, WINDOW)).isEqualTo(1_767_225_600L);
-        assertThat(HookSignature.timestamp("1767225300", NOW, WINDOW)).as("exactly 5 min old").isEqualTo(1_767_225_300L);
+        assertThat(HookSignature.timestamp("1767225300", NOW, WINDOW)).as("exactly 5 min old")
+                .isEqualTo(1_767_225_300L);
         assertThat(HookSignature.timestamp("1767225900", NOW, WINDOW)).as("exactly 5 min ahead")
                 .isEqualTo(1_767_225_900L);
     }
