@@ -12,12 +12,23 @@ public enum ApiErrorCode implements ErrorCode {
     INVALID_SCHEDULE_REQUEST(400),
     /** A subscription's body parsed but breaks a rule (the message names the field). */
     INVALID_SUBSCRIPTION_REQUEST(400),
+    /** An inbound hook's body parsed but breaks a rule (the message names the field). */
+    INVALID_HOOK_REQUEST(400),
+    /**
+     * A call of an inbound hook whose {@code X-JobWeaver-Timestamp} or {@code X-JobWeaver-Signature} is missing,
+     * malformed, out of the time window or wrong; the message says which header, never what in it is wrong.
+     */
+    HOOK_SIGNATURE_REJECTED(401),
     /** No job has this id. */
     JOB_NOT_FOUND(404),
     /** No schedule has this id. */
     SCHEDULE_NOT_FOUND(404),
     /** No subscription has this id. */
     SUBSCRIPTION_NOT_FOUND(404),
+    /** No inbound hook has this id, or it was deleted. */
+    HOOK_NOT_FOUND(404),
+    /** No workflow has this id (an inbound hook's workflow that is gone). */
+    WORKFLOW_NOT_FOUND(404),
     /** No such endpoint. */
     NOT_FOUND(404),
     /** The endpoint exists, the HTTP method does not. */

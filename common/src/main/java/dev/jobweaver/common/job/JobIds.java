@@ -53,6 +53,16 @@ public final class JobIds {
     }
 
     /**
+     * The id of the job a call of an inbound hook makes: version 7 at the call's timestamp (Unix seconds), its other
+     * bits a name-based hash of (hookId, signature). The signature covers the timestamp and the body, so the same
+     * signed request repeated names the same job and makes it once; any other request of the hook names another.
+     */
+    public static UUID forHookCall(UUID hookId, long timestampSeconds, String signature) {
+        UUID name = UUID.nameUUIDFromBytes(("hook:" + hookId + ":" + signature).getBytes(StandardCharsets.UTF_8));
+        return of(Math.max(0, timestampSeconds) * 1000, name);
+    }
+
+    /**
      * The version-7 id of a job created at {@code epochMillis}, with the random bits of {@code random} (a version-4
      * UUID): its 12 bits after the version nibble and its 62 bits after the variant, whose variant bits are already
      * RFC 9562's.

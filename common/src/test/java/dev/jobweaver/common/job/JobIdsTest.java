@@ -78,4 +78,16 @@ class JobIdsTest {
         assertThat(id.version()).isEqualTo(7);
         assertThat(id.getMostSignificantBits() >>> 16).isEqualTo(run.getMostSignificantBits() >>> 16);
     }
+
+    @Test
+    void aHookCallNamesOneJobPerHookAndSignature() {
+        UUID hook = UUID.randomUUID();
+        UUID id = JobIds.forHookCall(hook, 1_767_225_600L, "sha256=ab");
+
+        assertThat(JobIds.forHookCall(hook, 1_767_225_600L, "sha256=ab")).isEqualTo(id);
+        assertThat(JobIds.forHookCall(hook, 1_767_225_600L, "sha256=cd")).isNotEqualTo(id);
+        assertThat(JobIds.forHookCall(UUID.randomUUID(), 1_767_225_600L, "sha256=ab")).isNotEqualTo(id);
+        assertThat(id.version()).isEqualTo(7);
+        assertThat(id.getMostSignificantBits() >>> 16).isEqualTo(1_767_225_600_000L);
+    }
 }

@@ -188,9 +188,10 @@ public class JobSubmissionService {
     }
 
     /**
-     * A job a schedule makes, ready to store under {@code jobId} with its {@code origin}, in the trace
-     * {@link #jobContext} chooses for {@code current} and {@code traceparent} (a tick's record header, or a trigger's
-     * request). Not held to the outbox bound: a tick cannot be refused, only retried, and ticks are few.
+     * A job whose id its origin fixes (a schedule's tick, an inbound hook's signed call), ready to store under
+     * {@code jobId} with its {@code origin} (null for a hook's), in the trace {@link #jobContext} chooses for
+     * {@code current} and {@code traceparent} (a tick's record header, or the request's). Not held to the outbox bound
+     * here: a tick cannot be refused, only retried, and ticks are few; a hook's caller checks the bound itself.
      *
      * @throws IllegalStateException when the payload cannot be written
      */

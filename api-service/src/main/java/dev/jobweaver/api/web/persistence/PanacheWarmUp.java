@@ -1,5 +1,6 @@
 package dev.jobweaver.api.web.persistence;
 
+import dev.jobweaver.api.hook.persistence.Hook;
 import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.schedule.persistence.Schedule;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -28,11 +29,12 @@ public class PanacheWarmUp {
         long t0 = System.nanoTime();
         try {
             VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Schedule.count("tenant", "")
-                    .chain(() -> Subscription.count("tenant", ""))));
+                    .chain(() -> Subscription.count("tenant", ""))
+                    .chain(() -> Hook.count("tenant", ""))));
             LOG.debugf("Panache warmed up in %d ms", (System.nanoTime() - t0) / 1_000_000);
         } catch (Throwable e) {
-            LOG.warnf("Panache warm-up skipped (%s); the first schedule or subscription request will prepare Hibernate's"
-                    + " queries instead", e.toString());
+            LOG.warnf("Panache warm-up skipped (%s); the first schedule, subscription or hook request will prepare"
+                    + " Hibernate's queries instead", e.toString());
         }
     }
 }

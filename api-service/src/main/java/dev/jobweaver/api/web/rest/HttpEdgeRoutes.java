@@ -12,15 +12,17 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
 
 /**
  * What happens at the HTTP edge before (or instead of) the REST layer, so that those answers are ErrorResponse JSON
  * too, not Vert.x's default pages.
  *
  * <ul>
- *   <li>The body of {@code POST /api/jobs} is read here with the configured limit, ahead of Quarkus' own size check
- *       (route order -2): a {@code Content-Length} over the limit is refused before any byte is read, a chunked body
- *       as soon as it crosses the limit; both get 413 {@code API.PAYLOAD_TOO_LARGE} and the connection is closed.
+ *   <li>The body of {@code POST /api/jobs} and of {@code POST /api/hooks/{id}} (a hook's call) is read here with the
+ *       configured limit, ahead of Quarkus' own size check (route order -2): a {@code Content-Length} over the limit
+ *       is refused before any byte is read, a chunked body as soon as it crosses the limit; both get 413
+ *       {@code API.PAYLOAD_TOO_LARGE} and the connection is closed.
  *       The resource then takes the buffered body from the routing context (it declares no body parameter, so the
  *       REST layer never reads the request a second time).</li>
  *   <li>Before that, the request is admitted against the budget of body bytes in flight ({@link BytesInFlight},
@@ -34,6 +36,12 @@ import jakarta.enterprise.event.Observes;
  */
 @ApplicationScoped
 public class HttpEdgeRoutes {
+
+    /**
+     * The POSTs whose bodies are read here: submissions ({@code /api/jobs}) and calls of inbound hooks
+     * ({@code /api/hooks/{id}}, whose signature is over the raw bytes buffered here).
+     */
+    static final List<String> SUBMISSIONS = List.of("^/api/jobs/?$", "^/api/hooks/[^/]+/?$");
 
     /** Runs before Quarkus' max-body-size route (order -2). */
     static final int BODY_ROUTE_ORDER = -10;
@@ -55,13 +63,15 @@ public class HttpEdgeRoutes {
     }
 
     void install(@Observes Router router) {
-        router.postWithRegex("^/api/jobs/?$")
-                .order(ADMISSION_ROUTE_ORDER)
-                .handler(this::admit);
-        router.postWithRegex("^/api/jobs/?$")
-                .order(BODY_ROUTE_ORDER)
-                .handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes).setHandleFileUploads(false))
-                .failureHandler(this::onBodyFailure);
+        for (String submission : SUBMISSIONS) {
+            router.postWithRegex(submission)
+                    .order(ADMISSION_ROUTE_ORDER)
+                    .handler(this::admit);
+            router.postWithRegex(submission)
+                    .order(BODY_ROUTE_ORDER)
+                    .handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes).setHandleFileUploads(false))
+                    .failureHandler(this::onBodyFailure);
+        }
 
         router.route().order(Integer.MAX_VALUE).handler(this::notFound);
     }

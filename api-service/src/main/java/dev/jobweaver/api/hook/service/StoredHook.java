@@ -1,0 +1,25 @@
+package dev.jobweaver.api.hook.service;
+
+import dev.jobweaver.api.hook.persistence.Hook;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A hook as stored, detached from its session.
+ *
+ * @param secret the signing secret; shown only in the answer to the creation, never logged
+ */
+public record StoredHook(UUID id, String name, String tenant, HookTarget target, String secret, Instant createdAt) {
+
+    /** A copy of {@code hook}'s state. */
+    public static StoredHook of(Hook hook) {
+        return new StoredHook(hook.id, hook.name, hook.tenant, HookTarget.of(hook.job, hook.workflowId), hook.secret,
+                hook.createdAt);
+    }
+
+    @Override
+    public String toString() {
+        // the secret never reaches a log line
+        return "StoredHook[id=" + id + ", name=" + name + ", tenant=" + tenant + ", target=" + target + "]";
+    }
+}
