@@ -43,6 +43,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.ObjLongConsumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -357,17 +358,29 @@ public class WorkflowOrchestrator {
     private List<List<WorkflowProgressEvent.ReadyNode>> readyBatches(RunProgress progress, Map<UUID, JsonNode> byJob,
                                                                      Map<UUID, Integer> sizes, Instant now,
                                                                      Round round) {
-        for (RunNode node : progress.ready()) {
-            long size = node.dependsOn().stream().mapToLong(d -> size(progress.node(d).jobId(), byJob, sizes)).sum();
-            if (size > maxReadyResultsBytes) {
-                progress.nodeFailed(node.nodeId(), now);
-                UUID runId = progress.run().runId();
+        UUID runId = progress.run().runId();
+        return readyBatches(progress, byJob, sizes, maxReadyResultsBytes, now, (node, size) ->
                 round.afterCommit.add(() -> {
                     metrics.resultsTooLarge();
                     LOG.warnf("workflow run %s: node %s FAILED: its dependencies' results are %d bytes of JSON, more"
                                     + " than one record carries (jobweaver.scheduler.workflows.max-ready-results-bytes"
-                                    + " = %d)", runId, node.nodeId(), size, maxReadyResultsBytes);
-                });
+                                    + " = %d)", runId, node, size, maxReadyResultsBytes);
+                }));
+    }
+
+    /**
+     * {@link #readyBatches(RunProgress, Map, Map, Instant, Round)} with bound {@code maxBytes}; {@code tooLarge} is told
+     * each node failed for its results' size.
+     */
+    static List<List<WorkflowProgressEvent.ReadyNode>> readyBatches(RunProgress progress, Map<UUID, JsonNode> byJob,
+                                                                    Map<UUID, Integer> sizes, long maxBytes,
+                                                                    Instant now,
+                                                                    ObjLongConsumer<String> tooLarge) {
+        for (RunNode node : progress.ready()) {
+            long size = node.dependsOn().stream().mapToLong(d -> size(progress.node(d).jobId(), byJob, sizes)).sum();
+            if (size > maxBytes) {
+                progress.nodeFailed(node.nodeId(), now);
+                tooLarge.accept(node.nodeId(), size);
             }
         }
         List<List<WorkflowProgressEvent.ReadyNode>> batches = new ArrayList<>();
@@ -378,11 +391,10 @@ public class WorkflowOrchestrator {
             long size = 0;
             for (String dependency : node.dependsOn()) {
                 UUID jobId = progress.node(dependency).jobId();
-                results.put(dependency, byJob.getOrDefault(jobId,
-                        NullNode.getInstance()));
+                results.put(dependency, byJob.getOrDefault(jobId, NullNode.getInstance()));
                 size += size(jobId, byJob, sizes);
             }
-            if (!batch.isEmpty() && batchBytes + size > maxReadyResultsBytes) {
+            if (!batch.isEmpty() && batchBytes + size > maxBytes) {
                 batches.add(batch);
                 batch = new ArrayList<>();
                 batchBytes = 0;
