@@ -45,13 +45,20 @@ class ObservabilityTest extends KafkaAndDbTest {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         // No test quarantines a job-completed record for this reason: the counter exists because it was registered.
         for (String topic : new String[] {Topics.JOB_CREATED, Topics.JOB_COMPLETED, Topics.JOB_FAILED,
-                Topics.JOB_COMMANDS}) {
+                Topics.JOB_COMMANDS, Topics.WORKFLOW_RUNS}) {
             assertThat(metrics.lines().filter(line -> line.startsWith("jobweaver_quarantined_total{"))
                     .filter(line -> line.contains("topic=\"" + topic + "\""))
                     .filter(line -> line.contains("reason=\"rejected_by_database\""))).as(topic).hasSize(1);
         }
         assertThat(metrics).doesNotContain("jobweaver_malformed_records_total");
         assertThat(metrics).contains("jobweaver_jobs_cancelled_total", "jobweaver_jobs_deleted_total");
+        // The workflow meters are scraped before the first run.
+        for (String status : new String[] {"started", "completed", "failed", "cancelled"}) {
+            assertThat(metrics.lines().filter(line -> line.startsWith("jobweaver_workflow_runs_total{"))
+                    .filter(line -> line.contains("status=\"" + status + "\""))).as(status).hasSize(1);
+        }
+        assertThat(metrics).contains("jobweaver_workflow_nodes_ready_total",
+                "jobweaver_workflow_nodes_results_too_large_total", "jobweaver_workflow_node_jobs_orphaned_total");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Results;
 import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.schedule.ScheduleClock;
+import dev.jobweaver.common.workflow.WorkflowGraph;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,10 +44,24 @@ public final class EventRules {
         instant("createdAt", e.createdAt(), out);
         payload(e.jobType(), e.payload(), out);
         JobControlRules.check(e.control(), e.createdAt(), out);
-        if (e.origin() != null) {
+        if (e.origin() != null && e.origin().workflowRunId() == null) {
             require("origin.scheduleId", e.origin().scheduleId(), out);
             require("origin.scheduledFor", e.origin().scheduledFor(), out);
             instant("origin.scheduledFor", e.origin().scheduledFor(), out);
+        } else if (e.origin() != null) {
+            // A workflow node's job: its run and node, never a schedule's tick as well.
+            require("origin.workflowId", e.origin().workflowId(), out);
+            require("origin.nodeId", e.origin().nodeId(), out);
+            if (e.origin().nodeId() != null && !WorkflowGraph.NODE_ID.matcher(e.origin().nodeId()).matches()) {
+                out.add("origin.nodeId must match " + WorkflowGraph.NODE_ID.pattern());
+            }
+            if (e.origin().scheduleId() != null || e.origin().scheduledFor() != null) {
+                out.add("origin names a schedule's tick and a workflow's node; a job has one origin");
+            }
+            if (e.origin().workflowMaxConcurrency() != null && e.origin().workflowMaxConcurrency() < 1) {
+                out.add("origin.workflowMaxConcurrency must be at least 1, got "
+                        + e.origin().workflowMaxConcurrency());
+            }
         }
         return first(out);
     }

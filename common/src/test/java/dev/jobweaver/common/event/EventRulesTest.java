@@ -3,6 +3,7 @@ package dev.jobweaver.common.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.JobCommand;
+import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
@@ -38,6 +39,31 @@ class EventRulesTest {
                 TRACE, NOW, NOW, null))).isNull();
         assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, NOW))).isNull();
         assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.DELETE, null, NOW))).isNull();
+    }
+
+    @Test
+    void aJobOfAScheduleOrOfAWorkflowNodeCarriesItsOrigin() {
+        JobCreatedEvent base = created(TRACE, 0, PAYLOAD, NOW);
+        UUID run = UUID.randomUUID();
+
+        assertThat(EventRules.problem(withOrigin(base, new JobOrigin(UUID.randomUUID(), NOW)))).isNull();
+        assertThat(EventRules.problem(withOrigin(base, JobOrigin.node(UUID.randomUUID(), run, "extract", 5))))
+                .isNull();
+        assertThat(EventRules.problem(withOrigin(base, JobOrigin.node(UUID.randomUUID(), run, "no spaces", null))))
+                .contains("origin.nodeId");
+        assertThat(EventRules.problem(withOrigin(base, JobOrigin.node(null, run, "a", null))))
+                .contains("origin.workflowId");
+        assertThat(EventRules.problem(withOrigin(base, JobOrigin.node(UUID.randomUUID(), run, "a", 0))))
+                .contains("origin.workflowMaxConcurrency");
+        assertThat(EventRules.problem(withOrigin(base, new JobOrigin(UUID.randomUUID(), NOW, UUID.randomUUID(), run,
+                "a", null)))).contains("one origin");
+        assertThat(EventRules.problem(withOrigin(base, new JobOrigin(null, null, null, null, null, null))))
+                .contains("origin.scheduleId");
+    }
+
+    private static JobCreatedEvent withOrigin(JobCreatedEvent e, JobOrigin origin) {
+        return new JobCreatedEvent(e.jobId(), e.jobType(), e.payload(), e.maxRetries(), e.traceId(), e.createdAt(),
+                e.control(), origin);
     }
 
     @Test

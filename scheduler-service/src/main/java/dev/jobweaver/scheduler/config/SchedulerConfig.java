@@ -26,6 +26,22 @@ public interface SchedulerConfig {
     /** The ticks of recurring schedules ({@code schedules} in, {@code schedule-fired} out). */
     Schedules schedules();
 
+    /** The orchestration of workflow runs ({@code workflow-runs} in, {@code workflow-progress} out). */
+    Workflows workflows();
+
+    /** Workflow settings. */
+    interface Workflows {
+
+        /**
+         * The most bytes (as JSON) of dependencies' results that one {@code workflow-progress} record carries. Nodes
+         * that become ready together are spread over as many records as it takes; a node whose own dependencies'
+         * results exceed it fails (its job is never made): a Kafka record is at most 1 MiB by default, and the
+         * record also carries the run's nodes. 900 KiB.
+         */
+        @WithDefault("921600")
+        int maxReadyResultsBytes();
+    }
+
     /** Dispatch settings. */
     interface Dispatch {
 

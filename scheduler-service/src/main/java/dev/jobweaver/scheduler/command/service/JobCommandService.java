@@ -15,6 +15,7 @@ import dev.jobweaver.scheduler.job.service.JobStateWriter;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
+import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -71,15 +72,18 @@ public class JobCommandService {
     private final Dispatcher dispatcher;
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
+    private final WorkflowOrchestrator workflows;
 
     public JobCommandService(JobExecutionRepository repository, JobStateWriter writer, JobEventPublisher publisher,
-                             Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics) {
+                             Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics,
+                             WorkflowOrchestrator workflows) {
         this.repository = repository;
         this.writer = writer;
         this.publisher = publisher;
         this.dispatcher = dispatcher;
         this.tracing = tracing;
         this.metrics = metrics;
+        this.workflows = workflows;
     }
 
     /** What applying a command did. */
@@ -122,10 +126,13 @@ public class JobCommandService {
             List<Span> spans = new ArrayList<>(batch.size());
             Set<UUID> ids = new LinkedHashSet<>();
             batch.forEach(r -> ids.add(r.command().jobId()));
+            WorkflowOrchestrator.Round workflowRound = workflows.round();
             Uni<List<Applied>> work = repository.pool().withTransaction(tx -> repository.lockAll(tx, ids)
                     .chain(locked -> remember(tx, batch, locked)
-                            .chain(remembered -> apply(tx, batch, locked, remembered, spans))));
+                            .chain(remembered -> apply(tx, batch, locked, remembered, spans, workflowRound))));
             return work.onItemOrFailure().invoke((applied, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
+                    .onFailure().invoke(workflowRound::failed)
+                    .invoke(applied -> workflowRound.committed())
                     .invoke(this::afterCommit);
         });
     }
@@ -159,7 +166,7 @@ public class JobCommandService {
     }
 
     private Uni<List<Applied>> apply(SqlConnection tx, List<Received> batch, LockedMany locked, Set<UUID> remembered,
-                                     List<Span> spans) {
+                                     List<Span> spans, WorkflowOrchestrator.Round workflowRound) {
         Instant now = locked.now();
         Map<UUID, JobExecution> current = new HashMap<>(locked.jobs());
         Map<UUID, JobExecution> changed = new LinkedHashMap<>();
@@ -214,7 +221,9 @@ public class JobCommandService {
         // so that the delete finds it finished.
         List<Write> writes = new ArrayList<>(changed.size());
         changed.forEach((id, next) -> writes.add(new Write(next, locked.jobs().get(id).version())));
+        // A cancelled node job moves its run on in this transaction (WorkflowOrchestrator).
         return repository.writeAll(tx, writes)
+                .chain(() -> workflows.jobsEnded(tx, changed.values(), workflowRound))
                 .chain(() -> repository.deleteFinished(tx, deleted))
                 .chain(() -> publishes.isEmpty() ? Uni.createFrom().voidItem()
                         : Uni.join().all(publishes).andFailFast().replaceWithVoid())

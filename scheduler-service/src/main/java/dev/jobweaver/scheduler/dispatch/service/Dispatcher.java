@@ -16,6 +16,7 @@ import dev.jobweaver.scheduler.job.service.LeasePolicy;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
+import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -80,6 +81,7 @@ public class Dispatcher {
     private final SchedulerMetrics metrics;
     private final ObjectMapper mapper;
     private final Vertx vertx;
+    private final WorkflowOrchestrator workflows;
     private final int batchSize;
     private final int maxInFlight;
     private final AtomicBoolean running = new AtomicBoolean();
@@ -92,7 +94,7 @@ public class Dispatcher {
 
     public Dispatcher(JobExecutionRepository repository, JobStateWriter writer, LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
-                      SchedulerConfig config) {
+                      SchedulerConfig config, WorkflowOrchestrator workflows) {
         this.repository = repository;
         this.writer = writer;
         this.leasePolicy = leasePolicy;
@@ -100,6 +102,7 @@ public class Dispatcher {
         this.metrics = metrics;
         this.mapper = mapper;
         this.vertx = vertx;
+        this.workflows = workflows;
         this.batchSize = config.dispatch().batchSize();
         this.maxInFlight = config.dispatch().maxInFlight();
     }
@@ -231,6 +234,7 @@ public class Dispatcher {
         List<Span> spans = new ArrayList<>();
         Instant[] nextLater = new Instant[2];
         long sentAt = System.nanoTime();
+        WorkflowOrchestrator.Round workflowRound = workflows.round();
         return repository.pool().withTransaction(tx -> repository.claimDue(tx, batchSize, maxInFlight,
                         ClaimOrder.draw())
                 .chain(claim -> {
@@ -243,6 +247,7 @@ public class Dispatcher {
                     List<JobExecution> next = new ArrayList<>(claim.jobs().size());
                     List<Uni<Void>> publishes = new ArrayList<>();
                     Uni<Void> unrunnable = Uni.createFrom().voidItem();
+                    List<JobExecution> failedRows = new ArrayList<>();
                     for (JobExecution job : claim.jobs()) {
                         Span span = tracing.start("scheduler dispatch", JobTracing.fromTraceparent(job.traceparent()),
                                 job.jobId(), job.attempt() + 1);
@@ -251,6 +256,7 @@ public class Dispatcher {
                         Dispatchable runnable = runnable(job);
                         if (runnable == null) {
                             JobExecution failed = JobStateMachine.failUnrunnable(job, UNREADABLE, now);
+                            failedRows.add(failed);
                             unrunnable = unrunnable.chain(() -> writer.write(tx, job, failed, trace)
                                     .invoke(f -> {
                                         metrics.deadLettered();
@@ -265,13 +271,17 @@ public class Dispatcher {
                         next.add(attempt);
                         publishes.add(writer.publishAttempt(attempt, runnable.payload(), trace));
                     }
-                    publishes.add(unrunnable);
+                    // A node job that can never run ends its node, in this transaction (WorkflowOrchestrator).
+                    publishes.add(failedRows.isEmpty() ? unrunnable
+                            : unrunnable.chain(() -> workflows.jobsEnded(tx, failedRows, workflowRound)));
                     return Uni.join().all(publishes).andFailFast()
                             .chain(() -> repository.updateAll(tx, next))
                             .replaceWith(next);
                 }))
                 .onItemOrFailure().invoke((dispatched, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
+                .onFailure().invoke(workflowRound::failed)
                 .map(dispatched -> {
+                    workflowRound.committed();
                     dispatched.forEach(this::dispatched);
                     return new Round(dispatched, nextLater[0], nextLater[1], sentAt);
                 });

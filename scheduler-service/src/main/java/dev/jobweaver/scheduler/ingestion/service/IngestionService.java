@@ -10,6 +10,7 @@ import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.EarlyCancel;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.NewJob;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Stored;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
@@ -18,6 +19,7 @@ import dev.jobweaver.scheduler.job.service.LeasePolicy;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
+import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -86,11 +88,12 @@ public class IngestionService {
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
     private final ObjectMapper mapper;
+    private final WorkflowOrchestrator workflows;
     private final int maxInFlight;
 
     public IngestionService(JobExecutionRepository repository, JobStateWriter writer, Dispatcher dispatcher,
                             LeasePolicy leasePolicy, JobTracing tracing, SchedulerMetrics metrics,
-                            ObjectMapper mapper, SchedulerConfig config) {
+                            ObjectMapper mapper, SchedulerConfig config, WorkflowOrchestrator workflows) {
         this.repository = repository;
         this.writer = writer;
         this.dispatcher = dispatcher;
@@ -98,6 +101,7 @@ public class IngestionService {
         this.tracing = tracing;
         this.metrics = metrics;
         this.mapper = mapper;
+        this.workflows = workflows;
         this.maxInFlight = config.dispatch().maxInFlight();
     }
 
@@ -154,9 +158,11 @@ public class IngestionService {
             List<Span> dispatchSpans = new ArrayList<>();
             List<JobExecution> dispatched = new ArrayList<>();
             long sentAt = System.nanoTime();
-            return storeAndDispatch(jobs, rows, dispatched, dispatchSpans)
+            WorkflowOrchestrator.Round[] workflowRound = {workflows.round()};
+            return storeAndDispatch(jobs, rows, dispatched, dispatchSpans, workflowRound[0])
                     .onItemOrFailure()
                     .invoke((stored, failure) -> dispatchSpans.forEach(s -> JobTracing.end(s, failure)))
+                    .onFailure().invoke(failure -> workflowRound[0].failed(failure))
                     // Only a transient failure (Kafka could not take the runs) falls back to PENDING. A permanent one
                     // (the database refused a job's data) would fail the same way here, or, worse, be stored and
                     // fail every dispatch round after: it goes to the caller, which splits the round to find the job.
@@ -164,9 +170,12 @@ public class IngestionService {
                         LOG.warnf("could not dispatch %d new job(s) as they were stored (%s): storing them PENDING",
                                 rows.size(), failure.toString());
                         dispatched.clear();
-                        return repository.pool().withTransaction(tx -> store(tx, rows, 0)
-                                .call(stored -> publishCancelled(jobs, stored)));
+                        workflowRound[0] = workflows.round();
+                        return repository.pool().withTransaction(tx -> store(tx, rows, 0, workflowRound[0])
+                                .call(stored -> publishCancelled(jobs, stored)))
+                                .onFailure().invoke(f -> workflowRound[0].failed(f));
                     })
+                    .invoke(stored -> workflowRound[0].committed())
                     .onItemOrFailure()
                     .invoke((stored, failure) -> jobs.forEach(j -> JobTracing.end(j.span(), failure)))
                     .map(stored -> afterCommit(rows, stored, dispatched, sentAt));
@@ -175,8 +184,8 @@ public class IngestionService {
 
     /** One transaction: store the jobs, publish the runs of those stored RUNNING, commit after Kafka's acks. */
     private Uni<Stored> storeAndDispatch(List<Incoming> jobs, List<NewJob> rows, List<JobExecution> dispatched,
-                                         List<Span> dispatchSpans) {
-        return repository.pool().withTransaction(tx -> store(tx, rows, rows.size())
+                                         List<Span> dispatchSpans, WorkflowOrchestrator.Round workflowRound) {
+        return repository.pool().withTransaction(tx -> store(tx, rows, rows.size(), workflowRound)
                 .call(stored -> {
                     List<Uni<Void>> publishes = new ArrayList<>();
                     publishes.add(publishCancelled(jobs, stored));
@@ -200,20 +209,59 @@ public class IngestionService {
      * row was there is either known already or had a cancel before it came: a second statement, run only then,
      * turns such cancels into their jobs, {@code CANCELLED}.
      */
-    private Uni<Stored> store(SqlConnection tx, List<NewJob> rows, int dispatchAtMost) {
-        return repository.insertIfAbsent(tx, rows, dispatchAtMost, maxInFlight).chain(stored -> {
-            List<NewJob> present = rows.stream().filter(r -> !stored.inserted().containsKey(r.jobId())).toList();
-            if (present.isEmpty()) {
-                return Uni.createFrom().item(stored);
+    private Uni<Stored> store(SqlConnection tx, List<NewJob> rows, int dispatchAtMost,
+                              WorkflowOrchestrator.Round workflowRound) {
+        return keepOrphanCancels(tx, rows, workflowRound)
+                .chain(() -> repository.insertIfAbsent(tx, rows, dispatchAtMost, maxInFlight)).chain(stored -> {
+                    List<NewJob> present = rows.stream().filter(r -> !stored.inserted().containsKey(r.jobId()))
+                            .toList();
+                    if (present.isEmpty()) {
+                        return Uni.createFrom().item(stored);
+                    }
+                    return repository.fillEarlyCancels(tx, present).chain(cancelled -> {
+                        if (cancelled.inserted().isEmpty()) {
+                            return Uni.createFrom().item(stored);
+                        }
+                        Map<UUID, JobStatus> all = new HashMap<>(stored.inserted());
+                        all.putAll(cancelled.inserted());
+                        // A node job cancelled before it came (by its client) ends its node here.
+                        return workflows.jobsEnded(tx, cancelled.inserted(), workflowRound)
+                                .replaceWith(new Stored(cancelled.now(), all, stored.nextLater()));
+                    });
+                });
+    }
+
+    /**
+     * The node jobs of the poll that must not run (their run has ended, or their node was cancelled or skipped) get a
+     * kept cancel before they are stored, so that they are stored {@code CANCELLED} and never
+     * dispatched, as a job whose cancel came first. One index probe, only for a poll with node jobs.
+     */
+    private Uni<Void> keepOrphanCancels(SqlConnection tx, List<NewJob> rows, WorkflowOrchestrator.Round workflowRound) {
+        Map<UUID, NewJob> nodeJobs = new LinkedHashMap<>();
+        Map<UUID, UUID> runOfJob = new LinkedHashMap<>();
+        rows.stream().filter(r -> r.origin() != null && r.origin().workflowRunId() != null).forEach(r -> {
+            nodeJobs.put(r.jobId(), r);
+            runOfJob.put(r.jobId(), r.origin().workflowRunId());
+        });
+        if (nodeJobs.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return workflows.orphans(tx, runOfJob).chain(orphans -> {
+            if (orphans.isEmpty()) {
+                return Uni.createFrom().voidItem();
             }
-            return repository.fillEarlyCancels(tx, present).map(cancelled -> {
-                if (cancelled.inserted().isEmpty()) {
-                    return stored;
+            List<EarlyCancel> cancels = orphans.stream().map(nodeJobs::get)
+                    .map(r -> new EarlyCancel(r.jobId(), r.traceId(), r.createdAt())).toList();
+            return repository.insertEarlyCancels(tx, cancels).invoke(kept -> {
+                if (!kept.isEmpty()) {
+                    workflowRound.onCommit(() -> {
+                        workflows.orphansStored(kept.size());
+                        kept.forEach(id -> JobLog.info(LOG, id, nodeJobs.get(id).traceId(),
+                                "node job of workflow run %s stored CANCELLED: the run has ended, or its node was"
+                                        + " cancelled or skipped", nodeJobs.get(id).origin().workflowRunId()));
+                    });
                 }
-                Map<UUID, JobStatus> all = new HashMap<>(stored.inserted());
-                all.putAll(cancelled.inserted());
-                return new Stored(cancelled.now(), all, stored.nextLater());
-            });
+            }).replaceWithVoid();
         });
     }
 

@@ -99,22 +99,23 @@ public class JobExecutionRepository {
             + " ELSE " + slotsUnder("$8::int4", "$9::int4") + " END AS n FROM fence)"
             + " INSERT INTO job_executions (job_id, job_type, trace_id, traceparent, instruction, job_status,"
             + " retry_count, max_retries, attempt, next_run_at, lease_until, created_at, updated_at, dispatched_at,"
-            + " version, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for)"
+            + " version, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for,"
+            + " workflow_run_id, node_id)"
             + " SELECT u.job_id, u.job_type, u.trace_id, u.traceparent, u.instruction::jsonb,"
             + " CASE WHEN u.go THEN 'RUNNING' ELSE 'PENDING' END, 0, u.max_retries,"
             + " CASE WHEN u.go THEN 1 ELSE 0 END, CASE WHEN u.due THEN now() ELSE u.run_at END,"
             + " CASE WHEN u.go THEN now() + u.lease_ms * interval '1 millisecond' END,"
             + " u.created_at, now(), CASE WHEN u.go THEN now() END, CASE WHEN u.go THEN 1 ELSE 0 END,"
             + " u.priority, u.run_at, u.timeout_ms, u.retry_delays_ms::int8[], u.tenant, u.labels::jsonb,"
-            + " u.schedule_id, u.scheduled_for"
+            + " u.schedule_id, u.scheduled_for, u.workflow_run_id, u.node_id"
             + " FROM (SELECT v.*, v.due AND v.ord <= s.n AS go FROM"
             + " (SELECT w.*, w.run_at IS NULL OR w.run_at <= now() AS due FROM"
             + " unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],"
             + " $10::int8[], $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[],"
-            + " $17::uuid[], $18::timestamptz[])"
+            + " $17::uuid[], $18::timestamptz[], $19::uuid[], $20::text[])"
             + " WITH ORDINALITY AS w(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at,"
             + " lease_ms, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for,"
-            + " ord)) v"
+            + " workflow_run_id, node_id, ord)) v"
             + " CROSS JOIN slots s) u"
             + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id, job_status, next_run_at, now() AS db_now";
 
@@ -208,12 +209,13 @@ public class JobExecutionRepository {
             + " max_retries = u.max_retries, next_run_at = now(), created_at = u.created_at, updated_at = now(),"
             + " finished_at = now(), version = 1, priority = u.priority, run_at = u.run_at, timeout_ms = u.timeout_ms,"
             + " retry_delays_ms = u.retry_delays_ms::int8[], tenant = u.tenant, labels = u.labels::jsonb,"
-            + " schedule_id = u.schedule_id, scheduled_for = u.scheduled_for"
+            + " schedule_id = u.schedule_id, scheduled_for = u.scheduled_for,"
+            + " workflow_run_id = u.workflow_run_id, node_id = u.node_id"
             + " FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],"
             + " $8::text[], $9::timestamptz[], $10::int8[], $11::text[], $12::text[], $13::text[], $14::uuid[],"
-            + " $15::timestamptz[])"
+            + " $15::timestamptz[], $16::uuid[], $17::text[])"
             + " AS u(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at, priority, run_at,"
-            + " timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for)"
+            + " timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for, workflow_run_id, node_id)"
             + " WHERE j.job_id = u.job_id AND j.job_type = '" + EARLY_CANCEL + "'"
             + " RETURNING j.job_id, now() AS db_now";
 
@@ -241,7 +243,7 @@ public class JobExecutionRepository {
      * @param leaseMillis the lease of its first attempt, if it is dispatched as it is stored
      * @param control     how it is to be run (never null); a {@code runAt} later than the statement's {@code now()}
      *                    stores it {@code PENDING} until then
-     * @param origin      the schedule tick that made it, or null for a client's submission
+     * @param origin      the schedule tick or workflow node that made it, or null for a client's submission
      */
     public record NewJob(UUID jobId, String jobType, String traceId, String traceparent, String instruction,
                          int maxRetries, Instant createdAt, long leaseMillis, JobControl control, JobOrigin origin) {
@@ -549,12 +551,17 @@ public class JobExecutionRepository {
                 Columns.of(jobs, j -> json(j.control().labels()), String[]::new));
     }
 
-    /** The arrays of each of {@code jobs}' origin (schedule, tick; nulls for a submission), bound last by both. */
+    /**
+     * The arrays of each of {@code jobs}' origin (schedule, tick; workflow run, node; nulls for a submission), bound
+     * last by both.
+     */
     private static List<Object> originColumns(List<NewJob> jobs) {
         return List.of(
                 Columns.of(jobs, j -> j.origin() == null ? null : j.origin().scheduleId(), UUID[]::new),
                 Columns.of(jobs, j -> j.origin() == null ? null : odt(j.origin().scheduledFor()),
-                        OffsetDateTime[]::new));
+                        OffsetDateTime[]::new),
+                Columns.of(jobs, j -> j.origin() == null ? null : j.origin().workflowRunId(), UUID[]::new),
+                Columns.of(jobs, j -> j.origin() == null ? null : j.origin().nodeId(), String[]::new));
     }
 
     /** Deletes those of {@code jobIds} that have finished (placeholders included); the number of rows deleted. */

@@ -12,6 +12,7 @@ import dev.jobweaver.scheduler.job.service.JobStateWriter;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
+import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.quarkus.runtime.ShutdownEvent;
@@ -46,6 +47,7 @@ public class LeaseSweeper {
     private final Dispatcher dispatcher;
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
+    private final WorkflowOrchestrator workflows;
     private final int batchSize;
     /**
      * Set as shutdown begins. No tick starts a sweep from then on ({@code ApplicationNotRunning}); a sweep already
@@ -54,13 +56,15 @@ public class LeaseSweeper {
     private volatile boolean stopping;
 
     public LeaseSweeper(JobExecutionRepository repository, JobStateWriter writer, BackoffPolicy backoff,
-                        Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics, SchedulerConfig config) {
+                        Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics, SchedulerConfig config,
+                        WorkflowOrchestrator workflows) {
         this.repository = repository;
         this.writer = writer;
         this.backoff = backoff;
         this.dispatcher = dispatcher;
         this.tracing = tracing;
         this.metrics = metrics;
+        this.workflows = workflows;
         this.batchSize = config.lease().sweepBatchSize();
     }
 
@@ -100,6 +104,7 @@ public class LeaseSweeper {
     /** One transaction over at most one batch of expired leases; the jobs it moved. */
     public Uni<List<JobExecution>> sweepOnce() {
         List<Span> spans = new ArrayList<>();
+        WorkflowOrchestrator.Round workflowRound = workflows.round();
         return repository.pool().withTransaction(tx -> repository.claimExpiredLeases(tx, batchSize).chain(claim -> {
                     Instant now = claim.now();
                     List<JobExecution> moved = new ArrayList<>();
@@ -115,9 +120,12 @@ public class LeaseSweeper {
                                     .invoke(moved::add).replaceWithVoid();
                         });
                     }
-                    return chain.replaceWith(moved);
+                    // A node job that failed for good moves its run on in this transaction (WorkflowOrchestrator).
+                    return chain.chain(() -> workflows.jobsEnded(tx, moved, workflowRound)).replaceWith(moved);
                 }))
                 .onItemOrFailure().invoke((moved, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
+                .onFailure().invoke(workflowRound::failed)
+                .invoke(moved -> workflowRound.committed())
                 .invoke(moved -> {
                     moved.forEach(this::afterCommit);
                     if (!moved.isEmpty()) {

@@ -12,6 +12,7 @@ import dev.jobweaver.scheduler.job.service.Outcome;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
+import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -36,7 +37,8 @@ import org.jboss.logging.Logger;
  * are locked ({@code FOR UPDATE}, in jobId order, waiting for a dispatch round that may still hold one), each
  * outcome is judged against the row as the outcomes before it in the batch left it, every changed row is updated
  * on the version it was read at (one set-based UPDATE), every status event (and dead letter) is published and
- * acknowledged by Kafka, and only then is the transaction committed; the caller acknowledges the batch's records
+ * acknowledged by Kafka, and only then is the transaction committed (the runs of workflow nodes whose jobs ended move
+ * on in the same transaction, {@code WorkflowOrchestrator}); the caller acknowledges the batch's records
  * after that. Any failure rolls the whole batch back, and the caller retries it: applying is idempotent.
  *
  * <p>An outcome for a job the transaction cannot see waits for ingestion transactions in progress first: ingestion
@@ -65,15 +67,18 @@ public class OutcomeService {
     private final Dispatcher dispatcher;
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
+    private final WorkflowOrchestrator workflows;
 
     public OutcomeService(JobExecutionRepository repository, JobStateWriter writer, BackoffPolicy backoff,
-                          Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics) {
+                          Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics,
+                          WorkflowOrchestrator workflows) {
         this.repository = repository;
         this.writer = writer;
         this.backoff = backoff;
         this.dispatcher = dispatcher;
         this.tracing = tracing;
         this.metrics = metrics;
+        this.workflows = workflows;
     }
 
     /** What applying an outcome did. */
@@ -110,6 +115,7 @@ public class OutcomeService {
             long sentAt = System.nanoTime();
             Set<UUID> ids = new LinkedHashSet<>();
             batch.forEach(r -> ids.add(r.outcome().jobId()));
+            WorkflowOrchestrator.Round workflowRound = workflows.round();
             Uni<List<Applied>> work = repository.pool().withTransaction(tx -> lockAll(tx, ids)
                     .chain(locked -> {
                         now[0] = locked.now();
@@ -158,12 +164,17 @@ public class OutcomeService {
                                 writes.add(new Write(job, readAt.get(id)));
                             }
                         });
+                        // The runs of node jobs that ended move on in this transaction (WorkflowOrchestrator).
                         return repository.writeAll(tx, writes)
+                                .chain(() -> workflows.jobsEnded(tx, writes.stream().map(Write::next).toList(),
+                                        workflowRound))
                                 .chain(() -> publishes.isEmpty() ? Uni.createFrom().voidItem()
                                         : Uni.join().all(publishes).andFailFast().replaceWithVoid())
                                 .replaceWith(applied);
                     }));
             return work.onItemOrFailure().invoke((applied, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
+                    .onFailure().invoke(workflowRound::failed)
+                    .invoke(applied -> workflowRound.committed())
                     .invoke(applied -> afterCommit(applied, now[0], sentAt));
         });
     }

@@ -11,6 +11,7 @@ import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
+import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.ingestion.service.IngestionService.Accepted;
 import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
@@ -60,6 +61,9 @@ class IngestionServiceTest extends KafkaAndDbTest {
     @Inject
     SchedulerConfig config;
 
+    @Inject
+    WorkflowOrchestrator workflows;
+
     @BeforeEach
     void noJobWaits() {
         db.dispatchAllDue(dispatcher);
@@ -97,7 +101,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
     void aPollWhoseRunsCannotBePublishedIsStoredPendingForTheDispatcher() {
         JobEventPublisher brokerDown = new JobEventPublisher(failing());
         IngestionService withoutKafka = new IngestionService(repository, new JobStateWriter(repository, brokerDown),
-                dispatcher, leasePolicy, tracing, metrics, mapper, config);
+                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows);
         UUID jobId = UUID.randomUUID();
 
         Set<UUID> inserted = ingest(withoutKafka, TestJobs.created(jobId, 0));
@@ -136,7 +140,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
         JobEventPublisher refusing = new JobEventPublisher(failing(
                 new IllegalArgumentException("the run cannot be serialised")));
         IngestionService refusingRuns = new IngestionService(repository, new JobStateWriter(repository, refusing),
-                dispatcher, leasePolicy, tracing, metrics, mapper, config);
+                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows);
         UUID jobId = UUID.randomUUID();
 
         Throwable failure = failureOf(refusingRuns.ingest(List.of(new Accepted(TestJobs.created(jobId, 0), null))));

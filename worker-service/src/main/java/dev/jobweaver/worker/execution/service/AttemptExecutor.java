@@ -172,7 +172,8 @@ public class AttemptExecutor {
         JsonNode result = null;
         String failure = null;
         try {
-            result = handler.run(new RunContext<>(event.jobId(), event.attempt(), traceId, payload, deadline));
+            result = handler.run(new RunContext<>(event.jobId(), event.attempt(), traceId, payload, deadline,
+                    Payloads.input(event.payload()), Payloads.results(event.payload())));
         } catch (JobFailure f) {
             failure = f.getMessage() == null ? handler.type() + " attempt failed" : f.getMessage();
         } catch (InterruptedException interrupted) {

@@ -1,6 +1,9 @@
 package dev.jobweaver.worker.execution.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobweaver.common.job.Results;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.worker.config.WorkerConfig;
@@ -10,7 +13,10 @@ import dev.jobweaver.worker.execution.handler.RunContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 
-/** Runs {@link JobType#SIMULATION} jobs: their steps, through the {@link StepExecutor}; reports no result. */
+/**
+ * Runs {@link JobType#SIMULATION} jobs: their steps, through the {@link StepExecutor}. Reports no result, unless the
+ * payload carries {@code input} or {@code results}: the result is then what the job received.
+ */
 @ApplicationScoped
 public class SimulationHandler implements JobHandler<JobPayload> {
 
@@ -43,6 +49,28 @@ public class SimulationHandler implements JobHandler<JobPayload> {
         if (!result.success()) {
             throw new JobFailure(result.errorMessage());
         }
-        return null;
+        return run.hasData() ? received(run) : null;
+    }
+
+    /**
+     * What the job received, as its result, so that a workflow node's result shows its input and its dependencies'
+     * results: {@code {"input": ..., "results": ...}}. Beyond {@link Results#MAX_BYTES} the results are left out
+     * ({@code "resultsOmitted": true}), then the input too ({@code "inputOmitted": true}).
+     */
+    static JsonNode received(RunContext<?> run) {
+        ObjectNode all = run.data();
+        if (!Results.tooLarge(all)) {
+            return all;
+        }
+        ObjectNode withoutResults = JsonNodeFactory.instance.objectNode();
+        if (run.input() != null) {
+            withoutResults.set("input", run.input());
+        }
+        withoutResults.put("resultsOmitted", run.results() != null);
+        if (!Results.tooLarge(withoutResults)) {
+            return withoutResults;
+        }
+        return JsonNodeFactory.instance.objectNode().put("inputOmitted", true)
+                .put("resultsOmitted", run.results() != null);
     }
 }

@@ -162,7 +162,7 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
         }
         boolean deadlineFirst = remaining < requested.toNanos();
         Duration limit = deadlineFirst ? Duration.ofNanos(remaining) : requested;
-        HttpRequest request = request(uri, method, payload, limit, where);
+        HttpRequest request = request(uri, method, payload, body(run), limit, where);
 
         CompletableFuture<HttpResponse<ResponsePrefix>> sent =
                 client.sendAsync(request, ResponsePrefix.handler(config.maxBodyBytes()));
@@ -200,16 +200,20 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
      * The request; a failure naming what the client refused. Messages name a header, never its value, and show the
      * URL without its query: either may hold a secret.
      */
-    private static HttpRequest request(URI uri, String method, HttpCallPayload payload, Duration limit, String where)
-            throws JobFailure {
+    private static HttpRequest request(URI uri, String method, HttpCallPayload payload, String body, Duration limit,
+                                       String where) throws JobFailure {
         HttpRequest.Builder builder;
         try {
             builder = HttpRequest.newBuilder(uri)
                     .timeout(limit)
-                    .method(method, payload.body() == null ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofString(payload.body(), StandardCharsets.UTF_8));
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
             throw failed(where + " could not be sent: the HTTP client refused the url or the method");
+        }
+        if (payload.body() == null && body != null && (payload.headers() == null || payload.headers().keySet()
+                .stream().noneMatch(name -> name.equalsIgnoreCase("Content-Type")))) {
+            builder.header("Content-Type", "application/json");
         }
         if (payload.headers() != null) {
             for (Map.Entry<String, String> header : payload.headers().entrySet()) {
@@ -223,6 +227,18 @@ public class HttpCallHandler implements JobHandler<HttpCallPayload> {
             }
         }
         return builder.build();
+    }
+
+    /**
+     * The request body: the payload's {@code body}; without one, what the job received as JSON
+     * ({@code {"input": ..., "results": ...}}: an inbound hook's body, a workflow run's input and the node's
+     * dependencies' results), so that a job can pass them on; null (no body) when it received nothing.
+     */
+    static String body(RunContext<HttpCallPayload> run) {
+        if (run.payload().body() != null) {
+            return run.payload().body();
+        }
+        return run.hasData() ? run.data().toString() : null;
     }
 
     private Duration requestTimeout(HttpCallPayload payload) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.jobweaver.common.event.RunJobEvent;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.Test;
  */
 class HttpCallHandlerTest {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static HttpServer server;
     private static String base;
     private static final AtomicInteger hits = new AtomicInteger();
@@ -58,6 +60,11 @@ class HttpCallHandlerTest {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             respond(exchange, 201, ("got " + exchange.getRequestMethod() + " " + exchange.getRequestHeaders()
                     .getFirst("X-Test") + " " + body).getBytes(StandardCharsets.UTF_8));
+        });
+        server.createContext("/received", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            respond(exchange, 200, (exchange.getRequestHeaders().getFirst("Content-Type") + " " + body)
+                    .getBytes(StandardCharsets.UTF_8));
         });
         server.createContext("/status/500", exchange -> respond(exchange, 500, "boom".getBytes()));
         server.createContext("/redirect", exchange -> {
@@ -113,6 +120,36 @@ class HttpCallHandlerTest {
         assertThat(result.path("body").asText()).isEqualTo("got POST yes hello");
         assertThat(result.path("truncated").asBoolean()).isFalse();
         assertThat(result.size()).isEqualTo(3);
+    }
+
+    @Test
+    void aJobWithoutBodySendsWhatItReceivedAsJson() throws Exception {
+        JsonNode input = JSON.readTree("{\"order\":7}");
+        JsonNode results = JSON.readTree("{\"extract\":{\"rows\":3}}");
+
+        JsonNode result = run(HttpSettings.loopback(), new HttpCallPayload("POST", base + "/received", null, null,
+                null, null), input, results);
+
+        String answer = result.path("body").asText();
+        assertThat(answer).startsWith("application/json ");
+        assertThat(JSON.readTree(answer.substring("application/json ".length()))).isEqualTo(
+                JSON.readTree("{\"input\":{\"order\":7},\"results\":{\"extract\":{\"rows\":3}}}"));
+    }
+
+    @Test
+    void itsOwnBodyAndContentTypeWin() throws Exception {
+        JsonNode input = JSON.readTree("{\"order\":7}");
+
+        JsonNode ownBody = run(HttpSettings.loopback(), new HttpCallPayload("POST", base + "/received",
+                Map.of("Content-Type", "text/plain"), "mine", null, null), input, null);
+        JsonNode ownType = run(HttpSettings.loopback(), new HttpCallPayload("POST", base + "/received",
+                Map.of("content-type", "application/vnd.test+json"), null, null, null), input, null);
+        JsonNode nothing = run(HttpSettings.loopback(), new HttpCallPayload("POST", base + "/received", null, null,
+                null, null), null, null);
+
+        assertThat(ownBody.path("body").asText()).isEqualTo("text/plain mine");
+        assertThat(ownType.path("body").asText()).isEqualTo("application/vnd.test+json {\"input\":{\"order\":7}}");
+        assertThat(nothing.path("body").asText()).isEqualTo("null ");
     }
 
     @Test
@@ -279,6 +316,17 @@ class HttpCallHandlerTest {
 
     private static JsonNode run(HttpCallConfig config, HttpCallPayload payload) throws Exception {
         return run(config, payload, Deadline.in(Duration.ofSeconds(30), false));
+    }
+
+    private static JsonNode run(HttpCallConfig config, HttpCallPayload payload, JsonNode input, JsonNode results)
+            throws Exception {
+        HttpCallHandler handler = new HttpCallHandler(config, TracerProvider.noop().get("test"));
+        try {
+            return handler.run(new RunContext<>(UUID.randomUUID(), 1, null, payload,
+                    Deadline.in(Duration.ofSeconds(30), false), input, results));
+        } finally {
+            handler.stop();
+        }
     }
 
     private static JsonNode run(HttpCallConfig config, HttpCallPayload payload, Deadline deadline) throws Exception {
