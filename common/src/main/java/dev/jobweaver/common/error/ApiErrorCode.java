@@ -12,12 +12,18 @@ public enum ApiErrorCode implements ErrorCode {
     INVALID_SCHEDULE_REQUEST(400),
     /** A subscription's body parsed but breaks a rule (the message names the field). */
     INVALID_SUBSCRIPTION_REQUEST(400),
+    /** A workflow's body, or a run's, parsed but breaks a rule (the message names the field and the node). */
+    INVALID_WORKFLOW_REQUEST(400),
     /** No job has this id. */
     JOB_NOT_FOUND(404),
     /** No schedule has this id. */
     SCHEDULE_NOT_FOUND(404),
     /** No subscription has this id. */
     SUBSCRIPTION_NOT_FOUND(404),
+    /** No workflow has this id (or this version). */
+    WORKFLOW_NOT_FOUND(404),
+    /** No workflow run has this id. */
+    WORKFLOW_RUN_NOT_FOUND(404),
     /** No such endpoint. */
     NOT_FOUND(404),
     /** The endpoint exists, the HTTP method does not. */
@@ -30,6 +36,8 @@ public enum ApiErrorCode implements ErrorCode {
     JOB_NOT_CANCELLABLE(409),
     /** The job has not finished; only a finished job can be deleted. */
     JOB_NOT_FINISHED(409),
+    /** The workflow run has ended; only a run that has not can be cancelled. */
+    WORKFLOW_RUN_NOT_CANCELLABLE(409),
     /** The body is larger than the configured limit. */
     PAYLOAD_TOO_LARGE(413),
     /** The body is not {@code application/json}. */
