@@ -19,6 +19,8 @@ public enum ApiErrorCode implements ErrorCode {
      * malformed, out of the time window or wrong; the message says which header, never what in it is wrong.
      */
     HOOK_SIGNATURE_REJECTED(401),
+    /** A workflow's body, or a run's, parsed but breaks a rule (the message names the field and the node). */
+    INVALID_WORKFLOW_REQUEST(400),
     /** No job has this id. */
     JOB_NOT_FOUND(404),
     /** No schedule has this id. */
@@ -27,8 +29,10 @@ public enum ApiErrorCode implements ErrorCode {
     SUBSCRIPTION_NOT_FOUND(404),
     /** No inbound hook has this id, or it was deleted. */
     HOOK_NOT_FOUND(404),
-    /** No workflow has this id (an inbound hook's workflow that is gone). */
+    /** No workflow has this id (or this version), or it was deleted. */
     WORKFLOW_NOT_FOUND(404),
+    /** No workflow run has this id. */
+    WORKFLOW_RUN_NOT_FOUND(404),
     /** No such endpoint. */
     NOT_FOUND(404),
     /** The endpoint exists, the HTTP method does not. */
@@ -41,6 +45,8 @@ public enum ApiErrorCode implements ErrorCode {
     JOB_NOT_CANCELLABLE(409),
     /** The job has not finished; only a finished job can be deleted. */
     JOB_NOT_FINISHED(409),
+    /** The workflow run has ended; only a run that has not can be cancelled. */
+    WORKFLOW_RUN_NOT_CANCELLABLE(409),
     /** The body is larger than the configured limit. */
     PAYLOAD_TOO_LARGE(413),
     /** The body is not {@code application/json}. */

@@ -262,6 +262,9 @@ public class HookResource {
         }).onFailure(WorkflowStarter.WorkflowNotFoundException.class).transform(e -> new ApiException(
                 ApiErrorCode.WORKFLOW_NOT_FOUND, "hook " + hookId + " starts workflow "
                 + ((WorkflowStarter.WorkflowNotFoundException) e).workflowId() + ", which does not exist"))
+                // the body is within the hook's bound but larger than a workflow run's input may be
+                .onFailure(IllegalArgumentException.class).transform(e -> new ApiException(
+                        ApiErrorCode.PAYLOAD_TOO_LARGE, "the body is the run's input: " + e.getMessage()))
                 .onFailure(OutboxFullException.class).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
                         e.getMessage() + ", retry later", null, retryAfter()))
                 .onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->

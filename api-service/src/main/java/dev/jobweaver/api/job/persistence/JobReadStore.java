@@ -25,7 +25,8 @@ public class JobReadStore {
     /** The columns {@link #job(Row)} reads; the payload as text, parsed with the jsonb columns' own mapper. */
     static final String COLUMNS = "id, type, instruction::text AS instruction, trace_id, status, retry_count,"
             + " max_retries, attempts, next_run_at, last_error, created_at, updated_at, finished_at, status_version, "
-            + JobControlColumns.SELECT + ", result::text AS result, schedule_id, scheduled_for";
+            + JobControlColumns.SELECT + ", result::text AS result, "
+            + JobOriginColumns.select("");
 
     private final Pool pool;
 
@@ -51,9 +52,16 @@ public class JobReadStore {
      *
      * @param labels pairs that must all be among the job's labels
      * @param scheduleId only the jobs this schedule made
+     * @param workflowRunId only the jobs of this workflow run's nodes
      */
     public record Filter(JobType type, JobStatus status, Priority priority, String tenant,
-                         List<Map.Entry<String, String>> labels, UUID scheduleId) {
+                         List<Map.Entry<String, String>> labels, UUID scheduleId, UUID workflowRunId) {
+
+        /** Without the workflow run filter. */
+        public Filter(JobType type, JobStatus status, Priority priority, String tenant,
+                      List<Map.Entry<String, String>> labels, UUID scheduleId) {
+            this(type, status, priority, tenant, labels, scheduleId, null);
+        }
 
         /** Only by type and status. */
         public Filter(JobType type, JobStatus status) {
@@ -93,6 +101,11 @@ public class JobReadStore {
             params.add(filter.scheduleId());
             where.add("schedule_id = $" + params.size());
         }
+        if (filter.workflowRunId() != null) {
+            // jobs_workflow_run_created_at_idx (V10) serves this with the page's order
+            params.add(filter.workflowRunId());
+            where.add("workflow_run_id = $" + params.size());
+        }
         for (Map.Entry<String, String> label : filter.labels() == null ? List.<Map.Entry<String, String>>of()
                 : filter.labels()) {
             // One containment per pair: the same key asked with two values matches nothing, as it should. Bound as
@@ -127,10 +140,9 @@ public class JobReadStore {
                 JobControlColumns.tree(row.getString("result")), origin(row));
     }
 
-    /** The schedule tick that made a row's job; null for a client's submission. */
+    /** What made a row's job; null for a client's submission. */
     private static JobOrigin origin(Row row) {
-        UUID scheduleId = row.getUUID("schedule_id");
-        return scheduleId == null ? null : new JobOrigin(scheduleId, instant(row, "scheduled_for"));
+        return JobOriginColumns.origin(row);
     }
 
     /** A stored instruction (jsonb as text) as the payload tree. */

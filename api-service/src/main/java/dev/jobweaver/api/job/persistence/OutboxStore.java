@@ -29,14 +29,14 @@ public class OutboxStore {
     private static final String CLAIM = """
             SELECT o.job_id, o.event_id, o.traceparent, j.type, j.instruction::text AS instruction, j.max_retries,
                    j.trace_id, j.created_at, j.priority, j.run_at, j.timeout_ms,
-                   j.retry_delays_ms::text AS retry_delays_ms, j.tenant, j.labels::text AS labels, j.schedule_id,
-                   j.scheduled_for
+                   j.retry_delays_ms::text AS retry_delays_ms, j.tenant, j.labels::text AS labels,
+                   %s
             FROM job_outbox o JOIN jobs j ON j.id = o.job_id
             WHERE o.created_at < $1 OR (o.relay_instance = $3 AND o.created_at < $4)
             ORDER BY o.created_at
             LIMIT $2
             FOR UPDATE OF o SKIP LOCKED
-            """;
+            """.formatted(JobOriginColumns.select("j."));
 
     private static final String BACKLOG = """
             SELECT count(*) AS jobs, coalesce(sum(event_bytes), 0) AS bytes, min(created_at) AS oldest FROM job_outbox
@@ -54,7 +54,7 @@ public class OutboxStore {
      * An outbox row claimed by a sweep, with its job's fields.
      *
      * @param control the job's control, as its event carries it; null when the job has none beyond the defaults
-     * @param origin the schedule tick that made the job; null for a client's submission
+     * @param origin the schedule tick or workflow node that made the job; null for a client's submission
      */
     public record Claimed(UUID jobId, UUID eventId, String traceparent, JobType type, JsonNode instruction,
                           int maxRetries, String traceId, Instant createdAt, JobControl control, JobOrigin origin) {
@@ -94,12 +94,7 @@ public class OutboxStore {
 
     /** The origin of a claimed row's job; null for a client's submission. */
     private static JobOrigin origin(Row row) {
-        UUID scheduleId = row.getUUID("schedule_id");
-        if (scheduleId == null) {
-            return null;
-        }
-        OffsetDateTime scheduledFor = row.getOffsetDateTime("scheduled_for");
-        return new JobOrigin(scheduleId, scheduledFor == null ? null : scheduledFor.toInstant());
+        return JobOriginColumns.origin(row);
     }
 
     /** What one sweep did: rows it claimed, and how many of them Kafka acknowledged (deleted). */

@@ -20,7 +20,7 @@ import java.util.UUID;
  * @param retryDelaysMs the delays before retries the client asked for; null for the exponential backoff
  * @param labels the job's labels; null when it has none
  * @param result what the job's handler reported, or null
- * @param origin the schedule tick (or trigger) that made the job; null for a client's submission
+ * @param origin the schedule tick (or trigger) or the workflow node that made the job; null for a client's submission
  */
 public record StoredJob(UUID id, JobType type, JsonNode instruction, String traceId, JobStatus status, int retryCount,
                         int maxRetries, int attempts, Instant nextRunAt, String lastError, Instant createdAt,

@@ -32,11 +32,15 @@ public class SubmissionStore {
     private static final String INSERT = insert("", "", "", "", "");
 
     /**
-     * {@link #INSERT} for jobs a schedule makes: with their origin, and idempotent on the job id (a tick's id is derived
-     * from the tick), so a repeated tick inserts neither a job nor an outbox row; answers the ids it inserted.
+     * {@link #INSERT} for jobs a schedule or a workflow run makes: with their origin, and idempotent on the job id (a
+     * tick's id is derived from the tick, a node's from its run and node), so a repeated tick or ready node inserts
+     * neither a job nor an outbox row; answers the ids it inserted.
      */
-    private static final String INSERT_ONCE = insert(", schedule_id, scheduled_for", ", t.schedule_id, t.scheduled_for",
-            ", $17::uuid[], $18::timestamptz[]", ", schedule_id, scheduled_for",
+    private static final String INSERT_ONCE = insert(
+            ", schedule_id, scheduled_for, workflow_id, workflow_run_id, node_id, workflow_max_concurrency",
+            ", t.schedule_id, t.scheduled_for, t.workflow_id, t.workflow_run_id, t.node_id, t.workflow_max_concurrency",
+            ", $17::uuid[], $18::timestamptz[], $19::uuid[], $20::uuid[], $21::text[], $22::int4[]",
+            ", schedule_id, scheduled_for, workflow_id, workflow_run_id, node_id, workflow_max_concurrency",
             " ON CONFLICT (id) DO NOTHING") + " RETURNING job_id";
 
     /**
@@ -85,7 +89,7 @@ public class SubmissionStore {
      * @param traceparent W3C trace context of the submitting request; null without tracing
      * @param eventBytes the size of the job's event, counted against the outbox's byte bound
      * @param control the job's control as the client gave it (runAt resolved); null for none
-     * @param origin the schedule tick that made the job; null for a client's submission
+     * @param origin the schedule tick or workflow node that made the job; null for a client's submission
      */
     public record NewJob(UUID id, String type, String instructionJson, String traceId, int maxRetries,
                          Instant createdAt, UUID eventId, String traceparent, int eventBytes, JobControl control,
@@ -123,7 +127,7 @@ public class SubmissionStore {
 
     /**
      * Inserts, on {@code client} (a connection in the caller's transaction), every job whose id is not taken yet, with
-     * its origin and its outbox row; a job whose id exists already (a repeated tick) changes nothing.
+     * its origin and its outbox row; a job whose id exists already (a repeated tick or ready node) changes nothing.
      *
      * @return the ids of the jobs inserted
      */
@@ -133,6 +137,14 @@ public class SubmissionStore {
                 UUID[]::new));
         parameters.addValue(Columns.of(jobs, job -> job.origin() == null ? null : utc(job.origin().scheduledFor()),
                 OffsetDateTime[]::new));
+        parameters.addValue(Columns.of(jobs, job -> job.origin() == null ? null : job.origin().workflowId(),
+                UUID[]::new));
+        parameters.addValue(Columns.of(jobs, job -> job.origin() == null ? null : job.origin().workflowRunId(),
+                UUID[]::new));
+        parameters.addValue(Columns.of(jobs, job -> job.origin() == null ? null : job.origin().nodeId(),
+                String[]::new));
+        parameters.addValue(Columns.of(jobs, job -> job.origin() == null ? null
+                : job.origin().workflowMaxConcurrency(), Integer[]::new));
         return client.preparedQuery(INSERT_ONCE).execute(parameters).map(rows -> {
             Set<UUID> inserted = new HashSet<>();
             rows.forEach(row -> inserted.add(row.getUUID("job_id")));

@@ -327,6 +327,8 @@ public class JobResource {
             @QueryParam("label") List<String> labels,
             @Parameter(description = "only the jobs this schedule made", schema = @Schema(type = SchemaType.STRING,
                     format = "uuid")) @QueryParam("scheduleId") String scheduleId,
+            @Parameter(description = "only the jobs of this workflow run's nodes", schema = @Schema(
+                    type = SchemaType.STRING, format = "uuid")) @QueryParam("workflowRunId") String workflowRunId,
             @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
@@ -337,10 +339,11 @@ public class JobResource {
         String tenantFilter = tenantParam(tenant);
         List<Map.Entry<String, String>> labelFilter = labelParams(labels);
         UUID scheduleFilter = uuidParam("scheduleId", scheduleId);
+        UUID runFilter = uuidParam("workflowRunId", workflowRunId);
         int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
         int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
         JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
-                labelFilter, scheduleFilter);
+                labelFilter, scheduleFilter, runFilter);
         return queries.list(filter, pageNumber, pageSize).map(slice -> new JobPage(
                 slice.jobs().stream().map(JobView::of).toList(), pageNumber, pageSize, slice.total(),
                 (int) ((slice.total() + pageSize - 1) / pageSize)));

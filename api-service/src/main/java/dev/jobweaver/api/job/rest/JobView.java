@@ -30,6 +30,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param result what the job's handler reported when it completed
  * @param scheduleId the schedule whose tick (or trigger) made the job
  * @param scheduledFor the tick's time (a trigger's: when it was triggered)
+ * @param workflowId the workflow whose run made the job
+ * @param workflowRunId the workflow run whose node the job runs
+ * @param nodeId the node of that run's graph
  */
 @RegisterForReflection
 public record JobView(UUID id, JobType type, JobStatus status, String traceId, int maxRetries, int retryCount,
@@ -47,13 +50,19 @@ public record JobView(UUID id, JobType type, JobStatus status, String traceId, i
                       @Schema(type = SchemaType.OBJECT, description = "what the job's handler reported (JSON, at most"
                               + " 64 KiB)") JsonNode result,
                       @JsonInclude(JsonInclude.Include.NON_NULL) UUID scheduleId,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) Instant scheduledFor) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Instant scheduledFor,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) UUID workflowId,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) UUID workflowRunId,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String nodeId) {
 
     static JobView of(StoredJob job) {
         return new JobView(job.id(), job.type(), job.status(), job.traceId(), job.maxRetries(), job.retryCount(),
                 job.attempts(), job.nextRunAt(), job.lastError(), job.createdAt(), job.updatedAt(), job.finishedAt(),
                 job.instruction(), job.priority(), job.tenant(), job.runAt(), job.timeoutMs(), job.retryDelaysMs(),
                 job.labels(), job.result(), job.origin() == null ? null : job.origin().scheduleId(),
-                job.origin() == null ? null : job.origin().scheduledFor());
+                job.origin() == null ? null : job.origin().scheduledFor(),
+                job.origin() == null ? null : job.origin().workflowId(),
+                job.origin() == null ? null : job.origin().workflowRunId(),
+                job.origin() == null ? null : job.origin().nodeId());
     }
 }

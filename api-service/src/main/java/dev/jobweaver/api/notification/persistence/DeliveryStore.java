@@ -44,7 +44,8 @@ public class DeliveryStore {
             jsonb_strip_nulls(jsonb_build_object(
                 'type', 'job.' || lower(m.event), 'timestamp', %s, 'jobId', m.job_id, 'jobType', m.job_type,
                 'status', m.status, 'attempts', m.attempts, 'retryCount', m.retry_count, 'traceId', m.trace_id,
-                'scheduleId', m.schedule_id, 'scheduledFor', %s, 'lastError', m.last_error, 'finishedAt', %s,
+                'scheduleId', m.schedule_id, 'scheduledFor', %s, 'workflowId', m.workflow_id,
+                'workflowRunId', m.workflow_run_id, 'nodeId', m.node_id, 'lastError', m.last_error, 'finishedAt', %s,
                 'subscriptionId', m.subscription_id))::text""".formatted(iso("m.changed_at"), iso("m.scheduled_for"),
             iso("m.finished_at"));
 
@@ -60,8 +61,8 @@ public class DeliveryStore {
             """.formatted(ID, BODY);
 
     /**
-     * The deliveries of a batch of status changes: every subscription to the job, its type or its schedule that wants
-     * the change's event. The uncorrelated EXISTS is a one-time filter: while there is no subscription at all, the
+     * The deliveries of a batch of status changes: every subscription to the job, its type, its schedule or its
+     * workflow (a node job's) that wants the change's event. The uncorrelated EXISTS is a one-time filter: while there is no subscription at all, the
      * statement reads no job and no index entry.
      */
     private static final String INSERT_FOR_STATUSES = """
@@ -72,7 +73,8 @@ public class DeliveryStore {
                             finished_at)
                 WHERE EXISTS (SELECT 1 FROM subscriptions)
             ), ej AS MATERIALIZED (
-                SELECT e.*, j.type AS job_type, j.schedule_id, j.scheduled_for
+                SELECT e.*, j.type AS job_type, j.schedule_id, j.scheduled_for, j.workflow_id, j.workflow_run_id,
+                       j.node_id
                 FROM e JOIN jobs j ON j.id = e.job_id
             ), matched AS (
                 SELECT s.id AS subscription_id, ej.* FROM ej JOIN subscriptions s ON s.job_id = ej.job_id
@@ -82,6 +84,9 @@ public class DeliveryStore {
                 WHERE ej.event = ANY (s.events)
                 UNION ALL
                 SELECT s.id, ej.* FROM ej JOIN subscriptions s ON s.schedule_id = ej.schedule_id
+                WHERE ej.event = ANY (s.events)
+                UNION ALL
+                SELECT s.id, ej.* FROM ej JOIN subscriptions s ON s.workflow_id = ej.workflow_id
                 WHERE ej.event = ANY (s.events)
             )
             """ + INSERT;
@@ -94,7 +99,8 @@ public class DeliveryStore {
             WITH e AS MATERIALIZED (
                 SELECT e.job_id, 'SCHEDULED'::text AS event, 0::int8 AS version, 'PENDING'::text AS status,
                        0 AS attempts, 0 AS retry_count, e.trace_id, NULL::text AS last_error, $5::timestamptz AS changed_at,
-                       NULL::timestamptz AS finished_at, e.job_type, e.schedule_id, e.scheduled_for
+                       NULL::timestamptz AS finished_at, e.job_type, e.schedule_id, e.scheduled_for,
+                       NULL::uuid AS workflow_id, NULL::uuid AS workflow_run_id, NULL::text AS node_id
                 FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::timestamptz[], $6::text[])
                      AS e(job_id, job_type, schedule_id, scheduled_for, trace_id)
                 WHERE EXISTS (SELECT 1 FROM subscriptions)

@@ -98,15 +98,4 @@ class HookCallsWorkflowTest {
                 .isInstanceOf(WorkflowStarter.WorkflowNotFoundException.class)
                 .hasMessageContaining(starter.missing.toString());
     }
-
-    @Test
-    void theStandInFindsNoWorkflowAndStartsNone() {
-        NoWorkflowsStandIn standIn = new NoWorkflowsStandIn();
-        UUID workflowId = UUID.randomUUID();
-
-        assertThat(standIn.exists(workflowId).await().indefinitely()).isFalse();
-        assertThatThrownBy(() -> new HookCalls(null, standIn).call(hook(workflowId), 1L, "sha256=ab",
-                MAPPER.createObjectNode(), null).await().indefinitely())
-                .isInstanceOf(WorkflowStarter.WorkflowNotFoundException.class);
-    }
 }
