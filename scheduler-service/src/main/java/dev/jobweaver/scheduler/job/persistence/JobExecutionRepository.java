@@ -90,9 +90,12 @@ public class JobExecutionRepository {
      * job of a workflow that limits its concurrency. Two index probes of relations that are empty while nobody sets
      * such a limit.
      */
+    // The workflow probe asks for the first entry in next_run_at order: the partial index idx_job_executions_workflow_
+    // limited (V7) serves it in one page whatever the statistics say; a bare EXISTS let the planner scan the table.
+    // tenant_limits holds a row per tenant that ever had a limit: a page or so.
     static final String LIMITS_IN_DB = "(EXISTS (SELECT 1 FROM tenant_limits WHERE max_running IS NOT NULL)"
-            + " OR EXISTS (SELECT 1 FROM job_executions WHERE job_status = 'PENDING'"
-            + " AND workflow_max_running IS NOT NULL))";
+            + " OR EXISTS (SELECT 1 FROM (SELECT next_run_at FROM job_executions WHERE job_status = 'PENDING'"
+            + " AND workflow_max_running IS NOT NULL ORDER BY next_run_at LIMIT 1) w))";
 
     /**
      * The advisory lock that serializes the claims made under concurrency limits, over all replicas: each takes it
