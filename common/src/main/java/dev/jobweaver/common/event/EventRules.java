@@ -67,6 +67,32 @@ public final class EventRules {
     }
 
     /** The first rule {@code e} breaks, or null. */
+    public static String problem(TenantLimitEvent e) {
+        List<String> out = new ArrayList<>();
+        require("tenant", e.tenant(), out);
+        if (e.tenant() != null && !dev.jobweaver.common.job.JobControlRules.TENANT.matcher(e.tenant()).matches()) {
+            out.add("tenant must match " + dev.jobweaver.common.job.JobControlRules.TENANT.pattern() + ", got "
+                    + describe(e.tenant()));
+        }
+        range("version", e.version(), 1, Long.MAX_VALUE, out);
+        if (e.maxRunning() != null) {
+            range("maxRunning", e.maxRunning(), 1, TenantLimitEvent.MAX_RUNNING, out);
+        }
+        require("changedAt", e.changedAt(), out);
+        instant("changedAt", e.changedAt(), out);
+        return first(out);
+    }
+
+    /** Why a {@code tenant-limits} record's key does not fit its event, or null: it must be the tenant. */
+    public static String tenantLimitKeyProblem(String key, String tenant) {
+        if (tenant == null || tenant.equals(key)) {
+            return null;
+        }
+        return key == null ? "the record has no key; it must be keyed by its tenant " + tenant
+                : "the record's key must be its tenant " + tenant + ", got " + describe(key);
+    }
+
+    /** The first rule {@code e} breaks, or null. */
     public static String problem(ScheduleEvent e) {
         List<String> out = new ArrayList<>();
         require("scheduleId", e.scheduleId(), out);

@@ -43,6 +43,10 @@ public final class Channels {
     public static final String SCHEDULES_OUT = "schedules-out";
     /** Scheduler follows the timing of recurring schedules. */
     public static final String SCHEDULES_IN = "schedules-in";
+    /** API publishes each tenant's concurrency limit. */
+    public static final String TENANT_LIMITS_OUT = "tenant-limits-out";
+    /** Scheduler follows each tenant's concurrency limit. */
+    public static final String TENANT_LIMITS_IN = "tenant-limits-in";
     /** Scheduler reports that a schedule's tick came. */
     public static final String SCHEDULE_FIRED_OUT = "schedule-fired-out";
     /** API makes the job of a schedule's tick. */

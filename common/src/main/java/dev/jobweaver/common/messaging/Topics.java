@@ -64,6 +64,12 @@ public final class Topics {
      * ({@code WorkflowProgressEvent}); the API makes their jobs. Keyed by runId.
      */
     public static final String WORKFLOW_PROGRESS = "workflow-progress";
+    /**
+     * API to scheduler: each tenant's concurrency limit ({@code TenantLimitEvent}). Keyed by tenant, compacted: the
+     * latest limit per tenant survives; a removed limit is an event without one. The API republishes each within
+     * {@link #COMPACTED_RETENTION}.
+     */
+    public static final String TENANT_LIMITS = "tenant-limits";
 
     /**
      * Any consumer to operators: a record that could not be processed for a reason no retry cures, with its origin and
@@ -116,6 +122,7 @@ public final class Topics {
             new TopicSpec(SCHEDULE_FIRED, 3, false),
             new TopicSpec(WORKFLOW_RUNS, 3, false),
             new TopicSpec(WORKFLOW_PROGRESS, 3, false),
+            new TopicSpec(TENANT_LIMITS, 3, true),
             new TopicSpec(QUARANTINE, 1, false, QUARANTINE_MAX_MESSAGE_BYTES));
 
     /**

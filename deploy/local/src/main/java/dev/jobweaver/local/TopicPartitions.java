@@ -33,7 +33,7 @@ public final class TopicPartitions {
      */
     static final Map<Service, List<String>> CONSUMED = Map.of(
             Service.SCHEDULER, List.of(Topics.JOB_CREATED, Topics.JOB_COMPLETED, Topics.JOB_FAILED,
-                    Topics.JOB_COMMANDS, Topics.SCHEDULES, Topics.WORKFLOW_RUNS),
+                    Topics.JOB_COMMANDS, Topics.SCHEDULES, Topics.WORKFLOW_RUNS, Topics.TENANT_LIMITS),
             Service.WORKER, List.of(Topics.RUN_JOB),
             Service.API, List.of(Topics.JOB_STATUS, Topics.SCHEDULE_FIRED, Topics.WORKFLOW_PROGRESS));
 

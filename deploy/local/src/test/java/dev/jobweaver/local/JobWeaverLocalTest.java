@@ -89,8 +89,8 @@ class JobWeaverLocalTest {
         UpCommand up = parse(UpCommand.class, "up", "--schedulers", "4", "--workers", "6");
         assertThat(up.platformOptions(null).stack().partitionOverrides()).isEqualTo(Map.of("job-created", 4,
                 "job-completed", 4, "job-failed", 4, "job-commands", 4, "schedules", 4, "workflow-runs", 4,
-                "run-job", 6));
-        assertThat(up.partitionPlan().notes()).hasSize(7);
+                "tenant-limits", 4, "run-job", 6));
+        assertThat(up.partitionPlan().notes()).hasSize(8);
     }
 
     @Test
@@ -109,7 +109,7 @@ class JobWeaverLocalTest {
                 "jobweaver up: Invalid value for option '--partitions' (TOPIC=N[,...]): unknown topic 'run-jobs' "
                         + "(job-created, run-job, job-completed, job-failed, job-dead-letter, job-status, "
                         + "job-commands, worker-commands, schedules, schedule-fired, workflow-runs, workflow-progress, "
-                        + "jobweaver-quarantine)",
+                        + "tenant-limits, jobweaver-quarantine)",
                 "Run ./jobweaver up --help for the options.",
                 "jobweaver infra: Invalid value for option '--partitions' (TOPIC=N[,...]): '-1' is not a partition "
                         + "count for run-job (a whole number from 1 to 100)",

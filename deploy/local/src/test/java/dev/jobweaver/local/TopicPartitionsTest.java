@@ -36,7 +36,7 @@ class TopicPartitionsTest {
         assertThatThrownBy(() -> CONVERTER.convert("run-jobs=6")).isInstanceOf(TypeConversionException.class)
                 .hasMessage("unknown topic 'run-jobs' (job-created, run-job, job-completed, job-failed, "
                         + "job-dead-letter, job-status, job-commands, worker-commands, schedules, "
-                        + "schedule-fired, workflow-runs, workflow-progress, jobweaver-quarantine)");
+                        + "schedule-fired, workflow-runs, workflow-progress, tenant-limits, jobweaver-quarantine)");
         assertThatThrownBy(() -> CONVERTER.convert("run-job=six"))
                 .hasMessage("'six' is not a partition count for run-job (a whole number from 1 to 100)");
         assertThatThrownBy(() -> CONVERTER.convert("run-job=0"))
@@ -76,7 +76,7 @@ class TopicPartitionsTest {
         TopicPartitions.Plan plan = TopicPartitions.plan(Map.of(), replicas(4, 5));
         assertThat(plan.counts()).containsOnly(Map.entry("job-created", 4), Map.entry("job-completed", 4),
                 Map.entry("job-failed", 4), Map.entry("job-commands", 4), Map.entry("schedules", 4),
-                Map.entry("workflow-runs", 4), Map.entry("run-job", 5));
+                Map.entry("workflow-runs", 4), Map.entry("tenant-limits", 4), Map.entry("run-job", 5));
         assertThat(plan.notes()).containsExactly(
                 "job-created: 4 partitions, one for each of the 4 schedulers (--partitions job-created=N chooses "
                         + "another count)",
@@ -90,6 +90,8 @@ class TopicPartitionsTest {
                         + "another count)",
                 "workflow-runs: 4 partitions, one for each of the 4 schedulers (--partitions workflow-runs=N "
                         + "chooses another count)",
+                "tenant-limits: 4 partitions, one for each of the 4 schedulers (--partitions tenant-limits=N "
+                        + "chooses another count)",
                 "run-job: 5 partitions, one for each of the 5 workers (--partitions run-job=N chooses another count)");
     }
 
@@ -99,8 +101,9 @@ class TopicPartitionsTest {
                 replicas(4, 3));
         assertThat(plan.counts()).containsOnly(Map.entry("run-job", 12), Map.entry("job-created", 6),
                 Map.entry("job-status", 1), Map.entry("job-completed", 4), Map.entry("job-failed", 4),
-                Map.entry("job-commands", 4), Map.entry("schedules", 4), Map.entry("workflow-runs", 4));
-        assertThat(plan.notes()).hasSize(5).allMatch(note -> note.contains("4 schedulers"));
+                Map.entry("job-commands", 4), Map.entry("schedules", 4), Map.entry("workflow-runs", 4),
+                Map.entry("tenant-limits", 4));
+        assertThat(plan.notes()).hasSize(6).allMatch(note -> note.contains("4 schedulers"));
     }
 
     @Test
@@ -119,7 +122,7 @@ class TopicPartitionsTest {
         assertThat(TopicPartitions.describe(Map.of("run-job", 12)))
                 .isEqualTo("job-created:3 run-job:12 job-completed:3 job-failed:3 job-dead-letter:1 job-status:3 "
                         + "job-commands:3 worker-commands:1 schedules:3 schedule-fired:3 workflow-runs:3 workflow-progress:3 "
-                        + "jobweaver-quarantine:1");
+                        + "tenant-limits:3 jobweaver-quarantine:1");
     }
 
     @Test

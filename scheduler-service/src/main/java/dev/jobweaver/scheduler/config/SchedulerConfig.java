@@ -3,6 +3,8 @@ package dev.jobweaver.scheduler.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalInt;
 
 /** Typed configuration of the scheduler: dispatch, retries, leases, commands, recurring schedules and metrics. */
 @ConfigMapping(prefix = "jobweaver.scheduler")
@@ -25,6 +27,9 @@ public interface SchedulerConfig {
 
     /** The ticks of recurring schedules ({@code schedules} in, {@code schedule-fired} out). */
     Schedules schedules();
+
+    /** Concurrency limits of this deployment; tenants' own limits come from {@code tenant-limits}. */
+    Limits limits();
 
     /** The orchestration of workflow runs ({@code workflow-runs} in, {@code workflow-progress} out). */
     Workflows workflows();
@@ -190,5 +195,23 @@ public interface SchedulerConfig {
          */
         @WithDefault("10m")
         Duration overlapIngestGrace();
+    }
+
+    /**
+     * Concurrency limits set by configuration. Unlike {@code dispatch.max-in-flight}, which replicas may overshoot
+     * together by a round, these are never exceeded: the claims of jobs they apply to are serialized over all
+     * replicas, which must therefore be configured alike. While neither these nor any tenant's or workflow's limit is
+     * set, dispatch runs as if limits did not exist.
+     */
+    interface Limits {
+
+        /** Most jobs {@code RUNNING} at once over all replicas and tenants; absent: no such limit. */
+        OptionalInt maxRunning();
+
+        /**
+         * Most jobs of a type {@code RUNNING} at once, by job type name ({@code HTTP_CALL}, {@code SIMULATION}, ...);
+         * a type absent here has no such limit. A name that is not a job type stops the start.
+         */
+        Map<String, Integer> jobTypes();
     }
 }

@@ -10,6 +10,8 @@ import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Claim;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
 import dev.jobweaver.scheduler.job.service.LeasePolicy;
@@ -30,6 +32,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
@@ -61,6 +66,18 @@ import org.jboss.logging.Logger;
  * through to the others ({@link Priority#claimOrder}) for what is left of its batch; within a level, the oldest due
  * job first. Under a flood of HIGH jobs, a tenth of the rounds still start with the LOW ones, so no level starves.
  *
+ * <h2>Concurrency limits</h2>
+ * While no limit is known (none configured, no tenant's limit stored, no waiting job of a workflow with
+ * {@code maxConcurrency}) a round is the plain claim above. The plain claim also probes for limits kept in the
+ * database; when it finds one it claims nothing, and the round, and every round after it until a limited round finds
+ * none left, claims under the limits: it takes an advisory lock that serializes such claims over all replicas, counts
+ * the jobs {@code RUNNING} by tenant, job type and workflow in a statement of its own (so it sees the previous
+ * holder's commit), reads the due jobs of keys that still have room, picks among them with {@link LimitPlan} and
+ * locks those (SKIP LOCKED). The lock is held until the commit, after Kafka acknowledged the runs, so no two limited
+ * claims ever count the same free room. Every applied outcome, expired lease and cancel of a running job wakes the
+ * dispatcher, so a job waiting for room starts at the next round. docs/architecture.md, "Concurrency limits", says
+ * why and what it costs.
+ *
  * <h2>Jobs due later</h2>
  * One one-shot timer wakes the dispatcher when the earliest {@code PENDING} job that is not due yet becomes due. It is
  * armed after every round that left nothing due (each claim also returns that earliest start, from three index
@@ -84,6 +101,17 @@ public class Dispatcher {
     private final WorkflowOrchestrator workflows;
     private final int batchSize;
     private final int maxInFlight;
+    private final OptionalInt globalLimit;
+    private final Map<String, Integer> typeLimits;
+    /** A limit is configured: every round claims under the limits. */
+    private final boolean configuredLimits;
+    /**
+     * A limit kept in the database was seen and no limited round has found it gone since: rounds claim under the
+     * limits without trying the plain claim first. Written by rounds, which run one at a time.
+     */
+    private volatile boolean limitsInDb;
+    /** The last limited claim read fewer due jobs than there were, and took some: another round follows at once. */
+    private volatile boolean moreDue;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile boolean stopped;
@@ -105,6 +133,40 @@ public class Dispatcher {
         this.workflows = workflows;
         this.batchSize = config.dispatch().batchSize();
         this.maxInFlight = config.dispatch().maxInFlight();
+        this.globalLimit = config.limits().maxRunning();
+        this.typeLimits = typeLimits(config.limits().jobTypes());
+        this.configuredLimits = globalLimit.isPresent() || !typeLimits.isEmpty();
+        if (globalLimit.isPresent() && globalLimit.getAsInt() < 1) {
+            throw new IllegalArgumentException("jobweaver.scheduler.limits.max-running must be at least 1, got "
+                    + globalLimit.getAsInt());
+        }
+    }
+
+    /** The configured limits by job type, checked: each name a job type, each limit at least 1. */
+    static Map<String, Integer> typeLimits(Map<String, Integer> configured) {
+        configured.forEach((type, max) -> {
+            try {
+                JobType.valueOf(type);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("jobweaver.scheduler.limits.job-types: " + type
+                        + " is not a job type", e);
+            }
+            if (max == null || max < 1) {
+                throw new IllegalArgumentException("jobweaver.scheduler.limits.job-types." + type
+                        + " must be at least 1, got " + max);
+            }
+        });
+        return Map.copyOf(configured);
+    }
+
+    /** The job types that have a configured limit: ingestion never dispatches their jobs itself. */
+    public Set<String> limitedTypes() {
+        return typeLimits.keySet();
+    }
+
+    /** Whether a configured limit applies to every job: ingestion then dispatches none itself. */
+    public boolean limitsEveryJob() {
+        return globalLimit.isPresent();
     }
 
     /** A round at start-up: it dispatches what became due while no replica ran, and arms the timer from the table. */
@@ -139,7 +201,7 @@ public class Dispatcher {
     private void round() {
         claimAndDispatch().subscribe().with(
                 round -> {
-                    boolean full = round.dispatched().size() >= batchSize;
+                    boolean full = round.dispatched().size() >= batchSize || moreDue;
                     if (!full && round.nextLater() != null) {
                         wakeAt(round.nextLater(), round.now(), round.sentAtNanos());
                     }
@@ -227,16 +289,25 @@ public class Dispatcher {
      * or other replicas (SKIP LOCKED makes their claims disjoint); {@link #wake()} is how the service runs it.
      */
     public Uni<List<UUID>> dispatchRound() {
-        return claimAndDispatch().map(round -> round.dispatched().stream().map(JobExecution::jobId).toList());
+        return dispatchRoundInOrder(ClaimOrder.draw());
+    }
+
+    /** A round that visits the levels in {@code order}: two such rounds can race for different jobs. */
+    Uni<List<UUID>> dispatchRoundInOrder(List<Priority> order) {
+        return claimAndDispatch(order).map(round -> round.dispatched().stream().map(JobExecution::jobId).toList());
     }
 
     private Uni<Round> claimAndDispatch() {
+        return claimAndDispatch(ClaimOrder.draw());
+    }
+
+    private Uni<Round> claimAndDispatch(List<Priority> order) {
+        moreDue = false;
         List<Span> spans = new ArrayList<>();
         Instant[] nextLater = new Instant[2];
         long sentAt = System.nanoTime();
         WorkflowOrchestrator.Round workflowRound = workflows.round();
-        return repository.pool().withTransaction(tx -> repository.claimDue(tx, batchSize, maxInFlight,
-                        ClaimOrder.draw())
+        return repository.pool().withTransaction(tx -> claim(tx, order)
                 .chain(claim -> {
                     nextLater[0] = claim.nextLater();
                     nextLater[1] = claim.now();
@@ -285,6 +356,44 @@ public class Dispatcher {
                     dispatched.forEach(this::dispatched);
                     return new Round(dispatched, nextLater[0], nextLater[1], sentAt);
                 });
+    }
+
+    /** The plain claim while no limit is known; the claim under the limits once one is. */
+    private Uni<Claim> claim(SqlConnection tx, List<Priority> order) {
+        if (configuredLimits || limitsInDb) {
+            return limitedClaim(tx, order);
+        }
+        return repository.claimDue(tx, batchSize, maxInFlight, order).chain(claim -> {
+            if (!claim.limitsInDb()) {
+                return Uni.createFrom().item(claim);
+            }
+            limitsInDb = true;
+            return limitedClaim(tx, order);
+        });
+    }
+
+    /**
+     * A claim that exceeds no limit, with two replicas or more: under the claim lock, counts what runs, reads the
+     * due jobs of the keys with room, picks among them and locks them. A round that found more due jobs than it read
+     * reports a full batch, so that another follows at once.
+     */
+    private Uni<Claim> limitedClaim(SqlConnection tx, List<Priority> order) {
+        return repository.lockForLimitedClaim(tx)
+                .invoke(lock -> limitsInDb = lock.limitsInDb())
+                .chain(lock -> repository.runningAndTenantLimits(tx).chain(counts -> {
+                    LimitPlan plan = new LimitPlan(batchSize, maxInFlight, globalLimit, typeLimits,
+                            counts.tenantLimits(), counts.running());
+                    // Read more than the room: jobs of keys with less room than their due jobs are passed over.
+                    int perLevel = plan.room() == 0 ? 0 : batchSize;
+                    return repository.limitedCandidates(tx, order, perLevel, plan.saturatedTenants(),
+                                    plan.saturatedTypes(), plan.saturatedWorkflows())
+                            .chain(candidates -> {
+                                List<UUID> picked = plan.pick(candidates.jobs());
+                                moreDue = candidates.truncated() && !picked.isEmpty();
+                                return repository.lockPicked(tx, picked).map(jobs -> new Claim(lock.now(), jobs,
+                                        candidates.nextLater(), false));
+                            });
+                }));
     }
 
     /** Counts and logs an attempt dispatched by a committed transaction, this class's or ingestion's. */

@@ -52,6 +52,9 @@ import org.jboss.logging.Logger;
  * {@link Dispatcher}'s dual-write rule, without storing the job {@code PENDING}, claiming it and updating it in a
  * second transaction. The other jobs are stored {@code PENDING} and the dispatcher is woken.
  *
+ * <p>A job to which a concurrency limit applies (a configured one, its tenant's, its workflow's) is never dispatched
+ * here: it is stored {@code PENDING} and the dispatcher, woken, starts it under the limits.
+ *
  * <p>A job whose {@code runAt} is later than the statement's {@code now()} is stored {@code PENDING} with
  * {@code next_run_at = runAt}, never dispatched here, and the dispatcher's timer is armed for the earliest of them.
  * Each job's control is stored with it (an event without control stores the defaults: NORMAL, tenant
@@ -211,8 +214,11 @@ public class IngestionService {
      */
     private Uni<Stored> store(SqlConnection tx, List<NewJob> rows, int dispatchAtMost,
                               WorkflowOrchestrator.Round workflowRound) {
+        // A job a limit applies to is stored PENDING and started by the dispatcher's limited claim, never here.
+        int atMost = dispatcher.limitsEveryJob() ? 0 : dispatchAtMost;
         return keepOrphanCancels(tx, rows, workflowRound)
-                .chain(() -> repository.insertIfAbsent(tx, rows, dispatchAtMost, maxInFlight)).chain(stored -> {
+                .chain(() -> repository.insertIfAbsent(tx, rows, atMost, maxInFlight, dispatcher.limitedTypes()))
+                .chain(stored -> {
                     List<NewJob> present = rows.stream().filter(r -> !stored.inserted().containsKey(r.jobId()))
                             .toList();
                     if (present.isEmpty()) {

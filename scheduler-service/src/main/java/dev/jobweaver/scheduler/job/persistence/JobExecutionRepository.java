@@ -85,6 +85,58 @@ public class JobExecutionRepository {
      */
     static final long INGESTION_FENCE = 0x4a6f_6257_6561_7645L;
 
+    /**
+     * Whether a limit kept in the database applies to some job: a tenant's limit, or a due-or-later {@code PENDING}
+     * job of a workflow that limits its concurrency. Two index probes of relations that are empty while nobody sets
+     * such a limit.
+     */
+    // The workflow probe asks for the first entry in next_run_at order: the partial index idx_job_executions_workflow_
+    // limited (V7) serves it in one page whatever the statistics say; a bare EXISTS let the planner scan the table.
+    // tenant_limits holds a row per tenant that ever had a limit: a page or so.
+    static final String LIMITS_IN_DB = "(EXISTS (SELECT 1 FROM tenant_limits WHERE max_running IS NOT NULL)"
+            + " OR EXISTS (SELECT 1 FROM (SELECT next_run_at FROM job_executions WHERE job_status = 'PENDING'"
+            + " AND workflow_max_running IS NOT NULL ORDER BY next_run_at LIMIT 1) w))";
+
+    /**
+     * The advisory lock that serializes the claims made under concurrency limits, over all replicas: each takes it
+     * (until its transaction ends) before it counts the jobs {@code RUNNING}, so that it sees every job the claim
+     * before it dispatched. The key is arbitrary; the database belongs to this service alone.
+     */
+    static final long CLAIM_LIMITS = 0x4a6f_6257_4c69_6d69L;
+
+    // A statement of its own, before the counts: under READ COMMITTED each statement reads the data committed when it
+    // starts, so the counts that follow see the commit of the claim that held the lock before.
+    private static final String LOCK_LIMITS = "SELECT pg_advisory_xact_lock(" + CLAIM_LIMITS + ") IS NOT NULL AS locked,"
+            + " " + LIMITS_IN_DB + " AS limits_in_db, now() AS db_now";
+
+    // The RUNNING jobs by every key a limit may apply to (bounded by max-in-flight, read from the partial lease index's
+    // rows), then the tenants' limits.
+    private static final String RUNNING_AND_TENANT_LIMITS = "SELECT 'R' AS kind, tenant, job_type, workflow_id,"
+            + " min(workflow_max_running) AS workflow_max, count(*) AS n FROM job_executions"
+            + " WHERE job_status = 'RUNNING' GROUP BY tenant, job_type, workflow_id"
+            + " UNION ALL SELECT 'T', tenant, NULL, NULL, NULL, max_running FROM tenant_limits"
+            + " WHERE max_running IS NOT NULL";
+
+    // The due jobs of each level in the claim's order ($1, $2, $3), oldest first, at most $4 a level, without those of
+    // a saturated tenant ($5), job type ($6) or workflow ($7); no lock: the caller picks among them and locks those.
+    // The jobs of a saturated key are filtered out as the index is read, so a saturated tenant's backlog costs a read
+    // of its rows that are ahead of the others' in a level.
+    private static final String LIMITED_CANDIDATES = "SELECT c.*, nd.next_later FROM (SELECT " + NEXT_LATER
+            + " AS next_later) nd LEFT JOIN (" + candidateLevel(1, "$1") + " UNION ALL " + candidateLevel(2, "$2")
+            + " UNION ALL " + candidateLevel(3, "$3") + ") c ON true ORDER BY c.lvl, c.next_run_at";
+
+    private static String candidateLevel(int level, String priority) {
+        return "(SELECT " + level + " AS lvl, job_id, tenant, job_type, workflow_id, workflow_max_running, next_run_at"
+                + " FROM job_executions WHERE job_status = 'PENDING' AND priority = " + priority + "::text"
+                + " AND next_run_at <= now() AND tenant <> ALL($5::text[]) AND job_type <> ALL($6::text[])"
+                + " AND (workflow_id IS NULL OR workflow_id <> ALL($7::uuid[]))"
+                + " ORDER BY next_run_at LIMIT $4::int4)";
+    }
+
+    // The picked jobs, each still PENDING and due, skipping any another transaction holds (a cancel, say).
+    private static final String LOCK_PICKED = "SELECT " + COLUMNS + " FROM job_executions WHERE job_id = ANY($1)"
+            + " AND job_status = 'PENDING' AND next_run_at <= now() FOR UPDATE SKIP LOCKED";
+
     // One statement for a whole poll: arrays unnested on the server, so one round trip. The instruction is bound as
     // text and cast: bound as jsonb, a Java String would be stored as a JSON string.
     //
@@ -92,6 +144,12 @@ public class JobExecutionRepository {
     // move them, when there are slots: $8 caps them, $9 is max-in-flight (<= 0: no limit), and none go while a due
     // PENDING job is waiting, since the dispatcher owes it the next slot (jobs start in the order they became due).
     // The others are stored PENDING and due now. Both CTEs run once (MATERIALIZED); the first takes the fence.
+    // A job no concurrency limit applies to, the only kind ingestion dispatches ($23: the job types that have a limit;
+    // a global limit makes the caller dispatch nothing). The others are stored PENDING and the limited claim starts
+    // them, so that every start of a limited job happens under its lock.
+    private static final String UNLIMITED = "v.workflow_max_running IS NULL AND v.job_type <> ALL($23::text[])"
+            + " AND NOT EXISTS (SELECT 1 FROM tenant_limits t WHERE t.tenant = v.tenant AND t.max_running IS NOT NULL)";
+
     private static final String INSERT = "WITH fence AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared("
             + INGESTION_FENCE + ")),"
             + " slots AS MATERIALIZED (SELECT CASE WHEN $8::int4 <= 0 THEN 0"
@@ -100,22 +158,22 @@ public class JobExecutionRepository {
             + " INSERT INTO job_executions (job_id, job_type, trace_id, traceparent, instruction, job_status,"
             + " retry_count, max_retries, attempt, next_run_at, lease_until, created_at, updated_at, dispatched_at,"
             + " version, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for,"
-            + " workflow_run_id, node_id)"
+            + " workflow_run_id, node_id, workflow_id, workflow_max_running)"
             + " SELECT u.job_id, u.job_type, u.trace_id, u.traceparent, u.instruction::jsonb,"
             + " CASE WHEN u.go THEN 'RUNNING' ELSE 'PENDING' END, 0, u.max_retries,"
             + " CASE WHEN u.go THEN 1 ELSE 0 END, CASE WHEN u.due THEN now() ELSE u.run_at END,"
             + " CASE WHEN u.go THEN now() + u.lease_ms * interval '1 millisecond' END,"
             + " u.created_at, now(), CASE WHEN u.go THEN now() END, CASE WHEN u.go THEN 1 ELSE 0 END,"
             + " u.priority, u.run_at, u.timeout_ms, u.retry_delays_ms::int8[], u.tenant, u.labels::jsonb,"
-            + " u.schedule_id, u.scheduled_for, u.workflow_run_id, u.node_id"
-            + " FROM (SELECT v.*, v.due AND v.ord <= s.n AS go FROM"
+            + " u.schedule_id, u.scheduled_for, u.workflow_run_id, u.node_id, u.workflow_id, u.workflow_max_running"
+            + " FROM (SELECT v.*, v.due AND v.ord <= s.n AND " + UNLIMITED + " AS go FROM"
             + " (SELECT w.*, w.run_at IS NULL OR w.run_at <= now() AS due FROM"
             + " unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],"
             + " $10::int8[], $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[],"
-            + " $17::uuid[], $18::timestamptz[], $19::uuid[], $20::text[])"
+            + " $17::uuid[], $18::timestamptz[], $19::uuid[], $20::text[], $21::uuid[], $22::int4[])"
             + " WITH ORDINALITY AS w(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at,"
             + " lease_ms, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for,"
-            + " workflow_run_id, node_id, ord)) v"
+            + " workflow_run_id, node_id, workflow_id, workflow_max_running, ord)) v"
             + " CROSS JOIN slots s) u"
             + " ON CONFLICT (job_id) DO NOTHING RETURNING job_id, job_status, next_run_at, now() AS db_now";
 
@@ -127,15 +185,21 @@ public class JobExecutionRepository {
     // left of the batch, then of the third. Each level reads the head of its part of the index (priority,
     // next_run_at), so a claim costs the rows it takes, never a sort of the backlog. A level's LIMIT is what the
     // levels before it left (0 once the batch is full: the scan is then not even started).
-    static final String CLAIM_DUE = "WITH lim AS MATERIALIZED (SELECT " + slotsUnder("$1::int4", "$2::int4")
-            + " AS n),"
+    //
+    // The claim that applies no concurrency limit, run while none is known. Its one addition is LIMITS_IN_DB, two
+    // probes of empty relations: a limit another replica learnt of (a tenant's, or a workflow job it stored) makes it
+    // claim nothing and say so, and the caller claims under the limits instead.
+    static final String CLAIM_DUE = "WITH lp AS MATERIALIZED (SELECT " + LIMITS_IN_DB + " AS active),"
+            + " lim AS MATERIALIZED (SELECT CASE WHEN (SELECT active FROM lp) THEN 0 ELSE "
+            + slotsUnder("$1::int4", "$2::int4") + " END AS n),"
             + " l1 AS MATERIALIZED (" + claimLevel("$3::text", "(SELECT n FROM lim)") + "),"
             + " l2 AS MATERIALIZED (" + claimLevel("$4::text", "(SELECT n FROM lim) - (SELECT count(*) FROM l1)") + "),"
             + " l3 AS MATERIALIZED (" + claimLevel("$5::text",
                     "(SELECT n FROM lim) - (SELECT count(*) FROM l1) - (SELECT count(*) FROM l2)") + ")"
             // The claim also tells when the next job that is not due yet becomes due (NEXT_LATER), in the same round
             // trip: the row of that probe is there even when nothing is claimed.
-            + " SELECT c.*, nd.next_later, now() AS round_now FROM (SELECT " + NEXT_LATER + " AS next_later) nd"
+            + " SELECT c.*, nd.next_later, now() AS round_now, (SELECT active FROM lp) AS limits_in_db"
+            + " FROM (SELECT " + NEXT_LATER + " AS next_later) nd"
             + " LEFT JOIN (SELECT 1 AS lvl, * FROM l1 UNION ALL SELECT 2, * FROM l2 UNION ALL SELECT 3, * FROM l3) c"
             + " ON true ORDER BY c.lvl, c.next_run_at";
 
@@ -298,6 +362,15 @@ public class JobExecutionRepository {
      * @param maxInFlight most jobs {@code RUNNING} at once; 0 or less: no limit
      */
     public Uni<Stored> insertIfAbsent(SqlClient client, List<NewJob> jobs, int dispatchAtMost, int maxInFlight) {
+        return insertIfAbsent(client, jobs, dispatchAtMost, maxInFlight, Set.of());
+    }
+
+    /**
+     * As {@link #insertIfAbsent(SqlClient, List, int, int)}, never dispatching a job to which a concurrency limit
+     * applies: one of {@code limitedTypes}, of a tenant with a limit, or of a workflow that limits its concurrency.
+     */
+    public Uni<Stored> insertIfAbsent(SqlClient client, List<NewJob> jobs, int dispatchAtMost, int maxInFlight,
+                                      Set<String> limitedTypes) {
         if (jobs.isEmpty()) {
             return Uni.createFrom().item(new Stored(null, Map.of()));
         }
@@ -308,6 +381,10 @@ public class JobExecutionRepository {
         arrays.addValue(Columns.of(jobs, NewJob::leaseMillis, Long[]::new));
         controlColumns(jobs).forEach(arrays::addValue);
         originColumns(jobs).forEach(arrays::addValue);
+        arrays.addValue(Columns.of(jobs, j -> j.origin() == null ? null : j.origin().workflowId(), UUID[]::new));
+        arrays.addValue(Columns.of(jobs, j -> j.origin() == null ? null : j.origin().workflowMaxConcurrency(),
+                Integer[]::new));
+        arrays.addValue(limitedTypes.toArray(String[]::new));
         return client.preparedQuery(INSERT).execute(arrays).map(rows -> {
             Map<UUID, JobStatus> inserted = new HashMap<>();
             Instant now = null;
@@ -348,15 +425,121 @@ public class JobExecutionRepository {
                     List<JobExecution> jobs = new ArrayList<>(rows.size());
                     Instant now = null;
                     Instant nextLater = null;
+                    boolean limited = false;
                     for (Row row : rows) {
                         now = instant(row, "round_now");
                         nextLater = instant(row, "next_later");
+                        limited = row.getBoolean("limits_in_db");
                         if (row.getUUID("job_id") != null) {
                             jobs.add(map(row));
                         }
                     }
-                    return new Claim(now, jobs, nextLater);
+                    return new Claim(now, jobs, nextLater, limited);
                 });
+    }
+
+    /**
+     * Takes the lock that serializes claims under concurrency limits, held until {@code tx} ends.
+     *
+     */
+    public Uni<LimitLock> lockForLimitedClaim(SqlConnection tx) {
+        return tx.query(LOCK_LIMITS).execute().map(rows -> {
+            Row row = rows.iterator().next();
+            return new LimitLock(row.getBoolean("limits_in_db"), instant(row, "db_now"));
+        });
+    }
+
+    /**
+     * The claim lock, taken.
+     *
+     * @param limitsInDb a limit kept in the database (a tenant's, a waiting workflow job's) applies to some job
+     * @param now        the transaction's {@code now()}
+     */
+    public record LimitLock(boolean limitsInDb, Instant now) {
+    }
+
+    /** The jobs {@code RUNNING} by tenant, job type and workflow, and each tenant's limit, read in {@code tx}. */
+    public Uni<RunningAndLimits> runningAndTenantLimits(SqlConnection tx) {
+        return tx.query(RUNNING_AND_TENANT_LIMITS).execute().map(rows -> {
+            List<Running> running = new ArrayList<>();
+            Map<String, Integer> tenantLimits = new HashMap<>();
+            for (Row row : rows) {
+                if ("T".equals(row.getString("kind"))) {
+                    tenantLimits.put(row.getString("tenant"), row.getLong("n").intValue());
+                } else {
+                    running.add(new Running(row.getString("tenant"), row.getString("job_type"),
+                            row.getUUID("workflow_id"), row.getInteger("workflow_max"), row.getLong("n")));
+                }
+            }
+            return new RunningAndLimits(running, tenantLimits);
+        });
+    }
+
+    /**
+     * The due {@code PENDING} jobs a limited claim may pick from, in the claim's level order and oldest first, at most
+     * {@code perLevel} of each level, none of a saturated key; unlocked. Also the earliest start of a job not due yet.
+     */
+    public Uni<Candidates> limitedCandidates(SqlConnection tx, List<Priority> order, int perLevel,
+                                             Collection<String> saturatedTenants, Collection<String> saturatedTypes,
+                                             Collection<UUID> saturatedWorkflows) {
+        if (order.size() != Priority.values().length || !order.containsAll(List.of(Priority.values()))) {
+            throw new IllegalArgumentException("a claim visits every priority level once, got " + order);
+        }
+        Tuple args = Tuple.from(new Object[] {order.get(0).name(), order.get(1).name(), order.get(2).name(), perLevel,
+                saturatedTenants.toArray(String[]::new), saturatedTypes.toArray(String[]::new),
+                saturatedWorkflows.toArray(UUID[]::new)});
+        return tx.preparedQuery(LIMITED_CANDIDATES).execute(args).map(rows -> {
+            List<Candidate> candidates = new ArrayList<>();
+            int[] perLevelCount = new int[Priority.values().length];
+            Instant nextLater = null;
+            for (Row row : rows) {
+                nextLater = instant(row, "next_later");
+                if (row.getUUID("job_id") != null) {
+                    perLevelCount[row.getInteger("lvl") - 1]++;
+                    candidates.add(new Candidate(row.getUUID("job_id"), row.getString("tenant"),
+                            row.getString("job_type"), row.getUUID("workflow_id"),
+                            row.getInteger("workflow_max_running")));
+                }
+            }
+            boolean truncated = Arrays.stream(perLevelCount).anyMatch(n -> n >= perLevel);
+            return new Candidates(candidates, truncated, nextLater);
+        });
+    }
+
+    /**
+     * Locks the picked jobs that are still {@code PENDING} and due and that nobody else holds, until {@code tx} ends;
+     * returned in the order of {@code jobIds}.
+     */
+    public Uni<List<JobExecution>> lockPicked(SqlConnection tx, List<UUID> jobIds) {
+        if (jobIds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return tx.preparedQuery(LOCK_PICKED).execute(Tuple.of(jobIds.toArray(UUID[]::new))).map(rows -> {
+            Map<UUID, JobExecution> locked = new HashMap<>();
+            rows.forEach(row -> locked.put(row.getUUID("job_id"), map(row)));
+            return jobIds.stream().map(locked::get).filter(java.util.Objects::nonNull).toList();
+        });
+    }
+
+    /** The jobs {@code RUNNING} under one key: a tenant, a job type, a workflow (null: none) and its limit. */
+    public record Running(String tenant, String jobType, UUID workflowId, Integer workflowMax, long count) {
+    }
+
+    /** The jobs {@code RUNNING} by key, and each tenant's limit. */
+    public record RunningAndLimits(List<Running> running, Map<String, Integer> tenantLimits) {
+    }
+
+    /** A due job a limited claim may pick, with every key a limit may apply to. */
+    public record Candidate(UUID jobId, String tenant, String jobType, UUID workflowId, Integer workflowMax) {
+    }
+
+    /**
+     * What a limited claim may pick from.
+     *
+     * @param truncated some level had more due jobs than were read
+     * @param nextLater the earliest start of a {@code PENDING} job not due yet, or null
+     */
+    public record Candidates(List<Candidate> jobs, boolean truncated, Instant nextLater) {
     }
 
     /**
@@ -707,8 +890,14 @@ public class JobExecutionRepository {
      * @param now the database's {@code now()} of the transaction (null when nothing was claimed): every instant
      *            written by the transaction derives from it, so all replicas share one clock
      * @param nextLater for a dispatch claim, the earliest start of a {@code PENDING} job not due yet, or null
+     * @param limitsInDb for a plain dispatch claim, that it claimed nothing because a limit kept in the database
+     *                   applies to some job: the caller must claim under the limits
      */
-    public record Claim(Instant now, List<JobExecution> jobs, Instant nextLater) {
+    public record Claim(Instant now, List<JobExecution> jobs, Instant nextLater, boolean limitsInDb) {
+
+        public Claim(Instant now, List<JobExecution> jobs, Instant nextLater) {
+            this(now, jobs, nextLater, false);
+        }
 
         public Claim(Instant now, List<JobExecution> jobs) {
             this(now, jobs, null);
