@@ -1,5 +1,7 @@
 package dev.jobweaver.api.job.persistence;
 
+import java.util.HashMap;
+import java.util.Collection;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobStatus;
@@ -44,6 +46,19 @@ public class JobReadStore {
                 .map(rows -> {
                     Iterator<Row> it = rows.iterator();
                     return it.hasNext() ? job(it.next()) : null;
+                });
+    }
+
+    /** The status of each of {@code ids} that the read model holds. */
+    public Uni<Map<UUID, JobStatus>> statuses(Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return pool.preparedQuery("SELECT id, status FROM jobs WHERE id = ANY($1)")
+                .execute(Tuple.of(ids.toArray(UUID[]::new))).map(rows -> {
+                    Map<UUID, JobStatus> statuses = new HashMap<>();
+                    rows.forEach(row -> statuses.put(row.getUUID("id"), JobStatus.valueOf(row.getString("status"))));
+                    return statuses;
                 });
     }
 

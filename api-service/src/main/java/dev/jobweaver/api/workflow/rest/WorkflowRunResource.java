@@ -37,7 +37,8 @@ public class WorkflowRunResource {
     @GET
     @Path("{runId}")
     @Operation(summary = "Read a workflow run", description = "Its status and every node's status and job, as the"
-            + " scheduler last reported them: PENDING with every node WAITING until its first report.")
+            + " scheduler last reported them (PENDING with every node WAITING until its first report), and RUNNING"
+            + " for a node whose job runs.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowRunView.class)))
     @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
@@ -45,12 +46,13 @@ public class WorkflowRunResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<WorkflowRunView> get(@Parameter(description = "the run's UUID") @PathParam("runId") String id) {
         UUID runId = rest.uuid("runId", id);
-        return rest.unavailableOnOutage(runs.find(runId), "the run could not be read").map(found -> {
-            if (found == null) {
-                throw notFound(runId);
-            }
-            return WorkflowRunView.of(found);
-        });
+        return rest.unavailableOnOutage(runs.find(runId).chain(runs::withRunningNodes), "the run could not be read")
+                .map(found -> {
+                    if (found == null) {
+                        throw notFound(runId);
+                    }
+                    return WorkflowRunView.of(found);
+                });
     }
 
     @POST

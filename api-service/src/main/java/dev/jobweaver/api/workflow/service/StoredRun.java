@@ -18,6 +18,12 @@ public record StoredRun(UUID runId, UUID workflowId, int version, String tenant,
                         List<WorkflowProgressEvent.Node> nodes, JsonNode input, String traceId, Instant createdAt,
                         Instant finishedAt, boolean cancelRequested) {
 
+    /** The same run with these nodes. */
+    public StoredRun withNodes(List<WorkflowProgressEvent.Node> changed) {
+        return new StoredRun(runId, workflowId, version, tenant, status, changed, input, traceId, createdAt, finishedAt,
+                cancelRequested);
+    }
+
     static StoredRun of(WorkflowRun run) {
         return new StoredRun(run.id, run.workflowId, run.workflowVersion, run.tenant, run.status,
                 WorkflowJson.states(run.nodes), WorkflowJson.tree(run.input), run.traceId, run.createdAt,

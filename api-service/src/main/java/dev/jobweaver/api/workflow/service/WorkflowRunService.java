@@ -1,5 +1,7 @@
 package dev.jobweaver.api.workflow.service;
 
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.api.job.persistence.JobReadStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
 import dev.jobweaver.api.workflow.config.WorkflowConfig;
@@ -49,10 +51,11 @@ public class WorkflowRunService {
     private final JobCreatedPublisher traces;
     private final Tracer tracer;
     private final WorkflowConfig config;
+    private final JobReadStore jobs;
 
     public WorkflowRunService(WorkflowRepository workflows, WorkflowVersionRepository versions,
                               WorkflowRunRepository runs, WorkflowRunPublisher publisher, JobCreatedPublisher traces,
-                              Tracer tracer, WorkflowConfig config) {
+                              Tracer tracer, WorkflowConfig config, JobReadStore jobs) {
         this.workflows = workflows;
         this.versions = versions;
         this.runs = runs;
@@ -60,6 +63,7 @@ public class WorkflowRunService {
         this.traces = traces;
         this.tracer = tracer;
         this.config = config;
+        this.jobs = jobs;
     }
 
     /** A run just started: its id, its trace, and the version it keeps. */
@@ -169,6 +173,28 @@ public class WorkflowRunService {
     @WithSession
     public Uni<StoredRun> find(UUID runId) {
         return runs.findById(runId).map(run -> run == null ? null : StoredRun.of(run));
+    }
+
+    /**
+     * {@code run} with each {@code PENDING} node whose job the read model shows {@code RUNNING} shown {@code RUNNING}:
+     * the scheduler reports a node when its job is asked for and when it ends, not at each dispatch, so the job's own
+     * status tells whether it runs. One read of the jobs' statuses, on the reactive client, after the session.
+     */
+    public Uni<StoredRun> withRunningNodes(StoredRun run) {
+        if (run == null) {
+            return Uni.createFrom().nullItem();
+        }
+        List<UUID> pending = run.nodes().stream()
+                .filter(n -> n.status() == NodeStatus.PENDING && n.jobId() != null)
+                .map(WorkflowProgressEvent.Node::jobId).toList();
+        if (pending.isEmpty()) {
+            return Uni.createFrom().item(run);
+        }
+        return jobs.statuses(pending).map(statuses -> run.withNodes(run.nodes().stream()
+                .map(n -> n.status() == NodeStatus.PENDING && n.jobId() != null
+                        && statuses.get(n.jobId()) == JobStatus.RUNNING
+                        ? new WorkflowProgressEvent.Node(n.id(), NodeStatus.RUNNING, n.jobId()) : n)
+                .toList()));
     }
 
     /** A page of the workflow's runs, newest first; null when there is no such workflow (or it was deleted). */

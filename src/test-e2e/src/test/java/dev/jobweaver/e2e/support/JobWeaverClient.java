@@ -34,6 +34,11 @@ public final class JobWeaverClient {
         this.baseUrl = baseUrl;
     }
 
+    /** The API's address, for a request this client has no method for. */
+    public String baseUrl() {
+        return baseUrl;
+    }
+
     /** An answer: status, headers and the JSON body (null when the body is not JSON). */
     public record Answer(int status, Map<String, List<String>> headers, String rawBody, JsonNode body) {
 
@@ -133,6 +138,12 @@ public final class JobWeaverClient {
                     + answer.rawBody());
         }
         return answer.body();
+    }
+
+    /** PUT a JSON body to any path under the API, whatever it answers. */
+    public Answer put(String path, String json) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
     /** DELETE any path under the API, whatever it answers. */
