@@ -135,6 +135,12 @@ public final class JobWeaverClient {
         return answer.body();
     }
 
+    /** PUT a JSON body to any path under the API, whatever it answers. */
+    public Answer put(String path, String json) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     /** DELETE any path under the API, whatever it answers. */
     public Answer deletePath(String path) {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30)).DELETE()
