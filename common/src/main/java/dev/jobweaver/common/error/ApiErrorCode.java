@@ -19,6 +19,8 @@ public enum ApiErrorCode implements ErrorCode {
      * malformed, out of the time window or wrong; the message says which header, never what in it is wrong.
      */
     HOOK_SIGNATURE_REJECTED(401),
+    /** A tenant limit's body, or the tenant in its path, breaks a rule (the message names the field). */
+    INVALID_TENANT_LIMIT_REQUEST(400),
     /** A workflow's body, or a run's, parsed but breaks a rule (the message names the field and the node). */
     INVALID_WORKFLOW_REQUEST(400),
     /** No job has this id. */
@@ -33,6 +35,8 @@ public enum ApiErrorCode implements ErrorCode {
     WORKFLOW_NOT_FOUND(404),
     /** No workflow run has this id. */
     WORKFLOW_RUN_NOT_FOUND(404),
+    /** The tenant has no concurrency limit. */
+    TENANT_LIMIT_NOT_FOUND(404),
     /** No such endpoint. */
     NOT_FOUND(404),
     /** The endpoint exists, the HTTP method does not. */

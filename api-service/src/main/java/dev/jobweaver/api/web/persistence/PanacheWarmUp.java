@@ -3,6 +3,7 @@ package dev.jobweaver.api.web.persistence;
 import dev.jobweaver.api.hook.persistence.Hook;
 import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.schedule.persistence.Schedule;
+import dev.jobweaver.api.tenant.persistence.TenantLimit;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
@@ -30,11 +31,12 @@ public class PanacheWarmUp {
         try {
             VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Schedule.count("tenant", "")
                     .chain(() -> Subscription.count("tenant", ""))
-                    .chain(() -> Hook.count("tenant", ""))));
+                    .chain(() -> Hook.count("tenant", ""))
+                    .chain(() -> TenantLimit.count("tenant", ""))));
             LOG.debugf("Panache warmed up in %d ms", (System.nanoTime() - t0) / 1_000_000);
         } catch (Throwable e) {
-            LOG.warnf("Panache warm-up skipped (%s); the first schedule, subscription or hook request will prepare"
-                    + " Hibernate's queries instead", e.toString());
+            LOG.warnf("Panache warm-up skipped (%s); the first schedule, subscription, hook or tenant limit request"
+                    + " will prepare Hibernate's queries instead", e.toString());
         }
     }
 }

@@ -31,6 +31,11 @@ public final class Jobs {
                  {"action":"HTTP_CALL","url":"https://example.test/api","latencyMs":20}]""", 1);
     }
 
+    /** {@code body}, a job's JSON object, owned by {@code tenant}. */
+    public static String ofTenant(String body, String tenant) {
+        return "{\"tenant\":\"" + tenant + "\"," + body.substring(1);
+    }
+
     /** A SIMULATION job with these steps (a JSON array). */
     public static String job(String stepsJson, int maxRetryCount) {
         return "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":" + stepsJson + "},\"maxRetryCount\":"
