@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +93,9 @@ class JobResourceJobControlTest {
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
             Instant start = Instant.now().plus(Duration.ofDays(30)).truncatedTo(ChronoUnit.SECONDS);
             String later = accepted(Jobs.submit("{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":"
-                    + "\"LOG\",\"message\":\"hi\"}]},\"runAt\":\"" + start.atOffset(ZoneOffset.ofHours(1)) + "\"}"));
+                    + "\"LOG\",\"message\":\"hi\"}]},\"runAt\":\""
+                    // ISO_OFFSET_DATE_TIME writes the seconds even when they are 0, which toString() leaves out
+                    + DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(start.atOffset(ZoneOffset.ofHours(1))) + "\"}"));
             String past = accepted(Jobs.submit("""
                     {"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"hi"}]},
                      "runAt":"2001-01-01T00:00:00Z"}"""));
