@@ -25,6 +25,8 @@ import java.util.UUID;
  * @param traceId the run's trace: every node's job is a child of it
  * @param traceparent W3C traceparent of the run's span, the parent of every node job's span
  * @param at when the API accepted the start or the cancel
+ * @param scheduleId the schedule whose tick or trigger started the run; null for any other start. The scheduler keeps
+ *     it so that the schedule's {@code overlap: SKIP} skips a tick while one of its runs has not ended
  */
 @RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -39,7 +41,8 @@ public record WorkflowRunEvent(
         List<WorkflowNode> nodes,
         String traceId,
         String traceparent,
-        Instant at) {
+        Instant at,
+        UUID scheduleId) {
 
     /** What the event asks. */
     public enum Kind {
@@ -47,16 +50,24 @@ public record WorkflowRunEvent(
         CANCEL
     }
 
-    /** A start of {@code runId}. */
+    /** A start of {@code runId} that no schedule made. */
     public static WorkflowRunEvent start(UUID runId, UUID workflowId, int version, String tenant, OnFailure onFailure,
                                          Integer maxConcurrency, List<WorkflowNode> nodes, String traceId,
                                          String traceparent, Instant at) {
+        return start(runId, workflowId, version, tenant, onFailure, maxConcurrency, nodes, traceId, traceparent, at,
+                null);
+    }
+
+    /** A start of {@code runId}, made by the schedule {@code scheduleId} (or by none: null). */
+    public static WorkflowRunEvent start(UUID runId, UUID workflowId, int version, String tenant, OnFailure onFailure,
+                                         Integer maxConcurrency, List<WorkflowNode> nodes, String traceId,
+                                         String traceparent, Instant at, UUID scheduleId) {
         return new WorkflowRunEvent(Kind.START, runId, workflowId, version, tenant, onFailure, maxConcurrency,
-                List.copyOf(nodes), traceId, traceparent, at);
+                List.copyOf(nodes), traceId, traceparent, at, scheduleId);
     }
 
     /** A cancel of {@code runId}. */
     public static WorkflowRunEvent cancel(UUID runId, Instant at) {
-        return new WorkflowRunEvent(Kind.CANCEL, runId, null, null, null, null, null, null, null, null, at);
+        return new WorkflowRunEvent(Kind.CANCEL, runId, null, null, null, null, null, null, null, null, at, null);
     }
 }

@@ -91,10 +91,15 @@ public final class TestWorkflows implements AutoCloseable {
 
     /** Publishes the START of run {@code runId}. */
     public void start(UUID runId, OnFailure onFailure, List<WorkflowNode> nodes) {
+        startScheduled(runId, null, onFailure, nodes);
+    }
+
+    /** Publishes the START of run {@code runId}, started by the schedule {@code scheduleId} (or by none: null). */
+    public void startScheduled(UUID runId, UUID scheduleId, OnFailure onFailure, List<WorkflowNode> nodes) {
         runs.add(runId);
         UUID workflowId = workflowOf.computeIfAbsent(runId, id -> UUID.randomUUID());
         producer.sendJson(Topics.WORKFLOW_RUNS, runId, WorkflowRunEvent.start(runId, workflowId, 1, "default",
-                onFailure, null, nodes, TestJobs.traceId(runId), null, Instant.now()));
+                onFailure, null, nodes, TestJobs.traceId(runId), null, Instant.now(), scheduleId));
     }
 
     /** Records the progress of {@code runId}, a run started by the test itself. */

@@ -64,17 +64,21 @@ public class ScheduleTimerRepository {
     private static final String DELETE_MANY = "DELETE FROM schedule_timers WHERE schedule_id = ANY($1)";
 
     // The due timers no other round holds, oldest tick first, each with whether overlap: SKIP must skip its next tick:
-    // a job of the schedule is PENDING or RUNNING (idx_job_executions_active_by_schedule), or the last tick's job has
-    // not reached job_executions yet and was fired within the grace ($2 ms): it is on its way through the API. The
-    // probe for the earliest tick to come reads the head of the same index; its row is there even when nothing is
-    // claimed.
+    // a job of the schedule is PENDING or RUNNING (idx_job_executions_active_by_schedule), or a workflow run it started
+    // has not ended (idx_workflow_runs_active_by_schedule), or the last tick's job or run has reached neither table yet
+    // and was fired within the grace ($2 ms): it is on its way through the API. A tick's run has the id its job would
+    // have, so last_job_id names either. The probe for the earliest tick to come reads the head of the same index; its
+    // row is there even when nothing is claimed.
     static final String CLAIM_DUE = "WITH due AS MATERIALIZED (SELECT " + COLUMNS + " FROM schedule_timers"
             + " WHERE " + ACTIVE + " AND next_run_at <= now() ORDER BY next_run_at LIMIT $1 FOR UPDATE SKIP LOCKED)"
             + " SELECT d.*, CASE WHEN d.overlap = 'SKIP' THEN"
             + " EXISTS (SELECT 1 FROM job_executions j WHERE j.schedule_id = d.schedule_id"
             + " AND j.job_status IN ('PENDING', 'RUNNING'))"
+            + " OR EXISTS (SELECT 1 FROM workflow_runs r WHERE r.schedule_id = d.schedule_id"
+            + " AND r.status IN ('PENDING', 'RUNNING'))"
             + " OR (d.last_job_id IS NOT NULL AND d.last_fired_at > now() - $2::int8 * interval '1 millisecond'"
-            + " AND NOT EXISTS (SELECT 1 FROM job_executions j WHERE j.job_id = d.last_job_id))"
+            + " AND NOT EXISTS (SELECT 1 FROM job_executions j WHERE j.job_id = d.last_job_id)"
+            + " AND NOT EXISTS (SELECT 1 FROM workflow_runs r WHERE r.run_id = d.last_job_id))"
             + " ELSE false END AS busy, nl.next_later, now() AS round_now"
             + " FROM (SELECT (SELECT next_run_at FROM schedule_timers WHERE " + ACTIVE + " AND next_run_at > now()"
             + " ORDER BY next_run_at LIMIT 1) AS next_later) nl"

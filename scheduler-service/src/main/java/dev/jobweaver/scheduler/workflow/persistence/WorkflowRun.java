@@ -11,10 +11,12 @@ import java.util.UUID;
  * @param workflowId null for a cancel kept before its START came ({@link #isCancelBeforeStart})
  * @param progressVersion the version of the last {@code WorkflowProgressEvent} published for the run
  * @param traceparent the run's span, the parent of the scheduler's spans of the run; null if unknown
+ * @param scheduleId the schedule whose tick or trigger started the run; null for any other run
  */
 public record WorkflowRun(UUID runId, UUID workflowId, Integer version, String tenant, OnFailure onFailure,
                           Integer maxConcurrency, WorkflowRunStatus status, long progressVersion, String traceId,
-                          String traceparent, Instant createdAt, Instant finishedAt) {
+                          String traceparent, Instant createdAt, Instant finishedAt,
+                          UUID scheduleId) {
 
     /** Whether this row is a cancel that came before its run's START. */
     public boolean isCancelBeforeStart() {
@@ -24,6 +26,6 @@ public record WorkflowRun(UUID runId, UUID workflowId, Integer version, String t
     /** This run with another status, progress version and end. */
     public WorkflowRun with(WorkflowRunStatus nextStatus, long nextProgressVersion, Instant nextFinishedAt) {
         return new WorkflowRun(runId, workflowId, version, tenant, onFailure, maxConcurrency, nextStatus,
-                nextProgressVersion, traceId, traceparent, createdAt, nextFinishedAt);
+                nextProgressVersion, traceId, traceparent, createdAt, nextFinishedAt, scheduleId);
     }
 }

@@ -39,16 +39,16 @@ import java.util.UUID;
 public class WorkflowRunRepository {
 
     private static final String RUN_COLUMNS = "run_id, workflow_id, version, tenant, on_failure, max_concurrency,"
-            + " status, progress_version, trace_id, traceparent, created_at, finished_at";
+            + " status, progress_version, trace_id, traceparent, created_at, finished_at, schedule_id";
 
     private static final String INSERT_RUN = "INSERT INTO workflow_runs (" + RUN_COLUMNS + ", updated_at)"
-            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())"
             + " ON CONFLICT (run_id) DO NOTHING RETURNING now() AS db_now";
 
     // A cancel kept before its START becomes the run, keeping its CANCELLED status and end.
     private static final String FILL_RUN = "UPDATE workflow_runs SET workflow_id = $2, version = $3, tenant = $4,"
             + " on_failure = $5, max_concurrency = $6, trace_id = $7, traceparent = $8, created_at = $9,"
-            + " updated_at = now() WHERE run_id = $1 AND workflow_id IS NULL";
+            + " schedule_id = $10, updated_at = now() WHERE run_id = $1 AND workflow_id IS NULL";
 
     private static final String INSERT_NODES = "INSERT INTO workflow_run_nodes (run_id, node_id, ord, depends_on,"
             + " status, job_id, ready_at)"
@@ -107,7 +107,7 @@ public class WorkflowRunRepository {
         return tx.preparedQuery(INSERT_RUN).execute(Tuple.from(new Object[] {run.runId(), run.workflowId(),
                 run.version(), run.tenant(), run.onFailure() == null ? null : run.onFailure().name(),
                 run.maxConcurrency(), run.status().name(), run.progressVersion(), run.traceId(), run.traceparent(),
-                odt(run.createdAt()), odt(run.finishedAt())})).map(rows -> {
+                odt(run.createdAt()), odt(run.finishedAt()), run.scheduleId()})).map(rows -> {
                     var it = rows.iterator();
                     return it.hasNext() ? Optional.of(instant(it.next(), "db_now")) : Optional.empty();
                 });
@@ -117,7 +117,7 @@ public class WorkflowRunRepository {
     public Uni<Integer> fillCancelBeforeStart(SqlConnection tx, WorkflowRun run) {
         return tx.preparedQuery(FILL_RUN).execute(Tuple.from(new Object[] {run.runId(), run.workflowId(),
                 run.version(), run.tenant(), run.onFailure().name(), run.maxConcurrency(), run.traceId(),
-                run.traceparent(), odt(run.createdAt())})).map(rows -> rows.rowCount());
+                run.traceparent(), odt(run.createdAt()), run.scheduleId()})).map(rows -> rows.rowCount());
     }
 
     /** Stores the nodes of a new run, in one statement. */
@@ -259,7 +259,7 @@ public class WorkflowRunRepository {
                 row.getString("tenant"), onFailure == null ? null : OnFailure.valueOf(onFailure),
                 row.getInteger("max_concurrency"), WorkflowRunStatus.valueOf(row.getString("status")),
                 row.getLong("progress_version"), row.getString("trace_id"), row.getString("traceparent"),
-                instant(row, "created_at"), instant(row, "finished_at"));
+                instant(row, "created_at"), instant(row, "finished_at"), row.getUUID("schedule_id"));
     }
 
     private static RunNode node(Row row) {

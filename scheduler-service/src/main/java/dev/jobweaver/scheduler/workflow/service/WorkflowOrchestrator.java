@@ -214,7 +214,7 @@ public class WorkflowOrchestrator {
     private Uni<Void> start(SqlConnection tx, WorkflowRunEvent event, Round round) {
         WorkflowRun run = new WorkflowRun(event.runId(), event.workflowId(), event.version(), event.tenant(),
                 event.onFailure(), event.maxConcurrency(), WorkflowRunStatus.RUNNING, 0, event.traceId(),
-                event.traceparent(), event.at() != null ? event.at() : Instant.now(), null);
+                event.traceparent(), event.at() != null ? event.at() : Instant.now(), null, event.scheduleId());
         List<RunNode> nodes = new ArrayList<>(event.nodes().size());
         for (int i = 0; i < event.nodes().size(); i++) {
             WorkflowNode node = event.nodes().get(i);
@@ -270,7 +270,7 @@ public class WorkflowOrchestrator {
             if (stored == null) {
                 WorkflowRun kept = new WorkflowRun(event.runId(), null, null, null, null, null,
                         WorkflowRunStatus.CANCELLED, 0, null, null,
-                        event.at() != null ? event.at() : locked.now(), locked.now());
+                        event.at() != null ? event.at() : locked.now(), locked.now(), null);
                 round.afterCommit.add(() -> LOG.infof(
                         "workflow run %s: cancel before its start, kept: the run will start CANCELLED", event.runId()));
                 return repository.insertRun(tx, kept).replaceWithVoid();

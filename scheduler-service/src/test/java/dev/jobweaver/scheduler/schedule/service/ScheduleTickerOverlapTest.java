@@ -22,8 +22,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code overlap: SKIP} skips a tick while the schedule has a job {@code PENDING} or {@code RUNNING}, or its last
- * tick's job is still on its way through the API; {@code ALLOW} fires every tick regardless. Each test runs the
+ * {@code overlap: SKIP} skips a tick while the schedule has a job {@code PENDING} or {@code RUNNING} or a workflow run
+ * not ended, or its last tick's job or run is still on its way through the API; {@code ALLOW} fires every tick regardless. Each test runs the
  * rounds itself over ticks made due in the database.
  */
 @QuarkusTest
@@ -74,6 +74,38 @@ class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
     }
 
     @Test
+    void skipSkipsWhileAWorkflowRunOfTheScheduleIsActiveOrOnItsWayAndFiresOnceItEnded() {
+        UUID scheduleId = UUID.randomUUID();
+        UUID running = UUID.randomUUID();
+        scheduledRun(running, scheduleId, "RUNNING");
+        Instant anchor = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(1));
+        schedules.insertTimer(scheduleId, "PT1S", anchor, threeSecondsAgo(), Misfire.FIRE_ONCE, Overlap.SKIP);
+
+        ticker.round().await().atMost(TIMEOUT);
+        assertThat(schedules.timer(scheduleId).lastJobId()).as("nothing fired while a run is active").isNull();
+
+        // The run ended: the first due tick fires; its run has reached neither table yet, so the next ticks skip.
+        db.update("UPDATE workflow_runs SET status = 'COMPLETED', finished_at = now() WHERE run_id = $1", running);
+        schedules.setNextRunAt(scheduleId, threeSecondsAgo());
+        ticker.round().await().atMost(TIMEOUT);
+        ScheduleFiredEvent first = schedules.awaitFired(scheduleId, 1, TIMEOUT).getFirst();
+        schedules.setNextRunAt(scheduleId, first.scheduledFor().plusSeconds(1));
+        ticker.round().await().atMost(TIMEOUT);
+        assertThat(schedules.timer(scheduleId).lastJobId()).isEqualTo(first.jobId());
+
+        // The tick's run (its id is the tick's job id) came and runs: still skipped. Once it ended, the next fires.
+        scheduledRun(first.jobId(), scheduleId, "RUNNING");
+        schedules.setNextRunAt(scheduleId, first.scheduledFor().plusSeconds(1));
+        ticker.round().await().atMost(TIMEOUT);
+        settle();
+        assertThat(schedules.fired(scheduleId)).hasSize(1);
+        db.update("UPDATE workflow_runs SET status = 'FAILED', finished_at = now() WHERE run_id = $1", first.jobId());
+        ticker.round().await().atMost(TIMEOUT);
+        assertThat(schedules.awaitFired(scheduleId, 2, TIMEOUT).get(1).scheduledFor())
+                .isAfter(first.scheduledFor());
+    }
+
+    @Test
     void allowFiresEveryDueTickWhileAJobOfTheScheduleIsActive() {
         UUID scheduleId = UUID.randomUUID();
         scheduledJob(UUID.randomUUID(), scheduleId, "PENDING");
@@ -89,6 +121,14 @@ class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
     /** Three ticks (and a fraction) of a one-second schedule due: late, but far within the misfire threshold. */
     private static Instant threeSecondsAgo() {
         return Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(3);
+    }
+
+    /** A workflow run of the schedule in workflow_runs, as the run consumer stores a tick's run. */
+    private void scheduledRun(UUID runId, UUID scheduleId, String status) {
+        db.update("INSERT INTO workflow_runs (run_id, workflow_id, version, tenant, on_failure, status,"
+                + " progress_version, created_at, updated_at, schedule_id)"
+                + " VALUES ($1, $2, 1, 'default', 'FAIL_FAST', $3, 0, now(), now(), $4)",
+                runId, UUID.randomUUID(), status, scheduleId);
     }
 
     /** A job of the schedule in job_executions, as ingestion stores a tick's job. */

@@ -93,6 +93,6 @@ class ReadyBatchesTest {
                     NodeStatus.WAITING, JobIds.forNode(RUN, parts[0]), null));
         }
         return new RunProgress(new WorkflowRun(RUN, UUID.randomUUID(), 1, "default", onFailure, null,
-                WorkflowRunStatus.RUNNING, 0, null, null, NOW, null), graph);
+                WorkflowRunStatus.RUNNING, 0, null, null, NOW, null, null), graph);
     }
 }

@@ -19,6 +19,11 @@ import dev.jobweaver.scheduler.testing.WorkflowKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +39,22 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
 class WorkflowOrchestrationTest extends WorkflowKafkaTest {
+
+    @Inject
+    Pool pool;
+
+    @Test
+    void aRunStartedByAScheduleKeepsItsScheduleForTheOverlapCheck() {
+        UUID runId = UUID.randomUUID();
+        UUID scheduleId = UUID.randomUUID();
+        workflows.startScheduled(runId, scheduleId, OnFailure.FAIL_FAST, List.of(node("a")));
+        workflows.awaitVersion(runId, 1);
+
+        Row row = pool.preparedQuery("SELECT schedule_id, status FROM workflow_runs WHERE run_id = $1")
+                .execute(Tuple.of(runId)).await().atMost(Duration.ofSeconds(10)).iterator().next();
+        assertThat(row.getUUID("schedule_id")).isEqualTo(scheduleId);
+        assertThat(row.getString("status")).isEqualTo("RUNNING");
+    }
 
     @Test
     void aDiamondRunsInDependencyOrder() {
