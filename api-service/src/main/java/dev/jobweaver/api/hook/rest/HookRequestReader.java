@@ -13,6 +13,7 @@ import dev.jobweaver.api.job.rest.JobRequest;
 import dev.jobweaver.api.job.rest.JobRequestReader;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControl;
 import java.io.IOException;
@@ -20,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * Reads a {@code POST /api/hooks} body strictly: a name and exactly one target, a {@code job} (checked exactly as
@@ -34,8 +34,6 @@ final class HookRequestReader {
     /** The longest name ({@code hooks.name}). */
     static final int MAX_NAME_LENGTH = 200;
 
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
 
     private final ObjectMapper strict;
     private final JobRequestReader jobs;
@@ -95,7 +93,7 @@ final class HookRequestReader {
             out.add("exactly one of job and workflowId is required, got none: job is the job each call makes (a POST"
                     + " /api/jobs body), workflowId the workflow each call starts");
         } else if (workflowText != null) {
-            if (UUID_TEXT.matcher(workflowText).matches()) {
+            if (UuidText.matches(workflowText)) {
                 workflowId = UUID.fromString(workflowText);
             } else {
                 out.add("workflowId must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '"

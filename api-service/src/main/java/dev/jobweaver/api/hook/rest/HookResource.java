@@ -19,6 +19,7 @@ import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.OutboxFullException;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobControlRules;
@@ -44,7 +45,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -72,8 +72,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "hooks")
 public class HookResource {
 
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
     private static final String EXAMPLE = """
             {"name":"deploy","job":{"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"go"}]}}}""";
     /** RFC 9110: a 401 names how to authenticate; here, by signing the request. */
@@ -383,7 +381,7 @@ public class HookResource {
 
     /** The path's hook id; 400 when it is not a UUID. */
     private UUID hookId(String id) {
-        if (id == null || !UUID_TEXT.matcher(id).matches()) {
+        if (!UuidText.matches(id)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
                     "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
         }

@@ -12,6 +12,7 @@ import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.job.service.JobSubmissionService;
 import dev.jobweaver.api.job.service.OutboxFullException;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.api.job.persistence.JobReadStore;
@@ -42,7 +43,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
@@ -65,8 +65,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "jobs")
 public class JobResource {
 
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
 
     private final JobSubmissionService submissions;
     private final JobQueryService queries;
@@ -282,7 +280,7 @@ public class JobResource {
 
     /** The path's job id; 400 when it is not a UUID. */
     private UUID jobId(String id) {
-        if (id == null || !UUID_TEXT.matcher(id).matches()) {
+        if (!UuidText.matches(id)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
                     "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6", id));
         }
@@ -366,7 +364,7 @@ public class JobResource {
         if (value == null || value.isEmpty()) {
             return null;
         }
-        if (!UUID_TEXT.matcher(value).matches()) {
+        if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name + " must be a"
                     + " UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + cut(value) + "'"));
         }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.jobweaver.api.notification.service.NotificationEvent;
 import dev.jobweaver.api.notification.service.SubscriptionRequest;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobType;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -39,8 +39,6 @@ public final class SubscriptionRequestReader {
     /** Longest URL. */
     static final int MAX_URL_LENGTH = 2048;
 
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
     private static final String VALID_EVENTS = Arrays.stream(NotificationEvent.values()).map(Enum::name)
             .collect(Collectors.joining(", "));
     private static final String VALID_TYPES = Arrays.stream(JobType.values()).map(Enum::name)
@@ -101,7 +99,7 @@ public final class SubscriptionRequestReader {
 
     private static UUID uuid(JsonNode root, String name) {
         String value = text(root, name);
-        if (!UUID_TEXT.matcher(value).matches()) {
+        if (!UuidText.matches(value)) {
             throw invalid(name + " must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + cut(value)
                     + "'");
         }

@@ -6,6 +6,7 @@ import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.notification.service.SubscriptionRequest;
 import dev.jobweaver.api.notification.service.SubscriptionService;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.reactive.VertxContexts;
@@ -21,7 +22,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -42,8 +42,6 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "subscriptions")
 public class SubscriptionResource {
 
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
     /** Delivery log lines when {@code limit} is not given, and the most it may ask for. */
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 1000;
@@ -162,7 +160,7 @@ public class SubscriptionResource {
     }
 
     private UUID subscriptionId(String id) {
-        if (id == null || !UUID_TEXT.matcher(id).matches()) {
+        if (!UuidText.matches(id)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
                     "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
         }

@@ -13,6 +13,7 @@ import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.schedule.service.ScheduleDefinition;
 import dev.jobweaver.api.schedule.service.ScheduleTarget;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobControlRules;
@@ -24,12 +25,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
  * Reads the body of {@code POST} and {@code PUT /api/schedules} into a {@link ScheduleDefinition}, or a 400 naming the
  * field: {@code API.MALFORMED_JSON} for a body that is not JSON or a value of the wrong type (as for jobs),
- * {@code API.INVALID_SCHEDULE_REQUEST} for a broken rule. Its {@code job} is read and checked exactly as a
+ * {@code API.INVALID_SCHEDULE_REQUEST} for a broken rule. It names either a {@code workflowId} (whether that workflow
+ * exists is the resource's question) or a {@code job}, which is read and checked exactly as a
  * {@code POST /api/jobs} body is ({@link JobRequestReader}, {@link JobRequestValidator}), with every message naming the
  * field under {@code job.}; the template is stored normalised, as the submission path would store the job.
  *
@@ -115,10 +118,18 @@ final class ScheduleRequestReader {
         }
         Misfire misfire = enumValue("misfire", misfireText, Misfire.class, Misfire.FIRE_ONCE, out);
         Overlap overlap = enumValue("overlap", overlapText, Overlap.class, Overlap.ALLOW, out);
-        if (workflowId != null) {
-            out.add("workflowId: workflows are not available yet; give the job each run makes as job instead");
-        } else if (request == null) {
-            out.add("job is required: the job each run makes, as a POST /api/jobs body");
+        UUID workflow = null;
+        if (request != null && workflowId != null) {
+            out.add("exactly one of job and workflowId is required, got both");
+        } else if (request == null && workflowId == null) {
+            out.add("exactly one of job and workflowId is required, got none: job is the job each run makes (a POST"
+                    + " /api/jobs body), workflowId the workflow each run starts");
+        } else if (workflowId != null) {
+            if (UuidText.matches(workflowId)) {
+                workflow = UUID.fromString(workflowId);
+            } else {
+                out.add("workflowId must be a UUID such as " + UuidText.EXAMPLE + ", got '" + cut(workflowId) + "'");
+            }
         }
         String effectiveTenant = tenant;
         if (request != null) {
@@ -138,6 +149,12 @@ final class ScheduleRequestReader {
         }
         if (!out.isEmpty()) {
             throw new ApiException(ApiErrorCode.INVALID_SCHEDULE_REQUEST, String.join("; ", out));
+        }
+        if (workflow != null) {
+            // the tenant is the workflow's, which the resource reads; a tenant given here must be that one
+            return new ScheduleDefinition(name, tenant, cron, interval,
+                    timezone == null ? ScheduleClock.DEFAULT_TIMEZONE : timezone, misfire, overlap,
+                    paused != null && paused, new ScheduleTarget.Workflow(workflow));
         }
         String scheduleTenant = effectiveTenant == null ? JobControl.DEFAULT_TENANT : effectiveTenant;
         return new ScheduleDefinition(name, scheduleTenant, cron, interval,

@@ -5,10 +5,14 @@ import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.schedule.service.ScheduleDefinition;
+import dev.jobweaver.api.schedule.service.ScheduleMetrics;
 import dev.jobweaver.api.schedule.service.ScheduleService;
+import dev.jobweaver.api.schedule.service.ScheduleTarget;
 import dev.jobweaver.api.schedule.service.ScheduledJobs;
 import dev.jobweaver.api.schedule.service.StoredSchedule;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.UuidText;
+import dev.jobweaver.api.workflow.service.WorkflowService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobControlRules;
@@ -32,7 +36,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -53,19 +56,20 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "schedules")
 public class ScheduleResource {
 
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
     private static final String EXAMPLE = """
             {"name":"nightly","cron":"0 2 * * *","timezone":"Europe/Amsterdam","misfire":"FIRE_ONCE","overlap":"ALLOW",\
             "job":{"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"nightly run"}]}}}""";
 
     private final ScheduleService schedules;
+    private final WorkflowService workflows;
     private final JobMetrics metrics;
     private final JobApiConfig config;
     private final ScheduleRequestReader reader;
 
-    public ScheduleResource(ScheduleService schedules, JobMetrics metrics, JobApiConfig config, ObjectMapper mapper) {
+    public ScheduleResource(ScheduleService schedules, WorkflowService workflows, JobMetrics metrics,
+                            JobApiConfig config, ObjectMapper mapper) {
         this.schedules = schedules;
+        this.workflows = workflows;
         this.metrics = metrics;
         this.config = config;
         this.reader = new ScheduleRequestReader(mapper,
@@ -77,7 +81,8 @@ public class ScheduleResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a schedule", description = "A cron expression (5 fields as a Kubernetes CronJob, 6"
             + " with seconds first, or @hourly, @daily, @weekly, @monthly) read in a time zone, or an ISO-8601 interval"
-            + " of at least 1 s; and the job each run makes, as a POST /api/jobs body. Answers 201 once stored; the"
+            + " of at least 1 s; and the job each run makes, as a POST /api/jobs body, or instead workflowId, the"
+            + " workflow each run starts (the schedule's tenant is then the workflow's). Answers 201 once stored; the"
             + " scheduler learns the timing through Kafka right after.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
@@ -89,7 +94,7 @@ public class ScheduleResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<RestResponse<ScheduleView>> create(byte[] body) {
         ScheduleDefinition definition = definition(body);
-        return unavailableOnOutage(schedules.create(definition), "stored")
+        return unavailableOnOutage(withWorkflowTenant(definition).chain(schedules::create), "stored")
                 // relative, as for jobs: created(URI) would resolve it against the request's URI
                 .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, view(stored))
                         .header(HttpHeaders.LOCATION, "/api/schedules/" + stored.id())
@@ -146,7 +151,8 @@ public class ScheduleResource {
                                      byte[] body) {
         UUID scheduleId = scheduleId(id);
         ScheduleDefinition definition = definition(body);
-        return unavailableOnOutage(schedules.replace(scheduleId, definition), "stored")
+        return unavailableOnOutage(withWorkflowTenant(definition)
+                .chain(resolved -> schedules.replace(scheduleId, resolved)), "stored")
                 .map(stored -> view(found(scheduleId, stored)));
     }
 
@@ -198,14 +204,16 @@ public class ScheduleResource {
     @POST
     @Path("{id}/trigger")
     @Operation(summary = "Run a schedule once now", description = "Makes one job at once from the schedule's"
-            + " template, paused or not, with scheduleId and scheduledFor (now); 202 once it is committed. Send a W3C"
-            + " traceparent header to join the job to your own trace. No request body.")
-    @APIResponse(responseCode = "202", description = "the run's job was accepted",
-            headers = @Header(name = "Location", description = "/api/jobs/{jobId}"),
+            + " template (or starts one run of its workflow), paused or not, with scheduleId and scheduledFor (now);"
+            + " 202 once it is committed. Send a W3C traceparent header to join the job or run to your own trace. No"
+            + " request body.")
+    @APIResponse(responseCode = "202", description = "the run's job was accepted, or its workflow run started",
+            headers = @Header(name = "Location", description = "/api/jobs/{jobId} or /api/workflow-runs/{runId}"),
             content = @Content(schema = @Schema(implementation = ScheduleTriggered.class)))
     @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
+    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND), or the workflow it"
+            + " starts was deleted (API.WORKFLOW_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<RestResponse<ScheduleTriggered>> trigger(
             @Parameter(description = "the schedule's UUID") @PathParam("id") String id,
@@ -214,11 +222,22 @@ public class ScheduleResource {
         return unavailableOnOutage(schedules.trigger(scheduleId, Context.current(), traceparent), "run")
                 .map(outcome -> switch (outcome) {
                     case ScheduledJobs.Outcome.Made made -> RestResponse.ResponseBuilder
-                            .accepted(new ScheduleTriggered(made.jobId(), made.traceId(), scheduleId,
+                            .accepted(ScheduleTriggered.job(made.jobId(), made.traceId(), scheduleId,
                                     made.run().scheduledFor()))
                             .header(HttpHeaders.LOCATION, "/api/jobs/" + made.jobId())
                             .build();
+                    case ScheduledJobs.Outcome.RunStarted started -> RestResponse.ResponseBuilder
+                            .accepted(ScheduleTriggered.run(started.started().runId(), started.started().traceId(),
+                                    scheduleId, started.run().scheduledFor()))
+                            .header(HttpHeaders.LOCATION, "/api/workflow-runs/" + started.started().runId())
+                            .build();
+                    case ScheduledJobs.Outcome.Ignored ignored
+                            when ignored.reason() == ScheduleMetrics.Ignored.NO_WORKFLOW ->
+                            throw new ApiException(ApiErrorCode.WORKFLOW_NOT_FOUND, "schedule " + scheduleId
+                                    + " starts a workflow that does not exist any more");
                     case ScheduledJobs.Outcome.Ignored ignored -> throw notFound(scheduleId);
+                    case ScheduledJobs.Outcome.StartAfterCommit start ->
+                            throw new IllegalStateException("a trigger's workflow run was not started");
                 });
     }
 
@@ -226,6 +245,28 @@ public class ScheduleResource {
         UUID scheduleId = scheduleId(id);
         return unavailableOnOutage(schedules.pause(scheduleId, paused), "stored")
                 .map(stored -> view(found(scheduleId, stored)));
+    }
+
+    /**
+     * {@code definition} with its tenant when it starts a workflow: the workflow's. A 400 when the workflow does not
+     * exist, or when the body named another tenant: a run's jobs belong to its workflow's tenant.
+     */
+    private Uni<ScheduleDefinition> withWorkflowTenant(ScheduleDefinition definition) {
+        if (!(definition.target() instanceof ScheduleTarget.Workflow target)) {
+            return Uni.createFrom().item(definition);
+        }
+        return workflows.find(target.workflowId(), null).map(workflow -> {
+            if (workflow == null) {
+                throw refused(new ApiException(ApiErrorCode.INVALID_SCHEDULE_REQUEST, "workflowId "
+                        + target.workflowId() + " names no workflow"));
+            }
+            if (definition.tenant() != null && !definition.tenant().equals(workflow.tenant())) {
+                throw refused(new ApiException(ApiErrorCode.INVALID_SCHEDULE_REQUEST, "tenant '" + definition.tenant()
+                        + "' differs from the tenant of workflow " + workflow.id() + ", '" + workflow.tenant()
+                        + "'; give that one, or none"));
+            }
+            return definition.withTenant(workflow.tenant());
+        });
     }
 
     /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
@@ -259,7 +300,7 @@ public class ScheduleResource {
 
     /** The path's schedule id; 400 when it is not a UUID. */
     private UUID scheduleId(String id) {
-        if (id == null || !UUID_TEXT.matcher(id).matches()) {
+        if (!UuidText.matches(id)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
                     "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
         }

@@ -16,10 +16,10 @@ public class ScheduleMetrics {
         NO_SCHEDULE("no-schedule"),
         /** Its schedule is paused (the tick was fired before the scheduler saw the pause). */
         PAUSED("paused"),
-        /** Its job exists already: the tick was fired, or consumed, twice. */
+        /** Its job (or workflow run) exists already: the tick was fired, or consumed, twice. */
         REPEATED("repeated"),
-        /** Its schedule starts a workflow, which this version cannot run. */
-        WORKFLOW("workflow");
+        /** Its schedule starts a workflow that has been deleted since. */
+        NO_WORKFLOW("no-workflow");
 
         private final String label;
 

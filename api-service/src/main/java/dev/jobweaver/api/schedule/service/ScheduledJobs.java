@@ -9,8 +9,10 @@ import dev.jobweaver.api.notification.persistence.DeliveryStore;
 import dev.jobweaver.api.notification.service.DeliveryIntake;
 import dev.jobweaver.api.schedule.messaging.SchedulePublisher;
 import dev.jobweaver.api.schedule.persistence.ScheduleTargets;
+import dev.jobweaver.api.workflow.service.WorkflowRunService;
 import dev.jobweaver.common.job.JobOrigin;
 import io.opentelemetry.context.Context;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -29,9 +31,9 @@ import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /**
- * Makes the jobs of schedules: one per tick of {@code schedule-fired}, and one per trigger. The one place where a
- * schedule becomes a job ({@link #make(SqlConnection, List)}), so that whatever must happen in the same transaction as
- * such a job (a notification of it) goes here.
+ * Makes the runs of schedules, one per tick of {@code schedule-fired} and one per trigger: a job from the schedule's
+ * template, or a run of its workflow. The one place where a schedule becomes a job ({@link #make(SqlConnection, List)}),
+ * so that whatever must happen in the same transaction as such a job (a notification of it) goes here.
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -41,6 +43,10 @@ import org.jboss.logging.Logger;
  *       {@code JobCreatedEvent} (with the tick as its {@code origin}) handed to the outbox relay after the commit.</li>
  *   <li>It is made from the definition the transaction reads, with the schedule's row locked for share: a change or
  *       delete of the schedule waits, and a tick of a schedule whose delete committed makes nothing.</li>
+ *   <li>A workflow's run is started once per tick too: its id is the one the tick's job would have, and a start finds a
+ *       run already stored under it. It is started after that transaction, in a Hibernate Reactive transaction of its
+ *       own ({@link WorkflowRunService}), before {@link #make(List)} completes, so the tick's offset is committed only
+ *       once the run is. A delete of the schedule that commits between the two may still let that one run start.</li>
  * </ul>
  * Runs on the reactive SQL client, on the caller's Vert.x context; never blocks.
  */
@@ -102,8 +108,16 @@ public class ScheduledJobs {
             }
         }
 
-        /** The run made no job. */
+        /** The run started a run of the schedule's workflow (or found the one it had started). */
+        record RunStarted(Run run, WorkflowRunService.StartedRun started) implements Outcome {
+        }
+
+        /** The run made no job and started no workflow run. */
         record Ignored(Run run, ScheduleMetrics.Ignored reason) implements Outcome {
+        }
+
+        /** A workflow run to start once the transaction has committed; never returned by {@link #make(List)}. */
+        record StartAfterCommit(Run run, UUID workflowId) implements Outcome {
         }
     }
 
@@ -114,11 +128,12 @@ public class ScheduledJobs {
     private final SchedulePublisher publisher;
     private final ScheduleMetrics metrics;
     private final DeliveryIntake deliveries;
+    private final WorkflowRunService workflowRuns;
     private final int defaultRetryCount;
 
     public ScheduledJobs(Pool pool, ScheduleTargets targets, SubmissionStore store, JobSubmissionService submissions,
                          SchedulePublisher publisher, ScheduleMetrics metrics, DeliveryIntake deliveries,
-                         JobApiConfig config) {
+                         WorkflowRunService workflowRuns, JobApiConfig config) {
         this.pool = pool;
         this.targets = targets;
         this.store = store;
@@ -126,19 +141,55 @@ public class ScheduledJobs {
         this.publisher = publisher;
         this.metrics = metrics;
         this.deliveries = deliveries;
+        this.workflowRuns = workflowRuns;
         this.defaultRetryCount = config.validation().defaultRetryCount();
     }
 
     /**
      * Makes the jobs of {@code runs} in one transaction; after its commit hands their events to the outbox relay and
-     * counts them. One outcome per run, in order. Fails when the transaction fails (nothing of it is stored); a
-     * permanent failure names no run, so the caller splits the runs to find the one at fault.
+     * counts them, then starts the workflow runs of {@code runs}, one after the other. One outcome per run, in order.
+     * Fails when the transaction or a start fails (a retry makes nothing twice); a permanent failure names no run, so
+     * the caller splits the runs to find the one at fault.
      */
     public Uni<List<Outcome>> make(List<Run> runs) {
         if (runs.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return pool.withTransaction(connection -> make(connection, runs)).invoke(this::committed);
+        return pool.withTransaction(connection -> make(connection, runs)).invoke(this::committed)
+                .chain(this::startRuns);
+    }
+
+    /** {@code outcomes} with each {@link Outcome.StartAfterCommit} done: its run started, or ignored. */
+    private Uni<List<Outcome>> startRuns(List<Outcome> outcomes) {
+        if (outcomes.stream().noneMatch(Outcome.StartAfterCommit.class::isInstance)) {
+            return Uni.createFrom().item(outcomes);
+        }
+        return Multi.createFrom().iterable(outcomes)
+                .onItem().transformToUniAndConcatenate(outcome -> outcome instanceof Outcome.StartAfterCommit start
+                        ? startRun(start) : Uni.createFrom().item(outcome))
+                .collect().asList();
+    }
+
+    private Uni<Outcome> startRun(Outcome.StartAfterCommit start) {
+        Run run = start.run();
+        return workflowRuns.start(run.jobId(), start.workflowId(), null, run.parent(), run.traceparent(),
+                        new WorkflowRunService.ScheduledBy(run.scheduleId(), run.scheduledFor()))
+                .map(started -> {
+                    if (started == null) {
+                        LOG.warnf("schedule %s starts workflow %s, which does not exist any more: its run for %s"
+                                + " starts nothing", run.scheduleId(), start.workflowId(), run.scheduledFor());
+                        metrics.ignored(ScheduleMetrics.Ignored.NO_WORKFLOW);
+                        return new Outcome.Ignored(run, ScheduleMetrics.Ignored.NO_WORKFLOW);
+                    }
+                    if (started.repeated()) {
+                        metrics.ignored(ScheduleMetrics.Ignored.REPEATED);
+                    } else {
+                        metrics.made(run.kind(), 1);
+                    }
+                    LOG.debugf("workflow run %s started by schedule %s for %s", started.runId(), run.scheduleId(),
+                            run.scheduledFor());
+                    return new Outcome.RunStarted(run, started);
+                });
     }
 
     /**
@@ -156,6 +207,7 @@ public class ScheduledJobs {
             Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
             Map<UUID, JobSubmissionService.Pending> jobs = new LinkedHashMap<>();
             Map<UUID, ScheduleMetrics.Ignored> ignored = new HashMap<>();
+            Map<UUID, UUID> workflows = new HashMap<>();
             for (Run run : byJob.values()) {
                 ScheduleTargets.Target target = found.get(run.scheduleId());
                 if (target == null || target.deleted()) {
@@ -166,9 +218,7 @@ public class ScheduledJobs {
                 } else {
                     switch (ScheduleTarget.of(target.jobJson(), target.workflowId())) {
                         case ScheduleTarget.Job job -> jobs.put(run.jobId(), prepare(run, job, now));
-                        // where a workflow's run will start, once workflows exist
-                        case ScheduleTarget.Workflow workflow ->
-                                ignored.put(run.jobId(), ScheduleMetrics.Ignored.WORKFLOW);
+                        case ScheduleTarget.Workflow workflow -> workflows.put(run.jobId(), workflow.workflowId());
                     }
                 }
             }
@@ -180,8 +230,11 @@ public class ScheduledJobs {
                 List<Outcome> outcomes = new ArrayList<>(runs.size());
                 for (Run run : runs) {
                     JobSubmissionService.Pending job = jobs.get(run.jobId());
+                    UUID workflowId = workflows.get(run.jobId());
                     if (job != null && unmade.remove(run.jobId())) {
                         outcomes.add(new Outcome.Made(run, job));
+                    } else if (workflowId != null) {
+                        outcomes.add(new Outcome.StartAfterCommit(run, workflowId));
                     } else {
                         outcomes.add(new Outcome.Ignored(run, ignored.getOrDefault(run.jobId(),
                                 ScheduleMetrics.Ignored.REPEATED)));
@@ -246,6 +299,9 @@ public class ScheduledJobs {
                         unknown.add(i.run().scheduleId());
                     }
                 }
+                // counted once started
+                case Outcome.StartAfterCommit s -> { }
+                case Outcome.RunStarted s -> { }
             }
         }
         submissions.relayCommitted(made);

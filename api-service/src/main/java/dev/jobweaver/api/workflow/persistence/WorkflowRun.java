@@ -74,4 +74,12 @@ public class WorkflowRun extends PanacheEntityBase {
 
     @Column(name = "finished_at")
     public Instant finishedAt;
+
+    /** The schedule whose tick or trigger started the run; null for a run started any other way. */
+    @Column(name = "schedule_id")
+    public UUID scheduleId;
+
+    /** The tick's time (a trigger's instant) when a schedule started the run. */
+    @Column(name = "scheduled_for")
+    public Instant scheduledFor;
 }

@@ -3,6 +3,7 @@ package dev.jobweaver.api.workflow.rest;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.quarantine.Failures;
@@ -10,14 +11,11 @@ import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /** What the workflow resources share: reading path and query parameters, and answering an outage with a 503. */
 @Singleton
 public class RestSupport {
 
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
 
     private final JobMetrics metrics;
     private final JobApiConfig config;
@@ -40,7 +38,7 @@ public class RestSupport {
 
     /** The path parameter {@code name}; 400 when it is not a UUID. */
     UUID uuid(String name, String value) {
-        if (value == null || !UUID_TEXT.matcher(value).matches()) {
+        if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
                     "path parameter " + name + " must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
         }

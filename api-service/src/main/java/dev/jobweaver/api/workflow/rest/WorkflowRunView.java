@@ -19,6 +19,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param version the workflow's version the run keeps
  * @param nodes every node with its status and, once it has one, its job's id
  * @param cancelRequested whether a client asked to cancel it (it shows CANCELLED once the scheduler did)
+ * @param scheduleId the schedule whose tick or trigger started the run; absent when none did
+ * @param scheduledFor that tick's time (a trigger's instant); absent when no schedule started the run
  */
 @RegisterForReflection
 public record WorkflowRunView(UUID runId, UUID workflowId, int version, String tenant, WorkflowRunStatus status,
@@ -28,10 +30,13 @@ public record WorkflowRunView(UUID runId, UUID workflowId, int version, String t
                               JsonNode input,
                               String traceId, Instant createdAt,
                               @JsonInclude(JsonInclude.Include.NON_NULL) Instant finishedAt,
-                              boolean cancelRequested) {
+                              boolean cancelRequested,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) UUID scheduleId,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Instant scheduledFor) {
 
     static WorkflowRunView of(StoredRun run) {
         return new WorkflowRunView(run.runId(), run.workflowId(), run.version(), run.tenant(), run.status(),
-                run.nodes(), run.input(), run.traceId(), run.createdAt(), run.finishedAt(), run.cancelRequested());
+                run.nodes(), run.input(), run.traceId(), run.createdAt(), run.finishedAt(), run.cancelRequested(),
+                run.scheduleId(), run.scheduledFor());
     }
 }

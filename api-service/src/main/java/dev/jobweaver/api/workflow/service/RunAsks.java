@@ -31,7 +31,8 @@ public record RunAsks(UUID runId, int changeVersion, List<WorkflowRunEvent> even
             List<WorkflowNode> graph = WorkflowJson.nodes(version.nodes).stream()
                     .map(node -> new WorkflowNode(node.id(), node.dependsOn())).toList();
             events.add(WorkflowRunEvent.start(run.id, run.workflowId, run.workflowVersion, run.tenant,
-                    version.onFailure, version.maxConcurrency, graph, run.traceId, run.traceparent, run.createdAt));
+                    version.onFailure, version.maxConcurrency, graph, run.traceId, run.traceparent, run.createdAt,
+                    run.scheduleId));
         }
         if (run.cancelRequested) {
             events.add(WorkflowRunEvent.cancel(run.id, run.updatedAt));

@@ -13,20 +13,22 @@ import java.util.UUID;
  *
  * @param nodes every node with its status and, once it has one, its job
  * @param cancelRequested whether a client asked to cancel it
+ * @param scheduleId the schedule that started it; null when none did
+ * @param scheduledFor the tick (or trigger) of that schedule; null when none started it
  */
 public record StoredRun(UUID runId, UUID workflowId, int version, String tenant, WorkflowRunStatus status,
                         List<WorkflowProgressEvent.Node> nodes, JsonNode input, String traceId, Instant createdAt,
-                        Instant finishedAt, boolean cancelRequested) {
+                        Instant finishedAt, boolean cancelRequested, UUID scheduleId, Instant scheduledFor) {
 
     /** The same run with these nodes. */
     public StoredRun withNodes(List<WorkflowProgressEvent.Node> changed) {
         return new StoredRun(runId, workflowId, version, tenant, status, changed, input, traceId, createdAt, finishedAt,
-                cancelRequested);
+                cancelRequested, scheduleId, scheduledFor);
     }
 
     static StoredRun of(WorkflowRun run) {
         return new StoredRun(run.id, run.workflowId, run.workflowVersion, run.tenant, run.status,
                 WorkflowJson.states(run.nodes), WorkflowJson.tree(run.input), run.traceId, run.createdAt,
-                run.finishedAt, run.cancelRequested);
+                run.finishedAt, run.cancelRequested, run.scheduleId, run.scheduledFor);
     }
 }

@@ -66,8 +66,13 @@ public class WorkflowRunService {
         this.jobs = jobs;
     }
 
-    /** A run just started: its id, its trace, and the version it keeps. */
-    public record StartedRun(UUID runId, String traceId, UUID workflowId, int version, WorkflowRunStatus status) {
+    /**
+     * A run just started: its id, its trace, and the version it keeps.
+     *
+     * @param repeated whether the run was stored before under its id, and this start changed nothing
+     */
+    public record StartedRun(UUID runId, String traceId, UUID workflowId, int version, WorkflowRunStatus status,
+                             boolean repeated) {
     }
 
     /** One page of a workflow's runs and how many it has. */
@@ -110,9 +115,22 @@ public class WorkflowRunService {
 
     /**
      * {@link #start(UUID, JsonNode, Context, String)} with the run's id given: a caller that may start the same run
-     * twice (a schedule's tick consumed again) names it, and the second start finds it and answers it as it is.
+     * twice (a hook's call repeated) names it, and the second start finds it and answers it as it is.
      */
     public Uni<StartedRun> start(UUID runId, UUID workflowId, JsonNode input, Context parent, String traceparent) {
+        return start(runId, workflowId, input, parent, traceparent, null);
+    }
+
+    /** The schedule tick (or trigger) that starts a run: the schedule and the tick's time. */
+    public record ScheduledBy(UUID scheduleId, Instant scheduledFor) {
+    }
+
+    /**
+     * A run started by a schedule ({@code scheduledBy}, or by none: null), with the run's id given: a tick consumed
+     * again names the same run, and the second start finds it and answers it as it is.
+     */
+    public Uni<StartedRun> start(UUID runId, UUID workflowId, JsonNode input, Context parent, String traceparent,
+                                 ScheduledBy scheduledBy) {
         String problem = inputProblem(input);
         if (problem != null) {
             return Uni.createFrom().failure(new IllegalArgumentException(problem));
@@ -121,6 +139,9 @@ public class WorkflowRunService {
         Span span = Span.fromContext(runContext);
         span.setAttribute("jobweaver.workflow.id", workflowId.toString());
         span.setAttribute("jobweaver.workflow.run.id", runId.toString());
+        if (scheduledBy != null) {
+            span.setAttribute("jobweaver.schedule.id", scheduledBy.scheduleId().toString());
+        }
         String traceId = span.getSpanContext().getTraceId();
         String runTraceparent = traces.traceparentOf(runContext);
         Instant now = WorkflowService.now();
@@ -128,7 +149,7 @@ public class WorkflowRunService {
             if (existing != null) {
                 // started before under this id: answered as it is, nothing asked again
                 return Uni.createFrom().item(new Started(new StartedRun(existing.id, existing.traceId,
-                        existing.workflowId, existing.workflowVersion, existing.status), null));
+                        existing.workflowId, existing.workflowVersion, existing.status, true), null));
             }
             return workflows.findLive(workflowId).chain(workflow -> {
                 if (workflow == null) {
@@ -150,8 +171,12 @@ public class WorkflowRunService {
                     run.changeVersion = RunAsks.STARTED;
                     run.createdAt = now;
                     run.updatedAt = now;
+                    if (scheduledBy != null) {
+                        run.scheduleId = scheduledBy.scheduleId();
+                        run.scheduledFor = scheduledBy.scheduledFor();
+                    }
                     return runs.persist(run).map(ignored -> new Started(new StartedRun(run.id, traceId, workflowId,
-                            version.version, run.status), RunAsks.of(run, version, 0)));
+                            version.version, run.status, false), RunAsks.of(run, version, 0)));
                 });
             });
         })).map(started -> {

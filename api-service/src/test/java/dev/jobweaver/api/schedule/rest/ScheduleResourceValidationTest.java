@@ -74,9 +74,18 @@ class ScheduleResourceValidationTest {
                         "overlap 'queue' is not a known value; valid values are ALLOW, SKIP"),
                 Arguments.of("bad tenant", schedule("\"cron\":\"@daily\",\"tenant\":\"Not Valid\""), INVALID,
                         "tenant must match"),
-                Arguments.of("job missing", "{\"name\":\"a\",\"cron\":\"@daily\"}", INVALID, "job is required"),
-                Arguments.of("workflowId", "{\"name\":\"a\",\"cron\":\"@daily\",\"workflowId\":"
-                        + "\"3fa85f64-5717-4562-b3fc-2c963f66afa6\"}", INVALID, "workflows are not available yet"),
+                Arguments.of("neither job nor workflowId", "{\"name\":\"a\",\"cron\":\"@daily\"}", INVALID,
+                        "exactly one of job and workflowId is required, got none"),
+                Arguments.of("both job and workflowId", schedule("\"cron\":\"@daily\",\"workflowId\":"
+                        + "\"3fa85f64-5717-4562-b3fc-2c963f66afa6\""), INVALID,
+                        "exactly one of job and workflowId is required, got both"),
+                Arguments.of("workflowId not a UUID", "{\"name\":\"a\",\"cron\":\"@daily\",\"workflowId\":"
+                        + "\"3fa85f64\"}", INVALID, "workflowId must be a UUID such as"),
+                Arguments.of("workflowId a number", "{\"name\":\"a\",\"cron\":\"@daily\",\"workflowId\":7}",
+                        MALFORMED, "workflowId must be a string"),
+                Arguments.of("workflowId of no workflow", "{\"name\":\"a\",\"cron\":\"@daily\",\"workflowId\":"
+                        + "\"3fa85f64-5717-4562-b3fc-2c963f66afa6\"}", INVALID,
+                        "workflowId 3fa85f64-5717-4562-b3fc-2c963f66afa6 names no workflow"),
                 Arguments.of("job without jobType", withJob("{\"payload\":{\"steps\":[{\"action\":\"LOG\","
                         + "\"message\":\"x\"}]}}"), INVALID, "job.jobType is required"),
                 Arguments.of("job with unknown jobType", withJob("{\"jobType\":\"BATCH\",\"payload\":{\"steps\":[]}}"),
