@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Workflows on the packaged services: nodes run as soon as their dependencies complete, in parallel; a fan-in node
  * gets every dependency's result; {@code FAIL_FAST} and {@code CONTINUE}; cancelling a run; a run keeps its version;
- * one trace per run; and runs that finish, with every node run once to completion, while the scheduler is killed
- * again and again.
+ * one trace per run; a schedule starting runs one at a time under {@code overlap: SKIP}; and runs that finish, with
+ * every node run once to completion, while the scheduler is killed again and again.
  */
 class WorkflowIT {
 
@@ -165,6 +165,39 @@ class WorkflowIT {
         assertThat(statuses(oldDone)).containsOnlyKeys("first", "second").containsValue("COMPLETED");
         assertThat(freshDone.path("version").asInt()).isEqualTo(2);
         assertThat(statuses(freshDone)).containsOnlyKeys("only");
+    }
+
+    @Test
+    void aScheduleStartsRunsOfItsWorkflowOneAtATimeUnderOverlapSkip() {
+        JobWeaverClient api = E2ePlatform.api();
+        // each run takes about 2.5 s; the schedule ticks every second
+        UUID workflow = create(api, "{\"name\":\"scheduled\",\"nodes\":[" + node("work", Jobs.sleeping(2_500),
+                List.of()) + "," + node("report", Jobs.noop(), List.of("work")) + "]}");
+        JsonNode schedule = api.postExpecting("/api/schedules", "{\"name\":\"every second\",\"interval\":\"PT1S\","
+                + "\"overlap\":\"SKIP\",\"workflowId\":\"" + workflow + "\"}", 201);
+        String scheduleId = schedule.path("id").asText();
+        List<JsonNode> ended;
+        try {
+            ended = awaitEndedRuns(api, workflow, 3, Duration.ofSeconds(60));
+        } finally {
+            assertThat(api.deletePath("/api/schedules/" + scheduleId).status()).isEqualTo(204);
+        }
+
+        List<JsonNode> byStart = new ArrayList<>(ended);
+        byStart.sort(java.util.Comparator.comparing(r -> Instant.parse(r.path("createdAt").asText())));
+        for (JsonNode run : byStart) {
+            assertThat(run.path("status").asText()).isEqualTo("COMPLETED");
+            assertThat(run.path("scheduleId").asText()).isEqualTo(scheduleId);
+            assertThat(statuses(run)).containsOnlyKeys("work", "report").containsValue("COMPLETED");
+        }
+        for (int i = 1; i < byStart.size(); i++) {
+            Instant previousEnd = Instant.parse(byStart.get(i - 1).path("finishedAt").asText());
+            Instant next = Instant.parse(byStart.get(i).path("createdAt").asText());
+            assertThat(next).as("run %d started after run %d ended (overlap: SKIP)", i, i - 1)
+                    .isAfterOrEqualTo(previousEnd);
+        }
+        System.out.printf("[measure] workflows: a 1 s schedule of a 2.5 s workflow under overlap: SKIP started %d"
+                + " runs one after the other%n", byStart.size());
     }
 
     @Test
@@ -344,6 +377,26 @@ class WorkflowIT {
         JobWeaverClient.Answer answer = api.get("/api/workflow-runs/" + run);
         assertThat(answer.status()).as("GET run %s", run).isEqualTo(200);
         return answer.body();
+    }
+
+    /** The first {@code count} runs of {@code workflow} that ended, waiting for them up to {@code timeout}. */
+    private static List<JsonNode> awaitEndedRuns(JobWeaverClient api, UUID workflow, int count, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<JsonNode> ended = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            ended.clear();
+            api.get("/api/workflows/" + workflow + "/runs?size=100").body().path("runs").forEach(r -> {
+                if (!r.path("finishedAt").isMissingNode() && !r.path("finishedAt").isNull()) {
+                    ended.add(r);
+                }
+            });
+            if (ended.size() >= count) {
+                return ended;
+            }
+            E2ePlatform.awaitQuietly(250);
+        }
+        throw new AssertionError(count + " runs of workflow " + workflow + " did not end within " + timeout
+                + "; ended: " + ended.size());
     }
 
     private static JsonNode awaitEnded(JobWeaverClient api, UUID id, Duration timeout) {
