@@ -1,6 +1,7 @@
 package dev.jobweaver.common.event;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
@@ -199,6 +200,18 @@ public final class EventRules {
         traceId(e.traceId(), out);
         require("requestedAt", e.requestedAt(), out);
         instant("requestedAt", e.requestedAt(), out);
+        if (e.command() != null && e.command() != JobCommand.REQUEUE
+                && (e.payload() != null || e.maxRetryCount() != null)) {
+            out.add("payload and maxRetryCount belong to a REQUEUE only, got them with " + e.command());
+        }
+        if (e.maxRetryCount() != null
+                && (e.maxRetryCount() < 0 || e.maxRetryCount() > JobCommandEvent.MAX_RETRY_COUNT)) {
+            out.add("maxRetryCount must be between 0 and " + JobCommandEvent.MAX_RETRY_COUNT + ", got "
+                    + e.maxRetryCount());
+        }
+        if (e.payload() != null && !e.payload().isObject()) {
+            out.add("payload must be a JSON object, got " + e.payload().getNodeType());
+        }
         return first(out);
     }
 

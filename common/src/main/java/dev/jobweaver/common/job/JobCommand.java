@@ -11,5 +11,13 @@ public enum JobCommand {
      */
     CANCEL,
     /** Forget a finished job: every service removes what it stores of it. */
-    DELETE
+    DELETE,
+    /**
+     * Run a dead-lettered job again under its own id: a {@code FAILED} job goes back to {@code PENDING}, due at once,
+     * with its retries counted again from 0 up to the command's {@code maxRetryCount} (its own when absent) and the
+     * command's {@code payload} in place of its own when one is given. Its attempts go on numbering from the last, so
+     * the history before and after stays one sequence. A job in any other status is left as it is. The scheduler
+     * applies it; workers never see it.
+     */
+    REQUEUE
 }

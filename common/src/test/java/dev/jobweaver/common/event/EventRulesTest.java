@@ -2,6 +2,8 @@ package dev.jobweaver.common.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobPayload;
@@ -77,6 +79,24 @@ class EventRulesTest {
                 .startsWith("traceId");
         assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE,
                 Instant.parse("1970-01-01T00:00:00Z")))).startsWith("requestedAt must be between");
+    }
+
+    @Test
+    void aRequeueMayCarryAPayloadAndRetryCountAndNoOtherCommandMay() {
+        ObjectNode payload = JsonNodeFactory.instance.objectNode();
+        payload.putArray("steps").addObject().put("action", "LOG").put("message", "fixed");
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, payload, 3))).isNull();
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, null))).isNull();
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, 11)))
+                .isEqualTo("maxRetryCount must be between 0 and 10, got 11");
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, -1)))
+                .isEqualTo("maxRetryCount must be between 0 and 10, got -1");
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW,
+                JsonNodeFactory.instance.arrayNode(), null))).isEqualTo("payload must be a JSON object, got ARRAY");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, NOW, payload, null)))
+                .isEqualTo("payload and maxRetryCount belong to a REQUEUE only, got them with CANCEL");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.DELETE, TRACE, NOW, null, 2)))
+                .isEqualTo("payload and maxRetryCount belong to a REQUEUE only, got them with DELETE");
     }
 
     @Test
