@@ -30,6 +30,8 @@ public final class Channels {
     public static final String JOB_FAILED_IN = "job-failed-in";
     /** API follows state changes into its read model. */
     public static final String JOB_STATUS_IN = "job-status-in";
+    /** API records every attempt the workers report ({@code job-completed} and {@code job-failed}) for its history. */
+    public static final String JOB_ATTEMPTS_IN = "job-attempts-in";
     /** API sends a client's cancel or delete of a job. */
     public static final String JOB_COMMANDS_OUT = "job-commands-out";
     /** Scheduler applies a client's cancel or delete of a job. */

@@ -198,6 +198,25 @@ public class JobResource {
         return queries.find(jobId).map(job -> JobView.of(found(jobId, job)));
     }
 
+    @GET
+    @Path("{id}/attempts")
+    @Operation(summary = "A job's attempts", description = "Every attempt, first to last, as its worker reported it:"
+            + " outcome, start, end, duration, error and worker. A requeued job's attempts go on from the last, so"
+            + " the history before and after is one list. The attempt running now shows RUNNING; one no worker"
+            + " reported (its lease expired with its worker) shows UNREPORTED.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobAttempts.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such job (API.JOB_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<JobAttempts> attempts(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
+        UUID jobId = jobId(id);
+        return queries.find(jobId).chain(job -> {
+            StoredJob stored = found(jobId, job);
+            return queries.attempts(jobId).map(reported -> JobAttempts.of(stored, reported));
+        });
+    }
+
     @POST
     @Path("{id}/cancel")
     @Operation(summary = "Cancel a job", description = "Hands the cancel to the scheduler and answers 202 with the job"
