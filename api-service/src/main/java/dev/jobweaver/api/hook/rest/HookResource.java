@@ -16,13 +16,11 @@ import dev.jobweaver.api.hook.service.StoredHook;
 import dev.jobweaver.api.hook.service.WorkflowStarter;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
-import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.OutboxFullException;
 import dev.jobweaver.api.web.rest.ApiException;
-import dev.jobweaver.api.web.rest.UuidText;
+import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
-import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
@@ -82,19 +80,19 @@ public class HookResource {
     private final HookService hooks;
     private final HookCalls calls;
     private final WorkflowStarter workflows;
-    private final JobMetrics metrics;
+    private final RestSupport rest;
     private final JobApiConfig config;
     private final HookRequestReader reader;
     private final ObjectReader bodies;
     private final Duration tolerance;
     private final String base;
 
-    public HookResource(HookService hooks, HookCalls calls, WorkflowStarter workflows, JobMetrics metrics,
+    public HookResource(HookService hooks, HookCalls calls, WorkflowStarter workflows, RestSupport rest,
                         JobApiConfig config, HookConfig hookConfig, ObjectMapper mapper) {
         this.hooks = hooks;
         this.calls = calls;
         this.workflows = workflows;
-        this.metrics = metrics;
+        this.rest = rest;
         this.config = config;
         this.reader = new HookRequestReader(mapper,
                 new JobRequestValidator(JobRequestValidator.limitsOf(config.validation())),
@@ -154,9 +152,9 @@ public class HookResource {
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
-        String tenantFilter = tenantParam(tenant);
-        int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
-        int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
+        String tenantFilter = rest.tenant(tenant);
+        int pageNumber = rest.page(page);
+        int pageSize = rest.size(size);
         return unavailableOnOutage(hooks.list(tenantFilter, pageNumber, pageSize), "read")
                 .map(slice -> new HookPage(slice.hooks().stream().map(h -> HookView.of(h, url(h.id()))).toList(),
                         pageNumber, pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
@@ -370,9 +368,7 @@ public class HookResource {
      * may be repeated. A permanent failure stays a 500.
      */
     private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
-        return call.onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
-                new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the hook could not be " + what + ": the database"
-                        + " is unavailable (" + Failures.describe(e) + "); retry later", null, retryAfter()));
+        return rest.unavailableOnOutage(call, "the hook could not be " + what);
     }
 
     private Map<String, String> retryAfter() {
@@ -381,11 +377,7 @@ public class HookResource {
 
     /** The path's hook id; 400 when it is not a UUID. */
     private UUID hookId(String id) {
-        if (!UuidText.matches(id)) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
-                    "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
-        }
-        return UUID.fromString(id);
+        return rest.uuid("id", id);
     }
 
     private static StoredHook found(UUID hookId, StoredHook hook) {
@@ -399,37 +391,7 @@ public class HookResource {
         return new ApiException(ApiErrorCode.HOOK_NOT_FOUND, "no hook with id " + hookId);
     }
 
-    private String tenantParam(String value) {
-        if (value == null || value.isEmpty()) {
-            return null;
-        }
-        if (!JobControlRules.TENANT.matcher(value).matches()) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter tenant must match"
-                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + (value.length() > 40 ? value.substring(0, 40) + "..." : value)
-                    + "'"));
-        }
-        return value;
-    }
-
-    private int intParam(String name, String value, int fallback, int min, int max) {
-        if (value == null || value.isEmpty()) {
-            return fallback;
-        }
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed >= min && parsed <= max) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name
-                + " must be an integer between " + min + " and " + max + ", got '"
-                + (value.length() > 40 ? value.substring(0, 40) + "..." : value) + "'"));
-    }
-
     private ApiException refused(ApiException e) {
-        metrics.validationFailure(e.code().code());
-        return e;
+        return rest.refused(e);
     }
 }

@@ -12,6 +12,7 @@ import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.job.service.JobSubmissionService;
 import dev.jobweaver.api.job.service.OutboxFullException;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
@@ -70,17 +71,19 @@ public class JobResource {
     private final JobQueryService queries;
     private final JobCommandService commands;
     private final JobMetrics metrics;
+    private final RestSupport rest;
     private final JobRequestReader reader;
     private final JobRequestValidator validator;
     private final JobApiConfig config;
     private final ObjectMapper mapper;
 
     public JobResource(JobSubmissionService submissions, JobQueryService queries, JobCommandService commands,
-                       JobMetrics metrics, ObjectMapper mapper, JobApiConfig config) {
+                       JobMetrics metrics, RestSupport rest, ObjectMapper mapper, JobApiConfig config) {
         this.submissions = submissions;
         this.queries = queries;
         this.commands = commands;
         this.metrics = metrics;
+        this.rest = rest;
         this.config = config;
         this.mapper = mapper;
         this.reader = new JobRequestReader(mapper);
@@ -353,12 +356,12 @@ public class JobResource {
         JobType typeFilter = enumParam("type", type, JobType.class);
         JobStatus statusFilter = enumParam("status", status, JobStatus.class);
         Priority priorityFilter = enumParam("priority", priority, Priority.class);
-        String tenantFilter = tenantParam(tenant);
+        String tenantFilter = rest.tenant(tenant);
         List<Map.Entry<String, String>> labelFilter = labelParams(labels);
         UUID scheduleFilter = uuidParam("scheduleId", scheduleId);
         UUID runFilter = uuidParam("workflowRunId", workflowRunId);
-        int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
-        int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
+        int pageNumber = rest.page(page);
+        int pageSize = rest.size(size);
         JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
                 labelFilter, scheduleFilter, runFilter);
         return queries.list(filter, pageNumber, pageSize).map(slice -> new JobPage(
@@ -388,17 +391,6 @@ public class JobResource {
                     + " UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + cut(value) + "'"));
         }
         return UUID.fromString(value);
-    }
-
-    private String tenantParam(String value) {
-        if (value == null || value.isEmpty()) {
-            return null;
-        }
-        if (!JobControlRules.TENANT.matcher(value).matches()) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter tenant must match"
-                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + cut(value) + "'"));
-        }
-        return value;
     }
 
     /** Each {@code key:value} (split at the first colon, so a value may hold colons) as a pair. */
@@ -431,25 +423,7 @@ public class JobResource {
         return value.length() > 40 ? value.substring(0, 40) + "..." : value;
     }
 
-    private int intParam(String name, String value, int fallback, int min, int max) {
-        if (value == null || value.isEmpty()) {
-            return fallback;
-        }
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed >= min && parsed <= max) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
-                "query parameter " + name + " must be an integer between " + min + " and " + max + ", got '"
-                        + value + "'"));
-    }
-
     private ApiException refused(ApiException e) {
-        metrics.validationFailure(e.code().code());
-        return e;
+        return rest.refused(e);
     }
 }

@@ -3,7 +3,6 @@ package dev.jobweaver.api.schedule.rest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
-import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.schedule.service.ScheduleDefinition;
 import dev.jobweaver.api.schedule.service.ScheduleMetrics;
 import dev.jobweaver.api.schedule.service.ScheduleService;
@@ -11,13 +10,11 @@ import dev.jobweaver.api.schedule.service.ScheduleTarget;
 import dev.jobweaver.api.schedule.service.ScheduledJobs;
 import dev.jobweaver.api.schedule.service.StoredSchedule;
 import dev.jobweaver.api.web.rest.ApiException;
-import dev.jobweaver.api.web.rest.UuidText;
+import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.workflow.service.WorkflowService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
-import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.messaging.Headers;
-import dev.jobweaver.common.quarantine.Failures;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -34,7 +31,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -62,15 +58,15 @@ public class ScheduleResource {
 
     private final ScheduleService schedules;
     private final WorkflowService workflows;
-    private final JobMetrics metrics;
+    private final RestSupport rest;
     private final JobApiConfig config;
     private final ScheduleRequestReader reader;
 
-    public ScheduleResource(ScheduleService schedules, WorkflowService workflows, JobMetrics metrics,
+    public ScheduleResource(ScheduleService schedules, WorkflowService workflows, RestSupport rest,
                             JobApiConfig config, ObjectMapper mapper) {
         this.schedules = schedules;
         this.workflows = workflows;
-        this.metrics = metrics;
+        this.rest = rest;
         this.config = config;
         this.reader = new ScheduleRequestReader(mapper,
                 new JobRequestValidator(JobRequestValidator.limitsOf(config.validation())),
@@ -113,9 +109,9 @@ public class ScheduleResource {
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
-        String tenantFilter = tenantParam(tenant);
-        int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
-        int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
+        String tenantFilter = rest.tenant(tenant);
+        int pageNumber = rest.page(page);
+        int pageSize = rest.size(size);
         Instant now = Instant.now();
         return unavailableOnOutage(schedules.list(tenantFilter, pageNumber, pageSize), "read")
                 .map(slice -> new SchedulePage(slice.schedules().stream().map(s -> ScheduleView.of(s, now)).toList(),
@@ -292,19 +288,12 @@ public class ScheduleResource {
      * may be repeated. A permanent failure stays a 500.
      */
     private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
-        return call.onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
-                new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the schedule could not be " + what + ": the"
-                        + " database is unavailable (" + Failures.describe(e) + "); retry later", null,
-                        Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())))));
+        return rest.unavailableOnOutage(call, "the schedule could not be " + what);
     }
 
     /** The path's schedule id; 400 when it is not a UUID. */
     private UUID scheduleId(String id) {
-        if (!UuidText.matches(id)) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
-                    "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
-        }
-        return UUID.fromString(id);
+        return rest.uuid("id", id);
     }
 
     private static <T> T found(UUID scheduleId, T schedule) {
@@ -318,37 +307,7 @@ public class ScheduleResource {
         return new ApiException(ApiErrorCode.SCHEDULE_NOT_FOUND, "no schedule with id " + scheduleId);
     }
 
-    private String tenantParam(String value) {
-        if (value == null || value.isEmpty()) {
-            return null;
-        }
-        if (!JobControlRules.TENANT.matcher(value).matches()) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter tenant must match"
-                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + (value.length() > 40 ? value.substring(0, 40) + "..." : value)
-                    + "'"));
-        }
-        return value;
-    }
-
-    private int intParam(String name, String value, int fallback, int min, int max) {
-        if (value == null || value.isEmpty()) {
-            return fallback;
-        }
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed >= min && parsed <= max) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
-                "query parameter " + name + " must be an integer between " + min + " and " + max + ", got '"
-                        + value + "'"));
-    }
-
     private ApiException refused(ApiException e) {
-        metrics.validationFailure(e.code().code());
-        return e;
+        return rest.refused(e);
     }
 }

@@ -1,14 +1,12 @@
 package dev.jobweaver.api.tenant.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.tenant.service.TenantLimitService;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobControlRules;
-import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -18,7 +16,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -39,15 +36,12 @@ import org.jboss.resteasy.reactive.RestResponse;
 public class TenantLimitResource {
 
     private final TenantLimitService limits;
-    private final JobMetrics metrics;
-    private final JobApiConfig config;
+    private final RestSupport rest;
     private final TenantLimitRequestReader reader;
 
-    public TenantLimitResource(TenantLimitService limits, JobMetrics metrics, JobApiConfig config,
-                               ObjectMapper mapper) {
+    public TenantLimitResource(TenantLimitService limits, RestSupport rest, ObjectMapper mapper) {
         this.limits = limits;
-        this.metrics = metrics;
-        this.config = config;
+        this.rest = rest;
         this.reader = new TenantLimitRequestReader(mapper);
     }
 
@@ -121,14 +115,10 @@ public class TenantLimitResource {
      * may be repeated. A permanent failure stays a 500.
      */
     private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
-        return call.onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
-                new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the tenant limit could not be " + what + ": the"
-                        + " database is unavailable (" + Failures.describe(e) + "); retry later", null,
-                        Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())))));
+        return rest.unavailableOnOutage(call, "the tenant limit could not be " + what);
     }
 
     private ApiException refused(ApiException e) {
-        metrics.validationFailure(e.code().code());
-        return e;
+        return rest.refused(e);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.workflow.service.WorkflowDefinition;
 import dev.jobweaver.api.workflow.service.WorkflowRunService;
 import dev.jobweaver.api.workflow.service.WorkflowService;

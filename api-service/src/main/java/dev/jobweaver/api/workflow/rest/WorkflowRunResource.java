@@ -1,6 +1,7 @@
 package dev.jobweaver.api.workflow.rest;
 
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.workflow.service.WorkflowRunService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;

@@ -1,8 +1,7 @@
-package dev.jobweaver.api.workflow.rest;
+package dev.jobweaver.api.web.rest;
 
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.service.JobMetrics;
-import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControlRules;
@@ -12,7 +11,10 @@ import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.UUID;
 
-/** What the workflow resources share: reading path and query parameters, and answering an outage with a 503. */
+/**
+ * What the REST resources share: reading path and query parameters, the body's size bound, counting refused requests,
+ * and answering a database outage with a 503.
+ */
 @Singleton
 public class RestSupport {
 
@@ -29,7 +31,7 @@ public class RestSupport {
      * A 503 with {@code Retry-After} when the database is unreachable or overloaded: the client's request was fine and
      * may be repeated. A permanent failure stays a 500.
      */
-    <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
+    public <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
         return call.onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
                 new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, what + ": the database is unavailable ("
                         + Failures.describe(e) + "); retry later", null,
@@ -37,16 +39,16 @@ public class RestSupport {
     }
 
     /** The path parameter {@code name}; 400 when it is not a UUID. */
-    UUID uuid(String name, String value) {
+    public UUID uuid(String name, String value) {
         if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
-                    "path parameter " + name + " must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
+                    "path parameter " + name + " must be a UUID such as " + UuidText.EXAMPLE));
         }
         return UUID.fromString(value);
     }
 
     /** The tenant filter, null when absent; 400 when it is not a tenant name. */
-    String tenant(String value) {
+    public String tenant(String value) {
         if (value == null || value.isEmpty()) {
             return null;
         }
@@ -59,17 +61,17 @@ public class RestSupport {
     }
 
     /** The 0-based page number. */
-    int page(String value) {
+    public int page(String value) {
         return integer("page", value, 0, 0, Integer.MAX_VALUE / 1000);
     }
 
     /** The page size. */
-    int size(String value) {
+    public int size(String value) {
         return integer("size", value, config.paging().defaultSize(), 1, config.paging().maxSize());
     }
 
     /** An integer query parameter within {@code min..max}, {@code fallback} when absent; 400 otherwise. */
-    int integer(String name, String value, int fallback, int min, int max) {
+    public int integer(String name, String value, int fallback, int min, int max) {
         if (value == null || value.isEmpty()) {
             return fallback;
         }
@@ -87,7 +89,7 @@ public class RestSupport {
     }
 
     /** The largest body a workflow request may have; a 413 over it. */
-    void checkSize(byte[] body) {
+    public void checkSize(byte[] body) {
         int limit = config.validation().maxBodyBytes();
         if (body != null && body.length > limit) {
             throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
@@ -96,13 +98,13 @@ public class RestSupport {
     }
 
     /** {@code e}, counted as a refused request. */
-    ApiException refused(ApiException e) {
+    public ApiException refused(ApiException e) {
         metrics.validationFailure(e.code().code());
         return e;
     }
 
     /** The paging configuration, for the page counts. */
-    JobApiConfig config() {
+    public JobApiConfig config() {
         return config;
     }
 }
