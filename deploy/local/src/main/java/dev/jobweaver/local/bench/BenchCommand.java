@@ -168,11 +168,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "${DEFAULT-VALUE}).")
     int diamondRuns;
 
-    @Option(names = "--limits-max-running", paramLabel = "N", defaultValue = "2048",
+    @Option(names = "--limits-burst", paramLabel = "N", defaultValue = "2048",
             converter = PositiveWholeNumber.class,
             description = "limits: the tenant's maxRunning during its burst, a limit that does not bind "
                     + "(default: ${DEFAULT-VALUE}).")
-    int limitsMaxRunning;
+    int limitsBurst;
 
     @Option(names = "--limits-binding", paramLabel = "N", defaultValue = "5", converter = PositiveWholeNumber.class,
             description = "limits: the tenant's maxRunning for its sleeping jobs, a limit that binds "
@@ -229,13 +229,13 @@ public final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--delay-max (" + delayMax.toMillis()
                     + " ms) must not be shorter than --delay-min (" + delayMin.toMillis() + " ms)");
         }
-        requireApiLimit("--limits-max-running", limitsMaxRunning);
+        requireApiLimit("--limits-burst", limitsBurst);
         requireApiLimit("--limits-binding", limitsBinding);
         return new BenchOptions(selected, jobs, concurrency, rate, duration, baseline, warmup, settle, timeout,
                 home == null ? cwd.resolve(".jobweaver") : cwd.resolve(home).normalize(),
                 out == null ? null : cwd.resolve(out).normalize(), delayedJobs, delayedOver, delayMin, delayMax,
                 idleRows, idleWindow, cancelJobs, notifyJobs, schedules, scheduleWindow, workflowRuns, diamondRuns,
-                limitsMaxRunning, limitsBinding, limitsJobs);
+                limitsBurst, limitsBinding, limitsJobs);
     }
 
     /** A tenant limit the API takes, or bad usage naming {@code option}. */

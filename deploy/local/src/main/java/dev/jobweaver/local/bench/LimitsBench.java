@@ -32,7 +32,7 @@ final class LimitsBench {
     private final Jobs jobs;
     private final PrintStream out;
 
-    /** Where the workload's jobs are sent and read, and the scheduler's copy of a limit: the runner, or a test's own. */
+    /** Where the workload sends and reads its jobs and the scheduler's copy of a limit: the runner, or a test's. */
     interface Jobs {
 
         /** The jobs of {@code run} sent as the plain burst's, each with {@code control}, and their figures. */
@@ -73,8 +73,8 @@ final class LimitsBench {
     /** Does the workload: the first limit (its answer is the probe), the burst, the second limit, its jobs, removal. */
     WorkloadResult run(BenchOptions.Run run) {
         String label = run.label();
-        out.println(label + ": PUT " + path() + " " + body(options.limitsMaxRunning()) + "...");
-        ApiClient.Answer set = api.send(HttpMethod.PUT, path(), body(options.limitsMaxRunning())).join();
+        out.println(label + ": PUT " + path() + " " + body(options.limitsBurst()) + "...");
+        ApiClient.Answer set = api.send(HttpMethod.PUT, path(), body(options.limitsBurst())).join();
         if (set.status() == 404 || set.status() == 405) {
             return WorkloadResult.unavailable(run, "the API answers " + set.status() + " to PUT "
                     + "/api/tenants/{tenant}/limits (" + shorten(set.body()) + "); the platform does not support "
@@ -83,7 +83,7 @@ final class LimitsBench {
         if (set.status() != 200) {
             // nothing is stored after a refusal, but a request that did not get its answer may have been
             remove(label);
-            return WorkloadResult.unavailable(run, "the limit " + body(options.limitsMaxRunning()) + " was answered "
+            return WorkloadResult.unavailable(run, "the limit " + body(options.limitsBurst()) + " was answered "
                     + set.status() + " " + shorten(set.body()) + ", not 200");
         }
         List<String> notes = new ArrayList<>();
@@ -101,9 +101,9 @@ final class LimitsBench {
         TenantLimits figures;
         String removal;
         try {
-            long freeMs = awaitScheduler(label, options.limitsMaxRunning(), options.timeout(), notes);
+            long freeMs = awaitScheduler(label, options.limitsBurst(), options.timeout(), notes);
             out.println(label + ": " + options.jobsAt(run.concurrency()) + " no-op jobs of tenant " + TENANT
-                    + " under maxRunning " + options.limitsMaxRunning() + "...");
+                    + " under maxRunning " + options.limitsBurst() + "...");
             burst = jobs.burst(run, Control.tenant(TENANT));
             out.println(label + ": PUT " + path() + " " + body(options.limitsBinding()) + "...");
             ApiClient.Answer binding = api.send(HttpMethod.PUT, path(), body(options.limitsBinding())).join();
@@ -116,7 +116,7 @@ final class LimitsBench {
                     + " ms under maxRunning " + options.limitsBinding() + "...");
             Batch batch = jobs.send(label + " binding", options.limitsJobs(), run.concurrency(),
                     JobKind.SHORT_SLEEPER, Control.tenant(TENANT));
-            figures = TenantLimits.of(TENANT, options.limitsMaxRunning(), options.limitsBinding(),
+            figures = TenantLimits.of(TENANT, options.limitsBurst(), options.limitsBinding(),
                     JobKind.SHORT_SLEEP_MS, batch.submission().rejected(), batch.jobs());
             if (freeMs >= 0 && bindingMs >= 0) {
                 notes.add("the scheduler held each limit " + freeMs + " and " + bindingMs + " ms after the API's "
@@ -151,7 +151,7 @@ final class LimitsBench {
                         + "maxRunning %d, each running from execution_attempts.started_at to jobs.finished_at, jobs/s "
                         + "from the first start to the last finish against maxRunning / sleep; each limit waited for "
                         + "in jobweaver_scheduler.tenant_limits before the jobs, and removed after", TENANT,
-                options.jobsAt(concurrency), concurrency, options.limitsMaxRunning(), options.limitsJobs(),
+                options.jobsAt(concurrency), concurrency, options.limitsBurst(), options.limitsJobs(),
                 JobKind.SHORT_SLEEP_MS, options.limitsBinding());
     }
 

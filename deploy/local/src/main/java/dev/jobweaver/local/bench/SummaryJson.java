@@ -46,7 +46,7 @@ public final class SummaryJson {
         options.put("scheduleWindowMs", run.options().scheduleWindow().toMillis());
         options.put("workflowRuns", run.options().workflowRuns());
         options.put("diamondRuns", run.options().diamondRuns());
-        options.put("limitsMaxRunning", run.options().limitsMaxRunning());
+        options.put("limitsBurst", run.options().limitsBurst());
         options.put("limitsBinding", run.options().limitsBinding());
         options.put("limitsJobs", run.options().limitsJobs());
         ObjectNode machine = root.putObject("machine");

@@ -181,24 +181,24 @@ class LimitsBenchTest {
     void theWorkloadRunsOnlyWhenNamedAtTheMainConcurrencyWithBoundedOptions() {
         BenchOptions defaults = BenchOptions.parse(List.of(), CWD);
         assertThat(defaults.workloads()).doesNotContain(Workload.LIMITS);
-        assertThat(defaults.limitsMaxRunning()).isEqualTo(BenchOptions.LIMITS_MAX_RUNNING).isEqualTo(2_048);
+        assertThat(defaults.limitsBurst()).isEqualTo(BenchOptions.LIMITS_BURST).isEqualTo(2_048);
         assertThat(defaults.limitsBinding()).isEqualTo(BenchOptions.LIMITS_BINDING).isEqualTo(5);
         assertThat(defaults.limitsJobs()).isEqualTo(BenchOptions.LIMITS_JOBS).isEqualTo(200);
         assertThat(BenchOptions.parse(List.of("limits", "burst", "--concurrency", "16,64"), CWD).runs())
                 .containsExactly(new BenchOptions.Run(Workload.BURST, 16, "burst c=16"),
                         new BenchOptions.Run(Workload.BURST, 64, "burst c=64"),
                         new BenchOptions.Run(Workload.LIMITS, 64, "limits"));
-        BenchOptions o = BenchOptions.parse(List.of("limits", "--limits-max-running", "1000", "--limits-binding=3",
+        BenchOptions o = BenchOptions.parse(List.of("limits", "--limits-burst", "1000", "--limits-binding=3",
                 "--limits-jobs", "1e3"), CWD);
-        assertThat(o.limitsMaxRunning()).isEqualTo(1_000);
+        assertThat(o.limitsBurst()).isEqualTo(1_000);
         assertThat(o.limitsBinding()).isEqualTo(3);
         assertThat(o.limitsJobs()).isEqualTo(1_000);
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--limits-binding", "0"), CWD))
                 .hasMessage("Invalid value for option '--limits-binding': '0' is not a positive number");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--limits-jobs", "2.5"), CWD))
                 .hasMessage("Invalid value for option '--limits-jobs': '2.5' is not a whole number");
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--limits-max-running", "100001"), CWD))
-                .hasMessage("--limits-max-running (100001) must be at most 100000, the largest maxRunning the API "
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--limits-burst", "100001"), CWD))
+                .hasMessage("--limits-burst (100001) must be at most 100000, the largest maxRunning the API "
                         + "takes");
     }
 

@@ -92,7 +92,7 @@ class LimitsReportsTest {
     void summaryJsonHtmlAndTheRawFilesCarryTheSameFigures() throws Exception {
         BenchRun run = run(burst(Workload.BURST, "burst", 500), limits(false));
         JsonNode json = SummaryJson.of(JSON, run);
-        assertThat(json.at("/options/limitsMaxRunning").asInt()).isEqualTo(2_048);
+        assertThat(json.at("/options/limitsBurst").asInt()).isEqualTo(2_048);
         assertThat(json.at("/options/limitsBinding").asInt()).isEqualTo(5);
         assertThat(json.at("/options/limitsJobs").asInt()).isEqualTo(200);
         JsonNode w = json.at("/workloads/1");
