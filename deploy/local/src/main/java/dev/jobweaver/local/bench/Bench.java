@@ -145,6 +145,10 @@ public final class Bench {
                     Files.writeString(folder.resolve(r.fileStem() + "-jobs.csv"),
                             RawFiles.jobsCsv(r.workflows().nodeJobs()));
                 }
+                if (r.available() && r.limits() != null) {
+                    Files.writeString(folder.resolve(r.fileStem() + "-binding-jobs.csv"),
+                            RawFiles.jobsCsv(r.limits().jobs()));
+                }
                 if (!r.ranJobs()) {
                     continue;
                 }

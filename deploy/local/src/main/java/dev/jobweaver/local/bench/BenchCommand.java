@@ -1,5 +1,6 @@
 package dev.jobweaver.local.bench;
 
+import dev.jobweaver.common.event.TenantLimitEvent;
 import dev.jobweaver.local.Cli;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -44,7 +45,8 @@ import picocli.CommandLine.TypeConversionException;
             "  cancel        waiting and running jobs cancelled: to CANCELLED and to the interrupt",
             "  notify        jobs subscribed to COMPLETED: finish to signed webhook received",
             "  schedules     interval schedules: ticks fired vs due, tick lag, scheduler CPU/RSS",
-            "  workflow      100-node fan-out: run start to fan-in start; 5-node diamond: runs/s"},
+            "  workflow      100-node fan-out: run start to fan-in start; 5-node diamond: runs/s",
+            "  limits        burst under a tenant limit that does not bind; sleepers under one that does"},
         parameterListHeading = "%n",
         optionListHeading = "%nOptions:%n",
         footerHeading = "%n",
@@ -64,7 +66,7 @@ public final class BenchCommand implements Callable<Integer> {
     // "Unmatched argument: 'storm'" would not say which workloads there are.
     @Parameters(paramLabel = "WORKLOAD", arity = "0..*",
             description = "burst, steady, sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, "
-                    + "schedules or workflow (default: the first four).")
+                    + "schedules, workflow or limits (default: the first four).")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "20000", converter = PositiveWholeNumber.class,
@@ -166,6 +168,22 @@ public final class BenchCommand implements Callable<Integer> {
                     + "${DEFAULT-VALUE}).")
     int diamondRuns;
 
+    @Option(names = "--limits-burst", paramLabel = "N", defaultValue = "2048",
+            converter = PositiveWholeNumber.class,
+            description = "limits: the tenant's maxRunning during its burst, a limit that does not bind "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int limitsBurst;
+
+    @Option(names = "--limits-binding", paramLabel = "N", defaultValue = "5", converter = PositiveWholeNumber.class,
+            description = "limits: the tenant's maxRunning for its sleeping jobs, a limit that binds "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int limitsBinding;
+
+    @Option(names = "--limits-jobs", paramLabel = "N", defaultValue = "200", converter = PositiveWholeNumber.class,
+            description = "limits: jobs sleeping " + JobKind.SHORT_SLEEP_MS + " ms under --limits-binding (default: "
+                    + "${DEFAULT-VALUE}).")
+    int limitsJobs;
+
     @Option(names = "--home", paramLabel = "DIR",
             description = "The platform's home, where `jobweaver up` describes it in platform.properties "
                     + "(default: .jobweaver).")
@@ -211,10 +229,21 @@ public final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--delay-max (" + delayMax.toMillis()
                     + " ms) must not be shorter than --delay-min (" + delayMin.toMillis() + " ms)");
         }
+        requireApiLimit("--limits-burst", limitsBurst);
+        requireApiLimit("--limits-binding", limitsBinding);
         return new BenchOptions(selected, jobs, concurrency, rate, duration, baseline, warmup, settle, timeout,
                 home == null ? cwd.resolve(".jobweaver") : cwd.resolve(home).normalize(),
                 out == null ? null : cwd.resolve(out).normalize(), delayedJobs, delayedOver, delayMin, delayMax,
-                idleRows, idleWindow, cancelJobs, notifyJobs, schedules, scheduleWindow, workflowRuns, diamondRuns);
+                idleRows, idleWindow, cancelJobs, notifyJobs, schedules, scheduleWindow, workflowRuns, diamondRuns,
+                limitsBurst, limitsBinding, limitsJobs);
+    }
+
+    /** A tenant limit the API takes, or bad usage naming {@code option}. */
+    private void requireApiLimit(String option, int value) {
+        if (value > TenantLimitEvent.MAX_RUNNING) {
+            throw new ParameterException(spec.commandLine(), option + " (" + value + ") must be at most "
+                    + TenantLimitEvent.MAX_RUNNING + ", the largest maxRunning the API takes");
+        }
     }
 
     @Override

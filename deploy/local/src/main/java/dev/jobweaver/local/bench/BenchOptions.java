@@ -43,12 +43,16 @@ import java.util.Set;
  * @param scheduleWindow how long the schedules workload measures their ticks, and the idle window before them
  * @param workflowRuns runs of the workflow workload's fan-out, one after another
  * @param diamondRuns runs of its 5-node diamond, {@link #concurrency()} requests in flight
+ * @param limitsBurst the limits workload's tenant limit during its burst: one that does not bind
+ * @param limitsBinding its tenant limit under which its sleeping jobs run: one that binds
+ * @param limitsJobs its sleeping jobs run under {@code limitsBinding}
  */
 public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> concurrencies, double rate,
                            Duration duration, double baseline, int warmup, Duration settle, Duration timeout, Path home,
                            Path out, int delayedJobs, Duration delayedOver, Duration minDelay, Duration maxDelay,
                            int idleRows, Duration idleWindow, int cancelJobs, int notifyJobs, int schedules,
-                           Duration scheduleWindow, int workflowRuns, int diamondRuns) {
+                           Duration scheduleWindow, int workflowRuns, int diamondRuns, int limitsBurst,
+                           int limitsBinding, int limitsJobs) {
 
     /** {@code --warmup auto}: rounds of no-op jobs until the platform's JIT compilers have settled. */
     public static final int AUTO_WARMUP = -1;
@@ -84,6 +88,16 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
     public static final int WORKFLOW_RUNS = 20;
     /** Workflow: diamond runs by default, 10,000 node jobs. */
     public static final int DIAMOND_RUNS = 2_000;
+    /**
+     * Limits: the tenant limit during the burst by default, the scheduler's own default
+     * {@code dispatch.max-in-flight}: at least the worker's slots ({@code jobweaver.worker.max-in-flight}, 1,000), and
+     * a tenant alone on the platform reaches it only where that cap stops every job anyway.
+     */
+    public static final int LIMITS_BURST = 2_048;
+    /** Limits: the limit that binds by default. */
+    public static final int LIMITS_BINDING = 5;
+    /** Limits: sleeping jobs under it by default, 8 s of work at the ideal rate. */
+    public static final int LIMITS_JOBS = 200;
 
     /** The concurrencies sorted, without repeats; at least one; the delay range not empty. */
     public BenchOptions {

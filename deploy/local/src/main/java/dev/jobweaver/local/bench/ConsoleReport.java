@@ -183,6 +183,12 @@ public final class ConsoleReport {
                     .append(FeatureTables.workflowCounts(run.results()).render())
                     .append('\n').append(FeatureTables.WORKFLOW_TITLE).append('\n').append(workflowTimes.render());
         }
+        TextTable limits = FeatureTables.limitsBurst(run.results());
+        if (limits != null) {
+            out.append('\n').append(FeatureTables.LIMITS_TITLE).append('\n').append(limits.render())
+                    .append('\n').append(FeatureTables.LIMITS_BINDING_TITLE).append('\n')
+                    .append(FeatureTables.limitsBinding(run.results()).render());
+        }
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")
                     .append(" jobs the freshness probe followed, to within ").append(FreshnessProbe.POLL_MS)

@@ -6,11 +6,22 @@ package dev.jobweaver.local.bench;
  *
  * @param priority the {@code "priority"} sent; null when none was (the platform's default, NORMAL)
  * @param delayMs the {@code "delayMs"} sent; negative when none was (start at once)
+ * @param tenant the {@code "tenant"} sent; null when none was (the platform's {@code default})
  */
-public record Control(Priority priority, long delayMs) {
+public record Control(Priority priority, long delayMs, String tenant) {
 
     /** No job-control field: the body of the job's kind as it is. */
-    public static final Control NONE = new Control(null, -1);
+    public static final Control NONE = new Control(null, -1, null);
+
+    /** A priority and a delay, without a tenant. */
+    public Control(Priority priority, long delayMs) {
+        this(priority, delayMs, null);
+    }
+
+    /** Only a tenant. */
+    public static Control tenant(String tenant) {
+        return new Control(null, -1, tenant);
+    }
 
     /** Only a priority. */
     public static Control of(Priority priority) {
@@ -29,7 +40,7 @@ public record Control(Priority priority, long delayMs) {
 
     /** The {@code POST /api/jobs} body of a job of {@code kind} with these fields added to its own. */
     public String body(JobKind kind) {
-        if (priority == null && !hasDelay()) {
+        if (priority == null && !hasDelay() && tenant == null) {
             return kind.body();
         }
         StringBuilder body = new StringBuilder(kind.body());
@@ -40,6 +51,10 @@ public record Control(Priority priority, long delayMs) {
         }
         if (hasDelay()) {
             body.append(",\"delayMs\":").append(delayMs);
+        }
+        if (tenant != null) {
+            // the platform's tenant rule ([a-z0-9][a-z0-9-]*) leaves nothing to escape
+            body.append(",\"tenant\":\"").append(tenant).append('"');
         }
         return body.append('}').toString();
     }

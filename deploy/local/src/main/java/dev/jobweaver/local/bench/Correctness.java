@@ -57,6 +57,15 @@ public record Correctness(int accepted, int asExpected, int lost, int duplicated
         return new Correctness(jobs.size(), expected, lost, duplicated, unexpected, List.copyOf(examples));
     }
 
+    /** This and {@code other} together: the counts added, the examples of both (this one's first). */
+    public Correctness plus(Correctness other) {
+        List<String> both = new ArrayList<>(examples);
+        both.addAll(other.examples);
+        return new Correctness(accepted + other.accepted, asExpected + other.asExpected, lost + other.lost,
+                duplicated + other.duplicated, unexpected + other.unexpected,
+                List.copyOf(both.subList(0, Math.min(both.size(), MAX_EXAMPLES))));
+    }
+
     /** One line: {@code 20000/20000 as expected, 0 lost, 0 duplicated, 0 unexpected}. */
     public String summary() {
         return asExpected + "/" + accepted + " as expected, " + lost + " lost, " + duplicated + " duplicated, "

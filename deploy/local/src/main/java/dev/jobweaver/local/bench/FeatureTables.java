@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The tables of the notify, schedules and workflow workloads, for the console and {@code report.html}: how soon
- * webhooks arrive and what did not; ticks due against jobs made, tick lag, and what the schedules cost each process;
- * how soon a fan-out's fan-in starts and how many diamond runs a second complete. Each is null when no run has its
- * figures.
+ * The tables of the notify, schedules, workflow and limits workloads, for the console and {@code report.html}: how
+ * soon webhooks arrive and what did not; ticks due against jobs made, tick lag, and what the schedules cost each
+ * process; how soon a fan-out's fan-in starts and how many diamond runs a second complete; the burst under a tenant
+ * limit beside the plain burst, and the jobs under a limit that binds. Each is null when no run has its figures.
  */
 public final class FeatureTables {
 
@@ -229,6 +229,77 @@ public final class FeatureTables {
                     Integer.toString(w.expectedNodeJobs(WorkflowRuns.Shape.DIAMOND)),
                     Integer.toString(w.nodeJobsOnce(WorkflowRuns.Shape.DIAMOND)), fmt(d.runsPerSecond()),
                     fmt(d.jobsPerSecond()), burst == null ? "-" : fmt(burst.throughput()), "");
+        }
+        return table;
+    }
+
+    /** The caption above {@link #limitsBurst}. */
+    static final String LIMITS_TITLE = "Limits: the burst's no-op jobs sent with a tenant whose maxRunning does not "
+            + "bind, beside the plain burst at the same concurrency in the same invocation (ms: submit to start and to "
+            + "completed, as in the latency table)";
+    /** The caption above {@link #limitsBinding}. */
+    static final String LIMITS_BINDING_TITLE = "Limits: sleeping jobs under a tenant maxRunning that binds: the most "
+            + "running at once (execution_attempts.started_at to jobs.finished_at) and jobs/s from the first start to "
+            + "the last finish against the ideal, maxRunning / sleep";
+
+    /** The available limits runs that measured their phase under a limit that binds. */
+    private static List<WorkloadResult> limited(List<WorkloadResult> results) {
+        return results.stream().filter(r -> r.available() && r.limits() != null).toList();
+    }
+
+    /** The plain burst of {@code results} at {@code concurrency}, or null when none ran. */
+    static WorkloadResult plainBurst(List<WorkloadResult> results, int concurrency) {
+        return results.stream().filter(b -> b.workload() == Workload.BURST && b.available()
+                && b.concurrency() == concurrency).findFirst().orElse(null);
+    }
+
+    /** {@code limited}'s jobs/s as a share of the plain burst's at its concurrency; NaN without that burst. */
+    static double ratioToBurst(List<WorkloadResult> results, WorkloadResult limited) {
+        WorkloadResult burst = plainBurst(results, limited.concurrency());
+        return burst == null ? Double.NaN : limited.throughput() / burst.throughput();
+    }
+
+    /** Per limits run, the plain burst at its concurrency (when it ran) and the limited burst. */
+    static TextTable limitsBurst(List<WorkloadResult> results) {
+        List<WorkloadResult> with = limited(results);
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "tenant maxRunning", "completed", "jobs/s", "of burst",
+                "start p50", "start p99", "completed p50", "completed p99");
+        for (WorkloadResult r : with) {
+            WorkloadResult burst = plainBurst(results, r.concurrency());
+            if (burst != null) {
+                burstRow(table, burst, "none", "");
+            }
+            double ratio = ratioToBurst(results, r);
+            burstRow(table, r, Integer.toString(r.limits().freeLimit()),
+                    Double.isNaN(ratio) ? "-" : fmt(ratio * 100) + "%");
+        }
+        return table;
+    }
+
+    private static void burstRow(TextTable table, WorkloadResult r, String limit, String ofBurst) {
+        table.row(r.label(), limit, Long.toString(r.jobs().stream().filter(JobRecord::completed).count()),
+                fmt(r.throughput()), ofBurst, fmt(r.toStart().p50()), fmt(r.toStart().p99()), fmt(r.toFinish().p50()),
+                fmt(r.toFinish().p99()));
+    }
+
+    /** One row per limits run: the binding limit, its jobs, the most running at once, the rate against the ideal. */
+    static TextTable limitsBinding(List<WorkloadResult> results) {
+        List<WorkloadResult> with = limited(results);
+        if (with.isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "maxRunning", "jobs", "not accepted", "completed", "sleep ms",
+                "most running at once", "starts over the limit", "jobs/s", "ideal jobs/s", "of ideal", "limit held");
+        for (WorkloadResult r : with) {
+            TenantLimits l = r.limits();
+            table.row(r.label(), Integer.toString(l.bindingLimit()), Integer.toString(l.jobs().size()),
+                    Integer.toString(l.notAccepted()), Integer.toString(l.completed()), Long.toString(l.sleepMs()),
+                    Integer.toString(l.maxRunning()), Integer.toString(l.overLimit().size()), fmt(l.jobsPerSecond()),
+                    fmt(l.idealPerSecond()), Double.isNaN(l.shareOfIdeal()) ? "-" : fmt(l.shareOfIdeal() * 100) + "%",
+                    !l.measured() ? "-" : l.exceeded() ? "EXCEEDED" : "yes");
         }
         return table;
     }

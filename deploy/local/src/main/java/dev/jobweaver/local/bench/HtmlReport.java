@@ -155,7 +155,7 @@ public final class HtmlReport {
         return html.toString();
     }
 
-    /** The notify, schedules and workflow tables. */
+    /** The notify, schedules, workflow and limits tables. */
     private static String featureTables(BenchRun run) {
         StringBuilder html = new StringBuilder();
         TextTable notifyTimes = FeatureTables.notifyTimes(run.results());
@@ -184,6 +184,16 @@ public final class HtmlReport {
                     .append("<code>execution_attempts</code> row.</p>\n")
                     .append(table(FeatureTables.workflowCounts(run.results()))).append("<p>")
                     .append(escape(FeatureTables.WORKFLOW_TITLE)).append(".</p>\n").append(table(workflowTimes));
+        }
+        TextTable limits = FeatureTables.limitsBurst(run.results());
+        if (limits != null) {
+            html.append("<h2>Concurrency limits</h2>\n<p>").append(escape(FeatureTables.LIMITS_TITLE)).append(". ")
+                    .append("While a tenant has a limit, every dispatch claim takes the limits' advisory lock and ")
+                    .append("the tenant's jobs wait for a claim instead of being dispatched as they are ingested.")
+                    .append("</p>\n").append(table(limits)).append("<p>")
+                    .append(escape(FeatureTables.LIMITS_BINDING_TITLE)).append(". Starts over the limit: jobs whose ")
+                    .append("start made more run at once than maxRunning allows, each a correctness problem.</p>\n")
+                    .append(table(FeatureTables.limitsBinding(run.results())));
         }
         return html.toString();
     }

@@ -13,7 +13,13 @@ public enum JobKind {
             + "\"maxRetryCount\":3}", 2),
     /** Sleeps 30 s without a retry: a run the cancel workload interrupts. */
     LONG_SLEEPER("{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"SLEEP\",\"durationMs\":30000}]},"
-            + "\"maxRetryCount\":0}", 1);
+            + "\"maxRetryCount\":0}", 1),
+    /** Sleeps {@value #SHORT_SLEEP_MS} ms: the limits workload's jobs under a limit that binds. */
+    SHORT_SLEEPER("{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"SLEEP\",\"durationMs\":"
+            + JobKind.SHORT_SLEEP_MS + "}]},\"maxRetryCount\":3}", 1);
+
+    /** How long a {@link #SHORT_SLEEPER} sleeps, milliseconds. */
+    public static final long SHORT_SLEEP_MS = 200;
 
     private final String body;
     private final int expectedAttempts;

@@ -64,6 +64,8 @@ public final class PlatformDb implements AutoCloseable {
     private static final String LAST_ATTEMPT = "SELECT DISTINCT ON (job_id) job_id, outcome, finished_at,"
             + " error_message FROM execution_attempts WHERE job_id = ANY(?) ORDER BY job_id, attempt DESC";
 
+    private static final String TENANT_LIMIT = "SELECT max_running FROM tenant_limits WHERE tenant = ?";
+
     private static final String TICK_JOBS = "SELECT schedule_id, scheduled_for, created_at FROM jobs"
             + " WHERE schedule_id = ANY(?)";
 
@@ -261,6 +263,26 @@ public final class PlatformDb implements AutoCloseable {
         forChunks(api, TICK_JOBS, scheduleIds, rs -> jobs.add(new ScheduleTicks.TickJob(
                 rs.getObject("schedule_id", UUID.class), instant(rs, "scheduled_for"), instant(rs, "created_at"))));
         return jobs;
+    }
+
+    /**
+     * The {@code max_running} the scheduler holds for {@code tenant} ({@code jobweaver_scheduler.tenant_limits}, which
+     * it fills from {@code tenant-limits}); null when it holds none. What the API stored reaches the scheduler a moment
+     * later: this is when its claims apply it.
+     */
+    public synchronized Integer tenantLimit(String tenant) {
+        try (PreparedStatement select = scheduler.prepareStatement(TENANT_LIMIT)) {
+            select.setString(1, tenant);
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                int value = rs.getInt(1);
+                return rs.wasNull() ? null : value;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(explain(e), e);
+        }
     }
 
     /**

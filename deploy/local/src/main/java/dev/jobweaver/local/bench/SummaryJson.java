@@ -46,6 +46,9 @@ public final class SummaryJson {
         options.put("scheduleWindowMs", run.options().scheduleWindow().toMillis());
         options.put("workflowRuns", run.options().workflowRuns());
         options.put("diamondRuns", run.options().diamondRuns());
+        options.put("limitsBurst", run.options().limitsBurst());
+        options.put("limitsBinding", run.options().limitsBinding());
+        options.put("limitsJobs", run.options().limitsJobs());
         ObjectNode machine = root.putObject("machine");
         machine.put("cpuModel", run.machine().cpuModel());
         machine.put("cpus", run.machine().cpus());
@@ -186,6 +189,9 @@ public final class SummaryJson {
             if (r.notifications().measured()) {
                 notifications(w.putObject("notify"), r.notifications());
             }
+            if (r.limits() != null) {
+                limits(w.putObject("limits"), r, run.results());
+            }
             ArrayNode share = w.putArray("replicaShare");
             for (ReplicaShare.Row row : r.replicaShare()) {
                 ObjectNode o = share.addObject();
@@ -314,6 +320,35 @@ public final class SummaryJson {
         percentiles(diamond.putObject("requestToFinishedMs"), d.requestToEnd());
         percentiles(diamond.putObject("createdToFinishedMs"), d.createdToEnd());
         o.put("workflowsDeleted", w.deleted());
+    }
+
+    /**
+     * The limits run {@code r}: its tenant and limit beside the plain burst of {@code results} at its concurrency, and
+     * its phase under a limit that binds. Its own jobs/s and latencies are the workload's fields, as the burst's.
+     */
+    private static void limits(ObjectNode o, WorkloadResult r, List<WorkloadResult> results) {
+        TenantLimits l = r.limits();
+        o.put("tenant", l.tenant());
+        o.put("maxRunning", l.freeLimit());
+        WorkloadResult burst = FeatureTables.plainBurst(results, r.concurrency());
+        if (burst == null) {
+            o.putNull("burstJobsPerSecond");
+        } else {
+            putNumber(o, "burstJobsPerSecond", burst.throughput());
+        }
+        putNumber(o, "ratioToBurst", FeatureTables.ratioToBurst(results, r));
+        ObjectNode binding = o.putObject("binding");
+        binding.put("maxRunning", l.bindingLimit());
+        binding.put("jobs", l.jobs().size());
+        binding.put("notAccepted", l.notAccepted());
+        binding.put("completed", l.completed());
+        binding.put("sleepMs", l.sleepMs());
+        binding.put("maxRunningSeen", l.maxRunning());
+        binding.put("startsOverLimit", l.overLimit().size());
+        binding.put("exceeded", l.exceeded());
+        putNumber(binding, "jobsPerSecond", l.jobsPerSecond());
+        putNumber(binding, "idealJobsPerSecond", l.idealPerSecond());
+        putNumber(binding, "shareOfIdeal", l.shareOfIdeal());
     }
 
     private static void idle(ObjectNode o, IdleCpu idle) {

@@ -163,8 +163,10 @@ public final class Targets {
         }
         for (WorkloadResult r : results) {
             if (r.ranJobs()) {
-                rows.add(TargetRow.of(r.label() + " correctness", "every job as expected, exactly once",
-                        r.correctness().summary(), r.correctness().ok()));
+                rows.add(TargetRow.of(r.label() + " correctness", r.limits() == null
+                        ? "every job as expected, exactly once" : "every job as expected, exactly once, never more "
+                        + "than maxRunning " + r.limits().bindingLimit() + " running", r.correctness().summary(),
+                        r.correctness().ok()));
             } else if (r.available() && r.schedules() != null) {
                 rows.add(TargetRow.of(r.label() + " correctness", "every tick due in the window exactly one job",
                         r.correctness().summary().replace("as expected", "ticks as expected"),

@@ -30,7 +30,12 @@ public enum Workload {
     /** Interval schedules ticking every minute: every tick one job, how late, and what they cost the scheduler. */
     SCHEDULES("schedules", false),
     /** A 100-node fan-out run one run at a time, and many runs of a 5-node diamond at once. */
-    WORKFLOW("workflow", false);
+    WORKFLOW("workflow", false),
+    /**
+     * The burst's jobs under a tenant limit that does not bind (the cost of the limited claim), then sleeping jobs
+     * under one that does: never more running than the limit, and how near its ideal rate.
+     */
+    LIMITS("limits", false);
 
     private final String cliName;
     private final boolean byDefault;

@@ -38,6 +38,7 @@ import java.util.Objects;
  * @param notifications the notify workload's figures; {@link Notifications#NONE} for every other workload
  * @param schedules the schedules workload's figures; null for every other workload
  * @param workflows the workflow workload's figures; null for every other workload
+ * @param limits the limits workload's phase under a limit that binds; null for every other workload
  */
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
@@ -46,7 +47,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                              int[] completionsPerSecond, List<JobRecord> jobs,
                              List<ReplicaShare.Row> replicaShare, List<PriorityLevels.Level> byPriority,
                              Lateness lateness, IdleCpu idle, Cancels cancels, Notifications notifications,
-                             ScheduleTicks schedules, WorkflowRuns workflows) {
+                             ScheduleTicks schedules, WorkflowRuns workflows, TenantLimits limits) {
 
     private static final Submission NONE_SUBMITTED = new Submission(0, 0, 0, null, null, 0, 0);
 
@@ -61,7 +62,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                null, Cancels.NONE, Notifications.NONE, null, null);
+                null, Cancels.NONE, Notifications.NONE, null, null, null);
     }
 
     /** The delayed-idle run: no job, only the CPU it measured. */
@@ -70,7 +71,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
                 new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                idle, Cancels.NONE, Notifications.NONE, null, null);
+                idle, Cancels.NONE, Notifications.NONE, null, null, null);
     }
 
     /**
@@ -81,7 +82,8 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(run.workload(), run.label(), run.concurrency(), true, note == null ? "" : note,
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(), ticks.correctness(), new int[0],
-                List.of(), List.of(), List.of(), Lateness.NONE, null, Cancels.NONE, Notifications.NONE, ticks, null);
+                List.of(), List.of(), List.of(), Lateness.NONE, null, Cancels.NONE, Notifications.NONE, ticks, null,
+                null);
     }
 
     /**
@@ -93,7 +95,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
                 Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(), workflows.correctness(),
                 new int[0], List.of(), List.of(), List.of(), Lateness.NONE, null, Cancels.NONE, Notifications.NONE,
-                null, workflows);
+                null, workflows, null);
     }
 
     /**
@@ -137,7 +139,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
                 List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null, Cancels.NONE,
-                Notifications.NONE, null, null);
+                Notifications.NONE, null, null, null);
     }
 
     /**
@@ -151,7 +153,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, List.of(),
                 Cancels.correctness(cancelled), r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE,
-                null, Cancels.of(cancelled), Notifications.NONE, null, null);
+                null, Cancels.of(cancelled), Notifications.NONE, null, null, null);
     }
 
     /**
@@ -165,7 +167,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, r.stages,
                 correctness, r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE, null,
-                Cancels.NONE, notifications, null, null);
+                Cancels.NONE, notifications, null, null, null);
     }
 
     /** This result with {@code rows} as its replica share. */
@@ -173,7 +175,18 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note, submission, throughput,
                 visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages, correctness,
                 completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle, cancels, notifications,
-                schedules, workflows);
+                schedules, workflows, limits);
+    }
+
+    /**
+     * This result of the limits workload's burst with the figures of its phase under a limit that binds, and
+     * {@code note}; its correctness covers the jobs of both phases.
+     */
+    public WorkloadResult withLimits(TenantLimits figures, String note) {
+        return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
+                throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
+                correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
+                lateness, idle, cancels, notifications, schedules, workflows, figures);
     }
 
     /** The run's name in file names: {@code burst-c16}. */

@@ -98,6 +98,7 @@ public final class WorkloadRunner {
             case NOTIFY -> notifications(run);
             case SCHEDULES -> schedules(run);
             case WORKFLOW -> workflows().run(run);
+            case LIMITS -> limits().run(run);
         };
     }
 
@@ -116,6 +117,27 @@ public final class WorkloadRunner {
         }, out, terminal);
     }
 
+    /** The limits workload, which keeps its requests and reads in a class of its own. */
+    LimitsBench limits() {
+        return new LimitsBench(options, api, new LimitsBench.Jobs() {
+            @Override
+            public WorkloadResult burst(BenchOptions.Run run, Control control) {
+                return closedLoop(run, i -> JobKind.NOOP, i -> control, "");
+            }
+
+            @Override
+            public LimitsBench.Batch send(String label, int count, int concurrency, JobKind kind, Control control) {
+                Observed done = closedLoop(label, count, concurrency, i -> kind, i -> control, false);
+                return new LimitsBench.Batch(done.submission(), records(done));
+            }
+
+            @Override
+            public Integer schedulerLimit(String tenant) {
+                return db.tenantLimit(tenant);
+            }
+        }, out);
+    }
+
     /**
      * Runs {@code count} no-op jobs at the main concurrency and forgets them, once all have ended (JIT and
      * connection warm-up, {@link WarmUp}).
@@ -125,7 +147,14 @@ public final class WorkloadRunner {
     }
 
     private WorkloadResult closedLoop(BenchOptions.Run run, IntFunction<JobKind> kinds, String note) {
-        Observed done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(), kinds, true);
+        return closedLoop(run, kinds, i -> Control.NONE, note);
+    }
+
+    /** {@link #closedLoop(BenchOptions.Run, IntFunction, String)}, job {@code i} sent with {@code controls(i)}. */
+    private WorkloadResult closedLoop(BenchOptions.Run run, IntFunction<JobKind> kinds, IntFunction<Control> controls,
+                                      String note) {
+        Observed done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(), kinds,
+                controls, true);
         return WorkloadResult.of(run, done.submission(), records(done),
                 note(done.submission(), workerNote(note, done))).withReplicaShare(share(done));
     }

@@ -53,6 +53,9 @@ class BenchTest {
         assertThat(help).containsPattern("--warmup=N\\|auto\\s+No-op\\s+jobs\\s+run\\s+first\\s+and\\s+not\\s+reported\\.\\s+auto\\s+\\(default\\)");
         assertThat(help).containsPattern("--settle=D[\\s\\S]{0,200}?\\(default:\\s+20s;\\s+0:\\s+none\\)");
         assertThat(help).containsPattern("--timeout=D[\\s\\S]{0,200}?\\(default:\\s+120s\\)");
+        assertThat(help).containsPattern("--limits-burst=N[\\s\\S]{0,200}?\\(default:\\s+2048\\)");
+        assertThat(help).containsPattern("--limits-binding=N[\\s\\S]{0,200}?\\(default:\\s+5\\)");
+        assertThat(help).containsPattern("--limits-jobs=N[\\s\\S]{0,200}?\\(default:\\s+200\\)");
         assertThat(help).containsPattern("--home=DIR[\\s\\S]{0,200}?\\(default:\\s+\\.jobweaver\\)");
         assertThat(help).contains("--out=DIR", "Exit status: 0");
         assertThat(err.toString()).isEmpty();
@@ -71,8 +74,8 @@ class BenchTest {
     void anUnknownWorkloadListsTheValidOnesWithStatusTwo() {
         assertThat(execute("bench", "storm")).isEqualTo(2);
         assertThat(err.toString()).startsWith("jobweaver bench: unknown workload 'storm'; valid: burst, steady, "
-                + "sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, schedules, workflow\nRun "
-                + "./jobweaver bench "
+                + "sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, schedules, workflow, "
+                + "limits\nRun ./jobweaver bench "
                 + "--help");
     }
 
