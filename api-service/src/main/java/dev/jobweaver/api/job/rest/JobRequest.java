@@ -9,6 +9,8 @@ import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Priority;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -75,9 +77,13 @@ public record JobRequest(
                 tenant, labels);
     }
 
-    /** {@link #runAt} as an instant; null when absent; {@link DateTimeParseException} when it is not ISO-8601. */
+    /**
+     * {@link #runAt} as an instant; null when absent; {@link DateTimeParseException} when it is not ISO-8601. A date and
+     * time with an offset ({@code Z} or {@code +01:00}), its seconds and fraction optional as ISO 8601 allows:
+     * {@code Instant.parse} alone requires the seconds.
+     */
     Instant runAtInstant() {
-        return runAt == null ? null : Instant.parse(runAt);
+        return runAt == null ? null : OffsetDateTime.parse(runAt, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
     }
 
     /**

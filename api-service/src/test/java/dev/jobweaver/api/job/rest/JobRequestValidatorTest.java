@@ -158,6 +158,9 @@ class JobRequestValidatorTest {
                 Arguments.of(controlled(Priority.LOW, "2030-01-31T09:00:00Z", null, null, null, null, null)),
                 Arguments.of(controlled(null, "2000-01-01T00:00:00Z", null, null, null, null, null)),
                 Arguments.of(controlled(null, "2030-01-31T10:00:00+01:00", null, null, null, null, null)),
+                // ISO 8601 leaves the seconds out when they are 0
+                Arguments.of(controlled(null, "2030-01-31T10:00+01:00", null, null, null, null, null)),
+                Arguments.of(controlled(null, "2030-01-31T09:00Z", null, null, null, null, null)),
                 Arguments.of(controlled(null, NOW.plusMillis(JobControlRules.MAX_DELAY_MS).toString(), null, null, null,
                         null, null)),
                 Arguments.of(controlled(null, null, 0L, null, null, null, null)),
