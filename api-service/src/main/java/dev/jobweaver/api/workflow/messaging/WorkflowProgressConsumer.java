@@ -6,24 +6,14 @@ import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Bisection;
-import dev.jobweaver.common.quarantine.EventReader;
+import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
-import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.common.quarantine.RecordOrigin;
-import dev.jobweaver.common.reactive.VertxContexts;
 import dev.jobweaver.common.workflow.WorkflowGraph;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -39,7 +29,7 @@ import org.jboss.logging.Logger;
  *   <li>The quarantine rule of every consumer: a record that does not parse, breaks a rule ({@link #problem}) or is not
  *       keyed by its runId is set aside in {@code jobweaver-quarantine} with its original bytes before its poll is
  *       acknowledged; an event the database refuses for good, or that names a node its run's version does not have,
- *       is split out ({@link Bisection}) and set aside, and the events beside it are applied. A transient failure
+ *       is split out ({@link BatchIntake}) and set aside, and the events beside it are applied. A transient failure
  *       (database or Kafka unreachable) is retried with back-off until it succeeds, never skipped.</li>
  * </ul>
  * Polls are taken one at a time (the method's {@code Uni}), on the consumer's Vert.x event loop.
@@ -48,29 +38,18 @@ import org.jboss.logging.Logger;
 public class WorkflowProgressConsumer {
 
     private static final Logger LOG = Logger.getLogger(WorkflowProgressConsumer.class);
-    /** As the other consumers: a database outage is waited out, since a channel that gave up stays down. */
-    private static final UnaryOperator<Uni<Void>> RETRY_TRANSIENT = Bisection.retryForever(Duration.ofMillis(200),
-            Duration.ofSeconds(10));
 
-    /** A usable event and the record it came from. */
-    record ProgressRecord(WorkflowProgressEvent event, RecordOrigin origin) {
-    }
-
-    /** A record that is no usable event, and why. */
-    private record Unusable(RecordOrigin origin, QuarantineReason reason, String detail) {
-    }
-
-    private final WorkflowProgress progress;
     private final Quarantine quarantine;
-    private final ObjectMapper mapper;
-    private final Bisection<ProgressRecord> bisection;
+    private final BatchIntake<WorkflowProgressEvent> intake;
 
     public WorkflowProgressConsumer(WorkflowProgress progress, Quarantine quarantine, ObjectMapper mapper) {
-        this.progress = progress;
         this.quarantine = quarantine;
-        this.mapper = mapper;
-        this.bisection = new Bisection<>(this::round, RETRY_TRANSIENT,
-                (item, failure) -> quarantine.send(item.origin(), failure));
+        this.intake = new BatchIntake<>("workflow progress event(s)", LOG, quarantine, BatchIntake.events(mapper,
+                WorkflowProgressEvent.class, WorkflowProgressConsumer::problem,
+                // keyed by another run, it could overtake that run's events
+                (key, event) -> event.runId().toString().equals(key) ? null
+                        : "the record's key '" + key + "' is not its runId " + event.runId(),
+                (record, event) -> event), events -> progress.apply(events).replaceWithVoid());
     }
 
     /** The quarantine counters of the consumed topic exist, at zero, before its first bad record. */
@@ -80,59 +59,7 @@ public class WorkflowProgressConsumer {
 
     @Incoming(Channels.WORKFLOW_PROGRESS_IN)
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        List<Unusable> unusable = new ArrayList<>();
-        List<ProgressRecord> events = read(batch.getRecords(), unusable);
-        Uni<Void> done = setAside(unusable)
-                .chain(() -> bisection.apply(events))
-                .chain(() -> Uni.createFrom().completionStage(batch::ack))
-                .onFailure().call(failure -> {
-                    LOG.errorf(failure, "could not apply %d workflow progress event(s) or quarantine %d record(s); the"
-                            + " channel stops here and the records are consumed again from the last committed offset",
-                            events.size(), unusable.size());
-                    return Uni.createFrom().completionStage(() -> batch.nack(failure))
-                            .onFailure().recoverWithNull();
-                });
-        return VertxContexts.backToCaller(done);
-    }
-
-    /** One all-or-nothing transaction of {@code events}; the unit {@link #bisection} splits. */
-    private Uni<Void> round(List<ProgressRecord> events) {
-        return progress.apply(events.stream().map(ProgressRecord::event).toList()).replaceWithVoid();
-    }
-
-    private Uni<Void> setAside(List<Unusable> unusable) {
-        if (unusable.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        return Multi.createFrom().iterable(unusable)
-                .onItem().transformToUniAndConcatenate(bad -> RETRY_TRANSIENT.apply(Uni.createFrom().deferred(
-                        () -> quarantine.send(bad.origin(), bad.reason(), bad.detail()))))
-                .collect().last()
-                .replaceWithVoid();
-    }
-
-    private List<ProgressRecord> read(List<KafkaRecord<String, byte[]>> records, List<Unusable> unusable) {
-        List<ProgressRecord> events = new ArrayList<>(records.size());
-        for (KafkaRecord<String, byte[]> record : records) {
-            byte[] value = record.getPayload();
-            RecordOrigin origin = RecordOrigin.of(record, value);
-            WorkflowProgressEvent event;
-            switch (EventReader.read(mapper, value, WorkflowProgressEvent.class, WorkflowProgressConsumer::problem)) {
-                case EventReader.Read.Bad<WorkflowProgressEvent> bad -> {
-                    unusable.add(new Unusable(origin, bad.reason(), bad.detail()));
-                    continue;
-                }
-                case EventReader.Read.Ok<WorkflowProgressEvent> ok -> event = ok.event();
-            }
-            if (!event.runId().toString().equals(record.getKey())) {
-                // keyed by another run, it could overtake that run's events
-                unusable.add(new Unusable(origin, QuarantineReason.INVALID, "the record's key '" + record.getKey()
-                        + "' is not its runId " + event.runId()));
-                continue;
-            }
-            events.add(new ProgressRecord(event, origin));
-        }
-        return events;
+        return intake.consume(batch);
     }
 
     /** The rule {@code event} breaks, or null: what the API needs to apply it and make its ready nodes' jobs. */
