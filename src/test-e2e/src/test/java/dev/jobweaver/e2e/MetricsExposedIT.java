@@ -40,11 +40,11 @@ class MetricsExposedIT {
     void everyMetricOfTheAlertRulesAndTheDashboardIsExposedBySomeService() throws Exception {
         List<String> used = metricNamesUsed();
         assertThat(used).as("metric names in metric-names.txt").hasSizeGreaterThan(5);
-        // Counters with labels appear with their first increment: one job that completes and one that is
-        // dead-lettered (no retries) make the per-outcome series exist.
+        // Counters with labels appear with their first increment: one job that completes and one that fails, is
+        // retried once and dead-lettered make the per-outcome and per-cause series exist.
         JobWeaverClient api = E2ePlatform.api();
         UUID done = api.submitAccepted(Jobs.noop());
-        UUID failed = api.submitAccepted(Jobs.failing("metrics check", 0));
+        UUID failed = api.submitAccepted(Jobs.failing("metrics check", 1));
         api.awaitAll(List.of(done, failed), JobWeaverClient::terminal, Duration.ofSeconds(60));
 
         Set<String> missing = new TreeSet<>(used);
