@@ -141,6 +141,27 @@ public interface SchedulerConfig {
          */
         @WithDefault("60s")
         Duration delayedRefreshInterval();
+
+        /**
+         * Period of the backlog gauges' refresh: one grouped query of the due {@code PENDING} jobs by priority and
+         * tenant (depth and oldest age). It reads every due job, so it runs less often than the plain counts.
+         */
+        @WithDefault("10s")
+        Duration backlogRefreshInterval();
+
+        /**
+         * Tenants given series of their own by the backlog gauges: those with the deepest backlogs; the others are
+         * summed under {@code tenant="other"}, so that a platform with many tenants cannot flood Prometheus.
+         */
+        @WithDefault("20")
+        int backlogMaxTenants();
+
+        /**
+         * Distinct {@code (job_type, tenant, outcome)} series of the ended-attempts counter; later combinations are
+         * counted under {@code job_type="other", tenant="other"}, since both names are chosen by clients.
+         */
+        @WithDefault("1000")
+        int attemptSeriesLimit();
     }
 
     /** Command settings. */

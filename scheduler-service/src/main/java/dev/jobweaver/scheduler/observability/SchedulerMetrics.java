@@ -1,5 +1,8 @@
 package dev.jobweaver.scheduler.observability;
 
+import dev.jobweaver.scheduler.config.SchedulerConfig;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.observability.AttemptCounters.AttemptOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -33,9 +36,11 @@ public class SchedulerMetrics {
     private final Counter cancelled;
     private final Counter deleted;
     private final Timer submitToDispatch;
+    private final AttemptCounters attempts;
 
-    public SchedulerMetrics(MeterRegistry registry) {
+    public SchedulerMetrics(MeterRegistry registry, SchedulerConfig config) {
         this.registry = registry;
+        this.attempts = new AttemptCounters(registry, config.metrics().attemptSeriesLimit());
         registry.gauge("jobweaver.jobs.pending", pending);
         registry.gauge("jobweaver.jobs.running", running);
         registry.gauge("jobweaver.jobs.delayed", delayed);
@@ -75,8 +80,7 @@ public class SchedulerMetrics {
                 .tag("topic", topic).register(registry).increment();
     }
 
-    /** A failed attempt was scheduled for a retry; {@code cause} is {@code failed} or {@code lease_expired}. */
-    public void retryScheduled(String cause) {
+    private void retryScheduled(String cause) {
         Counter.builder("jobweaver.jobs.retries").description("Retries scheduled after a failed attempt")
                 .tag("cause", cause).register(registry).increment();
     }
@@ -115,12 +119,30 @@ public class SchedulerMetrics {
         }
     }
 
-    public void completed() {
+    /** {@code job}'s attempt succeeded: the job is COMPLETED. */
+    public void completed(JobExecution job) {
         completed.increment();
+        attempts.ended(job.jobType(), tenant(job), AttemptOutcome.COMPLETED);
     }
 
-    public void deadLettered() {
+    /** {@code job}'s attempt failed (or its lease expired) with no retry left: FAILED and dead-lettered. */
+    public void deadLettered(JobExecution job) {
         deadLettered.increment();
+        attempts.ended(job.jobType(), tenant(job), AttemptOutcome.DEAD_LETTERED);
+    }
+
+    /**
+     * {@code job}'s attempt failed and a retry is scheduled; {@code cause} is {@code failed} or
+     * {@code lease_expired}.
+     */
+    public void retryScheduled(JobExecution job, String cause) {
+        retryScheduled(cause);
+        attempts.ended(job.jobType(), tenant(job), AttemptOutcome.RETRIED);
+    }
+
+    private static String tenant(JobExecution job) {
+        return job.control() == null ? dev.jobweaver.common.job.JobControl.DEFAULT_TENANT
+                : job.control().tenantOrDefault();
     }
 
     public void leaseExpired() {

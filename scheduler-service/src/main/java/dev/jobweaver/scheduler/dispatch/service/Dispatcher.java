@@ -330,7 +330,7 @@ public class Dispatcher {
                             failedRows.add(failed);
                             unrunnable = unrunnable.chain(() -> writer.write(tx, job, failed, trace)
                                     .invoke(f -> {
-                                        metrics.deadLettered();
+                                        metrics.deadLettered(f);
                                         JobLog.error(LOG, null, f.jobId(), f.traceId(),
                                                 "%s: stored instruction unreadable: job FAILED and dead-lettered",
                                                 SchedulerErrorCode.DISPATCH_FAILED.code());

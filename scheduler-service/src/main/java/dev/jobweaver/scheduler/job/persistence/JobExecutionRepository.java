@@ -246,6 +246,17 @@ public class JobExecutionRepository {
                             + p.name() + "' AND next_run_at <= now())").toList()) + ") AS pending,"
             + " (SELECT count(*) FROM job_executions WHERE job_status = 'RUNNING') AS running";
 
+    /**
+     * The due backlog by priority and tenant: one group per pair that has a job waiting. The due index carries the
+     * tenant (V11), so on all-visible pages this reads the index alone. The priorities are listed so that the index's
+     * leading column is a condition too: without them the scan would walk the entries of every job for later.
+     */
+    static final String BACKLOG = "SELECT priority, tenant, count(*) AS depth,"
+            + " GREATEST(EXTRACT(EPOCH FROM now() - min(next_run_at)), 0)::float8 AS oldest_age"
+            + " FROM job_executions WHERE job_status = 'PENDING' AND priority IN ("
+            + String.join(", ", Arrays.stream(Priority.values()).map(p -> "'" + p.name() + "'").toList()) + ")"
+            + " AND next_run_at <= now() GROUP BY priority, tenant";
+
     private static final String COUNT_DELAYED = "SELECT count(*) AS delayed FROM job_executions"
             + " WHERE job_status = 'PENDING' AND next_run_at > now()";
 
@@ -759,6 +770,18 @@ public class JobExecutionRepository {
     /** Deletes the placeholders of cancels older than {@code ttl} whose job never came; the number deleted. */
     public Uni<Integer> expireEarlyCancels(java.time.Duration ttl) {
         return pool.preparedQuery(EXPIRE_EARLY_CANCELS).execute(Tuple.of(ttl.toMillis())).map(RowSet::rowCount);
+    }
+
+    /** The due {@code PENDING} jobs grouped by priority and tenant: depth and oldest age of each group. */
+    public Uni<List<dev.jobweaver.scheduler.observability.BacklogRow>> backlog() {
+        return pool.query(BACKLOG).execute().map(rows -> {
+            List<dev.jobweaver.scheduler.observability.BacklogRow> backlog = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                backlog.add(new dev.jobweaver.scheduler.observability.BacklogRow(row.getString("priority"),
+                        row.getString("tenant"), row.getLong("depth"), row.getDouble("oldest_age")));
+            }
+            return backlog;
+        });
     }
 
     /** How many jobs wait for a later start ({@code PENDING}, not due yet); reads each of them. */

@@ -137,13 +137,13 @@ public class LeaseSweeper {
     private void afterCommit(JobExecution job) {
         metrics.leaseExpired();
         if (job.status() == JobStatus.PENDING) {
-            metrics.retryScheduled("lease_expired");
+            metrics.retryScheduled(job, "lease_expired");
             JobLog.warn(LOG, job.jobId(), job.traceId(), "%s: attempt %d lease expired: retry %d of %d at %s",
                     SchedulerErrorCode.LEASE_EXPIRED.code(), job.attempt(), job.retryCount(), job.maxRetries(),
                     job.nextRunAt());
             dispatcher.wakeAt(job.nextRunAt(), job.updatedAt());
         } else {
-            metrics.deadLettered();
+            metrics.deadLettered(job);
             JobLog.warn(LOG, job.jobId(), job.traceId(),
                     "%s: attempt %d lease expired: retries exhausted, job FAILED and dead-lettered",
                     SchedulerErrorCode.LEASE_EXPIRED.code(), job.attempt());

@@ -230,21 +230,21 @@ public class OutcomeService {
                     freedSlots = true;
                     switch (job.status()) {
                         case COMPLETED -> {
-                            metrics.completed();
+                            metrics.completed(job);
                             // The normal end, once per job: counted and published, and a line per job at INFO was
                             // 4% of the scheduler's CPU in a burst. Failures, retries and dead letters stay INFO/WARN.
                             JobLog.debug(LOG, job.jobId(), job.traceId(), "job COMPLETED after %d attempt(s)",
                                     job.attempt());
                         }
                         case PENDING -> {
-                            metrics.retryScheduled("failed");
+                            metrics.retryScheduled(job, "failed");
                             JobLog.info(LOG, job.jobId(), job.traceId(),
                                     "attempt %d failed (%s): retry %d of %d at %s", job.attempt(), job.lastError(),
                                     job.retryCount(), job.maxRetries(), job.nextRunAt());
                             dispatcher.wakeAt(job.nextRunAt(), now, sentAt);
                         }
                         case FAILED -> {
-                            metrics.deadLettered();
+                            metrics.deadLettered(job);
                             JobLog.warn(LOG, job.jobId(), job.traceId(),
                                     "attempt %d failed (%s): retries exhausted, job FAILED and dead-lettered",
                                     job.attempt(), job.lastError());
