@@ -35,6 +35,7 @@ public class SchedulerMetrics {
     private final Counter unknownOutcomes;
     private final Counter cancelled;
     private final Counter deleted;
+    private final Counter requeued;
     private final Timer submitToDispatch;
     private final AttemptCounters attempts;
 
@@ -68,6 +69,9 @@ public class SchedulerMetrics {
         this.deleted = Counter.builder("jobweaver.jobs.deleted")
                 .description("Deletes of finished (or unknown) jobs applied: row removed, tombstone published")
                 .register(registry);
+        this.requeued = Counter.builder("jobweaver.jobs.requeued")
+                .description("Dead-lettered (FAILED) jobs requeued: PENDING again under their own id")
+                .register(registry);
         this.submitToDispatch = Timer.builder("jobweaver.submit.to.dispatch")
                 .description("From the API accepting a job to the dispatch of its first attempt")
                 .publishPercentileHistogram()
@@ -85,10 +89,14 @@ public class SchedulerMetrics {
                 .tag("cause", cause).register(registry).increment();
     }
 
-    /** A command changed nothing: a cancel of a finished job, a delete of a job that has not finished. */
+    /**
+     * A command changed nothing: a cancel of a finished job, a delete of a job that has not finished, a requeue of a
+     * job that is not {@code FAILED} or is a workflow node's.
+     */
     public void commandIgnored(String command) {
         Counter.builder("jobweaver.commands.ignored")
-                .description("Commands that changed nothing: a cancel of a finished job, a delete of an unfinished one")
+                .description("Commands that changed nothing: a cancel of a finished job, a delete of an unfinished one,"
+                        + " a requeue of a job that is not FAILED or is a workflow node's")
                 .tag("command", command).register(registry).increment();
     }
 
@@ -98,6 +106,10 @@ public class SchedulerMetrics {
 
     public void deleted() {
         deleted.increment();
+    }
+
+    public void requeued() {
+        requeued.increment();
     }
 
     public void ingested() {

@@ -84,6 +84,15 @@ public abstract class KafkaAndDbTest {
         return jobId;
     }
 
+    /** A job that ran once and failed with {@code error}, with no retry left: FAILED and dead-lettered. */
+    protected UUID deadLetteredJob(String error) {
+        UUID jobId = runningJob();
+        producer.sendJson(Topics.JOB_FAILED, jobId, TestJobs.failed(jobId, 1, error));
+        db.awaitJob(jobId, j -> j.status() == JobStatus.FAILED);
+        recorder.await(Topics.JOB_DEAD_LETTER, jobId, 1);
+        return jobId;
+    }
+
     /** A job ingested from job-created for an hour from now: PENDING, not due. */
     protected UUID delayedJob() {
         UUID jobId = UUID.randomUUID();

@@ -67,6 +67,11 @@ public final class TestJobs {
         return new JobCommandEvent(jobId, JobCommand.DELETE, traceId(jobId), Instant.now());
     }
 
+    /** A client's requeue of the dead-lettered job, as the API publishes it; null keeps the job's own. */
+    public static JobCommandEvent requeue(UUID jobId, JsonNode payload, Integer maxRetryCount) {
+        return JobCommandEvent.requeue(jobId, traceId(jobId), Instant.now(), payload, maxRetryCount);
+    }
+
     /** A job's event asking it to start an hour from now: stored PENDING, not due. */
     public static JobCreatedEvent createdForLater(UUID jobId) {
         return created(jobId, 0, new JobControl(null, Instant.now().plusSeconds(3600), null, null, null, null));

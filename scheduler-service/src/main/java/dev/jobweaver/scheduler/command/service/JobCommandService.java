@@ -1,14 +1,22 @@
 package dev.jobweaver.scheduler.command.service;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Payloads;
+import dev.jobweaver.common.job.StepRules;
+import dev.jobweaver.common.quarantine.InvalidRecordException;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.EarlyCancel;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.LockedMany;
+import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Requeued;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Write;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
@@ -34,7 +42,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Applies clients' commands: a cancel makes a {@code PENDING} or {@code RUNNING} job {@code CANCELLED} (and tells the
- * workers to interrupt a running one); a delete removes a finished job and tells every reader to forget it.
+ * workers to interrupt a running one); a delete removes a finished job and tells every reader to forget it; a requeue
+ * makes a dead-lettered ({@code FAILED}) job {@code PENDING} again under its own id.
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -56,6 +65,14 @@ import org.jboss.logging.Logger;
  *   <li>A delete of a finished job (or of one this service does not know) deletes its row, publishes a tombstone on
  *       {@code job-status} and a {@link JobCommand#DELETE} on {@code worker-commands}; a redelivered one publishes
  *       them again. A delete of a job that has not finished changes nothing.</li>
+ *   <li>A requeue of a {@code FAILED} job ({@link JobStateMachine#requeue}) makes it {@code PENDING}, due at once, with
+ *       its retries counted from 0 up to the command's {@code maxRetryCount} (else its own) and the command's payload
+ *       (else its own); its attempt number stays, so the dispatcher numbers the next attempt after the last, and the
+ *       {@code PENDING} status is published with the next version. Nothing goes to the workers: they see the next
+ *       attempt's run, whose eventId is new. A requeue of a job in any other status (a redelivered requeue finds it
+ *       {@code PENDING} or further on), of an unknown job or of a workflow node's job changes and publishes nothing.
+ *       A new payload that breaks its job type's rules fails the poll with an {@link InvalidRecordException}, so
+ *       that the command is quarantined alone and the others of the poll are applied.</li>
  * </ul>
  *
  * <h2>Threads</h2>
@@ -73,10 +90,11 @@ public class JobCommandService {
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
     private final WorkflowOrchestrator workflows;
+    private final ObjectMapper mapper;
 
     public JobCommandService(JobExecutionRepository repository, JobStateWriter writer, JobEventPublisher publisher,
                              Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics,
-                             WorkflowOrchestrator workflows) {
+                             WorkflowOrchestrator workflows, ObjectMapper mapper) {
         this.repository = repository;
         this.writer = writer;
         this.publisher = publisher;
@@ -84,6 +102,7 @@ public class JobCommandService {
         this.tracing = tracing;
         this.metrics = metrics;
         this.workflows = workflows;
+        this.mapper = mapper;
     }
 
     /** What applying a command did. */
@@ -97,7 +116,13 @@ public class JobCommandService {
         /** A finished or unknown job was deleted (its tombstone and the workers' delete published). */
         DELETED,
         /** A delete of a job that has not finished: nothing changed. */
-        NOT_FINISHED
+        NOT_FINISHED,
+        /** A FAILED job became PENDING again, due now, its attempts numbered on. */
+        REQUEUED,
+        /** A requeue of a job that is not FAILED, or unknown: nothing changed. */
+        NOT_REQUEUEABLE,
+        /** A requeue of a workflow node's job: nothing changed, a node runs again only in a new run. */
+        WORKFLOW_NODE
     }
 
     /**
@@ -113,8 +138,13 @@ public class JobCommandService {
      *
      * @param before the job's status when the command came to it, or null when there was no row
      * @param job    the job as the command left it, or null when there is no row
+     * @param workflowRun the workflow run the job is a node of, or null
      */
-    public record Applied(Received received, Result result, JobStatus before, JobExecution job) {
+    public record Applied(Received received, Result result, JobStatus before, JobExecution job, UUID workflowRun) {
+
+        public Applied(Received received, Result result, JobStatus before, JobExecution job) {
+            this(received, result, before, job, null);
+        }
     }
 
     /** Applies {@code batch} in order, in one transaction; completes after the commit. */
@@ -172,6 +202,8 @@ public class JobCommandService {
         Map<UUID, JobExecution> changed = new LinkedHashMap<>();
         Set<UUID> kept = new LinkedHashSet<>(remembered);
         Set<UUID> deleted = new LinkedHashSet<>();
+        // The jobs requeued by this poll, and whether with a new payload (to be written; else the stored one stays).
+        Map<UUID, Boolean> requeued = new LinkedHashMap<>();
         List<Applied> applied = new ArrayList<>(batch.size());
         List<Uni<Void>> publishes = new ArrayList<>();
         for (Received received : batch) {
@@ -186,43 +218,85 @@ public class JobCommandService {
             Context trace = base.with(span);
             JobStatus before = job != null ? job.status() : null;
             Result result;
-            if (command.command() == JobCommand.CANCEL) {
-                if (job == null) {
-                    result = kept.remove(jobId) ? Result.REMEMBERED : Result.NOT_CANCELLABLE;
-                } else if (JobStateMachine.isCancellable(job)) {
-                    JobExecution next = JobStateMachine.cancel(job, now);
-                    current.put(jobId, next);
-                    changed.put(jobId, next);
-                    publishes.add(writer.publish(next, trace));
-                    if (job.status() == JobStatus.RUNNING) {
-                        publishes.add(publisher.workerCommand(new JobCommandEvent(jobId, JobCommand.CANCEL,
-                                job.traceId(), command.requestedAt()), trace));
+            switch (command.command()) {
+                case CANCEL -> {
+                    if (job == null) {
+                        result = kept.remove(jobId) ? Result.REMEMBERED : Result.NOT_CANCELLABLE;
+                    } else if (JobStateMachine.isCancellable(job)) {
+                        JobExecution next = JobStateMachine.cancel(job, now);
+                        current.put(jobId, next);
+                        changed.put(jobId, next);
+                        publishes.add(writer.publish(next, trace));
+                        if (job.status() == JobStatus.RUNNING) {
+                            publishes.add(publisher.workerCommand(new JobCommandEvent(jobId, JobCommand.CANCEL,
+                                    job.traceId(), command.requestedAt()), trace));
+                        }
+                        job = next;
+                        result = Result.CANCELLED;
+                    } else {
+                        result = Result.NOT_CANCELLABLE;
                     }
-                    job = next;
-                    result = Result.CANCELLED;
-                } else {
-                    result = Result.NOT_CANCELLABLE;
                 }
-            } else if (job == null || job.status().isTerminal()) {
-                current.remove(jobId);
-                deleted.add(jobId);
-                publishes.add(publisher.statusTombstone(jobId, trace));
-                publishes.add(publisher.workerCommand(new JobCommandEvent(jobId, JobCommand.DELETE,
-                        job != null ? job.traceId() : command.traceId(), command.requestedAt()), trace));
-                job = null;
-                result = Result.DELETED;
-            } else {
-                result = Result.NOT_FINISHED;
+                case DELETE -> {
+                    if (job == null || job.status().isTerminal()) {
+                        current.remove(jobId);
+                        deleted.add(jobId);
+                        requeued.remove(jobId);
+                        publishes.add(publisher.statusTombstone(jobId, trace));
+                        publishes.add(publisher.workerCommand(new JobCommandEvent(jobId, JobCommand.DELETE,
+                                job != null ? job.traceId() : command.traceId(), command.requestedAt()), trace));
+                        job = null;
+                        result = Result.DELETED;
+                    } else {
+                        result = Result.NOT_FINISHED;
+                    }
+                }
+                case REQUEUE -> {
+                    if (job != null && !JobExecutionRepository.EARLY_CANCEL.equals(job.jobType())) {
+                        // Checked whatever the job's status: the record is malformed for its job either way, and a
+                        // verdict that depended on the status would quarantine one delivery and ignore the next.
+                        String problem = payloadProblem(job, command.payload());
+                        if (problem != null) {
+                            throw new InvalidRecordException(problem);
+                        }
+                    }
+                    if (job == null || !JobStateMachine.isRequeueable(job)) {
+                        result = Result.NOT_REQUEUEABLE;
+                    } else if (locked.workflowRuns().containsKey(jobId)) {
+                        result = Result.WORKFLOW_NODE;
+                    } else {
+                        JobExecution next = JobStateMachine.requeue(job,
+                                command.payload() != null ? json(command.payload()) : job.instruction(),
+                                command.maxRetryCount() != null ? command.maxRetryCount() : job.maxRetries(), now);
+                        current.put(jobId, next);
+                        changed.put(jobId, next);
+                        requeued.put(jobId, command.payload() != null);
+                        // Only the status: the scheduler applies a requeue alone, workers see the next attempt's run.
+                        publishes.add(writer.publish(next, trace));
+                        job = next;
+                        result = Result.REQUEUED;
+                    }
+                }
+                default -> throw new InvalidRecordException("unknown command " + command.command());
             }
             span.setAttribute("jobweaver.command.result", result.name());
-            applied.add(new Applied(received, result, before, job));
+            applied.add(new Applied(received, result, before, job, locked.workflowRuns().get(jobId)));
         }
         // One write per changed row, on the version it was locked at; a row cancelled then deleted is written first,
         // so that the delete finds it finished.
         List<Write> writes = new ArrayList<>(changed.size());
         changed.forEach((id, next) -> writes.add(new Write(next, locked.jobs().get(id).version())));
+        // A requeue also changes the retries allowed and maybe the payload, which no other transition writes: they
+        // are written apart, so that the hot path's statement never rewrites a payload. The row's final state carries
+        // them (a job requeued, then cancelled in the same poll, keeps its new payload).
+        List<Requeued> requeues = new ArrayList<>(requeued.size());
+        requeued.forEach((id, newPayload) -> {
+            JobExecution next = changed.get(id);
+            requeues.add(new Requeued(id, next.maxRetries(), newPayload ? next.instruction() : null, next.version()));
+        });
         // A cancelled node job moves its run on in this transaction (WorkflowOrchestrator).
         return repository.writeAll(tx, writes)
+                .chain(() -> repository.writeRequeued(tx, requeues))
                 .chain(() -> workflows.jobsEnded(tx, changed.values(), workflowRound))
                 .chain(() -> repository.deleteFinished(tx, deleted))
                 .chain(() -> publishes.isEmpty() ? Uni.createFrom().voidItem()
@@ -230,8 +304,32 @@ public class JobCommandService {
                 .replaceWith(applied);
     }
 
+    /**
+     * What makes {@code payload} unfit to replace the payload of {@code job}, by the rules a new job's payload follows
+     * at ingestion ({@code EventRules.problem(JobCreatedEvent)}), or null; null for no new payload.
+     */
+    static String payloadProblem(JobExecution job, JsonNode payload) {
+        if (payload == null) {
+            return null;
+        }
+        List<String> problems = new ArrayList<>(1);
+        Payloads.check(JobType.valueOf(job.jobType()), payload, StepRules.Limits.CEILINGS, problems, 1);
+        return problems.isEmpty() ? null
+                : "the payload of a requeue of " + job.jobType() + " job " + job.jobId() + " is invalid: "
+                        + problems.getFirst();
+    }
+
+    private String json(JsonNode payload) {
+        try {
+            return mapper.writeValueAsString(payload);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("payload cannot be written as JSON", e);
+        }
+    }
+
     private void afterCommit(List<Applied> batch) {
         boolean freedSlots = false;
+        boolean due = false;
         for (Applied applied : batch) {
             JobCommandEvent command = applied.received().command();
             String traceId = applied.job() != null ? applied.job().traceId() : command.traceId();
@@ -258,10 +356,28 @@ public class JobCommandService {
                     JobLog.warn(LOG, command.jobId(), traceId, "delete ignored: job is %s, not finished",
                             applied.before());
                 }
+                case REQUEUED -> {
+                    metrics.requeued();
+                    due = true;
+                    JobLog.info(LOG, command.jobId(), traceId,
+                            "job requeued: PENDING after attempt %d, %d retries allowed, %s payload",
+                            applied.job().attempt(), applied.job().maxRetries(),
+                            command.payload() != null ? "a new" : "its own");
+                }
+                case NOT_REQUEUEABLE -> {
+                    metrics.commandIgnored("requeue");
+                    JobLog.debug(LOG, command.jobId(), traceId, "requeue ignored: job is %s, not FAILED",
+                            applied.before() != null ? applied.before() : "unknown");
+                }
+                case WORKFLOW_NODE -> {
+                    metrics.commandIgnored("requeue");
+                    JobLog.info(LOG, command.jobId(), traceId, "requeue ignored: job is a node of workflow run %s,"
+                            + " whose nodes run again only in a new run", applied.workflowRun());
+                }
             }
         }
-        if (freedSlots) {
-            dispatcher.wake(); // slots of the in-flight limit are free
+        if (freedSlots || due) {
+            dispatcher.wake(); // slots of the in-flight limit are free, or a requeued job is due
         }
     }
 

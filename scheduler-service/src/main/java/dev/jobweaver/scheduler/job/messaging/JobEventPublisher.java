@@ -52,9 +52,13 @@ public class JobEventPublisher {
                 trace);
     }
 
-    /** Publishes a dead letter; a job dead-letters once, so its eventId is derived from the jobId. */
-    public Uni<Void> deadLetter(DeadLetterEvent event, Context trace) {
-        return send(Topics.JOB_DEAD_LETTER, event.jobId(), deadLetterEventId(event.jobId()), event, trace);
+    /**
+     * Publishes the dead letter of the job's {@code FAILED} state at {@code version}: its eventId is derived from
+     * (jobId, version), so a re-publication of that state repeats it and a job dead-lettered again after a requeue
+     * gets a new one.
+     */
+    public Uni<Void> deadLetter(DeadLetterEvent event, long version, Context trace) {
+        return send(Topics.JOB_DEAD_LETTER, event.jobId(), deadLetterEventId(event.jobId(), version), event, trace);
     }
 
     /**
@@ -71,9 +75,9 @@ public class JobEventPublisher {
         return send(Topics.WORKER_COMMANDS, command.jobId(), UUID.randomUUID(), command, trace);
     }
 
-    /** The eventId of the dead letter of {@code jobId}. */
-    public static UUID deadLetterEventId(UUID jobId) {
-        return UUID.nameUUIDFromBytes(("dead-letter:" + jobId).getBytes(StandardCharsets.UTF_8));
+    /** The eventId of the dead letter of {@code jobId} when it became {@code FAILED} at {@code version}. */
+    public static UUID deadLetterEventId(UUID jobId, long version) {
+        return UUID.nameUUIDFromBytes(("dead-letter:" + jobId + ":" + version).getBytes(StandardCharsets.UTF_8));
     }
 
     private Uni<Void> send(String topic, UUID jobId, UUID eventId, Object payload, Context trace) {

@@ -214,8 +214,8 @@ public class JobExecutionRepository {
             + " ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED";
 
     // Ordered by job_id so that two transactions locking overlapping sets take their locks in the same order.
-    private static final String LOCK_MANY = "SELECT " + COLUMNS + " FROM job_executions WHERE job_id = ANY($1)"
-            + " ORDER BY job_id FOR UPDATE";
+    private static final String LOCK_MANY = "SELECT " + COLUMNS + ", workflow_run_id FROM job_executions"
+            + " WHERE job_id = ANY($1) ORDER BY job_id FOR UPDATE";
 
     private static final String FIND_ONE = "SELECT " + COLUMNS + " FROM job_executions WHERE job_id = $1";
 
@@ -237,6 +237,15 @@ public class JobExecutionRepository {
             + " last_error, updated_at, dispatched_at, started_at, finished_at, version, expected, result)"
             + " WHERE j.job_id = u.job_id AND j.version = u.expected"
             + " RETURNING j.job_id";
+
+    // What a requeue changes besides the columns every transition writes: the retries allowed, and the payload when a
+    // new one is given (NULL keeps the stored one, which is then not rewritten). Rows already written at their new
+    // version by the same transaction.
+    private static final String REQUEUE_MANY = "UPDATE job_executions AS j SET max_retries = u.max_retries,"
+            + " instruction = COALESCE(u.instruction::jsonb, j.instruction)"
+            + " FROM unnest($1::uuid[], $2::int4[], $3::text[], $4::int8[])"
+            + " AS u(job_id, max_retries, instruction, version)"
+            + " WHERE j.job_id = u.job_id AND j.version = u.version";
 
     // Counts that each match a partial index's predicate, so the gauges never scan finished jobs; the PENDING ones
     // count the due jobs of each level only (an index range each), never the jobs waiting for a later start.
@@ -577,13 +586,18 @@ public class JobExecutionRepository {
         }
         return tx.preparedQuery(LOCK_MANY).execute(Tuple.of(jobIds.toArray(UUID[]::new))).map(rows -> {
             Map<UUID, JobExecution> jobs = new HashMap<>();
+            Map<UUID, UUID> runs = new HashMap<>();
             Instant now = null;
             for (Row row : rows) {
                 now = instant(row, "db_now");
                 JobExecution job = map(row);
                 jobs.put(job.jobId(), job);
+                UUID run = row.getUUID("workflow_run_id");
+                if (run != null) {
+                    runs.put(job.jobId(), run);
+                }
             }
-            return new LockedMany(now, jobs);
+            return new LockedMany(now, jobs, runs);
         });
     }
 
@@ -662,6 +676,38 @@ public class JobExecutionRepository {
                 if (!written.remove(w.next().jobId())) {
                     throw new OptimisticLockException(w.next().jobId(), w.expectedVersion());
                 }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * What a requeue changes of a row besides its transition.
+     *
+     * @param instruction the new payload as JSON, or null to keep the stored one
+     * @param version     the version the row was written at by this transaction
+     */
+    public record Requeued(UUID jobId, int maxRetries, String instruction, long version) {
+    }
+
+    /**
+     * Writes the retries and new payloads of requeued rows, in one statement; each row must have been written at its
+     * {@code version} by {@code tx} (so it is locked).
+     *
+     * @throws OptimisticLockException (in the Uni) if a row is not at its version
+     */
+    public Uni<Void> writeRequeued(SqlConnection tx, List<Requeued> requeued) {
+        if (requeued.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Tuple arrays = Tuple.from(new Object[] {
+                Columns.of(requeued, Requeued::jobId, UUID[]::new),
+                Columns.of(requeued, Requeued::maxRetries, Integer[]::new),
+                Columns.of(requeued, Requeued::instruction, String[]::new),
+                Columns.of(requeued, Requeued::version, Long[]::new)});
+        return tx.preparedQuery(REQUEUE_MANY).execute(arrays).map(rows -> {
+            if (rows.rowCount() != requeued.size()) {
+                throw new OptimisticLockException(requeued.getFirst().jobId(), requeued.getFirst().version());
             }
             return null;
         });
@@ -931,8 +977,26 @@ public class JobExecutionRepository {
      * Rows locked in a transaction, by jobId.
      *
      * @param now the transaction's {@code now()}; null when none of the ids exists
+     * @param workflowRuns the workflow run of each locked job that is a workflow node's, by jobId
      */
-    public record LockedMany(Instant now, Map<UUID, JobExecution> jobs) {
+    public record LockedMany(Instant now, Map<UUID, JobExecution> jobs, Map<UUID, UUID> workflowRuns) {
+
+        public LockedMany {
+            workflowRuns = Map.copyOf(workflowRuns);
+        }
+
+        public LockedMany(Instant now, Map<UUID, JobExecution> jobs) {
+            this(now, jobs, Map.of());
+        }
+
+        /** These rows and {@code later}'s, locked afterwards in the same transaction; this one's clock if it has one. */
+        public LockedMany and(LockedMany later) {
+            Map<UUID, JobExecution> allJobs = new HashMap<>(jobs);
+            allJobs.putAll(later.jobs());
+            Map<UUID, UUID> allRuns = new HashMap<>(workflowRuns);
+            allRuns.putAll(later.workflowRuns());
+            return new LockedMany(now != null ? now : later.now(), allJobs, allRuns);
+        }
     }
 
     /** Another writer changed the row since it was read. */

@@ -14,7 +14,8 @@ import java.time.Instant;
 
 /**
  * The rules of a job's life cycle: {@code PENDING -> RUNNING -> COMPLETED | PENDING (retry) | FAILED}, and
- * {@code PENDING | RUNNING -> CANCELLED} when its client takes it back.
+ * {@code PENDING | RUNNING -> CANCELLED} when its client takes it back, and {@code FAILED -> PENDING} when it is
+ * requeued.
  *
  * <p>Pure functions of the current row and what happened; every transition increments {@code version}, which is
  * also the version of the status event it publishes. Instants come from the caller (the database's clock).
@@ -122,6 +123,24 @@ public final class JobStateMachine {
                 JobStatus.CANCELLED, job.retryCount(), job.maxRetries(), job.attempt(), job.nextRunAt(), null,
                 job.lastError(), job.createdAt(), now, job.dispatchedAt(), job.startedAt(), now, job.version() + 1,
                 job.control(), null);
+    }
+
+    /**
+     * A {@code FAILED} job run again under its own id: {@code PENDING} and due at {@code now}, its retries counted
+     * again from 0 up to {@code maxRetries}, with {@code instruction} as its payload. Its attempt number stays, so the
+     * next dispatch is numbered after the last attempt; its last error stays until that attempt reports; its lease
+     * and end are cleared.
+     */
+    public static JobExecution requeue(JobExecution job, String instruction, int maxRetries, Instant now) {
+        require(isRequeueable(job), job, "requeue");
+        return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), instruction,
+                JobStatus.PENDING, 0, maxRetries, job.attempt(), now, null, job.lastError(), job.createdAt(), now,
+                job.dispatchedAt(), job.startedAt(), null, job.version() + 1, job.control(), null);
+    }
+
+    /** Whether a requeue moves the job: it exhausted its retries (dead-lettered). */
+    public static boolean isRequeueable(JobExecution job) {
+        return job.status() == JobStatus.FAILED;
     }
 
     /** Whether a cancel moves the job: it has not finished. */

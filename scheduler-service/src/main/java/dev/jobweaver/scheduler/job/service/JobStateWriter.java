@@ -53,7 +53,7 @@ public class JobStateWriter {
         if (!JobStateMachine.isDeadLetter(job)) {
             return status;
         }
-        return Uni.join().all(status, publisher.deadLetter(JobStateMachine.deadLetter(job), trace))
+        return Uni.join().all(status, publisher.deadLetter(JobStateMachine.deadLetter(job), job.version(), trace))
                 .andFailFast().replaceWithVoid();
     }
 }

@@ -193,11 +193,7 @@ public class OutcomeService {
             unseen.removeAll(locked.jobs().keySet());
             return repository.awaitIngestions()
                     .chain(() -> repository.lockAll(tx, unseen))
-                    .map(late -> {
-                        Map<UUID, JobExecution> all = new HashMap<>(locked.jobs());
-                        all.putAll(late.jobs());
-                        return new LockedMany(locked.now() != null ? locked.now() : late.now(), all);
-                    });
+                    .map(locked::and);
         });
     }
 

@@ -167,7 +167,7 @@ class OutcomeConsumerTest extends KafkaAndDbTest {
         List<ConsumerRecord<String, byte[]>> deadLetters = recorder.await(Topics.JOB_DEAD_LETTER, failed, 2);
         assertThat(TopicRecorder.header(deadLetters.get(1), Headers.EVENT_ID))
                 .isEqualTo(TopicRecorder.header(deadLetters.get(0), Headers.EVENT_ID))
-                .isEqualTo(JobEventPublisher.deadLetterEventId(failed).toString());
+                .isEqualTo(JobEventPublisher.deadLetterEventId(failed, 2).toString());
         assertThat(value(deadLetters.get(1), DeadLetterEvent.class))
                 .isEqualTo(value(deadLetters.get(0), DeadLetterEvent.class));
         assertThat(statuses(failed, 3)).extracting(JobStatusChangedEvent::version).containsExactly(1L, 2L, 2L);

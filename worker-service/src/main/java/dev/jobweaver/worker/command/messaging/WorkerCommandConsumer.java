@@ -3,6 +3,7 @@ package dev.jobweaver.worker.command.messaging;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobCommandEvent;
+import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.EventReader;
@@ -33,8 +34,10 @@ import org.jboss.logging.Logger;
  * <p>Every worker reads the whole topic: its consumer group is its own, named anew at each start, and it commits
  * nothing; each start reads the last {@code jobweaver.worker.commands.window} again ({@link CommandWindow}). A value
  * that is no usable {@link JobCommandEvent} (not JSON, breaking {@link EventRules#problem(JobCommandEvent)}, not keyed
- * by its jobId) is set aside in {@code jobweaver-quarantine} with its original bytes, as on {@code run-job}, and the
- * next record is read: nothing blocks the topic.
+ * by its jobId, or a {@code REQUEUE}, which the scheduler never sends here) is set aside in
+ * {@code jobweaver-quarantine} with its original bytes, as on {@code run-job}, and the next record is read: nothing
+ * blocks the topic. A requeued job reaches the workers as its next attempt on {@code run-job}, a run with an eventId of
+ * its own.
  *
  * <p>Records are handled one at a time, in order, on the channel's event loop; nothing here blocks it.
  */
@@ -42,6 +45,9 @@ import org.jboss.logging.Logger;
 public class WorkerCommandConsumer {
 
     private static final Logger LOG = Logger.getLogger(WorkerCommandConsumer.class);
+    /** Why a {@code REQUEUE} on {@code worker-commands} is set aside. */
+    static final String NOT_FOR_WORKERS = "a REQUEUE is applied by the scheduler alone; worker-commands carries CANCEL"
+            + " and DELETE";
 
     private final JobCommands commands;
     private final CommandWindow window;
@@ -95,6 +101,10 @@ public class WorkerCommandConsumer {
         String keyProblem = EventRules.keyProblem(origin.key(), command.jobId());
         if (keyProblem != null) {
             return setAside(origin, QuarantineReason.INVALID, keyProblem);
+        }
+        if (command.command() == JobCommand.REQUEUE) {
+            // Remembered like a cancel, it would stop the job's runs, the requeued one's too.
+            return setAside(origin, QuarantineReason.INVALID, NOT_FOR_WORKERS);
         }
         Span span = tracer.spanBuilder("apply job command")
                 .setParent(RecordTraces.parentContext(message))

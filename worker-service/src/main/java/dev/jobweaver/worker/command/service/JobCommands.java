@@ -13,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.jboss.logging.Logger;
 
@@ -41,7 +42,7 @@ public class JobCommands {
         this.stopped = stopped;
         this.executor = executor;
         this.attempts = attempts;
-        for (JobCommand command : JobCommand.values()) {
+        for (JobCommand command : List.of(JobCommand.CANCEL, JobCommand.DELETE)) { // a REQUEUE never comes here
             applied.put(command, Counter.builder("jobweaver.worker.commands")
                     .description("Commands on worker-commands that changed what this worker knows, by command")
                     .tag("command", command.name())
