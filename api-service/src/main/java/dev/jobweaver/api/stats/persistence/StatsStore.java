@@ -36,14 +36,14 @@ public class StatsStore {
 
     private static final Pattern PLAN_ROWS = Pattern.compile("\"Plan Rows\":\\s*(\\d+)");
 
-    /** $1 the limit, $2 the statuses, $3 the tenant or null. */
-    private static final String COUNTS = """
-            SELECT s.status,
-                   (SELECT count(*) FROM (SELECT 1 FROM jobs j
-                                          WHERE j.status = s.status AND ($3::text IS NULL OR j.tenant = $3::text)
-                                          LIMIT $1) x) AS n
-            FROM unnest($2::text[]) AS s(status)
-            """;
+    /**
+     * $1 the limit, $2 the tenant or null. One subquery per status, its status a literal (from the enum), so each is
+     * planned for its own status: a correlated subquery over a list of statuses had one plan for all of them, and with
+     * a tenant it read the tenant's every job for each status (2 s on a million jobs, against 0.25 s).
+     */
+    private static final String COUNTS = String.join("\nUNION ALL\n", COUNTED.stream().map(status -> "SELECT '"
+            + status.name() + "' AS status, (SELECT count(*) FROM (SELECT 1 FROM jobs WHERE status = '" + status.name()
+            + "' AND ($2::text IS NULL OR tenant = $2::text) LIMIT $1) x) AS n").toList());
 
     /**
      * $1 the window in minutes, $2 the lookback in seconds, $3 the tenant or null. The set of jobs: those created since
@@ -120,8 +120,7 @@ public class StatsStore {
      *               estimate's statement)
      */
     public Uni<Map<JobStatus, Count>> counts(String tenant, int limit) {
-        String[] statuses = COUNTED.stream().map(Enum::name).toArray(String[]::new);
-        return pool.preparedQuery(COUNTS).execute(Tuple.of(limit, statuses, tenant)).chain(rows -> {
+        return pool.preparedQuery(COUNTS).execute(Tuple.of(limit, tenant)).chain(rows -> {
             Map<JobStatus, Count> counts = new LinkedHashMap<>();
             List<JobStatus> beyond = new ArrayList<>();
             for (Row row : rows) {
