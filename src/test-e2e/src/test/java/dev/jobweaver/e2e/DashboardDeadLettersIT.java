@@ -95,9 +95,16 @@ class DashboardDeadLettersIT {
         assertThat(archived.path("deadLetters").get(0).path("jobId").asText()).isEqualTo(discarded.toString());
     }
 
+    /** Waits for {@code count} rows; fails at once with the API's message when the page shows an error. */
     private static void awaitRows(int count) {
-        browser.await(d -> d.findElements(By.cssSelector("[data-testid='dl-row']")).size() == count
-                && (count > 0 || !d.findElements(By.cssSelector("[data-testid='dl-results'] p")).isEmpty()));
+        browser.await(d -> {
+            String error = browser.error();
+            if (error != null) {
+                throw new AssertionError("the dead-letter page shows the API's error: " + error);
+            }
+            return d.findElements(By.cssSelector("[data-testid='dl-row']")).size() == count
+                    && (count > 0 || !d.findElements(By.cssSelector("[data-testid='dl-results'] p")).isEmpty());
+        });
     }
 
     private static WebElement row(UUID jobId) {
