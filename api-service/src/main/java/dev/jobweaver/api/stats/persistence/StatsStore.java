@@ -18,9 +18,11 @@ import java.util.regex.Pattern;
  * Reads the {@code jobs} read model for {@code GET /api/stats/overview}: counts per status, and per minute the
  * completions, failures, pending depth and running jobs over a window, with the reactive PostgreSQL client.
  *
- * <p>Counts stay cheap on any table size: each status is counted through {@code jobs_status_created_at_idx} with a
- * {@code LIMIT}, so at most {@code limit} index entries are read per status; a status with more jobs than that gets the
- * planner's estimate of its rows instead (from the table's statistics, kept by autovacuum's analyze).
+ * <p>Counts stay cheap on any table size: each status is counted with a {@code LIMIT}, through
+ * {@code jobs_status_created_at_idx} (an index-only scan of at most {@code limit} entries) or, for a tenant, through
+ * whichever of that index and {@code jobs_tenant_created_at_idx} the planner expects to reach the limit sooner; a status
+ * with more jobs than the limit gets the planner's estimate of its rows instead (from the table's statistics, kept by
+ * autovacuum's analyze).
  *
  * <p>The series are computed from events, not by testing every job against every minute: each job adds +1 to the
  * pending depth in the minute it was created and -1 in the minute it started (or finished, if it never started), +1 to
