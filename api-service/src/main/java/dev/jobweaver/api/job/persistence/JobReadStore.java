@@ -26,7 +26,8 @@ public class JobReadStore {
 
     /** The columns {@link #job(Row)} reads; the payload as text, parsed with the jsonb columns' own mapper. */
     static final String COLUMNS = "id, type, instruction::text AS instruction, trace_id, status, retry_count,"
-            + " max_retries, attempts, next_run_at, last_error, created_at, updated_at, finished_at, status_version, "
+            + " max_retries, attempts, next_run_at, last_error, created_at, updated_at, finished_at, started_at,"
+            + " status_version, "
             + JobControlColumns.SELECT + ", result::text AS result, "
             + JobOriginColumns.select("");
 
@@ -152,7 +153,7 @@ public class JobReadStore {
                 instant(row, "finished_at"), row.getLong("status_version"), JobControlColumns.priority(row),
                 JobControlColumns.runAt(row), row.getLong("timeout_ms"), JobControlColumns.retryDelays(row),
                 row.getString("tenant"), JobControlColumns.labels(row),
-                JobControlColumns.tree(row.getString("result")), origin(row));
+                JobControlColumns.tree(row.getString("result")), origin(row), instant(row, "started_at"));
     }
 
     /** What made a row's job; null for a client's submission. */

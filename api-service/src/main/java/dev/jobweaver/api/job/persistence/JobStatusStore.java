@@ -19,6 +19,8 @@ import java.util.UUID;
  * <p>A status without a result (any but a completion, or one from a scheduler that sends none) keeps the result the job
  * has, so a result once reported is not lost to a later event.
  *
+ * <p>{@code started_at} is the latest attempt's start; an event that does not say (a status before any start) keeps it.
+ *
  * <p>The {@code status_version < version} guard is in the statement itself, so a redelivered or reordered event never
  * moves a job backwards, whatever else runs concurrently (another replica, a compensation).
  */
@@ -30,11 +32,12 @@ public class JobStatusStore {
             SET status = e.status, status_version = e.version, attempts = e.attempts, retry_count = e.retry_count,
                 max_retries = e.max_retries, next_run_at = e.next_run_at, last_error = e.last_error,
                 updated_at = e.updated_at, finished_at = e.finished_at,
+                started_at = coalesce(e.started_at, j.started_at),
                 result = coalesce(e.result::jsonb, j.result)
             FROM unnest($1::uuid[], $2::text[], $3::int8[], $4::int4[], $5::int4[], $6::int4[], $7::timestamptz[],
-                        $8::text[], $9::timestamptz[], $10::timestamptz[], $11::text[])
+                        $8::text[], $9::timestamptz[], $10::timestamptz[], $11::text[], $12::timestamptz[])
                  AS e(id, status, version, attempts, retry_count, max_retries, next_run_at, last_error, updated_at,
-                      finished_at, result)
+                      finished_at, result, started_at)
             WHERE j.id = e.id AND j.status_version < e.version
             """;
 
@@ -65,7 +68,8 @@ public class JobStatusStore {
                         Columns.of(batch, JobStatusChangedEvent::lastError, String[]::new),
                         Columns.of(batch, e -> SubmissionStore.utc(changedAt(e, now)), OffsetDateTime[]::new),
                         Columns.of(batch, e -> SubmissionStore.utc(finishedAt(e, now)), OffsetDateTime[]::new),
-                        Columns.of(batch, e -> e.result() == null ? null : e.result().toString(), String[]::new))))
+                        Columns.of(batch, e -> e.result() == null ? null : e.result().toString(), String[]::new),
+                        Columns.of(batch, e -> SubmissionStore.utc(e.startedAt()), OffsetDateTime[]::new))))
                 .map(rows -> rows.rowCount());
     }
 

@@ -21,12 +21,24 @@ import java.util.UUID;
  * @param labels the job's labels; null when it has none
  * @param result what the job's handler reported, or null
  * @param origin the schedule tick (or trigger) or the workflow node that made the job; null for a client's submission
+ * @param startedAt when the latest attempt started; null before the first
  */
 public record StoredJob(UUID id, JobType type, JsonNode instruction, String traceId, JobStatus status, int retryCount,
                         int maxRetries, int attempts, Instant nextRunAt, String lastError, Instant createdAt,
                         Instant updatedAt, Instant finishedAt, long statusVersion, Priority priority, Instant runAt,
                         Long timeoutMs, List<Long> retryDelaysMs, String tenant, Map<String, String> labels,
-                        JsonNode result, JobOrigin origin) {
+                        JsonNode result, JobOrigin origin, Instant startedAt) {
+
+    /** Without the start of the latest attempt. */
+    public StoredJob(UUID id, JobType type, JsonNode instruction, String traceId, JobStatus status, int retryCount,
+                     int maxRetries, int attempts, Instant nextRunAt, String lastError, Instant createdAt,
+                     Instant updatedAt, Instant finishedAt, long statusVersion, Priority priority, Instant runAt,
+                     Long timeoutMs, List<Long> retryDelaysMs, String tenant, Map<String, String> labels,
+                     JsonNode result, JobOrigin origin) {
+        this(id, type, instruction, traceId, status, retryCount, maxRetries, attempts, nextRunAt, lastError, createdAt,
+                updatedAt, finishedAt, statusVersion, priority, runAt, timeoutMs, retryDelaysMs, tenant, labels, result,
+                origin, null);
+    }
 
     /** A submitted job's row: no origin. */
     public StoredJob(UUID id, JobType type, JsonNode instruction, String traceId, JobStatus status, int retryCount,

@@ -33,6 +33,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param workflowId the workflow whose run made the job
  * @param workflowRunId the workflow run whose node the job runs
  * @param nodeId the node of that run's graph
+ * @param startedAt when the latest attempt started (a worker's clock); absent before the first
  */
 @RegisterForReflection
 public record JobView(UUID id, JobType type, JobStatus status, String traceId, int maxRetries, int retryCount,
@@ -53,7 +54,8 @@ public record JobView(UUID id, JobType type, JobStatus status, String traceId, i
                       @JsonInclude(JsonInclude.Include.NON_NULL) Instant scheduledFor,
                       @JsonInclude(JsonInclude.Include.NON_NULL) UUID workflowId,
                       @JsonInclude(JsonInclude.Include.NON_NULL) UUID workflowRunId,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) String nodeId) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String nodeId,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Instant startedAt) {
 
     static JobView of(StoredJob job) {
         return new JobView(job.id(), job.type(), job.status(), job.traceId(), job.maxRetries(), job.retryCount(),
@@ -63,6 +65,6 @@ public record JobView(UUID id, JobType type, JobStatus status, String traceId, i
                 job.origin() == null ? null : job.origin().scheduledFor(),
                 job.origin() == null ? null : job.origin().workflowId(),
                 job.origin() == null ? null : job.origin().workflowRunId(),
-                job.origin() == null ? null : job.origin().nodeId());
+                job.origin() == null ? null : job.origin().nodeId(), job.startedAt());
     }
 }

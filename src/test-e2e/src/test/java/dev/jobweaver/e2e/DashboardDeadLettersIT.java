@@ -1,0 +1,113 @@
+package dev.jobweaver.e2e;
+
+import static dev.jobweaver.e2e.support.Browser.byTestid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.e2e.support.Browser;
+import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.JobWeaverClient;
+import dev.jobweaver.e2e.support.Jobs;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+
+/**
+ * The dashboard's dead letters in a real (headless) Chromium, on the API's {@code /api/dead-letters} endpoints: two
+ * jobs that fail with {@code maxRetryCount} 0 become dead letters; one is requeued with an edited payload that passes
+ * and completes under the same id, the other is discarded with a reason and is then listed under {@code DISCARDED}.
+ */
+class DashboardDeadLettersIT {
+
+    private static Browser browser;
+    private static JobWeaverClient api;
+
+    @BeforeAll
+    static void openBrowser() {
+        api = E2ePlatform.api();
+        browser = Browser.open(api.baseUrl());
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @BeforeEach
+    void platformIsHealthy() {
+        E2ePlatform.awaitHealthy();
+    }
+
+    @Test
+    void aDeadLetterIsRequeuedWithAnEditedPayloadAndAnotherDiscardedWithAReason() {
+        String tenant = "dash-dl-" + UUID.randomUUID().toString().substring(0, 8);
+        UUID requeued = api.submitAccepted(Jobs.ofTenant(Jobs.failing("dead on arrival", 0), tenant));
+        UUID discarded = api.submitAccepted(Jobs.ofTenant(Jobs.failing("dead on arrival", 0), tenant));
+        Map<UUID, JsonNode> failed = api.awaitAll(List.of(requeued, discarded),
+                j -> "FAILED".equals(j.path("status").asText()), Duration.ofSeconds(60));
+        assertThat(failed.values()).allSatisfy(j -> assertThat(j.path("status").asText()).isEqualTo("FAILED"));
+
+        browser.page("#/dead-letters?tenant=" + tenant);
+        awaitRows(2);
+        assertThat(browser.error()).isNull();
+        browser.screenshot("dead-letters");
+
+        // requeue one with a payload that passes
+        row(requeued).findElement(byTestid("dl-requeue")).click();
+        WebElement payload = browser.testid("dl-requeue-payload");
+        browser.await(d -> payload.getAttribute("value").contains("dead on arrival"));
+        payload.clear();
+        payload.sendKeys("{\"steps\":[{\"action\":\"LOG\",\"message\":\"second life\"}]}");
+        browser.testid("dl-requeue-retries").sendKeys("1");
+        browser.screenshot("dead-letters-requeue");
+        browser.testid("dl-requeue-confirm").click();
+        browser.await(d -> browser.testid("dl-notice").getText().contains("requeued"));
+        JsonNode again = api.awaitAll(List.of(requeued), j -> "COMPLETED".equals(j.path("status").asText()),
+                Duration.ofSeconds(60)).get(requeued);
+        assertThat(again.path("status").asText()).isEqualTo("COMPLETED");
+        assertThat(again.path("payload").toString()).contains("second life");
+
+        // discard the other with a reason
+        row(discarded).findElement(byTestid("dl-discard")).click();
+        browser.testid("dl-discard-reason").sendKeys("a test's job, not needed");
+        browser.testid("dl-discard-confirm").click();
+        browser.await(d -> browser.testid("dl-notice").getText().contains("discarded"));
+        awaitRows(0);
+        assertThat(browser.error()).isNull();
+
+        new Select(browser.testid("dl-state")).selectByValue("DISCARDED");
+        browser.testid("dl-search").click();
+        awaitRows(1);
+        assertThat(row(discarded).findElement(byTestid("dl-state-value")).getText()).isEqualTo("DISCARDED");
+        browser.screenshot("dead-letters-discarded");
+        JsonNode archived = api.get("/api/dead-letters?tenant=" + tenant + "&state=DISCARDED").body();
+        assertThat(archived.path("deadLetters")).hasSize(1);
+        assertThat(archived.path("deadLetters").get(0).path("jobId").asText()).isEqualTo(discarded.toString());
+    }
+
+    /** Waits for {@code count} rows; fails at once with the API's message when the page shows an error. */
+    private static void awaitRows(int count) {
+        browser.await(d -> {
+            String error = browser.error();
+            if (error != null) {
+                throw new AssertionError("the dead-letter page shows the API's error: " + error);
+            }
+            return d.findElements(By.cssSelector("[data-testid='dl-row']")).size() == count
+                    && (count > 0 || !d.findElements(By.cssSelector("[data-testid='dl-results'] p")).isEmpty());
+        });
+    }
+
+    private static WebElement row(UUID jobId) {
+        return browser.driver().findElement(By.cssSelector("[data-testid='dl-row'][data-job-id='" + jobId + "']"));
+    }
+}
