@@ -8,7 +8,8 @@ import java.util.UUID;
 
 /**
  * Removes a deleted job from the API's database, with the reactive PostgreSQL client: its {@code jobs} row, any
- * {@code job_outbox} row, and its subscriptions with their deliveries (SPEC: deleting a job deletes its subscriptions).
+ * {@code job_outbox} row, its subscriptions with their deliveries (SPEC: deleting a job deletes its subscriptions) and its
+ * dead letter, if it had one (the scheduler forgets the job, so there is nothing left to requeue).
  * Its {@code idempotency_keys} rows stay until they expire (README, Deleting a job).
  */
 @ApplicationScoped
@@ -22,7 +23,8 @@ public class JobDeletionStore {
      */
     private static final String DELETE = """
             WITH outbox AS (DELETE FROM job_outbox WHERE job_id = $1),
-                 subscriptions AS (DELETE FROM subscriptions WHERE job_id = $1)
+                 subscriptions AS (DELETE FROM subscriptions WHERE job_id = $1),
+                 dead_letter AS (DELETE FROM dead_letters WHERE job_id = $1)
             DELETE FROM jobs WHERE id = $1
             """;
 
