@@ -72,7 +72,12 @@ public class DeadLetterStatements {
 
     private static final String COUNT_OPEN = "SELECT count(*) FROM dead_letters WHERE state = 'OPEN'";
 
-    /** What one poll did. */
+    /**
+     * What one poll did.
+     *
+     * @param opened dead letters stored or reopened
+     * @param unknownJobs events of jobs the read model does not hold
+     */
     public record Applied(int opened, int unknownJobs) {
     }
 
@@ -90,8 +95,10 @@ public class DeadLetterStatements {
     private Uni<Applied> apply(SqlConnection connection, List<DeadLetterEvent> events) {
         Set<UUID> jobs = new HashSet<>();
         events.forEach(e -> jobs.add(e.jobId()));
-        return connection.preparedQuery(KNOWN).execute(Tuple.of(jobs.toArray(UUID[]::new))).chain(known -> {
-            int unknown = jobs.size() - known.rowCount();
+        return connection.preparedQuery(KNOWN).execute(Tuple.of(jobs.toArray(UUID[]::new))).chain(rows -> {
+            Set<UUID> known = new HashSet<>();
+            rows.forEach(row -> known.add(row.getUUID(0)));
+            int unknown = (int) events.stream().filter(e -> !known.contains(e.jobId())).count();
             return connection.preparedQuery(UPSERT).execute(Tuple.from(List.of(
                             Columns.of(events, DeadLetterEvent::jobId, UUID[]::new),
                             Columns.of(events, DeadLetterEvent::reason, String[]::new),
@@ -100,7 +107,7 @@ public class DeadLetterStatements {
                             Columns.of(events, DeadLetterEvent::traceId, String[]::new),
                             Columns.of(events, DeadLetterEvent::tenant, String[]::new),
                             Columns.of(events, e -> json(e.labels()), String[]::new))))
-                    .map(rows -> new Applied(rows.rowCount(), unknown));
+                    .map(upserted -> new Applied(upserted.rowCount(), unknown));
         });
     }
 
