@@ -56,8 +56,9 @@ public class DeadLetterStatements {
             ORDER BY n.job_id
             ON CONFLICT (job_id) DO UPDATE
             SET state = 'OPEN', reason = EXCLUDED.reason,
-                attempts = GREATEST(EXCLUDED.attempts, dead_letters.attempts
-                                    + (SELECT n.final_retry_count + 1 FROM newest n WHERE n.job_id = dead_letters.job_id)),
+                attempts = GREATEST(EXCLUDED.attempts,
+                                    dead_letters.attempts + (SELECT n.final_retry_count + 1 FROM newest n
+                                                             WHERE n.job_id = dead_letters.job_id)),
                 last_error = EXCLUDED.last_error, failed_at = EXCLUDED.failed_at, trace_id = EXCLUDED.trace_id,
                 tenant = EXCLUDED.tenant, labels = EXCLUDED.labels,
                 dead_count = dead_letters.dead_count + (SELECT count(DISTINCT o.failed_at) FROM input o

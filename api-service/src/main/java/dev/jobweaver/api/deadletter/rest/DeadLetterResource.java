@@ -57,7 +57,8 @@ public class DeadLetterResource {
             .collect(Collectors.joining(", "));
     private static final String JOB_TYPES = Arrays.stream(JobType.values()).map(Enum::name)
             .collect(Collectors.joining(", "));
-    private static final String UUID_SCHEMA = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+    private static final String UUID_SCHEMA =
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
     private final DeadLetterService deadLetters;
     private final JobMetrics metrics;
@@ -127,18 +128,21 @@ public class DeadLetterResource {
             + " again in a new run of its workflow.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT,
             example = "{\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"again\"}]},\"maxRetryCount\":2}")))
-    @APIResponse(responseCode = "202", description = "the REQUEUE was handed to the scheduler; the dead letter, REQUEUED",
+    @APIResponse(responseCode = "202", description = "the REQUEUE was handed to the scheduler; the dead letter,"
+            + " REQUEUED",
             content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
     @APIResponse(responseCode = "400", description = "the job id is not a UUID (API.INVALID_PARAMETER), the body not"
-            + " JSON or a value of the wrong type (API.MALFORMED_JSON), or a rule broken (API.INVALID_DEAD_LETTER_REQUEST);"
-            + " the message names the field", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " JSON or a value of the wrong type (API.MALFORMED_JSON), or a rule broken"
+            + " (API.INVALID_DEAD_LETTER_REQUEST); the message names the field",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "the job has no dead letter (API.DEAD_LETTER_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "409", description = "the dead letter is not OPEN; the message names its state"
             + " (API.DEAD_LETTER_NOT_OPEN); or it is a workflow node's job (API.DEAD_LETTER_NOT_REQUEUABLE)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time, or the database"
-            + " is unavailable (API.SERVICE_UNAVAILABLE); the dead letter is unchanged, retry after Retry-After seconds",
+            + " is unavailable (API.SERVICE_UNAVAILABLE); the dead letter is unchanged, retry after Retry-After"
+            + " seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<RestResponse<DeadLetterView>> requeue(@Parameter(description = "the job's UUID", schema = @Schema(
@@ -232,7 +236,8 @@ public class DeadLetterResource {
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(EnumSet.of(DeadLetterState.OPEN),
                 bulk.tenant(), bulk.jobType() == null ? null : bulk.jobType().name(), bulk.failedAfter(),
                 bulk.failedBefore());
-        return unavailableOnOutage(deadLetters.requeueAll(filter, bulk.limit()), "the dead letters could not be requeued")
+        return unavailableOnOutage(deadLetters.requeueAll(filter, bulk.limit()),
+                        "the dead letters could not be requeued")
                 .map(done -> {
                     if (!done.unacknowledged().isEmpty()) {
                         throw new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, done.unacknowledged().size()
@@ -267,7 +272,8 @@ public class DeadLetterResource {
 
     private static ApiException notOpen(StoredDeadLetter stored) {
         return new ApiException(ApiErrorCode.DEAD_LETTER_NOT_OPEN, "the dead letter of job " + stored.jobId() + " is "
-                + stored.state() + "; only an OPEN dead letter can be requeued or discarded", stored.jobId().toString());
+                + stored.state() + "; only an OPEN dead letter can be requeued or discarded",
+                stored.jobId().toString());
     }
 
     private static ApiException workflowNode(StoredDeadLetter stored) {
@@ -291,8 +297,8 @@ public class DeadLetterResource {
     /** The path's job id; 400 when it is not a UUID. */
     private UUID jobId(String value) {
         if (!UuidText.matches(value)) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "path parameter jobId must be a UUID such as "
-                    + UuidText.EXAMPLE + ", got '" + cut(String.valueOf(value)) + "'"));
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "path parameter jobId must be a UUID such"
+                    + " as " + UuidText.EXAMPLE + ", got '" + cut(String.valueOf(value)) + "'"));
         }
         return UUID.fromString(value);
     }

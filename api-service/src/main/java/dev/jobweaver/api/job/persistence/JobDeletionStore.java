@@ -8,8 +8,8 @@ import java.util.UUID;
 
 /**
  * Removes a deleted job from the API's database, with the reactive PostgreSQL client: its {@code jobs} row, any
- * {@code job_outbox} row, its subscriptions with their deliveries (SPEC: deleting a job deletes its subscriptions) and its
- * dead letter, if it had one (the scheduler forgets the job, so there is nothing left to requeue).
+ * {@code job_outbox} row, its subscriptions with their deliveries (SPEC: deleting a job deletes its subscriptions)
+ * and its dead letter, if it had one (the scheduler forgets the job, so there is nothing left to requeue).
  * Its {@code idempotency_keys} rows stay until they expire (README, Deleting a job).
  */
 @ApplicationScoped

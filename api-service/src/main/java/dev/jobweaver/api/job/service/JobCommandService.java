@@ -28,10 +28,10 @@ import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Hands a client's cancel, delete or requeue of a job to the scheduler on {@code job-commands}, in the job's trace, and removes
- * a deleted job from the read model. The scheduler decides what a command does; the API only checks the job's status
- * as its read model shows it, before calling here. Called on the request's Vert.x event loop, never blocking it (the
- * send is on a virtual thread); every result is delivered back on that context.
+ * Hands a client's cancel, delete or requeue of a job to the scheduler on {@code job-commands}, in the job's trace,
+ * and removes a deleted job from the read model. The scheduler decides what a command does; the API only checks the
+ * job's status (or its dead letter's) as it stores it, before calling here. Called on the request's Vert.x event
+ * loop, never blocking it (the send is on a virtual thread); every result is delivered back on that context.
  */
 @ApplicationScoped
 public class JobCommandService {

@@ -58,8 +58,9 @@ class DeadLetterBulkRequeueTest {
             assertThat(byType.getList("jobIds")).containsExactly(newest, middle);
             assertThat(byType.getLong("skipped")).as("the node's job").isEqualTo(1);
 
-            JsonPath byWindow = accepted(DeadLetters.requeueAll("{\"tenant\":\"%s\",\"failedAfter\":\"%s\","
-                    .formatted(tenant, base.plusSeconds(5)) + "\"failedBefore\":\"%s\"}".formatted(base.plusSeconds(15))));
+            JsonPath byWindow = accepted(DeadLetters.requeueAll(
+                    "{\"tenant\":\"%s\",\"failedAfter\":\"%s\",\"failedBefore\":\"%s\"}"
+                            .formatted(tenant, base.plusSeconds(5), base.plusSeconds(15))));
             assertThat(byWindow.getList("jobIds")).containsExactly(http);
             assertThat(byWindow.getLong("skipped")).isZero();
 
@@ -73,7 +74,8 @@ class DeadLetterBulkRequeueTest {
 
             Set<String> expected = Set.of(newest, middle, http, oldest);
             List<ConsumerRecord<String, byte[]>> seen = probe.pollUntil(records -> records.stream()
-                    .map(ConsumerRecord::key).collect(Collectors.toSet()).containsAll(expected), Duration.ofSeconds(20));
+                    .map(ConsumerRecord::key).collect(Collectors.toSet()).containsAll(expected),
+                    Duration.ofSeconds(20));
             probe.pollFor(Duration.ofSeconds(1));
             for (String jobId : expected) {
                 List<ConsumerRecord<String, byte[]>> commands = probe.withKey(jobId);

@@ -123,7 +123,8 @@ class DeadLetterValidationTest {
                 Arguments.of("reason blank", "{\"reason\":\"   \"}", INVALID, "reason must not be blank"),
                 Arguments.of("reason too long", "{\"reason\":\"" + "r".repeat(1001) + "\"}", INVALID,
                         "reason must be at most 1000 characters, got 1001"),
-                Arguments.of("reason a number", "{\"reason\":5}", MALFORMED, "reason must be a string, got an integer"));
+                Arguments.of("reason a number", "{\"reason\":5}", MALFORMED,
+                        "reason must be a string, got an integer"));
     }
 
     @ParameterizedTest(name = "{0}")
