@@ -23,6 +23,8 @@ public enum ApiErrorCode implements ErrorCode {
     INVALID_TENANT_LIMIT_REQUEST(400),
     /** A workflow's body, or a run's, parsed but breaks a rule (the message names the field and the node). */
     INVALID_WORKFLOW_REQUEST(400),
+    /** A dead letter's filter, requeue or discard body parsed but breaks a rule (the message names the field). */
+    INVALID_DEAD_LETTER_REQUEST(400),
     /** No job has this id. */
     JOB_NOT_FOUND(404),
     /** No schedule has this id. */
@@ -37,6 +39,8 @@ public enum ApiErrorCode implements ErrorCode {
     WORKFLOW_RUN_NOT_FOUND(404),
     /** The tenant has no concurrency limit. */
     TENANT_LIMIT_NOT_FOUND(404),
+    /** No dead letter has this job id: the job never exhausted its retries, or it was deleted. */
+    DEAD_LETTER_NOT_FOUND(404),
     /** No such endpoint. */
     NOT_FOUND(404),
     /** The endpoint exists, the HTTP method does not. */
@@ -51,6 +55,13 @@ public enum ApiErrorCode implements ErrorCode {
     JOB_NOT_FINISHED(409),
     /** The workflow run has ended; only a run that has not can be cancelled. */
     WORKFLOW_RUN_NOT_CANCELLABLE(409),
+    /** The dead letter is REQUEUED or DISCARDED; only an OPEN one can be requeued or discarded. */
+    DEAD_LETTER_NOT_OPEN(409),
+    /**
+     * The dead letter is a workflow node's job: a node runs again in a new run of its workflow, not on its own, since
+     * its run has already ended or gone on without it.
+     */
+    DEAD_LETTER_NOT_REQUEUABLE(409),
     /** The body is larger than the configured limit. */
     PAYLOAD_TOO_LARGE(413),
     /** The body is not {@code application/json}. */

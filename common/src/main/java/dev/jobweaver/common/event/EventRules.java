@@ -193,6 +193,35 @@ public final class EventRules {
     }
 
     /** The first rule {@code e} breaks, or null. */
+    public static String problem(DeadLetterEvent e) {
+        List<String> out = new ArrayList<>();
+        require("jobId", e.jobId(), out);
+        length("reason", e.reason(), MAX_ERROR_LENGTH, out);
+        range("finalRetryCount", e.finalRetryCount(), 0, MAX_ATTEMPT - 1, out);
+        require("failedAt", e.failedAt(), out);
+        instant("failedAt", e.failedAt(), out);
+        traceId(e.traceId(), out);
+        if (e.tenant() != null && !JobControlRules.TENANT.matcher(e.tenant()).matches()) {
+            out.add("tenant must match " + JobControlRules.TENANT.pattern() + ", got " + describe(e.tenant()));
+        }
+        if (e.labels() != null) {
+            if (e.labels().size() > JobControlRules.MAX_LABELS) {
+                out.add("labels must hold at most " + JobControlRules.MAX_LABELS + " pairs, got " + e.labels().size());
+            }
+            e.labels().forEach((key, value) -> {
+                if (key == null || !JobControlRules.LABEL_KEY.matcher(key).matches()) {
+                    out.add("labels key must match " + JobControlRules.LABEL_KEY.pattern() + ", got "
+                            + (key == null ? "null" : describe(key)));
+                } else {
+                    require("labels." + key, value, out);
+                    length("labels." + key, value, JobControlRules.MAX_LABEL_VALUE, out);
+                }
+            });
+        }
+        return first(out);
+    }
+
+    /** The first rule {@code e} breaks, or null. */
     public static String problem(JobCommandEvent e) {
         List<String> out = new ArrayList<>();
         require("jobId", e.jobId(), out);

@@ -63,6 +63,9 @@ public final class Channels {
     /** API follows workflow runs and makes the jobs of their ready nodes. */
     public static final String WORKFLOW_PROGRESS_IN = "workflow-progress-in";
 
+    /** API keeps the jobs that exhausted their retries for review ({@code job-dead-letter}). */
+    public static final String JOB_DEAD_LETTER_IN = "job-dead-letter-in";
+
     /** Every service sets aside the records it cannot process ({@code jobweaver-quarantine}). */
     public static final String QUARANTINE_OUT = "quarantine-out";
 

@@ -25,7 +25,7 @@ public final class Topics {
     public static final String JOB_COMPLETED = "job-completed";
     /** Worker to scheduler: an attempt failed. Keyed by jobId. */
     public static final String JOB_FAILED = "job-failed";
-    /** Scheduler to operators: a job exhausted its retries. Keyed by jobId. */
+    /** Scheduler to the API's dead-letter review and to operators: a job exhausted its retries. Keyed by jobId. */
     public static final String JOB_DEAD_LETTER = "job-dead-letter";
     /**
      * Scheduler to API: every state change of a job. Keyed by jobId, compacted: the latest status per job survives. A

@@ -181,4 +181,24 @@ class EventRulesTest {
         assertThat(EventRules.problem(created(TRACE, 0, new JobPayload(List.of(new Step.Log("a\u0000b"))), NOW)))
                 .isEqualTo("payload.steps[0].message must not contain the NUL character (U+0000)");
     }
+
+    @Test
+    void aDeadLetterNeedsItsJobAndFailureInstantAndBoundedFields() {
+        assertThat(EventRules.problem(new DeadLetterEvent(JOB, "boom", 3, NOW, TRACE, "acme",
+                java.util.Map.of("team", "billing")))).isNull();
+        assertThat(EventRules.problem(new DeadLetterEvent(JOB, null, 0, NOW, null))).isNull();
+        assertThat(EventRules.problem(new DeadLetterEvent(null, "boom", 3, NOW, TRACE))).isEqualTo("jobId is required");
+        assertThat(EventRules.problem(new DeadLetterEvent(JOB, "boom", 3, null, TRACE)))
+                .isEqualTo("failedAt is required");
+        assertThat(EventRules.problem(new DeadLetterEvent(JOB, "boom", -1, NOW, TRACE))).startsWith("finalRetryCount");
+        assertThat(EventRules.problem(new DeadLetterEvent(JOB, "boom", 3, Instant.EPOCH, TRACE)))
+                .startsWith("failedAt must be between");
+        assertThat(EventRules.problem(new DeadLetterEvent(JOB, "x".repeat(EventRules.MAX_ERROR_LENGTH + 1), 3, NOW,
+                TRACE))).startsWith("reason must be at most");
+        assertThat(EventRules.problem(new DeadLetterEvent(JOB, "boom", 3, NOW, "nope"))).startsWith("traceId");
+        assertThat(EventRules.problem(new DeadLetterEvent(JOB, "boom", 3, NOW, TRACE, "Bad Tenant", null)))
+                .startsWith("tenant must match");
+        assertThat(EventRules.problem(new DeadLetterEvent(JOB, "boom", 3, NOW, TRACE, null,
+                java.util.Map.of("team", "x".repeat(256))))).startsWith("labels.team must be at most 255");
+    }
 }

@@ -8,7 +8,9 @@ import java.util.UUID;
 
 /**
  * Removes a deleted job from the API's database, with the reactive PostgreSQL client: its {@code jobs} row, any
- * {@code job_outbox} row, its attempts' history, and its subscriptions with their deliveries (SPEC: deleting a job deletes its subscriptions).
+ * {@code job_outbox} row, its attempts' history, its subscriptions with their deliveries (SPEC: deleting a job deletes
+ * its subscriptions) and its dead letter, if it had one (the scheduler forgets the job, so there is nothing left to
+ * requeue).
  * Its {@code idempotency_keys} rows stay until they expire (README, Deleting a job).
  */
 @ApplicationScoped
@@ -23,7 +25,8 @@ public class JobDeletionStore {
     private static final String DELETE = """
             WITH outbox AS (DELETE FROM job_outbox WHERE job_id = $1),
                  subscriptions AS (DELETE FROM subscriptions WHERE job_id = $1),
-                 attempts AS (DELETE FROM job_attempts WHERE job_id = $1)
+                 attempts AS (DELETE FROM job_attempts WHERE job_id = $1),
+                 dead_letter AS (DELETE FROM dead_letters WHERE job_id = $1)
             DELETE FROM jobs WHERE id = $1
             """;
 

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.job.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.messaging.JobCommandPublisher;
 import dev.jobweaver.api.job.messaging.PublishFailedException;
 import dev.jobweaver.api.job.persistence.JobDeletionStore;
@@ -23,13 +24,14 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Hands a client's cancel or delete of a job to the scheduler on {@code job-commands}, in the job's trace, and removes
- * a deleted job from the read model. The scheduler decides what a command does; the API only checks the job's status
- * as its read model shows it, before calling here. Called on the request's Vert.x event loop, never blocking it (the
- * send is on a virtual thread); every result is delivered back on that context.
+ * Hands a client's cancel, delete or requeue of a job to the scheduler on {@code job-commands}, in the job's trace,
+ * and removes a deleted job from the read model. The scheduler decides what a command does; the API only checks the
+ * job's status (or its dead letter's) as it stores it, before calling here. Called on the request's Vert.x event
+ * loop, never blocking it (the send is on a virtual thread); every result is delivered back on that context.
  */
 @ApplicationScoped
 public class JobCommandService {
@@ -70,6 +72,33 @@ public class JobCommandService {
         try (Scope ignored = jobContext(job, sampler).makeCurrent()) {
             return deleteInJobTrace(job);
         }
+    }
+
+    /**
+     * Sends {@code REQUEUE} for the dead-lettered job {@code jobId}, with its new payload and retry count when not
+     * null, in the job's trace ({@code traceId}, null when unknown). Completes once Kafka acknowledged the command, on
+     * the caller's Vert.x context; fails with {@link PublishFailedException} when Kafka did not within
+     * {@code jobweaver.api.commands.timeout}.
+     */
+    public Uni<Void> requeue(UUID jobId, String traceId, JsonNode payload, Integer maxRetryCount) {
+        try (Scope ignored = jobContext(jobId, traceId, sampler).makeCurrent()) {
+            return requeueInJobTrace(jobId, traceId, payload, maxRetryCount);
+        }
+    }
+
+    /** The span of a requeue, as {@link #cancelInJobTrace}. */
+    @WithSpan("requeue job")
+    Uni<Void> requeueInJobTrace(UUID jobId, String traceId, JsonNode payload, Integer maxRetryCount) {
+        Span.current().setAttribute(JOB_ID, jobId.toString());
+        JobCommandEvent event = JobCommandEvent.requeue(jobId, EventRules.isTraceId(traceId) ? traceId : null,
+                Instant.now(), payload, maxRetryCount);
+        String problem = EventRules.problem(event);
+        if (problem != null) {
+            return Uni.createFrom().failure(new IllegalStateException("a REQUEUE command for job " + jobId
+                    + " breaks a rule: " + problem));
+        }
+        return publisher.publish(event, Context.current())
+                .invoke(() -> metrics.commandAccepted(JobCommand.REQUEUE));
     }
 
     /** The span of a cancel; the job's trace is current when this is called (self-invocation is intercepted by ArC). */
@@ -113,11 +142,15 @@ public class JobCommandService {
      * the stored trace id is not a valid one.
      */
     static Context jobContext(StoredJob job, Sampler sampler) {
-        String traceId = job.traceId();
+        return jobContext(job.id(), job.traceId(), sampler);
+    }
+
+    /** {@link #jobContext(StoredJob, Sampler)} of the job {@code jobId} whose trace id is {@code traceId}. */
+    static Context jobContext(UUID jobId, String traceId, Sampler sampler) {
         if (traceId == null || !EventRules.isTraceId(traceId)) {
             return Context.root(); // no trace has it, and the sampler cannot read it
         }
-        long low = job.id().getLeastSignificantBits();
+        long low = jobId.getLeastSignificantBits();
         String spanId = String.format("%016x", low == 0 ? 1 : low);
         boolean sampled = sampler.shouldSample(Context.root(), traceId, "job", SpanKind.INTERNAL, Attributes.empty(),
                 List.of()).getDecision() == SamplingDecision.RECORD_AND_SAMPLE;

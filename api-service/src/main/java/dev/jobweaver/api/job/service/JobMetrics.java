@@ -58,7 +58,7 @@ public class JobMetrics {
         for (JobCommand command : JobCommand.values()) {
             commands.put(command, Counter.builder("jobweaver.job.commands")
                     .tag("command", command.name().toLowerCase(Locale.ROOT))
-                    .description("Cancels and deletes of jobs accepted: their command acknowledged by Kafka (202, 204)")
+                    .description("Cancels, deletes and requeues of jobs accepted: their command acknowledged by Kafka")
                     .register(registry));
         }
         Gauge.builder("jobweaver.status.held", statusHeld, AtomicLong::get)
@@ -110,7 +110,7 @@ public class JobMetrics {
         overloaded.increment();
     }
 
-    /** A cancel or delete was accepted: Kafka acknowledged its command (and a delete's rows are gone). */
+    /** A cancel, delete or requeue was accepted: Kafka acknowledged its command (and a delete's rows are gone). */
     public void commandAccepted(JobCommand command) {
         commands.get(command).increment();
     }

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.web.persistence;
 
+import dev.jobweaver.api.deadletter.persistence.DeadLetter;
 import dev.jobweaver.api.hook.persistence.Hook;
 import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.schedule.persistence.Schedule;
@@ -32,10 +33,12 @@ public class PanacheWarmUp {
             VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Schedule.count("tenant", "")
                     .chain(() -> Subscription.count("tenant", ""))
                     .chain(() -> Hook.count("tenant", ""))
-                    .chain(() -> TenantLimit.count("tenant", ""))));
+                    .chain(() -> TenantLimit.count("tenant", ""))
+                    .chain(() -> DeadLetter.count("tenant", ""))));
             LOG.debugf("Panache warmed up in %d ms", (System.nanoTime() - t0) / 1_000_000);
         } catch (Throwable e) {
-            LOG.warnf("Panache warm-up skipped (%s); the first schedule, subscription, hook or tenant limit request"
+            LOG.warnf("Panache warm-up skipped (%s); the first schedule, subscription, hook, tenant limit or dead"
+                    + " letter request"
                     + " will prepare Hibernate's queries instead", e.toString());
         }
     }

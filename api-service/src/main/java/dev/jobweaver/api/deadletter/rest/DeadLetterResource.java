@@ -1,0 +1,393 @@
+package dev.jobweaver.api.deadletter.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.deadletter.persistence.DeadLetterRepository;
+import dev.jobweaver.api.deadletter.persistence.DeadLetterState;
+import dev.jobweaver.api.deadletter.service.DeadLetterService;
+import dev.jobweaver.api.deadletter.service.StoredDeadLetter;
+import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.messaging.PublishFailedException;
+import dev.jobweaver.api.job.rest.JobRequestValidator;
+import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.UuidText;
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.common.job.JobControlRules;
+import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.quarantine.Failures;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * {@code /api/dead-letters}: the jobs that exhausted their retries, for review. An {@code OPEN} one is requeued (run
+ * again under its id, its history kept, through a {@code REQUEUE} on {@code job-commands}) or discarded (kept for
+ * audit, never run).
+ */
+@Path("/api/dead-letters")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "dead letters")
+public class DeadLetterResource {
+
+    private static final String STATES = Arrays.stream(DeadLetterState.values()).map(Enum::name)
+            .collect(Collectors.joining(", "));
+    private static final String JOB_TYPES = Arrays.stream(JobType.values()).map(Enum::name)
+            .collect(Collectors.joining(", "));
+    private static final String UUID_SCHEMA =
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+    private final DeadLetterService deadLetters;
+    private final JobMetrics metrics;
+    private final JobApiConfig config;
+    private final DeadLetterRequestReader reader;
+
+    public DeadLetterResource(DeadLetterService deadLetters, JobMetrics metrics, JobApiConfig config,
+                              ObjectMapper mapper) {
+        this.deadLetters = deadLetters;
+        this.metrics = metrics;
+        this.config = config;
+        this.reader = new DeadLetterRequestReader(mapper, JobRequestValidator.limitsOf(config.validation()));
+    }
+
+    @GET
+    @Operation(summary = "List dead letters", description = "Newest failure first; only the OPEN ones unless state"
+            + " says otherwise. Every filter given must match.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterPage.class)))
+    @APIResponse(responseCode = "400", description = "a filter or paging parameter is not valid; the message names"
+            + " it (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<DeadLetterPage> list(
+            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
+                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
+            @Parameter(description = "job type filter", schema = @Schema(implementation = JobType.class))
+            @QueryParam("jobType") String jobType,
+            @Parameter(description = "state filter: OPEN (default), REQUEUED or DISCARDED, or several"
+                    + " comma-separated (OPEN,REQUEUED)", schema = @Schema(type = SchemaType.STRING,
+                    defaultValue = "OPEN")) @QueryParam("state") String state,
+            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
+                    defaultValue = "0")) @QueryParam("page") String page,
+            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
+                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+        String tenantFilter = tenantParam(tenant);
+        JobType typeFilter = jobTypeParam(jobType);
+        Set<DeadLetterState> states = stateParam(state);
+        int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
+        int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
+        DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(states, tenantFilter,
+                typeFilter == null ? null : typeFilter.name(), null, null);
+        return unavailableOnOutage(deadLetters.list(filter, pageNumber, pageSize), "the dead letters could not be read")
+                .map(slice -> new DeadLetterPage(slice.deadLetters().stream().map(DeadLetterView::of).toList(),
+                        pageNumber, pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
+    }
+
+    @GET
+    @Path("{jobId}")
+    @Operation(summary = "Read a dead letter")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
+    @APIResponse(responseCode = "400", description = "the job id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "the job has no dead letter (API.DEAD_LETTER_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<DeadLetterView> get(@Parameter(description = "the job's UUID", schema = @Schema(
+            type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id) {
+        UUID jobId = jobId(id);
+        return unavailableOnOutage(deadLetters.find(jobId), "the dead letter could not be read")
+                .map(found -> DeadLetterView.of(found(jobId, found)));
+    }
+
+    @POST
+    @Path("{jobId}/requeue")
+    @Operation(summary = "Requeue a dead letter", description = "Runs the job again under its id, its attempts"
+            + " numbered on from the last: the scheduler sets it PENDING, due at once, with its retries counted from 0."
+            + " An optional body gives it a new payload (checked as POST /api/jobs checks a payload of the job's type)"
+            + " and a new maxRetryCount (0..10); without one it keeps its own. 202 with the dead letter, REQUEUED, once"
+            + " Kafka acknowledged the command. Only an OPEN dead letter, and not a workflow node's job: a node runs"
+            + " again in a new run of its workflow.")
+    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT,
+            example = "{\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"again\"}]},\"maxRetryCount\":2}")))
+    @APIResponse(responseCode = "202", description = "the REQUEUE was handed to the scheduler; the dead letter,"
+            + " REQUEUED",
+            content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
+    @APIResponse(responseCode = "400", description = "the job id is not a UUID (API.INVALID_PARAMETER), the body not"
+            + " JSON or a value of the wrong type (API.MALFORMED_JSON), or a rule broken"
+            + " (API.INVALID_DEAD_LETTER_REQUEST); the message names the field",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "the job has no dead letter (API.DEAD_LETTER_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "409", description = "the dead letter is not OPEN; the message names its state"
+            + " (API.DEAD_LETTER_NOT_OPEN); or it is a workflow node's job (API.DEAD_LETTER_NOT_REQUEUABLE)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time, or the database"
+            + " is unavailable (API.SERVICE_UNAVAILABLE); the dead letter is unchanged, retry after Retry-After"
+            + " seconds",
+            headers = @Header(name = "Retry-After", description = "seconds"),
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<RestResponse<DeadLetterView>> requeue(@Parameter(description = "the job's UUID", schema = @Schema(
+            type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id, byte[] body) {
+        UUID jobId = jobId(id);
+        checkSize(body);
+        DeadLetterRequestReader.Requeue request;
+        try {
+            request = reader.readRequeue(body);
+        } catch (ApiException e) {
+            throw refused(e);
+        }
+        // A new payload is checked against the job's type, which only the stored dead letter knows; the type of a job
+        // never changes, so reading it before the requeue's own transaction is safe.
+        Uni<JsonNode> payload = request.payload() == null ? Uni.createFrom().nullItem()
+                : unavailableOnOutage(deadLetters.find(jobId), "the dead letter could not be read").map(found -> {
+                    StoredDeadLetter stored = found(jobId, found);
+                    refuseRequeue(stored);
+                    try {
+                        return reader.payload(JobType.valueOf(stored.jobType()), request.payload());
+                    } catch (ApiException e) {
+                        throw refused(e);
+                    }
+                });
+        return payload.chain(checked -> unavailableOnOutage(deadLetters.requeue(jobId, checked,
+                        request.maxRetryCount()), "the dead letter could not be requeued"))
+                .onFailure(PublishFailedException.class).transform(e -> new ApiException(
+                        ApiErrorCode.SERVICE_UNAVAILABLE, "the requeue of job " + jobId + " was not acknowledged by"
+                        + " Kafka in time (" + e.getMessage() + "); the dead letter is as it was, retry later",
+                        jobId.toString(), retryAfter()))
+                .map(outcome -> RestResponse.accepted(DeadLetterView.of(done(jobId, outcome))));
+    }
+
+    @POST
+    @Path("{jobId}/discard")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Discard a dead letter", description = "Archives an OPEN dead letter with its reason: it is"
+            + " kept for audit and the job never runs again. 200 with the dead letter, DISCARDED.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, example = "{\"reason\":\"the input file is gone\"}")))
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
+    @APIResponse(responseCode = "400", description = "the job id is not a UUID (API.INVALID_PARAMETER), the body not"
+            + " JSON or reason not a string (API.MALFORMED_JSON), or reason missing, blank or over 1000 characters"
+            + " (API.INVALID_DEAD_LETTER_REQUEST)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "the job has no dead letter (API.DEAD_LETTER_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "409", description = "the dead letter is not OPEN; the message names its state"
+            + " (API.DEAD_LETTER_NOT_OPEN)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<DeadLetterView> discard(@Parameter(description = "the job's UUID", schema = @Schema(
+            type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id, byte[] body) {
+        UUID jobId = jobId(id);
+        checkSize(body);
+        String reason;
+        try {
+            reason = reader.readDiscard(body);
+        } catch (ApiException e) {
+            throw refused(e);
+        }
+        return unavailableOnOutage(deadLetters.discard(jobId, reason), "the dead letter could not be discarded")
+                .map(outcome -> DeadLetterView.of(done(jobId, outcome)));
+    }
+
+    @POST
+    @Path("requeue")
+    @Operation(summary = "Requeue many dead letters", description = "Requeues the OPEN dead letters the filter"
+            + " matches, newest failure first, at most limit (default 100, at most 1000) of them; every field is"
+            + " optional. Workflow nodes' jobs are left OPEN and counted as skipped. 202 once Kafka acknowledged every"
+            + " command.")
+    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT,
+            example = "{\"tenant\":\"acme\",\"jobType\":\"HTTP\",\"failedAfter\":\"2026-11-26T00:00:00Z\","
+                    + "\"failedBefore\":\"2026-11-27T00:00:00Z\",\"limit\":100}")))
+    @APIResponse(responseCode = "202", description = "the dead letters requeued",
+            content = @Content(schema = @Schema(implementation = DeadLettersRequeued.class)))
+    @APIResponse(responseCode = "400", description = "the body is not JSON or a value of the wrong type"
+            + " (API.MALFORMED_JSON), or a rule is broken (API.INVALID_DEAD_LETTER_REQUEST); the message names the"
+            + " field", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "503", description = "Kafka did not acknowledge some commands in time, or the"
+            + " database is unavailable (API.SERVICE_UNAVAILABLE); those dead letters stay OPEN (the message says how"
+            + " many were requeued), retry after Retry-After seconds",
+            headers = @Header(name = "Retry-After", description = "seconds"),
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    public Uni<RestResponse<DeadLettersRequeued>> requeueAll(byte[] body) {
+        checkSize(body);
+        DeadLetterRequestReader.BulkFilter bulk;
+        try {
+            bulk = reader.readBulk(body);
+        } catch (ApiException e) {
+            throw refused(e);
+        }
+        DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(EnumSet.of(DeadLetterState.OPEN),
+                bulk.tenant(), bulk.jobType() == null ? null : bulk.jobType().name(), bulk.failedAfter(),
+                bulk.failedBefore());
+        return unavailableOnOutage(deadLetters.requeueAll(filter, bulk.limit()),
+                        "the dead letters could not be requeued")
+                .map(done -> {
+                    if (!done.unacknowledged().isEmpty()) {
+                        throw new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, done.unacknowledged().size()
+                                + " requeue command(s) were not acknowledged by Kafka in time; those dead letters stay"
+                                + " OPEN, the other " + done.requeued().size() + " were requeued; retry later", null,
+                                retryAfter());
+                    }
+                    return RestResponse.accepted(new DeadLettersRequeued(done.requeued().size(), done.requeued(),
+                            done.skipped()));
+                });
+    }
+
+    /** The stored dead letter of a review that was done; the matching 404 or 409 otherwise. */
+    private StoredDeadLetter done(UUID jobId, DeadLetterService.Outcome outcome) {
+        return switch (outcome) {
+            case DeadLetterService.Done done -> done.deadLetter();
+            case DeadLetterService.Missing missing -> throw notFound(jobId);
+            case DeadLetterService.NotOpen notOpen -> throw notOpen(notOpen.deadLetter());
+            case DeadLetterService.WorkflowNode node -> throw workflowNode(node.deadLetter());
+        };
+    }
+
+    /** The 409 of a requeue of {@code stored}, checked before its payload; the service checks again under lock. */
+    private void refuseRequeue(StoredDeadLetter stored) {
+        if (stored.state() != DeadLetterState.OPEN) {
+            throw notOpen(stored);
+        }
+        if (stored.workflowRunId() != null) {
+            throw workflowNode(stored);
+        }
+    }
+
+    private static ApiException notOpen(StoredDeadLetter stored) {
+        return new ApiException(ApiErrorCode.DEAD_LETTER_NOT_OPEN, "the dead letter of job " + stored.jobId() + " is "
+                + stored.state() + "; only an OPEN dead letter can be requeued or discarded",
+                stored.jobId().toString());
+    }
+
+    private static ApiException workflowNode(StoredDeadLetter stored) {
+        return new ApiException(ApiErrorCode.DEAD_LETTER_NOT_REQUEUABLE, "job " + stored.jobId() + " is a node of"
+                + " workflow run " + stored.workflowRunId() + "; a node is run again by a new run of its workflow, not"
+                + " requeued on its own", stored.jobId().toString());
+    }
+
+    private static StoredDeadLetter found(UUID jobId, StoredDeadLetter stored) {
+        if (stored == null) {
+            throw notFound(jobId);
+        }
+        return stored;
+    }
+
+    private static ApiException notFound(UUID jobId) {
+        return new ApiException(ApiErrorCode.DEAD_LETTER_NOT_FOUND, "job " + jobId + " has no dead letter",
+                jobId.toString());
+    }
+
+    /** The path's job id; 400 when it is not a UUID. */
+    private UUID jobId(String value) {
+        if (!UuidText.matches(value)) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "path parameter jobId must be a UUID such"
+                    + " as " + UuidText.EXAMPLE + ", got '" + cut(String.valueOf(value)) + "'"));
+        }
+        return UUID.fromString(value);
+    }
+
+    private String tenantParam(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (!JobControlRules.TENANT.matcher(value).matches()) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter tenant must match"
+                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + cut(value) + "'"));
+        }
+        return value;
+    }
+
+    private JobType jobTypeParam(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        try {
+            return JobType.valueOf(value);
+        } catch (IllegalArgumentException e) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter jobType '" + cut(value)
+                    + "' is not valid; valid values are " + JOB_TYPES));
+        }
+    }
+
+    /** The states named (comma-separated), OPEN when none is. */
+    private Set<DeadLetterState> stateParam(String value) {
+        if (value == null || value.isEmpty()) {
+            return EnumSet.of(DeadLetterState.OPEN);
+        }
+        Set<DeadLetterState> states = EnumSet.noneOf(DeadLetterState.class);
+        for (String name : value.split(",", -1)) {
+            try {
+                states.add(DeadLetterState.valueOf(name));
+            } catch (IllegalArgumentException e) {
+                throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter state '" + cut(value)
+                        + "' is not valid; valid values are " + STATES + ", or several of them comma-separated"));
+            }
+        }
+        return states;
+    }
+
+    private int intParam(String name, String value, int fallback, int min, int max) {
+        if (value == null || value.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name + " must be an"
+                + " integer between " + min + " and " + max + ", got '" + cut(value) + "'"));
+    }
+
+    /** The largest body these endpoints take; a 413 over it. */
+    private void checkSize(byte[] body) {
+        int limit = config.validation().maxBodyBytes();
+        if (body != null && body.length > limit) {
+            throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
+                    "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
+        }
+    }
+
+    /**
+     * A 503 with {@code Retry-After} when the database is unreachable or overloaded: the client's request was fine and
+     * may be repeated. A permanent failure stays a 500.
+     */
+    private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
+        return call.onFailure(e -> !(e instanceof ApiException) && !(e instanceof PublishFailedException)
+                && Failures.isTransient(e)).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, what
+                + ": the database is unavailable (" + Failures.describe(e) + "); retry later", null, retryAfter()));
+    }
+
+    private Map<String, String> retryAfter() {
+        return Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
+    }
+
+    private static String cut(String value) {
+        return value.length() > 40 ? value.substring(0, 40) + "..." : value;
+    }
+
+    private ApiException refused(ApiException e) {
+        metrics.validationFailure(e.code().code());
+        return e;
+    }
+}
