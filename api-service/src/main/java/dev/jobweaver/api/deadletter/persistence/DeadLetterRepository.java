@@ -35,6 +35,20 @@ public class DeadLetterRepository implements PanacheRepositoryBase<DeadLetter, U
     }
 
     /** The dead letter of {@code jobId}, its row locked until the transaction ends; null when there is none. */
+    /**
+     * Writes a requeue's new payload into the jobs read model, in the caller's transaction: the scheduler's status
+     * events carry no payload, so {@code GET /api/jobs/{id}} would go on showing the one that failed. The rows changed.
+     * The text cast first: a parameter PostgreSQL infers as jsonb gets a Java string encoded as a JSON string.
+     */
+    public Uni<Integer> replaceJobPayload(UUID jobId, String payloadJson) {
+        return getSession().chain(session -> session
+                .createNativeQuery("UPDATE jobs SET instruction = cast(cast(:payload as text) as jsonb)"
+                        + " WHERE id = :id")
+                .setParameter("payload", payloadJson)
+                .setParameter("id", jobId)
+                .executeUpdate());
+    }
+
     public Uni<DeadLetter> findForUpdate(UUID jobId) {
         return find("jobId = ?1", jobId).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
     }

@@ -114,7 +114,7 @@ public class DeadLetterService {
     /**
      * Requeues an {@code OPEN} dead letter that is no workflow node's: publishes its {@code REQUEUE} (with
      * {@code payload} and {@code maxRetryCount} when not null, already checked against the job's type), then marks it
-     * {@code REQUEUED}. Fails with {@link PublishFailedException}, the row unchanged, when Kafka did not acknowledge
+     * {@code REQUEUED} and writes the new payload into the jobs read model, which shows it from then on. Fails with {@link PublishFailedException}, the row unchanged, when Kafka did not acknowledge
      * the command in time.
      */
     @WithSpan("requeue dead letter")
@@ -125,7 +125,10 @@ public class DeadLetterService {
             if (refused != null) {
                 return Uni.createFrom().item(refused);
             }
+            Uni<Integer> payloadShown = payload == null ? Uni.createFrom().item(0)
+                    : deadLetters.replaceJobPayload(row.jobId, payload.toString());
             return commands.requeue(row.jobId, row.traceId, payload, maxRetryCount)
+                    .call(() -> payloadShown)
                     .map(sent -> (Outcome) new Done(StoredDeadLetter.of(requeued(row, now))));
         })).invoke(outcome -> {
             if (outcome instanceof Done) {

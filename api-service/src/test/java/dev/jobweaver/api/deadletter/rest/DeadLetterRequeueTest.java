@@ -70,12 +70,15 @@ class DeadLetterRequeueTest {
         assertThat(row.get("requeue_count")).isEqualTo("1");
         assertThat(counter("jobweaver.dead.letters.requeued")).isEqualTo(requeued + 1);
         assertThat(Jobs.count(registry, "jobweaver.job.commands", "command", "requeue")).isEqualTo(commands + 1);
+        // the job shows the payload it runs with from now on
+        assertThat(Jobs.get(jobId).getString("payload.steps[0].message")).isEqualTo("again");
     }
 
     @Test
     void aRequeueWithoutABodyKeepsTheJobsPayloadAndRetries() throws Exception {
         String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now().minusSeconds(30));
         String traceId = Jobs.get(jobId).getString("traceId");
+        String payloadBefore = Jobs.get(jobId).getString("payload");
 
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_COMMANDS)) {
             Response response = DeadLetters.requeue(jobId, null);
@@ -86,6 +89,7 @@ class DeadLetterRequeueTest {
             assertThat(command.maxRetryCount()).isNull();
         }
         assertThat(DeadLetters.row(jobId).get("state")).isEqualTo("REQUEUED");
+        assertThat(Jobs.get(jobId).getString("payload")).as("its own payload, unchanged").isEqualTo(payloadBefore);
     }
 
     @Test
