@@ -9,12 +9,11 @@ import dev.jobweaver.api.deadletter.service.StoredDeadLetter;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.PublishFailedException;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
-import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
-import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
@@ -61,14 +60,14 @@ public class DeadLetterResource {
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
     private final DeadLetterService deadLetters;
-    private final JobMetrics metrics;
+    private final RestSupport rest;
     private final JobApiConfig config;
     private final DeadLetterRequestReader reader;
 
-    public DeadLetterResource(DeadLetterService deadLetters, JobMetrics metrics, JobApiConfig config,
+    public DeadLetterResource(DeadLetterService deadLetters, RestSupport rest, JobApiConfig config,
                               ObjectMapper mapper) {
         this.deadLetters = deadLetters;
-        this.metrics = metrics;
+        this.rest = rest;
         this.config = config;
         this.reader = new DeadLetterRequestReader(mapper, JobRequestValidator.limitsOf(config.validation()));
     }
@@ -91,11 +90,11 @@ public class DeadLetterResource {
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
-        String tenantFilter = tenantParam(tenant);
+        String tenantFilter = rest.tenant(tenant);
         JobType typeFilter = jobTypeParam(jobType);
         Set<DeadLetterState> states = stateParam(state);
-        int pageNumber = intParam("page", page, 0, 0, Integer.MAX_VALUE / 1000);
-        int pageSize = intParam("size", size, config.paging().defaultSize(), 1, config.paging().maxSize());
+        int pageNumber = rest.page(page);
+        int pageSize = rest.size(size);
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(states, tenantFilter,
                 typeFilter == null ? null : typeFilter.name(), null, null);
         return unavailableOnOutage(deadLetters.list(filter, pageNumber, pageSize), "the dead letters could not be read")
@@ -148,7 +147,7 @@ public class DeadLetterResource {
     public Uni<RestResponse<DeadLetterView>> requeue(@Parameter(description = "the job's UUID", schema = @Schema(
             type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id, byte[] body) {
         UUID jobId = jobId(id);
-        checkSize(body);
+        rest.checkSize(body);
         DeadLetterRequestReader.Requeue request;
         try {
             request = reader.readRequeue(body);
@@ -195,7 +194,7 @@ public class DeadLetterResource {
     public Uni<DeadLetterView> discard(@Parameter(description = "the job's UUID", schema = @Schema(
             type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id, byte[] body) {
         UUID jobId = jobId(id);
-        checkSize(body);
+        rest.checkSize(body);
         String reason;
         try {
             reason = reader.readDiscard(body);
@@ -226,7 +225,7 @@ public class DeadLetterResource {
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<RestResponse<DeadLettersRequeued>> requeueAll(byte[] body) {
-        checkSize(body);
+        rest.checkSize(body);
         DeadLetterRequestReader.BulkFilter bulk;
         try {
             bulk = reader.readBulk(body);
@@ -303,17 +302,6 @@ public class DeadLetterResource {
         return UUID.fromString(value);
     }
 
-    private String tenantParam(String value) {
-        if (value == null || value.isEmpty()) {
-            return null;
-        }
-        if (!JobControlRules.TENANT.matcher(value).matches()) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter tenant must match"
-                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + cut(value) + "'"));
-        }
-        return value;
-    }
-
     private JobType jobTypeParam(String value) {
         if (value == null || value.isEmpty()) {
             return null;
@@ -343,31 +331,6 @@ public class DeadLetterResource {
         return states;
     }
 
-    private int intParam(String name, String value, int fallback, int min, int max) {
-        if (value == null || value.isEmpty()) {
-            return fallback;
-        }
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed >= min && parsed <= max) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name + " must be an"
-                + " integer between " + min + " and " + max + ", got '" + cut(value) + "'"));
-    }
-
-    /** The largest body these endpoints take; a 413 over it. */
-    private void checkSize(byte[] body) {
-        int limit = config.validation().maxBodyBytes();
-        if (body != null && body.length > limit) {
-            throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
-                    "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
-        }
-    }
-
     /**
      * A 503 with {@code Retry-After} when the database is unreachable or overloaded: the client's request was fine and
      * may be repeated. A permanent failure stays a 500.
@@ -387,7 +350,6 @@ public class DeadLetterResource {
     }
 
     private ApiException refused(ApiException e) {
-        metrics.validationFailure(e.code().code());
-        return e;
+        return rest.refused(e);
     }
 }
