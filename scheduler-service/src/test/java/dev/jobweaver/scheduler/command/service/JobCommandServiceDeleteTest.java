@@ -1,6 +1,7 @@
 package dev.jobweaver.scheduler.command.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
@@ -16,6 +17,7 @@ import dev.jobweaver.scheduler.testing.TopicRecorder;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -49,7 +51,8 @@ class JobCommandServiceDeleteTest extends KafkaAndDbTest {
             assertThat(tombstone.value()).as("tombstone of %s", jobId).isNull();
             assertThat(tombstone.key()).isEqualTo(jobId.toString());
             assertThat(TopicRecorder.header(tombstone, Headers.EVENT_ID)).isNotNull();
-            assertThat(db.find(jobId)).isEmpty();
+            // the tombstone is published before the delete commits: wait for the row to go
+            await().atMost(Duration.ofSeconds(10)).until(() -> db.find(jobId).isEmpty());
             JobCommandEvent toWorkers = value(recorder.await(Topics.WORKER_COMMANDS, jobId, 1).getLast(),
                     JobCommandEvent.class);
             assertThat(toWorkers.command()).isEqualTo(JobCommand.DELETE);

@@ -3,6 +3,7 @@ package dev.jobweaver.scheduler.workflow.service;
 import static dev.jobweaver.scheduler.testing.TestWorkflows.node;
 import static dev.jobweaver.scheduler.testing.TestWorkflows.nodeIn;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
@@ -50,8 +51,12 @@ class WorkflowOrchestrationTest extends WorkflowKafkaTest {
         workflows.startScheduled(runId, scheduleId, OnFailure.FAIL_FAST, List.of(node("a")));
         workflows.awaitVersion(runId, 1);
 
-        Row row = pool.preparedQuery("SELECT schedule_id, status FROM workflow_runs WHERE run_id = $1")
-                .execute(Tuple.of(runId)).await().atMost(Duration.ofSeconds(10)).iterator().next();
+        // the progress event is published before its transaction commits: wait for the row
+        Row row = await().atMost(Duration.ofSeconds(10)).until(() -> {
+            var rows = pool.preparedQuery("SELECT schedule_id, status FROM workflow_runs WHERE run_id = $1")
+                    .execute(Tuple.of(runId)).await().atMost(Duration.ofSeconds(10)).iterator();
+            return rows.hasNext() ? rows.next() : null;
+        }, java.util.Objects::nonNull);
         assertThat(row.getUUID("schedule_id")).isEqualTo(scheduleId);
         assertThat(row.getString("status")).isEqualTo("RUNNING");
     }
