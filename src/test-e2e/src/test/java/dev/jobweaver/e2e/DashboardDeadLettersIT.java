@@ -63,7 +63,7 @@ class DashboardDeadLettersIT {
         browser.screenshot("dead-letters");
 
         // requeue one with a payload that passes
-        row(requeued).findElement(byTestid("dl-requeue")).click();
+        browser.click(() -> row(requeued).findElement(byTestid("dl-requeue")));
         WebElement payload = browser.testid("dl-requeue-payload");
         browser.await(d -> payload.getAttribute("value").contains("dead on arrival"));
         payload.clear();
@@ -77,8 +77,20 @@ class DashboardDeadLettersIT {
         assertThat(again.path("status").asText()).isEqualTo("COMPLETED");
         assertThat(again.path("payload").toString()).contains("second life");
 
+        // its history is one list: the attempt that failed, then the one after the requeue
+        List<String> outcomes = awaitOutcomes(requeued, 2);
+        assertThat(outcomes).containsExactly("FAILED", "COMPLETED");
+        browser.page("#/jobs/" + requeued);
+        browser.await(d -> browser.testid("job-attempts").isDisplayed()
+                && browser.testid("job-attempts").getText().contains("COMPLETED"));
+        String shown = browser.testid("job-attempts").getText();
+        assertThat(shown).contains("FAILED").contains("dead on arrival").contains("COMPLETED");
+        browser.screenshot("job-attempts-after-requeue");
+        browser.page("#/dead-letters?tenant=" + tenant);
+        awaitRows(1);
+
         // discard the other with a reason
-        row(discarded).findElement(byTestid("dl-discard")).click();
+        browser.click(() -> row(discarded).findElement(byTestid("dl-discard")));
         browser.testid("dl-discard-reason").sendKeys("a test's job, not needed");
         browser.testid("dl-discard-confirm").click();
         browser.await(d -> browser.testid("dl-notice").getText().contains("discarded"));
@@ -109,5 +121,21 @@ class DashboardDeadLettersIT {
 
     private static WebElement row(UUID jobId) {
         return browser.driver().findElement(By.cssSelector("[data-testid='dl-row'][data-job-id='" + jobId + "']"));
+    }
+
+    /** The outcomes of {@code jobId}'s attempts once it has {@code count} reported ones (the history may trail). */
+    private static List<String> awaitOutcomes(UUID jobId, int count) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        List<String> outcomes = new java.util.ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            outcomes.clear();
+            api.get("/api/jobs/" + jobId + "/attempts").body().path("attempts")
+                    .forEach(a -> outcomes.add(a.path("outcome").asText()));
+            if (outcomes.size() >= count && !outcomes.contains("UNREPORTED") && !outcomes.contains("RUNNING")) {
+                return outcomes;
+            }
+            E2ePlatform.awaitQuietly(200);
+        }
+        return outcomes;
     }
 }

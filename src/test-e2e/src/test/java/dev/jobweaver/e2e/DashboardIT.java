@@ -123,7 +123,7 @@ class DashboardIT {
         });
         assertThat(rows.getFirst().getAttribute("data-job-id")).isEqualTo(id.toString());
         browser.screenshot("jobs-by-label");
-        rows.getFirst().findElement(byTestid("job-link")).click();
+        browser.click(() -> browser.driver().findElement(byTestid("job-row")).findElement(byTestid("job-link")));
         browser.awaitText(byTestid("job-status"), "COMPLETED");
 
         // an unknown id: the API's message is on the page
@@ -143,7 +143,7 @@ class DashboardIT {
             browser.await(d -> d.findElements(row).size() == 1);
             browser.awaitText(new By.ByCssSelector("[data-schedule-id='" + id + "'] [data-testid='schedule-state']"),
                     "ACTIVE");
-            browser.driver().findElement(row).findElement(byTestid("schedule-pause")).click();
+            browser.click(() -> browser.driver().findElement(row).findElement(byTestid("schedule-pause")));
             browser.awaitText(new By.ByCssSelector("[data-schedule-id='" + id + "'] [data-testid='schedule-state']"),
                     "PAUSED");
             JsonNode paused = api.get("/api/schedules/" + id).body();
@@ -151,7 +151,7 @@ class DashboardIT {
             assertThat(paused.path("nextRunAt").isNull()).isTrue();
             browser.screenshot("schedules-paused");
 
-            browser.driver().findElement(row).findElement(byTestid("schedule-resume")).click();
+            browser.click(() -> browser.driver().findElement(row).findElement(byTestid("schedule-resume")));
             browser.awaitText(new By.ByCssSelector("[data-schedule-id='" + id + "'] [data-testid='schedule-state']"),
                     "ACTIVE");
             JsonNode resumed = api.get("/api/schedules/" + id).body();
@@ -178,11 +178,11 @@ class DashboardIT {
         browser.page("#/workflows");
         By link = By.cssSelector("[data-workflow-id='" + workflowId + "'] [data-testid='workflow-link']");
         browser.await(d -> d.findElements(link).size() == 1);
-        browser.driver().findElement(link).click();
+        browser.click(() -> browser.driver().findElement(link));
         By run = By.cssSelector("[data-run-id='" + runId + "'] [data-testid='run-link']");
         browser.await(d -> d.findElements(run).size() == 1);
         browser.screenshot("workflow-runs");
-        browser.driver().findElement(run).click();
+        browser.click(() -> browser.driver().findElement(run));
 
         // live: the page follows the run until every node has completed
         browser.await(d -> {

@@ -86,6 +86,21 @@ public final class Browser implements AutoCloseable {
                 .until(condition);
     }
 
+    /**
+     * Clicks the element {@code find} gives, finding it again when it went stale first: the pages re-render their lists
+     * as they poll, so an element found a moment ago may have been replaced by the time of the click.
+     */
+    public void click(java.util.function.Supplier<WebElement> find) {
+        await(d -> {
+            try {
+                find.get().click();
+                return true;
+            } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                return false;
+            }
+        });
+    }
+
     /** The element of this {@code data-testid}, once there and shown. */
     public WebElement testid(String testid) {
         return await(d -> {
