@@ -232,8 +232,6 @@ public class ScheduleResource {
                             throw new ApiException(ApiErrorCode.WORKFLOW_NOT_FOUND, "schedule " + scheduleId
                                     + " starts a workflow that does not exist any more");
                     case ScheduledJobs.Outcome.Ignored ignored -> throw notFound(scheduleId);
-                    case ScheduledJobs.Outcome.StartAfterCommit start ->
-                            throw new IllegalStateException("a trigger's workflow run was not started");
                 });
     }
 

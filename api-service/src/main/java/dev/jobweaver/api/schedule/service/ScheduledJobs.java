@@ -115,9 +115,17 @@ public class ScheduledJobs {
         /** The run made no job and started no workflow run. */
         record Ignored(Run run, ScheduleMetrics.Ignored reason) implements Outcome {
         }
+    }
 
-        /** A workflow run to start once the transaction has committed; never returned by {@link #make(List)}. */
-        record StartAfterCommit(Run run, UUID workflowId) implements Outcome {
+    /** What the jobs' transaction decided for a run: its outcome, or a workflow run to start once it has committed. */
+    private sealed interface Step {
+
+        /** The run's outcome, decided in the transaction. */
+        record Decided(Outcome outcome) implements Step {
+        }
+
+        /** The run starts a run of {@code workflowId} after the commit. */
+        record StartRun(Run run, UUID workflowId) implements Step {
         }
     }
 
@@ -159,18 +167,17 @@ public class ScheduledJobs {
                 .chain(this::startRuns);
     }
 
-    /** {@code outcomes} with each {@link Outcome.StartAfterCommit} done: its run started, or ignored. */
-    private Uni<List<Outcome>> startRuns(List<Outcome> outcomes) {
-        if (outcomes.stream().noneMatch(Outcome.StartAfterCommit.class::isInstance)) {
-            return Uni.createFrom().item(outcomes);
-        }
-        return Multi.createFrom().iterable(outcomes)
-                .onItem().transformToUniAndConcatenate(outcome -> outcome instanceof Outcome.StartAfterCommit start
-                        ? startRun(start) : Uni.createFrom().item(outcome))
+    /** The outcome of each step, in order: each {@link Step.StartRun} started (or ignored), one after the other. */
+    private Uni<List<Outcome>> startRuns(List<Step> steps) {
+        return Multi.createFrom().iterable(steps)
+                .onItem().transformToUniAndConcatenate(step -> switch (step) {
+                    case Step.Decided decided -> Uni.createFrom().item(decided.outcome());
+                    case Step.StartRun start -> startRun(start);
+                })
                 .collect().asList();
     }
 
-    private Uni<Outcome> startRun(Outcome.StartAfterCommit start) {
+    private Uni<Outcome> startRun(Step.StartRun start) {
         Run run = start.run();
         return workflowRuns.start(run.jobId(), start.workflowId(), null, run.parent(), run.traceparent(),
                         new WorkflowRunService.ScheduledBy(run.scheduleId(), run.scheduledFor()))
@@ -195,10 +202,10 @@ public class ScheduledJobs {
     /**
      * The jobs of {@code runs}, made on {@code connection} within the caller's transaction: reads the schedules
      * (locked for share), makes each live schedule's job from its template and inserts the jobs not made before. One
-     * outcome per run, in order; the caller hands the {@link Outcome.Made} jobs to the relay after its commit
-     * ({@link #committed}).
+     * step per run, in order; the caller hands the {@link Outcome.Made} jobs to the relay after its commit
+     * ({@link #committed}) and then starts the workflow runs ({@link #startRuns}).
      */
-    Uni<List<Outcome>> make(SqlConnection connection, List<Run> runs) {
+    private Uni<List<Step>> make(SqlConnection connection, List<Run> runs) {
         Map<UUID, Run> byJob = new LinkedHashMap<>();
         runs.forEach(run -> byJob.putIfAbsent(run.jobId(), run));
         Set<UUID> scheduleIds = new HashSet<>();
@@ -227,20 +234,20 @@ public class ScheduledJobs {
                             .toList(), submissions.instance());
             return inserted.call(stored -> scheduledDeliveries(connection, jobs, stored)).map(stored -> {
                 Set<UUID> unmade = new HashSet<>(stored);
-                List<Outcome> outcomes = new ArrayList<>(runs.size());
+                List<Step> steps = new ArrayList<>(runs.size());
                 for (Run run : runs) {
                     JobSubmissionService.Pending job = jobs.get(run.jobId());
                     UUID workflowId = workflows.get(run.jobId());
                     if (job != null && unmade.remove(run.jobId())) {
-                        outcomes.add(new Outcome.Made(run, job));
+                        steps.add(new Step.Decided(new Outcome.Made(run, job)));
                     } else if (workflowId != null) {
-                        outcomes.add(new Outcome.StartAfterCommit(run, workflowId));
+                        steps.add(new Step.StartRun(run, workflowId));
                     } else {
-                        outcomes.add(new Outcome.Ignored(run, ignored.getOrDefault(run.jobId(),
-                                ScheduleMetrics.Ignored.REPEATED)));
+                        steps.add(new Step.Decided(new Outcome.Ignored(run, ignored.getOrDefault(run.jobId(),
+                                ScheduleMetrics.Ignored.REPEATED))));
                     }
                 }
-                return outcomes;
+                return steps;
             });
         });
     }
@@ -281,27 +288,22 @@ public class ScheduledJobs {
      * tombstone for a schedule the API does not have (a record of the compacted topic a delete's tombstone overtook),
      * so that the scheduler forgets it.
      */
-    private void committed(List<Outcome> outcomes) {
+    private void committed(List<Step> steps) {
         List<JobSubmissionService.Pending> made = new ArrayList<>();
         Map<Kind, Integer> counts = new java.util.EnumMap<>(Kind.class);
         Set<UUID> unknown = new HashSet<>();
-        for (Outcome outcome : outcomes) {
-            switch (outcome) {
-                case Outcome.Made m -> {
-                    made.add(m.job());
-                    counts.merge(m.run().kind(), 1, Integer::sum);
-                    LOG.debugf("job %s made by schedule %s for %s", m.jobId(), m.run().scheduleId(),
-                            m.run().scheduledFor());
+        for (Step step : steps) {
+            // a workflow run (Step.StartRun) is counted once started
+            if (step instanceof Step.Decided(Outcome.Made m)) {
+                made.add(m.job());
+                counts.merge(m.run().kind(), 1, Integer::sum);
+                LOG.debugf("job %s made by schedule %s for %s", m.jobId(), m.run().scheduleId(),
+                        m.run().scheduledFor());
+            } else if (step instanceof Step.Decided(Outcome.Ignored i)) {
+                metrics.ignored(i.reason());
+                if (i.reason() == ScheduleMetrics.Ignored.NO_SCHEDULE && i.run().kind() != Kind.TRIGGER) {
+                    unknown.add(i.run().scheduleId());
                 }
-                case Outcome.Ignored i -> {
-                    metrics.ignored(i.reason());
-                    if (i.reason() == ScheduleMetrics.Ignored.NO_SCHEDULE && i.run().kind() != Kind.TRIGGER) {
-                        unknown.add(i.run().scheduleId());
-                    }
-                }
-                // counted once started
-                case Outcome.StartAfterCommit s -> { }
-                case Outcome.RunStarted s -> { }
             }
         }
         submissions.relayCommitted(made);
