@@ -73,15 +73,10 @@ public class JobAttemptStore {
             List<Attempt> found = new ArrayList<>();
             for (Row row : rows) {
                 found.add(new Attempt(jobId, row.getInteger("attempt"), Outcome.valueOf(row.getString("outcome")),
-                        instant(row, "started_at"), instant(row, "finished_at"), row.getString("error"),
-                        row.getString("worker_id")));
+                        JobReadStore.instant(row, "started_at"), JobReadStore.instant(row, "finished_at"),
+                        row.getString("error"), row.getString("worker_id")));
             }
             return found;
         });
-    }
-
-    private static Instant instant(Row row, String column) {
-        OffsetDateTime value = row.getOffsetDateTime(column);
-        return value == null ? null : value.toInstant();
     }
 }

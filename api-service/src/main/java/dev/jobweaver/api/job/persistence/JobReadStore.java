@@ -170,7 +170,8 @@ public class JobReadStore {
         return payload;
     }
 
-    private static Instant instant(Row row, String column) {
+    /** The timestamp column {@code column} of {@code row} as an instant; null when it is null. */
+    static Instant instant(Row row, String column) {
         OffsetDateTime value = row.getOffsetDateTime(column);
         return value == null ? null : value.toInstant();
     }
