@@ -4,6 +4,17 @@ package dev.jobweaver.common.error;
 public enum ApiErrorCode implements ErrorCode {
     /** The request body parsed but breaks a rule (the message names the field). */
     INVALID_JOB_REQUEST(400),
+    /** An API key's body, or the tenant in its path, breaks a rule (the message names the field). */
+    INVALID_API_KEY_REQUEST(400),
+    /**
+     * No credentials, or credentials that are not valid: an unknown, revoked or expired API key, a JWT that is
+     * expired, wrongly signed, unsigned or from another issuer. The message never repeats the credential.
+     */
+    UNAUTHENTICATED(401),
+    /** The caller is authenticated but its roles do not allow this action. */
+    FORBIDDEN(403),
+    /** The caller names a tenant (in a body, a filter or a path) other than its own and is not an admin. */
+    TENANT_FORBIDDEN(403),
     /** The body is not JSON, or a value has the wrong type. */
     MALFORMED_JSON(400),
     /** A path or query parameter is not valid (a job id that is not a UUID, a negative page, ...). */
@@ -33,6 +44,8 @@ public enum ApiErrorCode implements ErrorCode {
     SUBSCRIPTION_NOT_FOUND(404),
     /** No inbound hook has this id, or it was deleted. */
     HOOK_NOT_FOUND(404),
+    /** No API key has this id under this tenant. */
+    API_KEY_NOT_FOUND(404),
     /** No workflow has this id (or this version), or it was deleted. */
     WORKFLOW_NOT_FOUND(404),
     /** No workflow run has this id. */
@@ -64,6 +77,8 @@ public enum ApiErrorCode implements ErrorCode {
     DEAD_LETTER_NOT_REQUEUABLE(409),
     /** The body is larger than the configured limit. */
     PAYLOAD_TOO_LARGE(413),
+    /** The tenant submits faster than its rate limit allows; {@code Retry-After} says when a token is back. */
+    RATE_LIMITED(429),
     /** The body is not {@code application/json}. */
     UNSUPPORTED_MEDIA_TYPE(415),
     /** Kafka did not take the job's event in time; nothing was accepted, retry after the given delay. */
