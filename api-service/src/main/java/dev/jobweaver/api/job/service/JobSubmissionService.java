@@ -9,6 +9,8 @@ import dev.jobweaver.api.job.messaging.OutboxSweeper;
 import dev.jobweaver.api.job.persistence.IdempotencyStore;
 import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.job.persistence.SubmissionStore;
+import dev.jobweaver.api.security.service.SubmissionRateLimiter;
+import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -44,6 +46,8 @@ import org.jboss.logging.MDC;
  * one commit (group commit); Kafka is not waited for.
  *
  * <ol>
+ *   <li>Refuse with {@code 429 API.RATE_LIMITED} if the job's tenant is over its submission rate
+ *       ({@link SubmissionRateLimiter}); the tenant is final here, whoever named it.</li>
  *   <li>Refuse with {@link OutboxFullException} (503) if the unpublished outbox is over its bound
  *       ({@link OutboxBacklog}): Kafka has not taken jobs for a while, and the backlog must not grow without end.</li>
  *   <li>One statement inserts the job ({@code PENDING}) and its outbox row, together with those of every submission
@@ -59,7 +63,8 @@ import org.jboss.logging.MDC;
  * </ol>
  *
  * <p>A submission with an {@code Idempotency-Key} ({@link #submitOnce}) takes the same steps in a statement of its own,
- * which also claims the key, so that the key commits with its job.
+ * which also claims the key, so that the key commits with its job. A replay (the key's first job answered again) gives
+ * its rate-limit token back: it stores nothing.
  */
 @ApplicationScoped
 public class JobSubmissionService {
@@ -80,6 +85,7 @@ public class JobSubmissionService {
     private final OutboxRelay relay;
     private final OutboxBacklog backlog;
     private final JobMetrics metrics;
+    private final SubmissionRateLimiter rateLimiter;
     private final Vertx vertx;
     private final String instance;
     private final ObjectMapper columns = JsonColumns.mapper();
@@ -88,7 +94,7 @@ public class JobSubmissionService {
 
     public JobSubmissionService(SubmissionStore store, IdempotencyStore idempotency, JobCreatedPublisher publisher,
                                 OutboxRelay relay, OutboxBacklog backlog, OutboxSweeper sweeper, JobMetrics metrics,
-                                Vertx vertx, JobApiConfig config) {
+                                SubmissionRateLimiter rateLimiter, Vertx vertx, JobApiConfig config) {
         this.store = store;
         this.idempotency = idempotency;
         this.keyTtl = config.idempotency().ttl();
@@ -96,6 +102,7 @@ public class JobSubmissionService {
         this.relay = relay;
         this.backlog = backlog;
         this.metrics = metrics;
+        this.rateLimiter = rateLimiter;
         this.vertx = vertx;
         this.instance = sweeper.instance();
         this.inserts = new GroupCommit<>(config.publish().maxBatchSize(), config.publish().batchesInFlight(),
@@ -110,13 +117,15 @@ public class JobSubmissionService {
      * @param acceptedAt when the job is accepted (its {@code createdAt}), to the microsecond the database keeps
      * @param clientTraceparent the request's W3C {@code traceparent} header, or null
      * @throws OutboxFullException (as the Uni's failure) when the unpublished outbox is over its bound
+     * @throws ApiException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
      */
     public Uni<AcceptedJob> submit(JobType type, JsonNode payload, int maxRetries, JobControl control,
                                    Instant acceptedAt, String clientTraceparent) {
         Pending pending;
         try {
+            rateLimiter.acquire(JobControl.orDefaults(control).tenantOrDefault());
             pending = prepare(type, payload, maxRetries, control, acceptedAt, clientTraceparent);
-        } catch (OutboxFullException | IllegalStateException e) {
+        } catch (OutboxFullException | IllegalStateException | ApiException e) {
             return Uni.createFrom().failure(e);
         }
         // Queued on subscription, answered once its group committed.
@@ -134,14 +143,16 @@ public class JobSubmissionService {
      *
      * @param fingerprint what identifies the request's body (see the REST layer)
      * @throws OutboxFullException (as the Uni's failure) when the unpublished outbox is over its bound
+     * @throws ApiException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
      */
     public Uni<AcceptedJob> submitOnce(JobType type, JsonNode payload, int maxRetries, JobControl control,
                                        Instant acceptedAt, String clientTraceparent, String key, String fingerprint) {
         String tenant = JobControl.orDefaults(control).tenantOrDefault();
         Pending pending;
         try {
+            rateLimiter.acquire(tenant);
             pending = prepare(type, payload, maxRetries, control, acceptedAt, clientTraceparent);
-        } catch (OutboxFullException | IllegalStateException e) {
+        } catch (OutboxFullException | IllegalStateException | ApiException e) {
             return Uni.createFrom().failure(e);
         }
         Uni<AcceptedJob> accepted = Uni.createFrom().deferred(() -> storeKeyed(pending, tenant, key, fingerprint,
@@ -167,6 +178,7 @@ public class JobSubmissionService {
                     return Uni.createFrom().failure(new IdempotencyConflictException(key, first.jobId()));
                 }
                 metrics.idempotentReplay();
+                rateLimiter.release(tenant);
                 return Uni.createFrom().item(new AcceptedJob(first.jobId(), first.traceId()));
             });
         });
