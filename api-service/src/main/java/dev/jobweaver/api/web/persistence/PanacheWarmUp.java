@@ -3,6 +3,7 @@ package dev.jobweaver.api.web.persistence;
 import dev.jobweaver.api.deadletter.persistence.DeadLetter;
 import dev.jobweaver.api.hook.persistence.Hook;
 import dev.jobweaver.api.notification.persistence.Subscription;
+import dev.jobweaver.api.security.persistence.ApiKey;
 import dev.jobweaver.api.schedule.persistence.Schedule;
 import dev.jobweaver.api.tenant.persistence.TenantLimit;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -34,11 +35,12 @@ public class PanacheWarmUp {
                     .chain(() -> Subscription.count("tenant", ""))
                     .chain(() -> Hook.count("tenant", ""))
                     .chain(() -> TenantLimit.count("tenant", ""))
-                    .chain(() -> DeadLetter.count("tenant", ""))));
+                    .chain(() -> DeadLetter.count("tenant", ""))
+                    .chain(() -> ApiKey.count("tenant", ""))));
             LOG.debugf("Panache warmed up in %d ms", (System.nanoTime() - t0) / 1_000_000);
         } catch (Throwable e) {
-            LOG.warnf("Panache warm-up skipped (%s); the first schedule, subscription, hook, tenant limit or dead"
-                    + " letter request"
+            LOG.warnf("Panache warm-up skipped (%s); the first schedule, subscription, hook, tenant limit, dead"
+                    + " letter or API key request"
                     + " will prepare Hibernate's queries instead", e.toString());
         }
     }
