@@ -3,14 +3,20 @@ package dev.jobweaver.api.security.service;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.config.SecurityConfig;
 import dev.jobweaver.api.security.persistence.ApiKeyStatements;
+import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.quarantine.Failures;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -33,6 +39,7 @@ public class ApiKeyAuthenticator {
     public static final String KEY_NAME = "jobweaver.api-key.name";
     /** More entries than live keys can explain: only expired ones; they are dropped when this is passed. */
     static final int MAX_ENTRIES = 10_000;
+    private static final Map<String, String> RETRY_AFTER = Map.of("Retry-After", "5");
 
     private record Entry(UUID id, Instant expiresAt, long cachedUntilNanos, SecurityIdentity identity) {
     }
@@ -41,9 +48,14 @@ public class ApiKeyAuthenticator {
     private final long ttlNanos;
     private final ConcurrentHashMap<String, Entry> cache = new ConcurrentHashMap<>();
 
+    @Inject
     public ApiKeyAuthenticator(ApiKeyStatements statements, SecurityConfig config) {
+        this(statements, config.apiKeyCacheTtl());
+    }
+
+    ApiKeyAuthenticator(ApiKeyStatements statements, Duration ttl) {
         this.statements = statements;
-        this.ttlNanos = config.apiKeyCacheTtl().toNanos();
+        this.ttlNanos = ttl.toNanos();
     }
 
     /** The identity of {@code key}; fails with {@link AuthenticationFailedException} unless it is usable. */
@@ -69,7 +81,10 @@ public class ApiKeyAuthenticator {
                 remember(hash, new Entry(found.id(), found.expiresAt(), System.nanoTime() + ttlNanos, identity));
             }
             return identity;
-        });
+        }).onFailure(e -> !(e instanceof AuthenticationFailedException) && Failures.isTransient(e)).transform(e ->
+                // not the client's fault, and not a verdict on its key: a 503 it may retry, not a 401 or a 500
+                new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the API key could not be checked: the database is"
+                        + " unavailable (" + Failures.describe(e) + "); retry later", null, RETRY_AFTER));
     }
 
     /** Forgets key {@code id} on this replica: its next use is looked up, and refused once it is revoked. */
