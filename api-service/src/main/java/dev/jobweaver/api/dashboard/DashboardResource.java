@@ -1,5 +1,7 @@
 package dev.jobweaver.api.dashboard;
 
+import dev.jobweaver.api.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -34,6 +36,7 @@ public class DashboardResource {
     @GET
     @Operation(summary = "The dashboard's settings", description = "The trace URL template and the polling interval.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = Settings.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Settings config() {
         return settings;
     }
