@@ -1,8 +1,8 @@
 package dev.jobweaver.api.dashboard;
 
 import dev.jobweaver.api.security.Roles;
-import jakarta.annotation.security.RolesAllowed;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

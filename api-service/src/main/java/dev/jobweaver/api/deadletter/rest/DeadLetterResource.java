@@ -1,7 +1,5 @@
 package dev.jobweaver.api.deadletter.rest;
 
-import dev.jobweaver.api.security.Roles;
-import jakarta.annotation.security.RolesAllowed;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.deadletter.persistence.DeadLetterRepository;
@@ -11,6 +9,7 @@ import dev.jobweaver.api.deadletter.service.StoredDeadLetter;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.PublishFailedException;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
@@ -21,6 +20,7 @@ import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

@@ -1,8 +1,5 @@
 package dev.jobweaver.api.hook.rest;
 
-import dev.jobweaver.api.security.Roles;
-import jakarta.annotation.security.RolesAllowed;
-import jakarta.annotation.security.PermitAll;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -20,6 +17,7 @@ import dev.jobweaver.api.hook.service.WorkflowStarter;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.job.service.OutboxFullException;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
@@ -30,6 +28,8 @@ import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
+import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;

@@ -1,22 +1,22 @@
 package dev.jobweaver.api.notification.rest;
 
-import dev.jobweaver.api.security.Roles;
-import jakarta.annotation.security.RolesAllowed;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.notification.service.SubscriptionRequest;
 import dev.jobweaver.api.notification.service.SubscriptionService;
 import dev.jobweaver.api.schedule.service.ScheduleService;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
-import dev.jobweaver.api.workflow.service.WorkflowService;
 import dev.jobweaver.api.web.rest.UuidText;
+import dev.jobweaver.api.workflow.service.WorkflowService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.reactive.VertxContexts;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;

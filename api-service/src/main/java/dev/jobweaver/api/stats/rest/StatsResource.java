@@ -1,7 +1,6 @@
 package dev.jobweaver.api.stats.rest;
 
 import dev.jobweaver.api.security.Roles;
-import jakarta.annotation.security.RolesAllowed;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.stats.config.StatsConfig;
 import dev.jobweaver.api.stats.persistence.StatsStore;
@@ -10,6 +9,7 @@ import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobControlRules;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

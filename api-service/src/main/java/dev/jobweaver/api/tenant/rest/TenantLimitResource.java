@@ -1,8 +1,7 @@
 package dev.jobweaver.api.tenant.rest;
 
-import dev.jobweaver.api.security.Roles;
-import jakarta.annotation.security.RolesAllowed;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.tenant.service.TenantLimitService;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
@@ -10,6 +9,7 @@ import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobControlRules;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.workflow.rest;
 
 import dev.jobweaver.api.security.Roles;
-import jakarta.annotation.security.RolesAllowed;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
@@ -11,6 +10,7 @@ import dev.jobweaver.api.workflow.service.WorkflowRunService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
