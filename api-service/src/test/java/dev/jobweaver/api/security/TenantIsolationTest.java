@@ -108,6 +108,10 @@ class TenantIsolationTest {
 
         assertThat(send(operatorA, "GET", path, null).statusCode()).isEqualTo(200);
         assertThat(listed(operatorA, "/api/schedules", "schedules.id")).containsExactly(id);
+        // a replacement naming no tenant keeps the schedule's, even an admin's of another tenant
+        Response replaced = send(admin, "PUT", path, SCHEDULE.formatted(""));
+        assertThat(replaced.statusCode()).as(replaced.asString()).isEqualTo(200);
+        assertThat(replaced.jsonPath().getString("tenant")).isEqualTo(tenantA);
         assertThat(send(operatorA, "POST", path + "/pause", null).statusCode()).isEqualTo(200);
         assertThat(send(operatorA, "DELETE", path, null).statusCode()).isEqualTo(204);
     }
@@ -137,6 +141,9 @@ class TenantIsolationTest {
                 .containsExactly(runId);
         assertThat(send(operatorA, "GET", "/api/workflow-runs/" + runId, null).statusCode()).isEqualTo(200);
         assertThat(listed(operatorA, "/api/workflows", "workflows.id")).containsExactly(id);
+        Response replaced = send(admin, "PUT", path, WORKFLOW.formatted(""));
+        assertThat(replaced.statusCode()).as(replaced.asString()).isEqualTo(200);
+        assertThat(replaced.jsonPath().getString("tenant")).isEqualTo(tenantA);
     }
 
     @Test

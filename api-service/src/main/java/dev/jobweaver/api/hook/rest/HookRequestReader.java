@@ -140,7 +140,8 @@ final class HookRequestReader {
 
     /**
      * The job template as stored: the request as the reader normalised it, its retries made explicit (a later change of
-     * the service's default must not change what a hook makes), without the fields it does not give.
+     * the service's default must not change what a hook makes), {@code tenant} when it is not the default, without the
+     * fields it does not give.
      */
     private String template(JobRequest request, String tenant) {
         ObjectNode tree = JsonColumns.mapper().valueToTree(request);

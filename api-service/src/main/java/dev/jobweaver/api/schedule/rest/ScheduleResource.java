@@ -97,7 +97,7 @@ public class ScheduleResource {
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<ScheduleView>> create(byte[] body) {
         Caller caller = callers.current();
-        ScheduleDefinition definition = definition(body, caller);
+        ScheduleDefinition definition = definition(body, caller.tenant());
         return unavailableOnOutage(withWorkflowTenant(definition, caller).chain(schedules::create), "stored")
                 // relative, as for jobs: created(URI) would resolve it against the request's URI
                 .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, view(stored))
@@ -159,8 +159,11 @@ public class ScheduleResource {
                                      byte[] body) {
         Caller caller = callers.current();
         UUID scheduleId = scheduleId(id);
-        ScheduleDefinition definition = definition(body, caller);
-        return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(withWorkflowTenant(definition, caller)
+        // read before the schedule so that a bad body is a 400 whether or not the schedule exists; read again with the
+        // schedule's own tenant, which a body naming none keeps
+        definition(body, caller.tenant());
+        return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(withWorkflowTenant(
+                        definition(body, existing.tenant()), caller)
                 .chain(resolved -> schedules.replace(scheduleId, resolved)), "stored"))
                 .map(stored -> view(found(scheduleId, stored)));
     }
@@ -289,15 +292,15 @@ public class ScheduleResource {
         });
     }
 
-    /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
-    private ScheduleDefinition definition(byte[] body, Caller caller) {
+    /** The body's definition, valid now, its tenant {@code ownTenant} when it names none; a 400 (or 413) otherwise. */
+    private ScheduleDefinition definition(byte[] body, String ownTenant) {
         int limit = config.validation().maxBodyBytes();
         if (body != null && body.length > limit) {
             throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
                     "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
         }
         try {
-            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant());
+            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
         } catch (ApiException e) {
             throw refused(e);
         }

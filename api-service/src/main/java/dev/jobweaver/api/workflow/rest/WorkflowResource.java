@@ -96,7 +96,7 @@ public class WorkflowResource {
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<WorkflowView>> create(byte[] body) {
         Caller caller = callers.current();
-        WorkflowDefinition definition = definition(body, caller);
+        WorkflowDefinition definition = definition(body, caller, caller.tenant());
         return rest.unavailableOnOutage(workflows.create(definition), "the workflow could not be stored")
                 .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, WorkflowView.of(stored))
                         .header(HttpHeaders.LOCATION, "/api/workflows/" + stored.id())
@@ -169,9 +169,11 @@ public class WorkflowResource {
                                      byte[] body) {
         Caller caller = callers.current();
         UUID workflowId = rest.uuid("id", id);
-        WorkflowDefinition definition = definition(body, caller);
+        // read before the workflow so that a bad body is a 400 whether or not the workflow exists; read again with the
+        // workflow's own tenant, which a body naming none keeps
+        definition(body, caller, caller.tenant());
         return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(workflows.replace(workflowId,
-                        definition), "the workflow could not be stored"))
+                        definition(body, caller, existing.tenant())), "the workflow could not be stored"))
                 .map(stored -> WorkflowView.of(found(workflowId, stored)));
     }
 
@@ -273,12 +275,15 @@ public class WorkflowResource {
                 });
     }
 
-    /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
-    private WorkflowDefinition definition(byte[] body, Caller caller) {
+    /**
+     * The body's definition, valid now, its tenant {@code ownTenant} when it names none; a 400 (or 413) naming what is
+     * wrong otherwise, a 403 when it names a tenant the caller may not use.
+     */
+    private WorkflowDefinition definition(byte[] body, Caller caller, String ownTenant) {
         rest.checkSize(body);
         WorkflowDefinition definition;
         try {
-            definition = reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant());
+            definition = reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
         } catch (ApiException e) {
             throw rest.refused(e);
         }
