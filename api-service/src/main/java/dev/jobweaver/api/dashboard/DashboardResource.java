@@ -1,6 +1,8 @@
 package dev.jobweaver.api.dashboard;
 
+import dev.jobweaver.api.security.Roles;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -34,6 +36,7 @@ public class DashboardResource {
     @GET
     @Operation(summary = "The dashboard's settings", description = "The trace URL template and the polling interval.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = Settings.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Settings config() {
         return settings;
     }

@@ -9,6 +9,9 @@ import dev.jobweaver.api.deadletter.service.StoredDeadLetter;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.PublishFailedException;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
+import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.service.Caller;
+import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.web.rest.UuidText;
@@ -17,6 +20,7 @@ import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -64,8 +68,11 @@ public class DeadLetterResource {
     private final JobApiConfig config;
     private final DeadLetterRequestReader reader;
 
+    private final Callers callers;
+
     public DeadLetterResource(DeadLetterService deadLetters, RestSupport rest, JobApiConfig config,
-                              ObjectMapper mapper) {
+                              ObjectMapper mapper, Callers callers) {
+        this.callers = callers;
         this.deadLetters = deadLetters;
         this.rest = rest;
         this.config = config;
@@ -78,6 +85,7 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterPage.class)))
     @APIResponse(responseCode = "400", description = "a filter or paging parameter is not valid; the message names"
             + " it (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<DeadLetterPage> list(
             @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
@@ -90,7 +98,7 @@ public class DeadLetterResource {
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
-        String tenantFilter = rest.tenant(tenant);
+        String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
         JobType typeFilter = jobTypeParam(jobType);
         Set<DeadLetterState> states = stateParam(state);
         int pageNumber = rest.page(page);
@@ -110,11 +118,12 @@ public class DeadLetterResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "the job has no dead letter (API.DEAD_LETTER_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<DeadLetterView> get(@Parameter(description = "the job's UUID", schema = @Schema(
             type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id) {
+        Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return unavailableOnOutage(deadLetters.find(jobId), "the dead letter could not be read")
-                .map(found -> DeadLetterView.of(found(jobId, found)));
+        return visible(caller, jobId).map(DeadLetterView::of);
     }
 
     @POST
@@ -144,8 +153,10 @@ public class DeadLetterResource {
             + " seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<DeadLetterView>> requeue(@Parameter(description = "the job's UUID", schema = @Schema(
             type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id, byte[] body) {
+        Caller caller = callers.current();
         UUID jobId = jobId(id);
         rest.checkSize(body);
         DeadLetterRequestReader.Requeue request;
@@ -154,18 +165,19 @@ public class DeadLetterResource {
         } catch (ApiException e) {
             throw refused(e);
         }
-        // A new payload is checked against the job's type, which only the stored dead letter knows; the type of a job
-        // never changes, so reading it before the requeue's own transaction is safe.
-        Uni<JsonNode> payload = request.payload() == null ? Uni.createFrom().nullItem()
-                : unavailableOnOutage(deadLetters.find(jobId), "the dead letter could not be read").map(found -> {
-                    StoredDeadLetter stored = found(jobId, found);
-                    refuseRequeue(stored);
-                    try {
-                        return reader.payload(JobType.valueOf(stored.jobType()), request.payload());
-                    } catch (ApiException e) {
-                        throw refused(e);
-                    }
-                });
+        // The dead letter's tenant is checked first, and a new payload against the job's type, which only the stored
+        // dead letter knows; neither ever changes, so reading them before the requeue's own transaction is safe.
+        Uni<JsonNode> payload = visible(caller, jobId).map(stored -> {
+            if (request.payload() == null) {
+                return null;
+            }
+            refuseRequeue(stored);
+            try {
+                return reader.payload(JobType.valueOf(stored.jobType()), request.payload());
+            } catch (ApiException e) {
+                throw refused(e);
+            }
+        });
         return payload.chain(checked -> unavailableOnOutage(deadLetters.requeue(jobId, checked,
                         request.maxRetryCount()), "the dead letter could not be requeued"))
                 .onFailure(PublishFailedException.class).transform(e -> new ApiException(
@@ -191,8 +203,10 @@ public class DeadLetterResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "409", description = "the dead letter is not OPEN; the message names its state"
             + " (API.DEAD_LETTER_NOT_OPEN)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<DeadLetterView> discard(@Parameter(description = "the job's UUID", schema = @Schema(
             type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id, byte[] body) {
+        Caller caller = callers.current();
         UUID jobId = jobId(id);
         rest.checkSize(body);
         String reason;
@@ -201,7 +215,8 @@ public class DeadLetterResource {
         } catch (ApiException e) {
             throw refused(e);
         }
-        return unavailableOnOutage(deadLetters.discard(jobId, reason), "the dead letter could not be discarded")
+        return visible(caller, jobId).chain(stored -> unavailableOnOutage(deadLetters.discard(jobId, reason),
+                        "the dead letter could not be discarded"))
                 .map(outcome -> DeadLetterView.of(done(jobId, outcome)));
     }
 
@@ -224,7 +239,9 @@ public class DeadLetterResource {
             + " many were requeued), retry after Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<DeadLettersRequeued>> requeueAll(byte[] body) {
+        Caller caller = callers.current();
         rest.checkSize(body);
         DeadLetterRequestReader.BulkFilter bulk;
         try {
@@ -233,7 +250,7 @@ public class DeadLetterResource {
             throw refused(e);
         }
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(EnumSet.of(DeadLetterState.OPEN),
-                bulk.tenant(), bulk.jobType() == null ? null : bulk.jobType().name(), bulk.failedAfter(),
+                caller.filterTenant(bulk.tenant()), bulk.jobType() == null ? null : bulk.jobType().name(), bulk.failedAfter(),
                 bulk.failedBefore());
         return unavailableOnOutage(deadLetters.requeueAll(filter, bulk.limit()),
                         "the dead letters could not be requeued")
@@ -281,11 +298,14 @@ public class DeadLetterResource {
                 + " requeued on its own", stored.jobId().toString());
     }
 
-    private static StoredDeadLetter found(UUID jobId, StoredDeadLetter stored) {
-        if (stored == null) {
-            throw notFound(jobId);
-        }
-        return stored;
+    /** The dead letter; 404 when there is none or the caller may not see its tenant, before anything is changed. */
+    private Uni<StoredDeadLetter> visible(Caller caller, UUID jobId) {
+        return unavailableOnOutage(deadLetters.find(jobId), "the dead letter could not be read").map(found -> {
+            if (found == null || !caller.sees(found.tenant())) {
+                throw notFound(jobId);
+            }
+            return found;
+        });
     }
 
     private static ApiException notFound(UUID jobId) {

@@ -52,6 +52,15 @@ final class HookRequestReader {
 
     /** The definition in {@code body}, valid at {@code now}, or an {@link ApiException} naming what is wrong. */
     HookDefinition read(byte[] body, Instant now) {
+        return read(body, now, JobControl.DEFAULT_TENANT);
+    }
+
+    /**
+     * The definition in {@code body}, valid at {@code now}, or an {@link ApiException} naming what is wrong; a job's tenant
+     * {@code ownTenant} (the caller's) when the body names none; a workflow's hook takes its workflow's, which the
+     * resource reads.
+     */
+    HookDefinition read(byte[] body, Instant now, String ownTenant) {
         if (body == null || body.length == 0) {
             throw malformed("request body is empty; expected a JSON object such as {\"name\":\"deploy\","
                     + "\"job\":{...}} or {\"name\":\"deploy\",\"workflowId\":\"...\"}");
@@ -113,8 +122,8 @@ final class HookRequestReader {
         if (request == null) {
             return new HookDefinition(name, JobControl.DEFAULT_TENANT, new HookTarget.Workflow(workflowId));
         }
-        String tenant = request.tenant() == null ? JobControl.DEFAULT_TENANT : request.tenant();
-        return new HookDefinition(name, tenant, new HookTarget.Job(template(request)));
+        String tenant = request.tenant() == null ? ownTenant : request.tenant();
+        return new HookDefinition(name, tenant, new HookTarget.Job(template(request, tenant)));
     }
 
     /** The job read as a submission body; its messages name fields under {@code job.}. */
@@ -131,9 +140,10 @@ final class HookRequestReader {
 
     /**
      * The job template as stored: the request as the reader normalised it, its retries made explicit (a later change of
-     * the service's default must not change what a hook makes), without the fields it does not give.
+     * the service's default must not change what a hook makes), {@code tenant} when it is not the default, without the
+     * fields it does not give.
      */
-    private String template(JobRequest request) {
+    private String template(JobRequest request, String tenant) {
         ObjectNode tree = JsonColumns.mapper().valueToTree(request);
         List<String> absent = new ArrayList<>();
         tree.properties().forEach(field -> {
@@ -144,6 +154,10 @@ final class HookRequestReader {
         absent.forEach(tree::remove);
         if (request.maxRetryCount() == null) {
             tree.put("maxRetryCount", defaultRetryCount);
+        }
+        // the caller's own tenant when the body named none: every call's job is made in it
+        if (request.tenant() == null && !JobControl.DEFAULT_TENANT.equals(tenant)) {
+            tree.put("tenant", tenant);
         }
         try {
             return JsonColumns.mapper().writeValueAsString(tree);

@@ -17,6 +17,9 @@ import dev.jobweaver.api.hook.service.WorkflowStarter;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.job.service.OutboxFullException;
+import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.service.Caller;
+import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.common.error.ApiErrorCode;
@@ -25,6 +28,8 @@ import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
+import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -86,9 +91,11 @@ public class HookResource {
     private final ObjectReader bodies;
     private final Duration tolerance;
     private final String base;
+    private final Callers callers;
 
     public HookResource(HookService hooks, HookCalls calls, WorkflowStarter workflows, RestSupport rest,
-                        JobApiConfig config, HookConfig hookConfig, ObjectMapper mapper) {
+                        JobApiConfig config, HookConfig hookConfig, ObjectMapper mapper, Callers callers) {
+        this.callers = callers;
         this.hooks = hooks;
         this.calls = calls;
         this.workflows = workflows;
@@ -121,16 +128,23 @@ public class HookResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<HookView>> create(byte[] body) {
-        HookDefinition definition = definition(body);
-        Uni<Boolean> targetExists = definition.target() instanceof HookTarget.Workflow workflow
-                ? workflows.exists(workflow.workflowId()) : Uni.createFrom().item(true);
-        return unavailableOnOutage(targetExists.chain(exists -> {
-            if (!exists) {
+        Caller caller = callers.current();
+        HookDefinition definition = definition(body, caller);
+        if (!(definition.target() instanceof HookTarget.Workflow)) {
+            // a job template naming another tenant than the caller's own is refused with 403 before anything is stored
+            caller.tenantOf(definition.tenant());
+        }
+        // a workflow's hook belongs to the workflow's tenant: each call starts a run there
+        Uni<String> owner = definition.target() instanceof HookTarget.Workflow workflow
+                ? workflows.tenantOf(workflow.workflowId()) : Uni.createFrom().item(definition.tenant());
+        return unavailableOnOutage(owner.chain(tenant -> {
+            if (tenant == null || !caller.sees(tenant)) {
                 throw refused(new ApiException(ApiErrorCode.INVALID_HOOK_REQUEST, "workflowId "
                         + ((HookTarget.Workflow) definition.target()).workflowId() + " names no workflow"));
             }
-            return hooks.create(definition);
+            return hooks.create(new HookDefinition(definition.name(), tenant, definition.target()));
         }), "stored")
                 // relative, as for jobs and schedules
                 .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED,
@@ -145,6 +159,7 @@ public class HookResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = HookPage.class)))
     @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid"
             + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<HookPage> list(
             @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
@@ -152,7 +167,7 @@ public class HookResource {
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
-        String tenantFilter = rest.tenant(tenant);
+        String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
         int pageNumber = rest.page(page);
         int pageSize = rest.size(size);
         return unavailableOnOutage(hooks.list(tenantFilter, pageNumber, pageSize), "read")
@@ -168,10 +183,11 @@ public class HookResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such hook, or it was deleted (API.HOOK_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<HookView> get(@Parameter(description = "the hook's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID hookId = hookId(id);
-        return unavailableOnOutage(hooks.find(hookId), "read").map(found -> HookView.of(found(hookId, found),
-                url(hookId)));
+        return visible(caller, hookId).map(found -> HookView.of(found, url(hookId)));
     }
 
     @DELETE
@@ -183,14 +199,17 @@ public class HookResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such hook, or it was deleted (API.HOOK_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the hook's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID hookId = hookId(id);
-        return unavailableOnOutage(hooks.delete(hookId), "deleted").map(deleted -> {
-            if (!deleted) {
-                throw notFound(hookId);
-            }
-            return RestResponse.<Void>noContent();
-        });
+        return visible(caller, hookId).chain(existing -> unavailableOnOutage(hooks.delete(hookId), "deleted"))
+                .map(deleted -> {
+                    if (!deleted) {
+                        throw notFound(hookId);
+                    }
+                    return RestResponse.<Void>noContent();
+                });
     }
 
     @POST
@@ -226,6 +245,7 @@ public class HookResource {
             + " over its bound (API.SERVICE_UNAVAILABLE); nothing was made, retry after Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @PermitAll
     public Uni<RestResponse<HookCalled>> call(@Parameter(description = "the hook's UUID") @PathParam("id") String id,
                                               @Context RoutingContext routing) {
         UUID hookId = hookId(id);
@@ -340,14 +360,14 @@ public class HookResource {
     }
 
     /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
-    private HookDefinition definition(byte[] body) {
+    private HookDefinition definition(byte[] body, Caller caller) {
         int limit = config.validation().maxBodyBytes();
         if (body != null && body.length > limit) {
             throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
                     "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
         }
         try {
-            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS));
+            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant());
         } catch (ApiException e) {
             throw refused(e);
         }
@@ -385,6 +405,16 @@ public class HookResource {
             throw notFound(hookId);
         }
         return hook;
+    }
+
+    /** The hook; 404 when there is none or the caller may not see its tenant, before anything is changed. */
+    private Uni<StoredHook> visible(Caller caller, UUID hookId) {
+        return unavailableOnOutage(hooks.find(hookId), "read").map(found -> {
+            if (found == null || !caller.sees(found.tenant())) {
+                throw notFound(hookId);
+            }
+            return found;
+        });
     }
 
     private static ApiException notFound(UUID hookId) {

@@ -15,8 +15,8 @@ public interface WorkflowStarter {
     record Started(UUID runId, String traceId) {
     }
 
-    /** Whether a workflow with this id exists (checked when a hook is created). */
-    Uni<Boolean> exists(UUID workflowId);
+    /** The tenant of the workflow with this id, or null when there is none (read when a hook is created). */
+    Uni<String> tenantOf(UUID workflowId);
 
     /**
      * Starts a run of the workflow with {@code input} as the run's input.

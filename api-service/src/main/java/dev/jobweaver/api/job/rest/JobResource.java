@@ -2,21 +2,25 @@ package dev.jobweaver.api.job.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.service.AcceptedJob;
 import dev.jobweaver.api.job.messaging.PublishFailedException;
+import dev.jobweaver.api.job.persistence.JobReadStore;
 import dev.jobweaver.api.job.persistence.StoredJob;
+import dev.jobweaver.api.job.service.AcceptedJob;
 import dev.jobweaver.api.job.service.IdempotencyConflictException;
 import dev.jobweaver.api.job.service.JobCommandService;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.job.service.JobSubmissionService;
 import dev.jobweaver.api.job.service.OutboxFullException;
+import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.service.Caller;
+import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
-import dev.jobweaver.api.job.persistence.JobReadStore;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
@@ -26,6 +30,7 @@ import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -76,9 +81,12 @@ public class JobResource {
     private final JobRequestValidator validator;
     private final JobApiConfig config;
     private final ObjectMapper mapper;
+    private final Callers callers;
 
     public JobResource(JobSubmissionService submissions, JobQueryService queries, JobCommandService commands,
-                       JobMetrics metrics, RestSupport rest, ObjectMapper mapper, JobApiConfig config) {
+                       JobMetrics metrics, RestSupport rest, ObjectMapper mapper, JobApiConfig config,
+                       Callers callers) {
+        this.callers = callers;
         this.submissions = submissions;
         this.queries = queries;
         this.commands = commands;
@@ -127,7 +135,9 @@ public class JobResource {
     @APIResponse(responseCode = "409", description = "the Idempotency-Key was used for another body within 24 h"
             + " (API.IDEMPOTENCY_CONFLICT; jobId names the first job)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<JobSubmitted>> submit(@Context RoutingContext routing) {
+        Caller caller = callers.current();
         // HttpEdgeRoutes buffered the body (and enforced its size); reading it here avoids a second read.
         byte[] body = routing.body() == null || routing.body().buffer() == null ? null
                 : routing.body().buffer().getBytes();
@@ -155,15 +165,16 @@ public class JobResource {
         if (!violations.isEmpty()) {
             throw refused(new ApiException(ApiErrorCode.INVALID_JOB_REQUEST, String.join("; ", violations)));
         }
+        JobControl control = owned(request.control(acceptedAt), request.tenant(), caller);
         int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount()
                 : config.validation().defaultRetryCount();
         String traceparent = routing.request().getHeader(Headers.TRACEPARENT);
         Map<String, String> retryAfter = Map.of("Retry-After",
                 Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
         Uni<AcceptedJob> submitted = key == null
-                ? submissions.submit(request.jobType(), request.payload(), maxRetries, request.control(acceptedAt),
+                ? submissions.submit(request.jobType(), request.payload(), maxRetries, control,
                         acceptedAt, traceparent)
-                : submissions.submitOnce(request.jobType(), request.payload(), maxRetries, request.control(acceptedAt),
+                : submissions.submitOnce(request.jobType(), request.payload(), maxRetries, control,
                         acceptedAt, traceparent, key, IdempotencyKeys.fingerprint(mapper, body));
         return submitted
                 .onFailure(IdempotencyConflictException.class).transform(e -> refused(new ApiException(
@@ -196,9 +207,11 @@ public class JobResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such job",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<JobView> get(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return queries.find(jobId).map(job -> JobView.of(found(jobId, job)));
+        return queries.find(jobId).map(job -> JobView.of(found(caller, jobId, job)));
     }
 
     @GET
@@ -212,10 +225,12 @@ public class JobResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such job (API.JOB_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<JobAttempts> attempts(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID jobId = jobId(id);
         return queries.find(jobId).chain(job -> {
-            StoredJob stored = found(jobId, job);
+            StoredJob stored = found(caller, jobId, job);
             return queries.attempts(jobId).map(reported -> JobAttempts.of(stored, reported));
         });
     }
@@ -240,10 +255,12 @@ public class JobResource {
             + " (API.SERVICE_UNAVAILABLE); the job is unchanged as far as the API knows, retry after Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<JobView>> cancel(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID jobId = jobId(id);
         return queries.find(jobId).chain(found -> {
-            StoredJob job = found(jobId, found);
+            StoredJob job = found(caller, jobId, found);
             if (job.status().isTerminal()) {
                 throw new ApiException(ApiErrorCode.JOB_NOT_CANCELLABLE, "job " + jobId + " is " + job.status()
                         + "; only a PENDING or RUNNING job can be cancelled", jobId.toString());
@@ -272,10 +289,12 @@ public class JobResource {
             + " Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID jobId = jobId(id);
         return queries.find(jobId).chain(found -> {
-            StoredJob job = found(jobId, found);
+            StoredJob job = found(caller, jobId, found);
             if (!job.status().isTerminal()) {
                 throw new ApiException(ApiErrorCode.JOB_NOT_FINISHED, "job " + jobId + " is " + job.status()
                         + "; only a finished job (COMPLETED, FAILED, CANCELLED or REJECTED) can be deleted",
@@ -309,9 +328,24 @@ public class JobResource {
         return UUID.fromString(id);
     }
 
-    /** {@code job}; 404 when there is none. */
-    private static StoredJob found(UUID jobId, StoredJob job) {
-        if (job == null) {
+    /**
+     * {@code control} with the job's tenant: the one the body named when the caller may use it, else the caller's own.
+     * Unchanged when that is the default tenant and the body named none, so an original-API request makes the event it
+     * always made.
+     */
+    private static JobControl owned(JobControl control, String requested, Caller caller) {
+        String tenant = caller.tenantOf(requested);
+        if (requested != null || JobControl.DEFAULT_TENANT.equals(tenant)) {
+            return control;
+        }
+        JobControl base = JobControl.orDefaults(control);
+        return new JobControl(base.priority(), base.runAt(), base.timeoutMs(), base.retryDelaysMs(), tenant,
+                base.labels());
+    }
+
+    /** {@code job}; 404 when there is none or the caller may not see its tenant. */
+    private static StoredJob found(Caller caller, UUID jobId, StoredJob job) {
+        if (job == null || !caller.sees(job.tenant())) {
             throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId, jobId.toString());
         }
         return job;
@@ -329,6 +363,7 @@ public class JobResource {
     }
 
     @GET
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "List jobs", description = "Newest first, optionally filtered by type, status, priority,"
             + " tenant, labels and the schedule that made them (every filter given must match).")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobPage.class)))
@@ -353,10 +388,11 @@ public class JobResource {
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+        Caller caller = callers.current();
         JobType typeFilter = enumParam("type", type, JobType.class);
         JobStatus statusFilter = enumParam("status", status, JobStatus.class);
         Priority priorityFilter = enumParam("priority", priority, Priority.class);
-        String tenantFilter = rest.tenant(tenant);
+        String tenantFilter = caller.filterTenant(rest.tenant(tenant));
         List<Map.Entry<String, String>> labelFilter = labelParams(labels);
         UUID scheduleFilter = uuidParam("scheduleId", scheduleId);
         UUID runFilter = uuidParam("workflowRunId", workflowRunId);

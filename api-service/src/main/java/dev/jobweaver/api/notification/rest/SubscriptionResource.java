@@ -5,12 +5,18 @@ import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.notification.service.SubscriptionRequest;
 import dev.jobweaver.api.notification.service.SubscriptionService;
+import dev.jobweaver.api.schedule.service.ScheduleService;
+import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.service.Caller;
+import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.UuidText;
+import dev.jobweaver.api.workflow.service.WorkflowService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.reactive.VertxContexts;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -50,7 +56,15 @@ public class SubscriptionResource {
     private final SubscriptionRequestReader reader;
     private final JobMetrics metrics;
 
-    public SubscriptionResource(SubscriptionService subscriptions, ObjectMapper mapper, JobMetrics metrics) {
+    private final ScheduleService schedules;
+    private final WorkflowService workflows;
+    private final Callers callers;
+
+    public SubscriptionResource(SubscriptionService subscriptions, ObjectMapper mapper, JobMetrics metrics,
+                                ScheduleService schedules, WorkflowService workflows, Callers callers) {
+        this.schedules = schedules;
+        this.workflows = workflows;
+        this.callers = callers;
         this.subscriptions = subscriptions;
         this.reader = new SubscriptionRequestReader(mapper);
         this.metrics = metrics;
@@ -74,7 +88,9 @@ public class SubscriptionResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "jobId names no job (API.JOB_NOT_FOUND, with jobId)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<SubscriptionView>> create(byte[] body) {
+        Caller caller = callers.current();
         SubscriptionRequest request;
         try {
             request = reader.read(body);
@@ -87,7 +103,8 @@ public class SubscriptionResource {
                         throw refused(new ApiException(ApiErrorCode.INVALID_SUBSCRIPTION_REQUEST,
                                 "url is refused: " + refusal));
                     }
-                    return subscriptions.create(request);
+                    return owner(request, caller).chain(tenant -> subscriptions.create(request, tenant,
+                            caller::sees));
                 })
                 .onFailure(SubscriptionService.JobNotFoundException.class).transform(e -> {
                     UUID jobId = ((SubscriptionService.JobNotFoundException) e).jobId();
@@ -110,9 +127,11 @@ public class SubscriptionResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such subscription (API.SUBSCRIPTION_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<SubscriptionView> get(@Parameter(description = "the subscription's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID subscriptionId = subscriptionId(id);
-        return subscriptions.find(subscriptionId).map(found -> SubscriptionView.of(found(subscriptionId, found)));
+        return visible(caller, subscriptionId).map(SubscriptionView::of);
     }
 
     @DELETE
@@ -124,10 +143,12 @@ public class SubscriptionResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such subscription (API.SUBSCRIPTION_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the subscription's UUID") @PathParam("id")
                                           String id) {
+        Caller caller = callers.current();
         UUID subscriptionId = subscriptionId(id);
-        return subscriptions.delete(subscriptionId).map(deleted -> {
+        return visible(caller, subscriptionId).chain(existing -> subscriptions.delete(subscriptionId)).map(deleted -> {
             if (!deleted) {
                 throw notFound(subscriptionId);
             }
@@ -145,18 +166,21 @@ public class SubscriptionResource {
             + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such subscription (API.SUBSCRIPTION_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<DeliveryLog> deliveries(
             @Parameter(description = "the subscription's UUID") @PathParam("id") String id,
             @Parameter(description = "most entries, 1..1000", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "1000", defaultValue = "100")) @QueryParam("limit") String limit) {
+        Caller caller = callers.current();
         UUID subscriptionId = subscriptionId(id);
         int max = limit(limit);
-        return subscriptions.deliveries(subscriptionId, max).map(entries -> {
-            if (entries == null) {
-                throw notFound(subscriptionId);
-            }
-            return new DeliveryLog(entries);
-        });
+        return visible(caller, subscriptionId).chain(existing -> subscriptions.deliveries(subscriptionId, max))
+                .map(entries -> {
+                    if (entries == null) {
+                        throw notFound(subscriptionId);
+                    }
+                    return new DeliveryLog(entries);
+                });
     }
 
     private UUID subscriptionId(String id) {
@@ -184,11 +208,46 @@ public class SubscriptionResource {
                 : value) + "'"));
     }
 
-    private static Subscription found(UUID id, Subscription subscription) {
-        if (subscription == null) {
-            throw notFound(id);
+    /** The subscription; 404 when there is none or the caller may not see its tenant, before anything is changed. */
+    private Uni<Subscription> visible(Caller caller, UUID id) {
+        return subscriptions.find(id).map(found -> {
+            if (found == null || !caller.sees(found.tenant)) {
+                throw notFound(id);
+            }
+            return found;
+        });
+    }
+
+    /**
+     * The tenant a subscription not to a job belongs to: its schedule's or workflow's (404 when the caller may not see
+     * it; the caller's own while it does not exist), or, for a job type, the caller's. A job type's subscription hears
+     * the jobs of every tenant, so only a caller that sees every tenant may make one.
+     */
+    private Uni<String> owner(SubscriptionRequest request, Caller caller) {
+        if (request.scheduleId() != null) {
+            return schedules.find(request.scheduleId()).map(schedule -> {
+                if (schedule != null && !caller.sees(schedule.tenant())) {
+                    throw new ApiException(ApiErrorCode.SCHEDULE_NOT_FOUND, "scheduleId " + request.scheduleId()
+                            + " names no schedule");
+                }
+                return schedule == null ? caller.tenant() : schedule.tenant();
+            });
         }
-        return subscription;
+        if (request.workflowId() != null) {
+            return workflows.find(request.workflowId(), null).map(workflow -> {
+                if (workflow != null && !caller.sees(workflow.tenant())) {
+                    throw new ApiException(ApiErrorCode.WORKFLOW_NOT_FOUND, "workflowId " + request.workflowId()
+                            + " names no workflow");
+                }
+                return workflow == null ? caller.tenant() : workflow.tenant();
+            });
+        }
+        if (request.jobType() != null && !caller.allTenants()) {
+            throw new ApiException(ApiErrorCode.TENANT_FORBIDDEN, "a subscription to jobType " + request.jobType()
+                    + " hears the jobs of every tenant; subscribe to a job, a schedule or a workflow of tenant '"
+                    + caller.tenant() + "' instead");
+        }
+        return Uni.createFrom().item(caller.tenant());
     }
 
     private static ApiException notFound(UUID id) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -51,19 +52,20 @@ public class SubscriptionService {
     }
 
     /**
-     * Stores a new subscription with a new secret; a {@link JobNotFoundException} when {@code jobId} names no job. The
-     * subscription of a job belongs to the job's tenant, the others to the default tenant.
+     * Stores a new subscription with a new secret; a {@link JobNotFoundException} when {@code jobId} names no job, or
+     * one of a tenant {@code visible} refuses. The subscription of a job belongs to the job's tenant, the others to
+     * {@code tenant}.
      */
     @WithSpan("create subscription")
-    public Uni<Subscription> create(SubscriptionRequest request) {
-        Uni<String> tenant = request.jobId() == null ? Uni.createFrom().item("default")
+    public Uni<Subscription> create(SubscriptionRequest request, String tenant, Predicate<String> visible) {
+        Uni<String> owned = request.jobId() == null ? Uni.createFrom().item(tenant)
                 : jobs.find(request.jobId()).map(job -> {
-                    if (job == null) {
+                    if (job == null || !visible.test(job.tenant())) {
                         throw new JobNotFoundException(request.jobId());
                     }
                     return job.tenant();
                 });
-        return tenant.chain(owner -> {
+        return owned.chain(owner -> {
             Subscription subscription = new Subscription();
             subscription.id = UUID.randomUUID();
             subscription.tenant = owner;

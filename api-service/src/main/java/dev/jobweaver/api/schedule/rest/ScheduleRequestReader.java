@@ -63,6 +63,14 @@ final class ScheduleRequestReader {
 
     /** The definition in {@code body}, valid at {@code now}, or an {@link ApiException} naming what is wrong. */
     ScheduleDefinition read(byte[] body, Instant now) {
+        return read(body, now, JobControl.DEFAULT_TENANT);
+    }
+
+    /**
+     * The definition in {@code body}, valid at {@code now}, or an {@link ApiException} naming what is wrong; its tenant
+     * {@code ownTenant} (the caller's) when the body names none.
+     */
+    ScheduleDefinition read(byte[] body, Instant now, String ownTenant) {
         if (body == null || body.length == 0) {
             throw malformed("request body is empty; expected a JSON object such as {\"name\":\"nightly\","
                     + "\"cron\":\"0 2 * * *\",\"job\":{...}}");
@@ -156,7 +164,7 @@ final class ScheduleRequestReader {
                     timezone == null ? ScheduleClock.DEFAULT_TIMEZONE : timezone, misfire, overlap,
                     paused != null && paused, new ScheduleTarget.Workflow(workflow));
         }
-        String scheduleTenant = effectiveTenant == null ? JobControl.DEFAULT_TENANT : effectiveTenant;
+        String scheduleTenant = effectiveTenant == null ? ownTenant : effectiveTenant;
         return new ScheduleDefinition(name, scheduleTenant, cron, interval,
                 timezone == null ? ScheduleClock.DEFAULT_TIMEZONE : timezone, misfire, overlap,
                 paused != null && paused, new ScheduleTarget.Job(template(request, scheduleTenant)));

@@ -9,6 +9,9 @@ import dev.jobweaver.api.schedule.service.ScheduleService;
 import dev.jobweaver.api.schedule.service.ScheduleTarget;
 import dev.jobweaver.api.schedule.service.ScheduledJobs;
 import dev.jobweaver.api.schedule.service.StoredSchedule;
+import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.service.Caller;
+import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.workflow.service.WorkflowService;
@@ -17,6 +20,7 @@ import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -61,9 +65,11 @@ public class ScheduleResource {
     private final RestSupport rest;
     private final JobApiConfig config;
     private final ScheduleRequestReader reader;
+    private final Callers callers;
 
     public ScheduleResource(ScheduleService schedules, WorkflowService workflows, RestSupport rest,
-                            JobApiConfig config, ObjectMapper mapper) {
+                            JobApiConfig config, ObjectMapper mapper, Callers callers) {
+        this.callers = callers;
         this.schedules = schedules;
         this.workflows = workflows;
         this.rest = rest;
@@ -88,9 +94,11 @@ public class ScheduleResource {
     @APIResponse(responseCode = "400", description = "invalid request; the message names the field"
             + " (API.INVALID_SCHEDULE_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<ScheduleView>> create(byte[] body) {
-        ScheduleDefinition definition = definition(body);
-        return unavailableOnOutage(withWorkflowTenant(definition).chain(schedules::create), "stored")
+        Caller caller = callers.current();
+        ScheduleDefinition definition = definition(body, caller.tenant());
+        return unavailableOnOutage(withWorkflowTenant(definition, caller).chain(schedules::create), "stored")
                 // relative, as for jobs: created(URI) would resolve it against the request's URI
                 .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, view(stored))
                         .header(HttpHeaders.LOCATION, "/api/schedules/" + stored.id())
@@ -102,6 +110,7 @@ public class ScheduleResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = SchedulePage.class)))
     @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid (API.INVALID_PARAMETER)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<SchedulePage> list(
             @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
@@ -109,7 +118,7 @@ public class ScheduleResource {
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
-        String tenantFilter = rest.tenant(tenant);
+        String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
         int pageNumber = rest.page(page);
         int pageSize = rest.size(size);
         Instant now = Instant.now();
@@ -126,13 +135,16 @@ public class ScheduleResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<ScheduleView> get(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID scheduleId = scheduleId(id);
-        return unavailableOnOutage(schedules.find(scheduleId), "read").map(found -> view(found(scheduleId, found)));
+        return visible(caller, scheduleId).map(ScheduleResource::view);
     }
 
     @PUT
     @Path("{id}")
+    @RolesAllowed(Roles.OPERATOR)
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Replace a schedule", description = "The body is a whole definition, as for POST; the"
             + " version goes up by one. A changed interval counts its ticks from now.")
@@ -145,10 +157,14 @@ public class ScheduleResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<ScheduleView> replace(@Parameter(description = "the schedule's UUID") @PathParam("id") String id,
                                      byte[] body) {
+        Caller caller = callers.current();
         UUID scheduleId = scheduleId(id);
-        ScheduleDefinition definition = definition(body);
-        return unavailableOnOutage(withWorkflowTenant(definition)
-                .chain(resolved -> schedules.replace(scheduleId, resolved)), "stored")
+        // read before the schedule so that a bad body is a 400 whether or not the schedule exists; read again with the
+        // schedule's own tenant, which a body naming none keeps
+        definition(body, caller.tenant());
+        return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(withWorkflowTenant(
+                        definition(body, existing.tenant()), caller)
+                .chain(resolved -> schedules.replace(scheduleId, resolved)), "stored"))
                 .map(stored -> view(found(scheduleId, stored)));
     }
 
@@ -161,14 +177,17 @@ public class ScheduleResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID scheduleId = scheduleId(id);
-        return unavailableOnOutage(schedules.delete(scheduleId), "deleted").map(deleted -> {
-            if (!deleted) {
-                throw notFound(scheduleId);
-            }
-            return RestResponse.<Void>noContent();
-        });
+        return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(schedules.delete(scheduleId),
+                "deleted")).map(deleted -> {
+                    if (!deleted) {
+                        throw notFound(scheduleId);
+                    }
+                    return RestResponse.<Void>noContent();
+                });
     }
 
     @POST
@@ -180,6 +199,7 @@ public class ScheduleResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<ScheduleView> pause(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
         return paused(id, true);
     }
@@ -193,6 +213,7 @@ public class ScheduleResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<ScheduleView> resume(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
         return paused(id, false);
     }
@@ -211,11 +232,15 @@ public class ScheduleResource {
     @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND), or the workflow it"
             + " starts was deleted (API.WORKFLOW_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<ScheduleTriggered>> trigger(
             @Parameter(description = "the schedule's UUID") @PathParam("id") String id,
             @HeaderParam(Headers.TRACEPARENT) String traceparent) {
+        Caller caller = callers.current();
         UUID scheduleId = scheduleId(id);
-        return unavailableOnOutage(schedules.trigger(scheduleId, Context.current(), traceparent), "run")
+        Context parent = Context.current();
+        return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(schedules.trigger(scheduleId, parent,
+                        traceparent), "run"))
                 .map(outcome -> switch (outcome) {
                     case ScheduledJobs.Outcome.Made made -> RestResponse.ResponseBuilder
                             .accepted(ScheduleTriggered.job(made.jobId(), made.traceId(), scheduleId,
@@ -236,8 +261,10 @@ public class ScheduleResource {
     }
 
     private Uni<ScheduleView> paused(String id, boolean paused) {
+        Caller caller = callers.current();
         UUID scheduleId = scheduleId(id);
-        return unavailableOnOutage(schedules.pause(scheduleId, paused), "stored")
+        return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(schedules.pause(scheduleId, paused),
+                        "stored"))
                 .map(stored -> view(found(scheduleId, stored)));
     }
 
@@ -245,12 +272,14 @@ public class ScheduleResource {
      * {@code definition} with its tenant when it starts a workflow: the workflow's. A 400 when the workflow does not
      * exist, or when the body named another tenant: a run's jobs belong to its workflow's tenant.
      */
-    private Uni<ScheduleDefinition> withWorkflowTenant(ScheduleDefinition definition) {
+    private Uni<ScheduleDefinition> withWorkflowTenant(ScheduleDefinition definition, Caller caller) {
         if (!(definition.target() instanceof ScheduleTarget.Workflow target)) {
+            // a body naming another tenant than the caller's own is refused with 403 before anything is stored
+            caller.tenantOf(definition.tenant());
             return Uni.createFrom().item(definition);
         }
         return workflows.find(target.workflowId(), null).map(workflow -> {
-            if (workflow == null) {
+            if (workflow == null || !caller.sees(workflow.tenant())) {
                 throw refused(new ApiException(ApiErrorCode.INVALID_SCHEDULE_REQUEST, "workflowId "
                         + target.workflowId() + " names no workflow"));
             }
@@ -263,15 +292,15 @@ public class ScheduleResource {
         });
     }
 
-    /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
-    private ScheduleDefinition definition(byte[] body) {
+    /** The body's definition, valid now, its tenant {@code ownTenant} when it names none; a 400 (or 413) otherwise. */
+    private ScheduleDefinition definition(byte[] body, String ownTenant) {
         int limit = config.validation().maxBodyBytes();
         if (body != null && body.length > limit) {
             throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
                     "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
         }
         try {
-            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS));
+            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
         } catch (ApiException e) {
             throw refused(e);
         }
@@ -299,6 +328,16 @@ public class ScheduleResource {
             throw notFound(scheduleId);
         }
         return schedule;
+    }
+
+    /** The schedule; 404 when there is none or the caller may not see its tenant, before anything is changed. */
+    private Uni<StoredSchedule> visible(Caller caller, UUID scheduleId) {
+        return unavailableOnOutage(schedules.find(scheduleId), "read").map(found -> {
+            if (found == null || !caller.sees(found.tenant())) {
+                throw notFound(scheduleId);
+            }
+            return found;
+        });
     }
 
     private static ApiException notFound(UUID scheduleId) {

@@ -1,5 +1,7 @@
 package dev.jobweaver.api.stats.rest;
 
+import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.stats.config.StatsConfig;
 import dev.jobweaver.api.stats.persistence.StatsStore;
 import dev.jobweaver.api.web.rest.ApiException;
@@ -7,6 +9,7 @@ import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobControlRules;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -35,8 +38,10 @@ public class StatsResource {
 
     private final StatsStore store;
     private final StatsConfig config;
+    private final Callers callers;
 
-    public StatsResource(StatsStore store, StatsConfig config) {
+    public StatsResource(StatsStore store, StatsConfig config, Callers callers) {
+        this.callers = callers;
         this.store = store;
         this.config = config;
     }
@@ -51,6 +56,7 @@ public class StatsResource {
     @APIResponse(responseCode = "400", description = "minutes is not an integer from 1 to 1440, or tenant breaks the"
             + " tenant rule (API.INVALID_PARAMETER)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<Overview> overview(
             @Parameter(description = "the window in minutes, 1 to 1440; 60 when absent",
                     schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1440"))
@@ -58,7 +64,8 @@ public class StatsResource {
             @Parameter(description = "only this tenant's jobs", schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant) {
         int window = minutes(minutes);
-        String owner = tenant(tenant);
+        // every tenant's figures for an admin that names none; the caller's own tenant's for anyone else
+        String owner = callers.current().filterTenant(tenant(tenant));
         Instant at = Instant.now();
         return store.counts(owner, config.exactCountLimit())
                 .chain(counts -> store.series(window, config.lookback().toSeconds(), owner).map(series -> {

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.tenant.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.tenant.service.TenantLimitService;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
@@ -8,6 +9,7 @@ import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobControlRules;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -57,6 +59,7 @@ public class TenantLimitResource {
     @APIResponse(responseCode = "400", description = "invalid tenant or body; the message names the field"
             + " (API.INVALID_TENANT_LIMIT_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.ADMIN)
     public Uni<TenantLimitView> set(@Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
             pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant, byte[] body) {
         String checked = tenant(tenant);
@@ -76,6 +79,7 @@ public class TenantLimitResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "the tenant has no limit (API.TENANT_LIMIT_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.ADMIN)
     public Uni<TenantLimitView> get(@Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
             pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant) {
         String checked = tenant(tenant);
@@ -94,6 +98,7 @@ public class TenantLimitResource {
     @APIResponse(responseCode = "204", description = "the tenant has no limit")
     @APIResponse(responseCode = "400", description = "the tenant is not valid (API.INVALID_TENANT_LIMIT_REQUEST)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.ADMIN)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the tenant", schema = @Schema(
             type = SchemaType.STRING, pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant) {
         String checked = tenant(tenant);

@@ -63,6 +63,14 @@ final class WorkflowRequestReader {
 
     /** The definition in {@code body}, valid at {@code now}, or an {@link ApiException} naming what is wrong. */
     WorkflowDefinition read(byte[] body, Instant now) {
+        return read(body, now, JobControl.DEFAULT_TENANT);
+    }
+
+    /**
+     * The definition in {@code body}, valid at {@code now}, or an {@link ApiException} naming what is wrong; its tenant
+     * {@code ownTenant} (the caller's) when the body names none.
+     */
+    WorkflowDefinition read(byte[] body, Instant now, String ownTenant) {
         JsonNode root = tree(body, "{\"name\":\"etl\",\"nodes\":[{\"id\":\"extract\",\"job\":{...}}]}");
         if (!root.isObject()) {
             throw malformed("request body must be a JSON object, got " + describe(root));
@@ -97,7 +105,7 @@ final class WorkflowRequestReader {
                         + Arrays.stream(OnFailure.values()).map(Enum::name).collect(Collectors.joining(", ")));
             }
         }
-        String workflowTenant = tenant == null ? JobControl.DEFAULT_TENANT : tenant;
+        String workflowTenant = tenant == null ? ownTenant : tenant;
 
         int count = nodesNode == null || nodesNode.isNull() ? 0 : nodesNode.size();
         if (count > WorkflowGraph.MAX_NODES) {

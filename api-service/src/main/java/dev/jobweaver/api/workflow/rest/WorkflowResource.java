@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
+import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.service.Caller;
+import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.workflow.service.StoredWorkflow;
 import dev.jobweaver.api.workflow.service.WorkflowDefinition;
 import dev.jobweaver.api.workflow.service.WorkflowRunService;
 import dev.jobweaver.api.workflow.service.WorkflowService;
@@ -14,6 +18,7 @@ import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -61,9 +66,11 @@ public class WorkflowResource {
     private final WorkflowRunService runs;
     private final RestSupport rest;
     private final WorkflowRequestReader reader;
+    private final Callers callers;
 
     public WorkflowResource(WorkflowService workflows, WorkflowRunService runs, RestSupport rest, JobApiConfig config,
-                            ObjectMapper mapper) {
+                            ObjectMapper mapper, Callers callers) {
+        this.callers = callers;
         this.workflows = workflows;
         this.runs = runs;
         this.rest = rest;
@@ -86,8 +93,10 @@ public class WorkflowResource {
             content = @Content(schema = @Schema(implementation = WorkflowView.class)))
     @APIResponse(responseCode = "400", description = ERRORS,
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<WorkflowView>> create(byte[] body) {
-        WorkflowDefinition definition = definition(body);
+        Caller caller = callers.current();
+        WorkflowDefinition definition = definition(body, caller, caller.tenant());
         return rest.unavailableOnOutage(workflows.create(definition), "the workflow could not be stored")
                 .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, WorkflowView.of(stored))
                         .header(HttpHeaders.LOCATION, "/api/workflows/" + stored.id())
@@ -100,6 +109,7 @@ public class WorkflowResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowPage.class)))
     @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid (API.INVALID_PARAMETER)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowPage> list(
             @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
@@ -107,7 +117,7 @@ public class WorkflowResource {
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
-        String tenantFilter = rest.tenant(tenant);
+        String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
         int pageNumber = rest.page(page);
         int pageSize = rest.size(size);
         return rest.unavailableOnOutage(workflows.list(tenantFilter, pageNumber, pageSize), "the workflows could not"
@@ -123,16 +133,18 @@ public class WorkflowResource {
             + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such workflow or version (API.WORKFLOW_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowView> get(@Parameter(description = "the workflow's UUID") @PathParam("id") String id,
                                  @Parameter(description = "a version; the latest without it", schema = @Schema(
                                          type = SchemaType.INTEGER, minimum = "1")) @QueryParam("version")
                                  String version) {
+        Caller caller = callers.current();
         UUID workflowId = rest.uuid("id", id);
         Integer wanted = version == null || version.isEmpty() ? null
                 : rest.integer("version", version, 0, 1, Integer.MAX_VALUE);
         return rest.unavailableOnOutage(workflows.find(workflowId, wanted), "the workflow could not be read")
                 .map(found -> {
-                    if (found == null) {
+                    if (found == null || !caller.sees(found.tenant())) {
                         throw wanted == null ? notFound(workflowId) : new ApiException(ApiErrorCode.WORKFLOW_NOT_FOUND,
                                 "no workflow with id " + workflowId + " and version " + wanted);
                     }
@@ -152,11 +164,16 @@ public class WorkflowResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<WorkflowView> replace(@Parameter(description = "the workflow's UUID") @PathParam("id") String id,
                                      byte[] body) {
+        Caller caller = callers.current();
         UUID workflowId = rest.uuid("id", id);
-        WorkflowDefinition definition = definition(body);
-        return rest.unavailableOnOutage(workflows.replace(workflowId, definition), "the workflow could not be stored")
+        // read before the workflow so that a bad body is a 400 whether or not the workflow exists; read again with the
+        // workflow's own tenant, which a body naming none keeps
+        definition(body, caller, caller.tenant());
+        return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(workflows.replace(workflowId,
+                        definition(body, caller, existing.tenant())), "the workflow could not be stored"))
                 .map(stored -> WorkflowView.of(found(workflowId, stored)));
     }
 
@@ -169,9 +186,12 @@ public class WorkflowResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the workflow's UUID") @PathParam("id") String id) {
+        Caller caller = callers.current();
         UUID workflowId = rest.uuid("id", id);
-        return rest.unavailableOnOutage(workflows.delete(workflowId), "the workflow could not be deleted")
+        return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(workflows.delete(workflowId),
+                        "the workflow could not be deleted"))
                 .map(deleted -> {
                     if (!deleted) {
                         throw notFound(workflowId);
@@ -195,9 +215,11 @@ public class WorkflowResource {
             + " large", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<RunStarted>> start(
             @Parameter(description = "the workflow's UUID") @PathParam("id") String id,
             @HeaderParam(Headers.TRACEPARENT) String traceparent, byte[] body) {
+        Caller caller = callers.current();
         UUID workflowId = rest.uuid("id", id);
         rest.checkSize(body);
         JsonNode input;
@@ -210,8 +232,9 @@ public class WorkflowResource {
         if (problem != null) {
             throw rest.refused(new ApiException(ApiErrorCode.INVALID_WORKFLOW_REQUEST, problem));
         }
-        return rest.unavailableOnOutage(runs.start(workflowId, input, Context.current(), traceparent),
-                "the run could not be stored").map(started -> {
+        Context parent = Context.current();
+        return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(runs.start(workflowId, input,
+                        parent, traceparent), "the run could not be stored")).map(started -> {
                     if (started == null) {
                         throw notFound(workflowId);
                     }
@@ -230,16 +253,19 @@ public class WorkflowResource {
             + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowRunPage> runs(
             @Parameter(description = "the workflow's UUID") @PathParam("id") String id,
             @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
                     defaultValue = "0")) @QueryParam("page") String page,
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+        Caller caller = callers.current();
         UUID workflowId = rest.uuid("id", id);
         int pageNumber = rest.page(page);
         int pageSize = rest.size(size);
-        return rest.unavailableOnOutage(runs.list(workflowId, pageNumber, pageSize), "the runs could not be read")
+        return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(runs.list(workflowId,
+                        pageNumber, pageSize), "the runs could not be read"))
                 .map(slice -> {
                     if (slice == null) {
                         throw notFound(workflowId);
@@ -249,14 +275,32 @@ public class WorkflowResource {
                 });
     }
 
-    /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
-    private WorkflowDefinition definition(byte[] body) {
+    /**
+     * The body's definition, valid now, its tenant {@code ownTenant} when it names none; a 400 (or 413) naming what is
+     * wrong otherwise, a 403 when it names a tenant the caller may not use.
+     */
+    private WorkflowDefinition definition(byte[] body, Caller caller, String ownTenant) {
         rest.checkSize(body);
+        WorkflowDefinition definition;
         try {
-            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS));
+            definition = reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
         } catch (ApiException e) {
             throw rest.refused(e);
         }
+        // a body naming another tenant than the caller's own is refused with 403 before anything is stored
+        caller.tenantOf(definition.tenant());
+        return definition;
+    }
+
+    /** The workflow at its latest version; 404 when there is none or the caller may not see its tenant. */
+    private Uni<StoredWorkflow> visible(Caller caller, UUID workflowId) {
+        return rest.unavailableOnOutage(workflows.find(workflowId, null), "the workflow could not be read")
+                .map(found -> {
+                    if (found == null || !caller.sees(found.tenant())) {
+                        throw notFound(workflowId);
+                    }
+                    return found;
+                });
     }
 
     private static <T> T found(UUID workflowId, T workflow) {

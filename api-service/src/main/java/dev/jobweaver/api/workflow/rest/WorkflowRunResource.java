@@ -1,11 +1,16 @@
 package dev.jobweaver.api.workflow.rest;
 
+import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.service.Caller;
+import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.workflow.service.StoredRun;
 import dev.jobweaver.api.workflow.service.WorkflowRunService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -29,8 +34,10 @@ public class WorkflowRunResource {
 
     private final WorkflowRunService runs;
     private final RestSupport rest;
+    private final Callers callers;
 
-    public WorkflowRunResource(WorkflowRunService runs, RestSupport rest) {
+    public WorkflowRunResource(WorkflowRunService runs, RestSupport rest, Callers callers) {
+        this.callers = callers;
         this.runs = runs;
         this.rest = rest;
     }
@@ -45,9 +52,13 @@ public class WorkflowRunResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such run (API.WORKFLOW_RUN_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowRunView> get(@Parameter(description = "the run's UUID") @PathParam("runId") String id) {
+        Caller caller = callers.current();
         UUID runId = rest.uuid("runId", id);
-        return rest.unavailableOnOutage(runs.find(runId).chain(runs::withRunningNodes), "the run could not be read")
+        return rest.unavailableOnOutage(runs.find(runId).chain(found -> found == null || !caller.sees(found.tenant())
+                        ? Uni.createFrom().<StoredRun>nullItem() : runs.withRunningNodes(found)),
+                        "the run could not be read")
                 .map(found -> {
                     if (found == null) {
                         throw notFound(runId);
@@ -68,10 +79,18 @@ public class WorkflowRunResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "409", description = "the run has ended (API.WORKFLOW_RUN_NOT_CANCELLABLE)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<WorkflowRunView>> cancel(
             @Parameter(description = "the run's UUID") @PathParam("runId") String id) {
+        Caller caller = callers.current();
         UUID runId = rest.uuid("runId", id);
-        return rest.unavailableOnOutage(runs.cancel(runId), "the cancel could not be stored").map(cancel -> {
+        // the run's tenant is checked before the cancel is stored; a run's tenant never changes
+        return rest.unavailableOnOutage(runs.find(runId).chain(found -> {
+            if (found == null || !caller.sees(found.tenant())) {
+                throw notFound(runId);
+            }
+            return runs.cancel(runId);
+        }), "the cancel could not be stored").map(cancel -> {
             if (cancel == null) {
                 throw notFound(runId);
             }

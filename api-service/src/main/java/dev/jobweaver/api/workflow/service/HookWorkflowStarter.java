@@ -23,8 +23,8 @@ public class HookWorkflowStarter implements WorkflowStarter {
     }
 
     @Override
-    public Uni<Boolean> exists(UUID workflowId) {
-        return workflows.find(workflowId, null).map(found -> found != null);
+    public Uni<String> tenantOf(UUID workflowId) {
+        return workflows.find(workflowId, null).map(found -> found == null ? null : found.tenant());
     }
 
     /**

@@ -32,8 +32,8 @@ class HookCallsWorkflowTest {
         final UUID missing = UUID.randomUUID();
 
         @Override
-        public Uni<Boolean> exists(UUID workflowId) {
-            return Uni.createFrom().item(!missing.equals(workflowId));
+        public Uni<String> tenantOf(UUID workflowId) {
+            return Uni.createFrom().item(missing.equals(workflowId) ? null : "default");
         }
 
         @Override
