@@ -62,7 +62,8 @@ public class StatsResource {
                     schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1440"))
             @QueryParam("minutes") String minutes,
             @Parameter(description = "only this tenant's jobs; without it the caller's own tenant's, an admin's every"
-                    + " tenant's; another tenant than the caller's own is 403 API.TENANT_FORBIDDEN", schema = @Schema(type = SchemaType.STRING,
+                    + " tenant's; another tenant than the caller's own is 403 API.TENANT_FORBIDDEN",
+                    schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant) {
         int window = minutes(minutes);
         // every tenant's figures for an admin that names none; the caller's own tenant's for anyone else
