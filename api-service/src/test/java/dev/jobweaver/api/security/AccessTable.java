@@ -249,6 +249,12 @@ public final class AccessTable {
                 `403 API.TENANT_FORBIDDEN`; a creation that names no tenant goes to the caller's own. A subscription to
                 a job type hears every tenant's jobs, so only an admin may make one.
 
+                Why these roles: a notification subscription follows jobs, so it is a submitter's to make and delete;
+                dead letters are read by a viewer and requeued or discarded by an operator; starting and cancelling a
+                workflow run is an operator's, as the workflow is; a tenant's limits are tenant management, so even
+                reading them is an admin's; the dashboard's settings hold no tenant's data and are read by any
+                signed-in role. An inbound hook's call needs no account: it is signed with the hook's secret.
+
                 Health, metrics and the OpenAPI document (`/q/*`) and the dashboard's static files are not REST
                 endpoints of the API and need no credentials.
 

@@ -61,7 +61,9 @@ public class StatsResource {
             @Parameter(description = "the window in minutes, 1 to 1440; 60 when absent",
                     schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1440"))
             @QueryParam("minutes") String minutes,
-            @Parameter(description = "only this tenant's jobs", schema = @Schema(type = SchemaType.STRING,
+            @Parameter(description = "only this tenant's jobs; without it the caller's own tenant's, an admin's every"
+                    + " tenant's; another tenant than the caller's own is 403 API.TENANT_FORBIDDEN",
+                    schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant) {
         int window = minutes(minutes);
         // every tenant's figures for an admin that names none; the caller's own tenant's for anyone else
@@ -96,7 +98,7 @@ public class StatsResource {
                 + " and " + MAX_MINUTES + ", got '" + cut(text) + "'");
     }
 
-    /** {@code tenant}: absent or empty is every tenant; otherwise it must match the tenant rule, or 400 naming it. */
+    /** {@code tenant}: absent or empty is none named; otherwise it must match the tenant rule, or 400 naming it. */
     static String tenant(String text) {
         if (text == null || text.isEmpty()) {
             return null;
