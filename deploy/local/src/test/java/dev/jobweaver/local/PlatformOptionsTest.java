@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The JVM options and tracing settings every service gets, and how JOBWEAVER_JAVA_OPTS adds to them. */
+/** The JVM options, tracing settings and secrets every service gets, and how JOBWEAVER_JAVA_OPTS adds to them. */
 class PlatformOptionsTest {
 
     @Test
@@ -52,10 +52,50 @@ class PlatformOptionsTest {
     }
 
     @Test
+    void theApiAloneGetsTheHomesSecretsInItsEnvironmentNotOnItsCommandLine() {
+        Platform platform = new Platform(options(false), line -> { });
+        platform.loadSecrets();
+        PlatformSecrets secrets = PlatformSecrets.load(home).orElseThrow();
+
+        ServiceProcess.Spec api = platform.spec(Platform.Service.API, 1);
+        assertEquals(secrets.apiEnvironment(), api.environment());
+        List<String> command = ServiceProcess.commandLine(api.jvmOptions(), api.config(), api.jar());
+        assertFalse(String.join(" ", command).contains(secrets.adminKey()), "the admin key on the command line");
+        assertFalse(String.join(" ", command).contains(secrets.secretKey()), "the secret key on the command line");
+        assertNull(api.config().get("jobweaver.security.enabled"), "secured: the API's own default");
+        assertEquals(java.util.Optional.of(secrets.adminKey()), platform.adminKey());
+
+        assertEquals(Map.of(), platform.spec(Platform.Service.SCHEDULER, 1).environment());
+        assertEquals(Map.of(), platform.spec(Platform.Service.WORKER, 1).environment());
+    }
+
+    @Test
+    void anInsecurePlatformTurnsTheApisSecurityOffAndHasNoKeyForClients() {
+        Platform platform = new Platform(options(true), line -> { });
+        platform.loadSecrets();
+
+        ServiceProcess.Spec api = platform.spec(Platform.Service.API, 1);
+        assertEquals("false", api.config().get("jobweaver.security.enabled"));
+        assertEquals(PlatformSecrets.load(home).orElseThrow().apiEnvironment(), api.environment(),
+                "webhook secrets are still encrypted");
+        assertEquals(java.util.Optional.empty(), platform.adminKey());
+    }
+
+    @org.junit.jupiter.api.io.TempDir
+    Path home;
+
+    private Platform.Options options(boolean insecure) {
+        LocalStack.Settings stack = new LocalStack.Settings(home, 19092, 19093, 15432, "512m", Map.of(), false);
+        return new Platform.Options(Path.of("."), stack, Map.of(), Map.of(), Map.of(), Platform.Options.DEFAULT_JVM,
+                null, Duration.ofSeconds(1), 0, null, false, insecure);
+    }
+
+    @Test
     void theShortConstructorRunsWithoutAotCachesAndStartsEverythingAtOnce() {
         Platform.Options options = new Platform.Options(Path.of("."), null, Map.of(), Map.of(), Map.of(),
                 Platform.Options.DEFAULT_JVM, null, Duration.ofSeconds(1), 0);
         assertNull(options.aotCaches());
         assertFalse(options.oneAtATime());
+        assertFalse(options.insecure());
     }
 }
