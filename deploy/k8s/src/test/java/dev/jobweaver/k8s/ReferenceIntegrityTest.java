@@ -100,7 +100,8 @@ class ReferenceIntegrityTest {
     void prodKeepsCredentialsOutOfGitAndNeedsOnlyTheDocumentedSecrets() {
         assertThat(Overlay.PROD.all(Secret.class)).isEmpty();
         assertThat(requiredSecrets(Overlay.PROD))
-                .containsExactlyInAnyOrder("api-service-db", "scheduler-service-db", "worker-service-db");
+                .containsExactlyInAnyOrder("api-service-db", "scheduler-service-db", "worker-service-db",
+                        "jobweaver-api-security");
     }
 
     @ParameterizedTest
