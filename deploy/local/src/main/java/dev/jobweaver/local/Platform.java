@@ -412,6 +412,26 @@ public final class Platform implements AutoCloseable {
         StaticMembers.removeInstance(stack.kafkaBootstrapServers(), last.spec().name());
     }
 
+    /** The environment variable that names the public key of bearer JWTs (a PEM file or a JWKS URL). */
+    static final String JWT_PUBLIC_KEY_LOCATION = "JOBWEAVER_JWT_PUBLIC_KEY_LOCATION";
+
+    /** The file in the home whose public key the API checks bearer JWTs against, unless the environment names one. */
+    static final String JWT_PUBLIC_KEY_FILE = "jwt-public.pem";
+
+    /**
+     * What the API process gets in its environment: its secrets, and where the public key of bearer JWTs is:
+     * {@code <home>/jwt-public.pem} unless the launcher's own environment ({@code launcher}) names a location. Without
+     * that file the API accepts API keys only; an identity provider's key put there (with JOBWEAVER_JWT_ISSUER set)
+     * makes its tokens work.
+     */
+    static Map<String, String> apiEnvironment(PlatformSecrets secrets, Path home, Map<String, String> launcher) {
+        Map<String, String> environment = new HashMap<>(secrets.apiEnvironment());
+        if (launcher.getOrDefault(JWT_PUBLIC_KEY_LOCATION, "").isBlank()) {
+            environment.put(JWT_PUBLIC_KEY_LOCATION, home.resolve(JWT_PUBLIC_KEY_FILE).toString());
+        }
+        return Map.copyOf(environment);
+    }
+
     /** Reads the API's secrets from the home, making them on its first start ({@link PlatformSecrets}). */
     void loadSecrets() {
         secrets = PlatformSecrets.loadOrCreate(options.stack().home());
@@ -461,8 +481,8 @@ public final class Platform implements AutoCloseable {
         if (cache != null) {
             jvm.addAll(cache.runOptions());
         }
-        Map<String, String> environment = service == Service.API && secrets != null ? secrets.apiEnvironment()
-                : Map.of();
+        Map<String, String> environment = service == Service.API && secrets != null
+                ? apiEnvironment(secrets, options.stack().home(), System.getenv()) : Map.of();
         return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, List.copyOf(jvm),
                 environment);
     }

@@ -58,7 +58,8 @@ class PlatformOptionsTest {
         PlatformSecrets secrets = PlatformSecrets.load(home).orElseThrow();
 
         ServiceProcess.Spec api = platform.spec(Platform.Service.API, 1);
-        assertEquals(secrets.apiEnvironment(), api.environment());
+        assertEquals(secrets.adminKey(), api.environment().get("JOBWEAVER_SECURITY_BOOTSTRAP_ADMIN_KEY"));
+        assertEquals(secrets.secretKey(), api.environment().get("JOBWEAVER_SECURITY_SECRET_KEY"));
         List<String> command = ServiceProcess.commandLine(api.jvmOptions(), api.config(), api.jar());
         assertFalse(String.join(" ", command).contains(secrets.adminKey()), "the admin key on the command line");
         assertFalse(String.join(" ", command).contains(secrets.secretKey()), "the secret key on the command line");
@@ -76,9 +77,22 @@ class PlatformOptionsTest {
 
         ServiceProcess.Spec api = platform.spec(Platform.Service.API, 1);
         assertEquals("false", api.config().get("jobweaver.security.enabled"));
-        assertEquals(PlatformSecrets.load(home).orElseThrow().apiEnvironment(), api.environment(),
-                "webhook secrets are still encrypted");
+        assertEquals(PlatformSecrets.load(home).orElseThrow().secretKey(),
+                api.environment().get("JOBWEAVER_SECURITY_SECRET_KEY"), "webhook secrets are still encrypted");
         assertEquals(java.util.Optional.empty(), platform.adminKey());
+    }
+
+    @Test
+    void theApiLooksForTheJwtPublicKeyInTheHomeUnlessTheEnvironmentNamesOne() {
+        PlatformSecrets secrets = PlatformSecrets.generate(new java.security.SecureRandom());
+
+        Map<String, String> byDefault = Platform.apiEnvironment(secrets, home, Map.of());
+        assertEquals(home.resolve("jwt-public.pem").toString(), byDefault.get("JOBWEAVER_JWT_PUBLIC_KEY_LOCATION"));
+        assertEquals(secrets.adminKey(), byDefault.get("JOBWEAVER_SECURITY_BOOTSTRAP_ADMIN_KEY"));
+
+        Map<String, String> named = Platform.apiEnvironment(secrets, home,
+                Map.of("JOBWEAVER_JWT_PUBLIC_KEY_LOCATION", "https://idp.example/certs"));
+        assertNull(named.get("JOBWEAVER_JWT_PUBLIC_KEY_LOCATION"), "the inherited variable is left to apply");
     }
 
     @org.junit.jupiter.api.io.TempDir
