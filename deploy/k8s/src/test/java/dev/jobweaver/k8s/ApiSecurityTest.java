@@ -87,6 +87,7 @@ class ApiSecurityTest {
         Volume volume = workload.pod().getVolumes().stream().filter(v -> v.getName().equals(mount.getName()))
                 .findFirst().orElseThrow();
         assertThat(volume.getSecret().getSecretName().replaceAll("-[a-z0-9]{10}$", "")).isEqualTo("jobweaver-jwt");
+        assertThat(volume.getSecret().getOptional()).as("the API fails requests without it").isNotEqualTo(Boolean.TRUE);
     }
 
     @Test

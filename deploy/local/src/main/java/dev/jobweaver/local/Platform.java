@@ -420,9 +420,9 @@ public final class Platform implements AutoCloseable {
 
     /**
      * What the API process gets in its environment: its secrets, and where the public key of bearer JWTs is:
-     * {@code <home>/jwt-public.pem} unless the launcher's own environment ({@code launcher}) names a location. Without
-     * that file the API accepts API keys only; an identity provider's key put there (with JOBWEAVER_JWT_ISSUER set)
-     * makes its tokens work.
+     * {@code <home>/jwt-public.pem} unless the launcher's own environment ({@code launcher}) names a location. That
+     * file holds a key nobody can sign for until an identity provider's key replaces it ({@link #ensureJwtPublicKey}),
+     * so until then the API accepts API keys only.
      */
     static Map<String, String> apiEnvironment(PlatformSecrets secrets, Path home, Map<String, String> launcher) {
         Map<String, String> environment = new HashMap<>(secrets.apiEnvironment());
@@ -432,9 +432,41 @@ public final class Platform implements AutoCloseable {
         return Map.copyOf(environment);
     }
 
-    /** Reads the API's secrets from the home, making them on its first start ({@link PlatformSecrets}). */
+    /**
+     * Reads the API's secrets from the home, making them on its first start ({@link PlatformSecrets}), and makes sure
+     * the JWT public key the API is pointed at exists.
+     */
     void loadSecrets() {
         secrets = PlatformSecrets.loadOrCreate(options.stack().home());
+        if (System.getenv().getOrDefault(JWT_PUBLIC_KEY_LOCATION, "").isBlank()) {
+            ensureJwtPublicKey(options.stack().home().resolve(JWT_PUBLIC_KEY_FILE));
+        }
+    }
+
+    /**
+     * Writes to {@code file}, unless it exists, the public half of a fresh RSA key pair whose private half is never
+     * kept: no token verifies against it. The API's JWT verification needs a readable key as soon as a request without
+     * an API key arrives (without one it fails such requests with a 500 instead of answering 401), and a platform on one
+     * machine has no identity provider; replacing the file with a provider's key makes its tokens work.
+     */
+    static void ensureJwtPublicKey(Path file) {
+        if (Files.exists(file)) {
+            return;
+        }
+        try {
+            java.security.KeyPairGenerator generator = java.security.KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            byte[] der = generator.generateKeyPair().getPublic().getEncoded();
+            String pem = "-----BEGIN PUBLIC KEY-----\n"
+                    + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                    + "\n-----END PUBLIC KEY-----\n";
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, pem);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JDK cannot make RSA keys", e);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("could not write " + file, e);
+        }
     }
 
     /** How instance {@code replica} (from 1) of {@code service} runs. */

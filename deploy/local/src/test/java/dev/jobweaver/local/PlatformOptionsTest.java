@@ -56,6 +56,7 @@ class PlatformOptionsTest {
         Platform platform = new Platform(options(false), line -> { });
         platform.loadSecrets();
         PlatformSecrets secrets = PlatformSecrets.load(home).orElseThrow();
+        assertEquals(true, java.nio.file.Files.exists(home.resolve("jwt-public.pem")), "the JWT key is there");
 
         ServiceProcess.Spec api = platform.spec(Platform.Service.API, 1);
         assertEquals(secrets.adminKey(), api.environment().get("JOBWEAVER_SECURITY_BOOTSTRAP_ADMIN_KEY"));
@@ -93,6 +94,22 @@ class PlatformOptionsTest {
         Map<String, String> named = Platform.apiEnvironment(secrets, home,
                 Map.of("JOBWEAVER_JWT_PUBLIC_KEY_LOCATION", "https://idp.example/certs"));
         assertNull(named.get("JOBWEAVER_JWT_PUBLIC_KEY_LOCATION"), "the inherited variable is left to apply");
+    }
+
+    @Test
+    void theJwtKeyTheApiIsPointedAtIsAnRsaPublicKeyAndAKeyPutThereIsKept() throws Exception {
+        Path file = home.resolve("jwt-public.pem");
+        Platform.ensureJwtPublicKey(file);
+
+        String pem = java.nio.file.Files.readString(file);
+        byte[] der = java.util.Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+        assertEquals("RSA", java.security.KeyFactory.getInstance("RSA")
+                .generatePublic(new java.security.spec.X509EncodedKeySpec(der)).getAlgorithm());
+        assertFalse(pem.contains("PRIVATE"));
+
+        java.nio.file.Files.writeString(file, "an identity provider's key");
+        Platform.ensureJwtPublicKey(file);
+        assertEquals("an identity provider's key", java.nio.file.Files.readString(file));
     }
 
     @org.junit.jupiter.api.io.TempDir
