@@ -14,6 +14,17 @@ CLIENT_PROPERTIES="${KAFKA_CLIENT_PROPERTIES:-/etc/jobweaver/kafka-client/client
 CLIENT=(--bootstrap-server "$KAFKA_BOOTSTRAP_SERVERS")
 if [ -f "$CLIENT_PROPERTIES" ]; then
   CLIENT+=(--command-config "$CLIENT_PROPERTIES")
+elif [ -n "${KAFKA_SECURITY_PROTOCOL:-}" ]; then
+  # The services' own KAFKA_* settings (components/kafka-sasl) as the CLI's client configuration, readable by this
+  # container's user only: it holds the SASL credentials.
+  CLIENT_PROPERTIES="${TMPDIR:-/tmp}/jobweaver-kafka-client.properties"
+  (
+    umask 077
+    echo "security.protocol=$KAFKA_SECURITY_PROTOCOL" > "$CLIENT_PROPERTIES"
+    [ -z "${KAFKA_SASL_MECHANISM:-}" ] || echo "sasl.mechanism=$KAFKA_SASL_MECHANISM" >> "$CLIENT_PROPERTIES"
+    [ -z "${KAFKA_SASL_JAAS_CONFIG:-}" ] || echo "sasl.jaas.config=$KAFKA_SASL_JAAS_CONFIG" >> "$CLIENT_PROPERTIES"
+  )
+  CLIENT+=(--command-config "$CLIENT_PROPERTIES")
 fi
 
 until "$KT" "${CLIENT[@]}" --list >/dev/null 2>&1; do

@@ -100,7 +100,8 @@ class ReferenceIntegrityTest {
     void prodKeepsCredentialsOutOfGitAndNeedsOnlyTheDocumentedSecrets() {
         assertThat(Overlay.PROD.all(Secret.class)).isEmpty();
         assertThat(requiredSecrets(Overlay.PROD))
-                .containsExactlyInAnyOrder("api-service-db", "scheduler-service-db", "worker-service-db");
+                .containsExactlyInAnyOrder("api-service-db", "scheduler-service-db", "worker-service-db",
+                        "jobweaver-api-security", "jobweaver-jwt");
     }
 
     @ParameterizedTest
@@ -166,7 +167,7 @@ class ReferenceIntegrityTest {
             Stream.ofNullable(workload.pod().getVolumes()).flatMap(List::stream)
                     .map(Volume::getSecret).filter(Objects::nonNull)
                     .filter(source -> !Boolean.TRUE.equals(source.getOptional()))
-                    .forEach(source -> names.add(source.getSecretName()));
+                    .forEach(source -> names.add(source.getSecretName().replaceAll("-[a-z0-9]{10}$", "")));
         }
         return names;
     }

@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.io.IOException;
@@ -55,7 +56,8 @@ final class StrictKubernetesModel {
             Map.entry("batch/v1/Job", Job.class),
             Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
             Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
-            Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class));
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
+            Map.entry("networking.k8s.io/v1/Ingress", Ingress.class));
 
     private static final YAMLMapper YAML = new YAMLMapper(new YAMLFactory());
     private static final ObjectMapper STRICT = strictMapper();

@@ -25,6 +25,11 @@ class TopicScriptsTest {
             #!/bin/bash
             # kafka-topics.sh stand-in: topics live in $FAKE_STATE as "name partitions", calls are logged to $FAKE_LOG.
             echo "$*" >> "$FAKE_LOG"
+            prev=""
+            for arg in "$@"; do
+              [ "$prev" != "--command-config" ] || { cat "$arg" >> "$FAKE_LOG"; ls -l "$arg" >> "$FAKE_LOG"; }
+              prev="$arg"
+            done
             touch "$FAKE_STATE"
             topic=""; partitions=""; action=""
             while [ $# -gt 0 ]; do
@@ -119,11 +124,37 @@ class TopicScriptsTest {
         assertThat(run.output()).contains("waiting for topics: job-status");
     }
 
+    @Test
+    void withSaslSettingsTheScriptsHandTheCliTheServicesKafkaSettingsReadableByTheirUserOnly() throws Exception {
+        Map<String, String> sasl = Map.of("KAFKA_SECURITY_PROTOCOL", "SASL_SSL", "KAFKA_SASL_MECHANISM", "SCRAM-SHA-512",
+                "KAFKA_SASL_JAAS_CONFIG", "org.apache.kafka.common.security.scram.ScramLoginModule required "
+                        + "username=\"jobweaver\" password=\"s3cret\";", "TMPDIR", dir.toString());
+        assertThat(run("create-topics.sh", 30, sasl).exitCode()).isZero();
+        assertThat(run("wait-for-topics.sh", 30, sasl).exitCode()).isZero();
+
+        String calls = Files.readString(log);
+        assertThat(calls).contains("--command-config " + dir.resolve("jobweaver-kafka-client.properties"),
+                "security.protocol=SASL_SSL", "sasl.mechanism=SCRAM-SHA-512",
+                "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required "
+                        + "username=\"jobweaver\" password=\"s3cret\";", "-rw------- ");
+    }
+
+    @Test
+    void withoutSaslSettingsTheCliGetsNoClientConfiguration() throws Exception {
+        assertThat(run("create-topics.sh", 30).exitCode()).isZero();
+        assertThat(Files.readString(log)).doesNotContain("--command-config");
+    }
+
     private record Run(int exitCode, String output) {
     }
 
     /** Runs a script with the dev overlay's topic configuration; exit code -1 when it was still running at the timeout. */
     private Run run(String script, long timeoutSeconds) throws Exception {
+        return run(script, timeoutSeconds, Map.of());
+    }
+
+    /** As {@link #run(String, long)}, with {@code extra} added to the environment. */
+    private Run run(String script, long timeoutSeconds, Map<String, String> extra) throws Exception {
         Map<String, String> topics = Overlay.DEV.configMap("jobweaver-topics").getData();
         Path output = dir.resolve(script + ".out");
         ProcessBuilder builder = new ProcessBuilder("bash", dir.resolve(script).toString())
@@ -135,6 +166,8 @@ class TopicScriptsTest {
         env.put("KAFKA_CLIENT_PROPERTIES", dir.resolve("absent.properties").toString());
         env.put("FAKE_STATE", state.toString());
         env.put("FAKE_LOG", log.toString());
+        env.remove("KAFKA_SECURITY_PROTOCOL");
+        env.putAll(extra);
         Process process = builder.start();
         int exit;
         if (process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {

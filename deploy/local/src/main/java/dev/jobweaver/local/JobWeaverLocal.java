@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The command line behind `./jobweaver`: {@code up} runs the platform on this machine ({@link UpCommand}),
- * {@code infra} only Kafka and PostgreSQL ({@link InfraCommand}), {@code bench} measures a running platform
+ * {@code infra} only Kafka and PostgreSQL ({@link InfraCommand}), {@code key} prints the admin API key
+ * ({@link KeyCommand}), {@code bench} measures a running platform
  * ({@link BenchCommand}), {@code chaos} kills parts of a platform of its own while jobs flow ({@link ChaosCommand}).
  * The script itself runs {@code test} and {@code build}, which are Maven.
  *
@@ -48,6 +49,7 @@ public final class JobWeaverLocal implements Runnable {
         CommandLine commandLine = new CommandLine(new JobWeaverLocal())
                 .addSubcommand(new UpCommand())
                 .addSubcommand(new InfraCommand())
+                .addSubcommand(new KeyCommand(out))
                 .addSubcommand(new BenchCommand(cwd, out))
                 .addSubcommand(new ChaosCommand(out));
         return Cli.configure(commandLine);
@@ -64,7 +66,7 @@ public final class JobWeaverLocal implements Runnable {
     /** No command named: bad usage. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "no command given (up, infra, bench, chaos)");
+        throw new ParameterException(spec.commandLine(), "no command given (up, infra, key, bench, chaos)");
     }
 
     /** The admin and embedded-server clients log every reconnect at INFO; the launcher's console is for people. */

@@ -73,6 +73,9 @@ public final class Platform implements AutoCloseable {
      *                  cache is missing or stale gets one training start before its real start
      * @param oneAtATime start the instances one after another, each once the previous is ready, instead of all at
      *                   once (on 2 cores, three JVMs starting together each take three times as long)
+     * @param insecure run the API open ({@code jobweaver.security.enabled=false}): every caller is an admin of every
+     *                 tenant; otherwise every request needs credentials, and the admin key of the home's
+     *                 {@link PlatformSecrets} works
      */
     /** The heap cap of the schedulers and workers ({@link Options#DEFAULT_JVM}). */
     static final String DEFAULT_MAX_HEAP = "-Xmx58m";
@@ -87,9 +90,18 @@ public final class Platform implements AutoCloseable {
     public record Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
                           Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
                           List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort,
-                          Path aotCaches, boolean oneAtATime) {
+                          Path aotCaches, boolean oneAtATime, boolean insecure) {
 
-        /** Without AOT caches, all instances starting at once (what the end-to-end tests use). */
+        /** Secured. */
+        public Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
+                       Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
+                       List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort,
+                       Path aotCaches, boolean oneAtATime) {
+            this(root, stack, basePorts, replicas, config, jvmOptions, restartDelay, readyTimeout, zipkinPort,
+                    aotCaches, oneAtATime, false);
+        }
+
+        /** Secured, without AOT caches, all instances starting at once (what the end-to-end tests use). */
         public Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
                        Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
                        List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort) {
@@ -160,6 +172,9 @@ public final class Platform implements AutoCloseable {
      */
     static final String KAFKA_RECORD_SPANS = "mp.messaging.connector.smallrye-kafka.tracing-enabled";
 
+    /** The API's switch between secured (its default) and open ({@link Options#insecure()}). */
+    static final String SECURITY_ENABLED = "jobweaver.security.enabled";
+
     /** The number of Kafka consumers a worker runs on {@code run-job} (the channel's run-time configuration). */
     static final String RUN_JOB_CONSUMERS = "mp.messaging.incoming.run-job-in.concurrency";
 
@@ -182,6 +197,8 @@ public final class Platform implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicInteger unexpectedExits = new java.util.concurrent.atomic.AtomicInteger();
     private final Object starting = new Object();
     private volatile ServiceProcess training;
+    /** The API's secrets, read from (or first written to) the home when the platform starts. */
+    private volatile PlatformSecrets secrets;
 
     /** @param out where user-facing progress lines go (the console for `up`, the test log for e2e) */
     public Platform(Options options, Consumer<String> out) {
@@ -206,6 +223,8 @@ public final class Platform implements AutoCloseable {
 
     /** Starts the infrastructure, then every built service (all instances at once), and waits until all are ready. */
     public void start() {
+        // Before anything else starts: a home whose secrets file is damaged is refused with nothing to stop.
+        loadSecrets();
         var viewer = zipkin == null ? java.util.concurrent.CompletableFuture.<Void>completedFuture(null)
                 : Processes.inBackground("zipkin-start", zipkin.reapedBy(stack.reaper())::start);
         stack.start();
@@ -267,7 +286,8 @@ public final class Platform implements AutoCloseable {
                     ServiceProcess.Spec spec = spec(service, 1);
                     Map<String, String> config = new HashMap<>(spec.config());
                     config.putAll(stack.migrationConfig(service.database()));
-                    SchemaMigration migration = new SchemaMigration(spec.name(), spec.jar(), config, logs);
+                    SchemaMigration migration = new SchemaMigration(spec.name(), spec.jar(), config,
+                            spec.environment(), logs);
                     return Processes.inBackground(spec.name() + "-migration", migration::run);
                 })
                 .toList();
@@ -315,7 +335,7 @@ public final class Platform implements AutoCloseable {
             List<String> jvm = new ArrayList<>(options.jvmOptions());
             jvm.addAll(cache.trainingOptions());
             training = new ServiceProcess(new ServiceProcess.Spec(real.name() + "-aot-training",
-                    real.jar(), real.port(), real.config(), jvm), logs).reapedBy(stack.reaper());
+                    real.jar(), real.port(), real.config(), jvm, real.environment()), logs).reapedBy(stack.reaper());
             long started = System.nanoTime();
             try {
                 startUnlessStopping(training);
@@ -392,7 +412,65 @@ public final class Platform implements AutoCloseable {
         StaticMembers.removeInstance(stack.kafkaBootstrapServers(), last.spec().name());
     }
 
-    private ServiceProcess.Spec spec(Service service, int replica) {
+    /** The environment variable that names the public key of bearer JWTs (a PEM file or a JWKS URL). */
+    static final String JWT_PUBLIC_KEY_LOCATION = "JOBWEAVER_JWT_PUBLIC_KEY_LOCATION";
+
+    /** The file in the home whose public key the API checks bearer JWTs against, unless the environment names one. */
+    static final String JWT_PUBLIC_KEY_FILE = "jwt-public.pem";
+
+    /**
+     * What the API process gets in its environment: its secrets, and where the public key of bearer JWTs is:
+     * {@code <home>/jwt-public.pem} unless the launcher's own environment ({@code launcher}) names a location. That
+     * file holds a key nobody can sign for until an identity provider's key replaces it ({@link #ensureJwtPublicKey}),
+     * so until then the API accepts API keys only.
+     */
+    static Map<String, String> apiEnvironment(PlatformSecrets secrets, Path home, Map<String, String> launcher) {
+        Map<String, String> environment = new HashMap<>(secrets.apiEnvironment());
+        if (launcher.getOrDefault(JWT_PUBLIC_KEY_LOCATION, "").isBlank()) {
+            environment.put(JWT_PUBLIC_KEY_LOCATION, home.resolve(JWT_PUBLIC_KEY_FILE).toString());
+        }
+        return Map.copyOf(environment);
+    }
+
+    /**
+     * Reads the API's secrets from the home, making them on its first start ({@link PlatformSecrets}), and makes sure
+     * the JWT public key the API is pointed at exists.
+     */
+    void loadSecrets() {
+        secrets = PlatformSecrets.loadOrCreate(options.stack().home());
+        if (System.getenv().getOrDefault(JWT_PUBLIC_KEY_LOCATION, "").isBlank()) {
+            ensureJwtPublicKey(options.stack().home().resolve(JWT_PUBLIC_KEY_FILE));
+        }
+    }
+
+    /**
+     * Writes to {@code file}, unless it exists, the public half of a fresh RSA key pair whose private half is never
+     * kept: no token verifies against it. The API's JWT verification needs a readable key as soon as a request without
+     * an API key arrives (without one it fails such requests with a 500 instead of answering 401), and a platform on one
+     * machine has no identity provider; replacing the file with a provider's key makes its tokens work.
+     */
+    static void ensureJwtPublicKey(Path file) {
+        if (Files.exists(file)) {
+            return;
+        }
+        try {
+            java.security.KeyPairGenerator generator = java.security.KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            byte[] der = generator.generateKeyPair().getPublic().getEncoded();
+            String pem = "-----BEGIN PUBLIC KEY-----\n"
+                    + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                    + "\n-----END PUBLIC KEY-----\n";
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, pem);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JDK cannot make RSA keys", e);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("could not write " + file, e);
+        }
+    }
+
+    /** How instance {@code replica} (from 1) of {@code service} runs. */
+    ServiceProcess.Spec spec(Service service, int replica) {
         int port = options.basePorts().getOrDefault(service, service.defaultPort()) + 100 * (replica - 1);
         String name = replica == 1 ? service.module() : service.module() + "-" + replica;
         Map<String, String> config = new HashMap<>(stack.serviceConfig(service.database()));
@@ -409,6 +487,9 @@ public final class Platform implements AutoCloseable {
             // A platform on a laptop calls local services: webhook deliveries may reach loopback and private
             // addresses here, unlike in the Kubernetes overlays (a --config api:... entry still overrides this).
             config.put("jobweaver.api.notifications.allow-private", "true");
+            if (options.insecure()) {
+                config.put(SECURITY_ENABLED, "false");
+            }
         }
         // Static group membership under a name that survives restarts: a restarted instance takes its partitions
         // back at once instead of waiting for its previous self to time out of the group (StaticMembership).
@@ -432,7 +513,10 @@ public final class Platform implements AutoCloseable {
         if (cache != null) {
             jvm.addAll(cache.runOptions());
         }
-        return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, List.copyOf(jvm));
+        Map<String, String> environment = service == Service.API && secrets != null
+                ? apiEnvironment(secrets, options.stack().home(), System.getenv()) : Map.of();
+        return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, List.copyOf(jvm),
+                environment);
     }
 
     /**
@@ -468,6 +552,23 @@ public final class Platform implements AutoCloseable {
                 KAFKA_RECORD_SPANS, "false");
     }
 
+    /**
+     * The admin key a client sends as {@code Authorization: Bearer}, once the platform has started; empty when the API
+     * runs open ({@link Options#insecure()}), which needs none.
+     */
+    public java.util.Optional<String> adminKey() {
+        PlatformSecrets current = secrets;
+        return options.insecure() || current == null ? java.util.Optional.empty()
+                : java.util.Optional.of(current.adminKey());
+    }
+
+    /** The value of {@link #STATE_SECURITY} in the state file: whether clients need the admin key. */
+    public static final String SECURED = "secured";
+    public static final String INSECURE = "insecure";
+
+    /** The state file's key that says whether the API runs secured ({@link #SECURED}) or open ({@link #INSECURE}). */
+    public static final String STATE_SECURITY = "api.security";
+
     /** Where the running platform describes itself (ports, pids, ready times) for tools such as `./jobweaver bench`. */
     public static Path stateFile(Path home) {
         return home.resolve("platform.properties");
@@ -482,6 +583,7 @@ public final class Platform implements AutoCloseable {
         state.setProperty("kafka.bootstrap.servers", stack.kafkaBootstrapServers());
         state.setProperty("postgres.port", Integer.toString(stack.postgres().port()));
         state.setProperty("kafka.pid", Long.toString(stack.kafka().pid()));
+        state.setProperty(STATE_SECURITY, options.insecure() ? INSECURE : SECURED);
         zipkin().ifPresent(z -> state.setProperty("zipkin.url", z.uiUrl()));
         instances.values().forEach(list -> list.forEach(p -> {
             String prefix = "service." + p.spec().name() + ".";

@@ -36,18 +36,22 @@ final class SchemaMigration {
     private final String name;
     private final Path jar;
     private final Map<String, String> config;
+    private final Map<String, String> environment;
     private final Path logFile;
 
     /**
      * @param name    the service, for messages and the log file's name
      * @param jar     the service's {@code quarkus-run.jar}
      * @param config  the service's configuration including the JDBC URL ({@link LocalStack#migrationConfig})
+     * @param environment the service's own environment variables (its secrets: the API checks its configuration
+     *                    when it initialises, so a migration start needs them too)
      * @param logs    the folder of the platform's logs
      */
-    SchemaMigration(String name, Path jar, Map<String, String> config, Path logs) {
+    SchemaMigration(String name, Path jar, Map<String, String> config, Map<String, String> environment, Path logs) {
         this.name = name;
         this.jar = jar;
         this.config = config;
+        this.environment = environment;
         this.logFile = logs.resolve(name + "-migration.log");
     }
 
@@ -72,10 +76,11 @@ final class SchemaMigration {
         ServiceProcess.requireBuilt(name, jar);
         try {
             Files.createDirectories(logFile.getParent());
-            Process process = new ProcessBuilder(command())
+            ProcessBuilder builder = new ProcessBuilder(command())
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException(name + ": schema migration did not finish within " + TIMEOUT

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One packaged Quarkus service ({@code target/quarkus-app/quarkus-run.jar}) run as its own process, as in
- * production: configuration is passed as system properties, output goes to files.
+ * production: configuration is passed as system properties, secrets as environment variables (which, unlike a command
+ * line, other users cannot read in {@code ps}), output goes to files.
  *
  * <p>Two files per instance: {@code <name>.log}, written by the service's own logging, which rotates it at
  * {@link #LOG_ROTATE_SIZE} while it runs ({@link #rotatingLog}); and {@code <name>.out}, the JVM's standard output and
@@ -35,8 +36,15 @@ public final class ServiceProcess {
      * @param port its HTTP port
      * @param config Quarkus configuration, passed as {@code -Dkey=value}
      * @param jvmOptions heap and GC options
+     * @param environment environment variables added to the launcher's own, for secrets
      */
-    public record Spec(String name, Path jar, int port, Map<String, String> config, List<String> jvmOptions) {
+    public record Spec(String name, Path jar, int port, Map<String, String> config, List<String> jvmOptions,
+                       Map<String, String> environment) {
+
+        /** With no environment variables of its own. */
+        public Spec(String name, Path jar, int port, Map<String, String> config, List<String> jvmOptions) {
+            this(name, jar, port, config, jvmOptions, Map.of());
+        }
     }
 
     private final Spec spec;
@@ -106,6 +114,7 @@ public final class ServiceProcess {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(outFile.toFile()));
             tuneMalloc(builder.environment());
+            builder.environment().putAll(spec.environment());
             process = builder.start();
             if (reaper != null) {
                 reaper.register(Reaper.SERVICES, spec.name(), process.pid());

@@ -4,6 +4,7 @@ import dev.jobweaver.local.Platform.Service;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,6 +25,10 @@ import picocli.CommandLine.Option;
             "Each service runs in its own process, started one after another (each once the previous is ready), "
                     + "with a supervisor that restarts one that dies. Data lives in the home folder and survives "
                     + "restarts; logs are in DIR/logs. The jobweaver script builds what is missing first.",
+            "",
+            "The API requires credentials: on its first start in a home folder, up makes an admin API key and the key "
+                    + "that encrypts webhook secrets, keeps both in DIR/secrets.properties (readable by you only) and "
+                    + "prints the admin key once the platform is up; ./jobweaver key prints it again.",
             "",
             "Extra JVM options for every service: the environment variable JOBWEAVER_JAVA_OPTS (added after the "
                     + "defaults, so they win); for the Kafka broker: JOBWEAVER_KAFKA_JAVA_OPTS."},
@@ -73,6 +78,11 @@ public final class UpCommand implements Callable<Integer> {
                     + "stale gets one training start first (once per build); caches live in DIR/aot.")
     boolean noAotCache;
 
+    @Option(names = "--insecure",
+            description = "Run the API open, without credentials: every caller is an admin of every tenant. For "
+                    + "clients that send no key, on a machine nobody else can reach.")
+    boolean insecure;
+
     @Option(names = "--start-together",
             description = "Start all services at once instead of one after another.")
     boolean startTogether;
@@ -110,7 +120,34 @@ public final class UpCommand implements Callable<Integer> {
         Path home = stack.home();
         return new Platform.Options(stack.root(), stack.settings(partitionPlan().counts()), basePorts(), replicas(),
                 Map.of(), Platform.Options.jvmWith(extraJvmOptions), Duration.ofSeconds(3), Duration.ofSeconds(120),
-                traces ? zipkinPort : 0, noAotCache ? null : AotCache.directoryUnder(home), !startTogether);
+                traces ? zipkinPort : 0, noAotCache ? null : AotCache.directoryUnder(home), !startTogether, insecure);
+    }
+
+    /** What {@code --insecure} prints before anything starts, and again once the platform is up. */
+    static final String INSECURE_WARNING = """
+            *** INSECURE: the API runs without authentication (--insecure). Anyone who can reach its port is an \
+            admin of every tenant: keep it on a machine nobody else can reach. ***""";
+
+    /**
+     * How to reach the API, printed once the platform is up: with {@code adminKey}, the key, where it is kept and
+     * ready curl commands that send it; without (the API runs open), the warning and the same commands without it.
+     */
+    List<String> access(String adminKey, Path home) {
+        String url = "http://localhost:" + apiPort;
+        String auth = adminKey == null ? "" : "-H \"Authorization: Bearer " + adminKey + "\" ";
+        List<String> lines = new java.util.ArrayList<>();
+        if (adminKey == null) {
+            lines.add(INSECURE_WARNING);
+        } else {
+            lines.add("Admin API key: " + adminKey);
+            lines.add("  kept in " + PlatformSecrets.file(home) + " (./jobweaver key prints it); send it as "
+                    + "Authorization: Bearer <key>. The dashboard asks for it.");
+        }
+        lines.add("Try it:");
+        lines.add("  curl " + auth + url + "/api/jobs");
+        lines.add("  curl " + auth + "-H 'Content-Type: application/json' -d '{\"jobType\":\"SIMULATION\","
+                + "\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"hello\"}]}}' " + url + "/api/jobs");
+        return lines;
     }
 
     @Override
@@ -141,6 +178,9 @@ public final class UpCommand implements Callable<Integer> {
             System.out.println("JobWeaver stopped.");
         });
         partitions.notes().forEach(note -> System.out.println("  " + note));
+        if (insecure) {
+            System.out.println(INSECURE_WARNING);
+        }
         System.out.println("Starting Kafka, PostgreSQL and " + platform.builtServices().size() + " service(s)...");
         platform.start();
         System.out.println();
@@ -152,6 +192,8 @@ public final class UpCommand implements Callable<Integer> {
         platform.zipkin().ifPresent(z -> System.out.println("  traces      " + z.uiUrl()
                 + "   (Zipkin: search by traceId)"));
         System.out.println("  logs        " + settings.home().resolve("logs"));
+        System.out.println();
+        access(platform.adminKey().orElse(null), settings.home()).forEach(System.out::println);
         System.out.println("Press Ctrl-C to stop.");
         JobWeaverLocal.await(stopped);
         return 0;

@@ -49,6 +49,31 @@ class JobWeaverLocalTest {
         assertThat(options.aotCaches()).isEqualTo(AotCache.directoryUnder(Path.of("/repo/.jobweaver")));
         assertThat(options.oneAtATime()).isTrue();
         assertThat(options.jvmOptions()).isEqualTo(Platform.Options.DEFAULT_JVM);
+        assertThat(options.insecure()).as("secured unless asked").isFalse();
+    }
+
+    @Test
+    void insecureRunsTheApiOpenAndSaysSoWhereTheKeyWouldBe() {
+        UpCommand up = parse(UpCommand.class, "up", "--insecure", "--root", "/repo");
+        assertThat(up.platformOptions(null).insecure()).isTrue();
+        assertThat(up.access(null, Path.of("/repo/.jobweaver")))
+                .startsWith(UpCommand.INSECURE_WARNING)
+                .noneMatch(line -> line.contains("Authorization"))
+                .contains("  curl http://localhost:8080/api/jobs");
+    }
+
+    @Test
+    void aSecuredPlatformPrintsItsKeyWhereItIsKeptAndCurlCommandsThatSendIt() {
+        UpCommand up = parse(UpCommand.class, "up", "--api-port", "18080", "--root", "/repo");
+        String key = "jw_" + "A".repeat(43);
+        java.util.List<String> lines = up.access(key, Path.of("/repo/.jobweaver"));
+        assertThat(lines).contains("Admin API key: " + key,
+                "  curl -H \"Authorization: Bearer " + key + "\" http://localhost:18080/api/jobs");
+        assertThat(String.join("\n", lines)).contains("/repo/.jobweaver/secrets.properties", "./jobweaver key")
+                .doesNotContain("INSECURE");
+        assertThat(lines).filteredOn(line -> line.contains("-d '")).singleElement().asString()
+                .contains("Authorization: Bearer " + key, "\"jobType\":\"SIMULATION\"",
+                        "http://localhost:18080/api/jobs");
     }
 
     @Test
@@ -170,9 +195,9 @@ class JobWeaverLocalTest {
         assertThat(commandLine().execute("deploy")).isEqualTo(2);
         assertThat(commandLine().execute()).isEqualTo(2);
         assertThat(err.toString().lines().toList()).containsExactly(
-                "jobweaver: unknown command 'deploy' (up, infra, bench, chaos)",
+                "jobweaver: unknown command 'deploy' (up, infra, key, bench, chaos)",
                 "Run ./jobweaver --help for the options.",
-                "jobweaver: no command given (up, infra, bench, chaos)",
+                "jobweaver: no command given (up, infra, key, bench, chaos)",
                 "Run ./jobweaver --help for the options.");
     }
 
@@ -191,7 +216,7 @@ class JobWeaverLocalTest {
     @Test
     void helpListsEveryCommandAndEveryUpOptionWithItsDefault() {
         assertThat(commandLine().execute("--help")).isZero();
-        assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "up", "infra", "bench", "chaos",
+        assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "up", "infra", "key", "bench", "chaos",
                 "Run ./jobweaver COMMAND --help");
         out.getBuffer().setLength(0);
 

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The JVM options and tracing settings every service gets, and how JOBWEAVER_JAVA_OPTS adds to them. */
+/** The JVM options, tracing settings and secrets every service gets, and how JOBWEAVER_JAVA_OPTS adds to them. */
 class PlatformOptionsTest {
 
     @Test
@@ -52,10 +52,81 @@ class PlatformOptionsTest {
     }
 
     @Test
+    void theApiAloneGetsTheHomesSecretsInItsEnvironmentNotOnItsCommandLine() {
+        Platform platform = new Platform(options(false), line -> { });
+        platform.loadSecrets();
+        PlatformSecrets secrets = PlatformSecrets.load(home).orElseThrow();
+        assertEquals(true, java.nio.file.Files.exists(home.resolve("jwt-public.pem")), "the JWT key is there");
+
+        ServiceProcess.Spec api = platform.spec(Platform.Service.API, 1);
+        assertEquals(secrets.adminKey(), api.environment().get("JOBWEAVER_SECURITY_BOOTSTRAP_ADMIN_KEY"));
+        assertEquals(secrets.secretKey(), api.environment().get("JOBWEAVER_SECURITY_SECRET_KEY"));
+        List<String> command = ServiceProcess.commandLine(api.jvmOptions(), api.config(), api.jar());
+        assertFalse(String.join(" ", command).contains(secrets.adminKey()), "the admin key on the command line");
+        assertFalse(String.join(" ", command).contains(secrets.secretKey()), "the secret key on the command line");
+        assertNull(api.config().get("jobweaver.security.enabled"), "secured: the API's own default");
+        assertEquals(java.util.Optional.of(secrets.adminKey()), platform.adminKey());
+
+        assertEquals(Map.of(), platform.spec(Platform.Service.SCHEDULER, 1).environment());
+        assertEquals(Map.of(), platform.spec(Platform.Service.WORKER, 1).environment());
+    }
+
+    @Test
+    void anInsecurePlatformTurnsTheApisSecurityOffAndHasNoKeyForClients() {
+        Platform platform = new Platform(options(true), line -> { });
+        platform.loadSecrets();
+
+        ServiceProcess.Spec api = platform.spec(Platform.Service.API, 1);
+        assertEquals("false", api.config().get("jobweaver.security.enabled"));
+        assertEquals(PlatformSecrets.load(home).orElseThrow().secretKey(),
+                api.environment().get("JOBWEAVER_SECURITY_SECRET_KEY"), "webhook secrets are still encrypted");
+        assertEquals(java.util.Optional.empty(), platform.adminKey());
+    }
+
+    @Test
+    void theApiLooksForTheJwtPublicKeyInTheHomeUnlessTheEnvironmentNamesOne() {
+        PlatformSecrets secrets = PlatformSecrets.generate(new java.security.SecureRandom());
+
+        Map<String, String> byDefault = Platform.apiEnvironment(secrets, home, Map.of());
+        assertEquals(home.resolve("jwt-public.pem").toString(), byDefault.get("JOBWEAVER_JWT_PUBLIC_KEY_LOCATION"));
+        assertEquals(secrets.adminKey(), byDefault.get("JOBWEAVER_SECURITY_BOOTSTRAP_ADMIN_KEY"));
+
+        Map<String, String> named = Platform.apiEnvironment(secrets, home,
+                Map.of("JOBWEAVER_JWT_PUBLIC_KEY_LOCATION", "https://idp.example/certs"));
+        assertNull(named.get("JOBWEAVER_JWT_PUBLIC_KEY_LOCATION"), "the inherited variable is left to apply");
+    }
+
+    @Test
+    void theJwtKeyTheApiIsPointedAtIsAnRsaPublicKeyAndAKeyPutThereIsKept() throws Exception {
+        Path file = home.resolve("jwt-public.pem");
+        Platform.ensureJwtPublicKey(file);
+
+        String pem = java.nio.file.Files.readString(file);
+        byte[] der = java.util.Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+        assertEquals("RSA", java.security.KeyFactory.getInstance("RSA")
+                .generatePublic(new java.security.spec.X509EncodedKeySpec(der)).getAlgorithm());
+        assertFalse(pem.contains("PRIVATE"));
+
+        java.nio.file.Files.writeString(file, "an identity provider's key");
+        Platform.ensureJwtPublicKey(file);
+        assertEquals("an identity provider's key", java.nio.file.Files.readString(file));
+    }
+
+    @org.junit.jupiter.api.io.TempDir
+    Path home;
+
+    private Platform.Options options(boolean insecure) {
+        LocalStack.Settings stack = new LocalStack.Settings(home, 19092, 19093, 15432, "512m", Map.of(), false);
+        return new Platform.Options(Path.of("."), stack, Map.of(), Map.of(), Map.of(), Platform.Options.DEFAULT_JVM,
+                null, Duration.ofSeconds(1), 0, null, false, insecure);
+    }
+
+    @Test
     void theShortConstructorRunsWithoutAotCachesAndStartsEverythingAtOnce() {
         Platform.Options options = new Platform.Options(Path.of("."), null, Map.of(), Map.of(), Map.of(),
                 Platform.Options.DEFAULT_JVM, null, Duration.ofSeconds(1), 0);
         assertNull(options.aotCaches());
         assertFalse(options.oneAtATime());
+        assertFalse(options.insecure());
     }
 }

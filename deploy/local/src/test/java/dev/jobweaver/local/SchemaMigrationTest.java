@@ -23,7 +23,7 @@ class SchemaMigrationTest {
     void theServiceMigratesAsItStartsThenExitsWithoutTakingItsPortOrExportingSpans() {
         SchemaMigration migration = new SchemaMigration("worker-service", dir.resolve("quarkus-run.jar"),
                 Map.of("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:5432/jobweaver_worker",
-                        "quarkus.http.port", "8082"), dir);
+                        "quarkus.http.port", "8082"), Map.of(), dir);
 
         List<String> command = migration.command();
 
@@ -39,7 +39,7 @@ class SchemaMigrationTest {
 
     @Test
     void aServiceThatIsNotBuiltIsNamed() {
-        SchemaMigration migration = new SchemaMigration("api-service", dir.resolve("missing.jar"), Map.of(), dir);
+        SchemaMigration migration = new SchemaMigration("api-service", dir.resolve("missing.jar"), Map.of(), Map.of(), dir);
 
         assertThatThrownBy(migration::run).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("api-service is not built");
@@ -48,7 +48,7 @@ class SchemaMigrationTest {
     @Test
     void aFailedMigrationShowsTheEndOfItsLog() throws Exception {
         Path notAJar = Files.writeString(dir.resolve("broken.jar"), "not a jar");
-        SchemaMigration migration = new SchemaMigration("scheduler-service", notAJar, Map.of(), dir);
+        SchemaMigration migration = new SchemaMigration("scheduler-service", notAJar, Map.of(), Map.of(), dir);
 
         assertThatThrownBy(migration::run).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("scheduler-service: schema migration failed (exit 1)")

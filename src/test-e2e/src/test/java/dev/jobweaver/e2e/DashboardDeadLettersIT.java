@@ -33,7 +33,7 @@ class DashboardDeadLettersIT {
     @BeforeAll
     static void openBrowser() {
         api = E2ePlatform.api();
-        browser = Browser.open(api.baseUrl());
+        browser = Browser.open(api);
     }
 
     @AfterAll

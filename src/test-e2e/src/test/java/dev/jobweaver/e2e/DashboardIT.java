@@ -35,7 +35,7 @@ class DashboardIT {
     @BeforeAll
     static void openBrowser() {
         api = E2ePlatform.api();
-        browser = Browser.open(api.baseUrl());
+        browser = Browser.open(api);
     }
 
     @AfterAll

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.local.PlatformSecrets;
 import dev.jobweaver.local.Ports;
 import java.io.IOException;
 import java.net.Socket;
@@ -25,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * `./jobweaver up` stopped and started again takes up its work at once: a job submitted right after "JobWeaver is up"
  * starts within 3 s, whether the platform was stopped by a Ctrl-C (SIGINT to the whole process group, as a terminal
  * sends it), by a SIGTERM to the whole group, or by a SIGKILL of the launcher alone, after which its children must not
- * outlive it and hold the ports. Its first start is also the check of a clean start: no WARN or ERROR in any log.
+ * outlive it and hold the ports. Its first start is also the check of a clean start: no WARN or ERROR in any log. The
+ * launcher prints the admin key it keeps in its home, the same one after every restart, and the API refuses a request
+ * without it.
  *
  * <p>This runs the launcher itself, in a session of its own, on its own ports and folder: a second platform beside
  * the suite's shared one, which is idle meanwhile.
@@ -39,6 +42,8 @@ class RestartIT {
     Path home;
 
     private Process launcher;
+    /** The admin key the launcher printed on its first start. */
+    private String adminKey;
     private final int apiPort = Ports.free();
     private final int schedulerPort = Ports.free();
     private final int workerPort = Ports.free();
@@ -56,14 +61,18 @@ class RestartIT {
     @Test
     void aJobSubmittedRightAfterARestartStartsWithinThreeSeconds() throws Exception {
         List<String> figures = new ArrayList<>();
-        start();
+        adminKey = printedKey(start());
+        assertThat(adminKey).as("the key the launcher printed is the one it keeps in its home").isEqualTo(
+                PlatformSecrets.load(home.resolve("platform")).orElseThrow().adminKey());
+        assertThat(new JobWeaverClient("http://localhost:" + apiPort).get("/api/jobs").status())
+                .as("without the key").isEqualTo(401);
         figures.add("first start: " + submitAndTime());
         assertThat(warningsAndErrors()).as("WARN and ERROR lines in the logs of a healthy start").isEmpty();
 
         signalGroup("INT");
         assertThat(launcher.waitFor(120, TimeUnit.SECONDS)).as("the launcher exits after a Ctrl-C").isTrue();
         assertPortsFree(Duration.ofSeconds(5));
-        start();
+        assertThat(printedKey(start())).as("the same key after a restart").isEqualTo(adminKey);
         figures.add("after Ctrl-C (SIGINT to the group): " + submitAndTime());
 
         signalGroup("TERM");
@@ -87,7 +96,7 @@ class RestartIT {
      * stamped on this machine's clock. The time until the read model shows it is printed beside.
      */
     private String submitAndTime() {
-        JobWeaverClient api = new JobWeaverClient("http://localhost:" + apiPort);
+        JobWeaverClient api = new JobWeaverClient("http://localhost:" + apiPort, adminKey);
         long submitted = System.nanoTime();
         UUID id = api.submitAccepted(Jobs.noop());
         Map<UUID, JsonNode> done = api.awaitAll(List.of(id), JobWeaverClient::terminal, Duration.ofSeconds(60));
@@ -101,7 +110,11 @@ class RestartIT {
                 visible.toMillis() / 1000.0);
     }
 
-    private void start() throws Exception {
+    /**
+     * Starts the launcher and returns what it printed up to "JobWeaver is up" and the lines after it, the key among
+     * them.
+     */
+    private String start() throws Exception {
         Path root = Path.of(System.getProperty("jobweaver.root", "../..")).toAbsolutePath().normalize();
         Path launcherJar = root.resolve("deploy/local/target/jobweaver-local.jar");
         String java = ProcessHandle.current().info().command().orElse("java");
@@ -118,8 +131,8 @@ class RestartIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
         while (System.nanoTime() < deadline) {
             String printed = Files.exists(out) ? Files.readString(out) : "";
-            if (printed.contains("JobWeaver is up")) {
-                return;
+            if (printed.contains("JobWeaver is up") && printed.contains("Press Ctrl-C to stop.")) {
+                return printed;
             }
             if (!launcher.isAlive()) {
                 throw new AssertionError("the launcher exited (" + launcher.exitValue() + "):\n" + printed);
@@ -127,6 +140,14 @@ class RestartIT {
             Thread.sleep(200);
         }
         throw new AssertionError("not up within 240 s:\n" + Files.readString(out));
+    }
+
+    /** The key on the launcher's "Admin API key: jw_..." line. */
+    private static String printedKey(String printed) {
+        java.util.regex.Matcher key = java.util.regex.Pattern.compile("Admin API key: (jw_[A-Za-z0-9_-]{43})")
+                .matcher(printed);
+        assertThat(key.find()).as("the launcher prints the admin key:\n" + printed).isTrue();
+        return key.group(1);
     }
 
     /**

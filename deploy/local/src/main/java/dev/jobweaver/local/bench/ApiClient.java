@@ -33,6 +33,9 @@ import java.util.function.Supplier;
  * samples in {@code perf}); a Vert.x client on one event loop, keep-alive connections, no pipelining (the API answers
  * a connection's requests in order anyway) took 11-14% of a core for the same bursts (docs/benchmark.md).
  *
+ * <p>Every request but the readiness probe carries the client's API key, if it has one: the bench measures the
+ * secured platform, authentication included.
+ *
  * <p>Threads: every answer completes on the client's single event loop, so a caller's continuation must not block.
  * {@link #close()} stops that loop.
  */
@@ -52,10 +55,20 @@ public final class ApiClient implements AutoCloseable {
     private final String baseUrl;
     private final String basePath;
     private final Duration requestTimeout;
+    /** Sent as {@code Authorization: Bearer}; null sends none. */
+    private final String apiKey;
 
-    /** A client of the API at {@code baseUrl} ({@code http://localhost:8080}). */
+    /** A client of the API at {@code baseUrl} ({@code http://localhost:8080}) that sends no credentials. */
     public ApiClient(String baseUrl) {
-        this(baseUrl, REQUEST_TIMEOUT);
+        this(baseUrl, null, REQUEST_TIMEOUT, MAX_CONNECTIONS);
+    }
+
+    /**
+     * A client of the API at {@code baseUrl} that sends {@code apiKey} as {@code Authorization: Bearer} with every
+     * request but the readiness probe; null sends none (an API run open).
+     */
+    public ApiClient(String baseUrl, String apiKey) {
+        this(baseUrl, apiKey, REQUEST_TIMEOUT, MAX_CONNECTIONS);
     }
 
     /**
@@ -63,18 +76,19 @@ public final class ApiClient implements AutoCloseable {
      * of that concurrency, as the targets describe it ("a client with 64 connections").
      */
     public ApiClient(String baseUrl, int maxConnections) {
-        this(baseUrl, REQUEST_TIMEOUT, maxConnections);
+        this(baseUrl, null, REQUEST_TIMEOUT, maxConnections);
     }
 
     /** A client whose submissions are answered within {@code requestTimeout} (status 0 when the API is silent). */
     ApiClient(String baseUrl, Duration requestTimeout) {
-        this(baseUrl, requestTimeout, MAX_CONNECTIONS);
+        this(baseUrl, null, requestTimeout, MAX_CONNECTIONS);
     }
 
-    private ApiClient(String baseUrl, Duration requestTimeout, int maxConnections) {
+    private ApiClient(String baseUrl, String apiKey, Duration requestTimeout, int maxConnections) {
         if (maxConnections < 1) {
             throw new IllegalArgumentException("at least one connection, got " + maxConnections);
         }
+        this.apiKey = apiKey;
         this.requestTimeout = requestTimeout;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         URI uri = URI.create(this.baseUrl);
@@ -88,6 +102,19 @@ public final class ApiClient implements AutoCloseable {
                         .setKeepAlive(true),
                 new PoolOptions().setHttp1MaxSize(maxConnections));
         this.context = vertx.getOrCreateContext();
+    }
+
+    /**
+     * Another client of the same API with the same credentials and timeout, of {@code maxConnections} connections at
+     * most, on an event loop of its own; the caller closes it.
+     */
+    public ApiClient withConnections(int maxConnections) {
+        return new ApiClient(baseUrl, apiKey, requestTimeout, maxConnections);
+    }
+
+    /** As {@link #withConnections}, with the default number of connections. */
+    public ApiClient another() {
+        return withConnections(MAX_CONNECTIONS);
     }
 
     /**
@@ -112,8 +139,8 @@ public final class ApiClient implements AutoCloseable {
      * ten minutes), so a run can never hang on one request.
      */
     public CompletableFuture<Answer> submit(String body) {
-        RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST).setURI(basePath + "/api/jobs")
-                .setTimeout(requestTimeout.toMillis()).putHeader("Content-Type", "application/json");
+        RequestOptions request = authorized(new RequestOptions().setMethod(HttpMethod.POST).setURI(basePath + "/api/jobs")
+                .setTimeout(requestTimeout.toMillis()).putHeader("Content-Type", "application/json"));
         return onLoop(() -> http.request(request)
                 .compose(r -> r.send(Buffer.buffer(body)))
                 .compose(response -> response.body().map(b -> answer(response, b.toString(StandardCharsets.UTF_8)))))
@@ -127,8 +154,8 @@ public final class ApiClient implements AutoCloseable {
      * the request timeout.
      */
     public CompletableFuture<Answer> cancel(UUID id) {
-        RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
-                .setURI(basePath + "/api/jobs/" + id + "/cancel").setTimeout(requestTimeout.toMillis());
+        RequestOptions request = authorized(new RequestOptions().setMethod(HttpMethod.POST)
+                .setURI(basePath + "/api/jobs/" + id + "/cancel").setTimeout(requestTimeout.toMillis()));
         return onLoop(() -> http.request(request)
                 .compose(r -> r.send())
                 .compose(response -> response.body().map(b -> new Answer(response.statusCode(),
@@ -143,8 +170,8 @@ public final class ApiClient implements AutoCloseable {
      * within the request timeout.
      */
     public CompletableFuture<Answer> send(HttpMethod method, String path, String body) {
-        RequestOptions request = new RequestOptions().setMethod(method).setURI(basePath + path)
-                .setTimeout(requestTimeout.toMillis());
+        RequestOptions request = authorized(new RequestOptions().setMethod(method).setURI(basePath + path)
+                .setTimeout(requestTimeout.toMillis()));
         if (body != null) {
             request.putHeader("Content-Type", "application/json");
         }
@@ -156,7 +183,12 @@ public final class ApiClient implements AutoCloseable {
                 .exceptionally(e -> new Answer(0, null, describe(e)));
     }
 
-    /** Whether {@code /q/health/ready} answers 200 within a few seconds. */
+    /** {@code request} with the client's credentials, when it has any. */
+    private RequestOptions authorized(RequestOptions request) {
+        return apiKey == null ? request : request.putHeader("Authorization", "Bearer " + apiKey);
+    }
+
+    /** Whether {@code /q/health/ready} answers 200 within a few seconds (health needs no credentials). */
     public boolean ready() {
         RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET).setURI(basePath + "/q/health/ready")
                 .setTimeout(PROBE_TIMEOUT_MS);

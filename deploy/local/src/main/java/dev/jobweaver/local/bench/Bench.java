@@ -44,7 +44,8 @@ public final class Bench {
         java.util.logging.Logger.getLogger("org.postgresql").setLevel(java.util.logging.Level.SEVERE);
         PlatformState platform = PlatformState.load(options.home());
         requireAlive(platform, options.home());
-        try (ApiClient api = new ApiClient(platform.apiUrl())) {
+        // the admin key: the figures include authentication, as every client of a secured platform pays it
+        try (ApiClient api = new ApiClient(platform.apiUrl(), platform.apiKey(options.home()))) {
             if (!api.ready()) {
                 throw new IllegalStateException("the platform is not up: " + platform.apiUrl()
                         + "/q/health/ready does not answer 200. Start it with `./jobweaver up`");

@@ -88,7 +88,7 @@ final class LimitsBench {
         }
         List<String> notes = new ArrayList<>();
         Thread cleanup = Thread.ofPlatform().unstarted(() -> {
-            try (ApiClient client = new ApiClient(api.baseUrl())) {
+            try (ApiClient client = api.another()) {
                 client.send(HttpMethod.DELETE, path(), null).join();
             } catch (RuntimeException e) {
                 System.err.println("bench: could not remove the limit of tenant " + TENANT + " (DELETE " + path()

@@ -1,5 +1,7 @@
 package dev.jobweaver.local.bench;
 
+import dev.jobweaver.local.Platform;
+import dev.jobweaver.local.PlatformSecrets;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -19,9 +21,15 @@ import java.util.TreeSet;
  * @param kafkaPid the broker's process id, or -1
  * @param postgresPid the PostgreSQL server's (postmaster's) process id, or -1
  * @param instances every service instance, sorted by name
+ * @param secured whether the API requires credentials (every platform `up` starts, unless {@code --insecure})
  */
 public record PlatformState(String apiUrl, int postgresPort, long kafkaPid, long postgresPid,
-                            List<Instance> instances) {
+                            List<Instance> instances, boolean secured) {
+
+    /** A platform whose API requires credentials. */
+    public PlatformState(String apiUrl, int postgresPort, long kafkaPid, long postgresPid, List<Instance> instances) {
+        this(apiUrl, postgresPort, kafkaPid, postgresPid, instances, true);
+    }
 
     /** The process name of the API's first instance. */
     public static final String API = "api-service";
@@ -84,8 +92,25 @@ public record PlatformState(String apiUrl, int postgresPort, long kafkaPid, long
         if (port <= 0) {
             throw new IllegalStateException("no postgres.port in " + source);
         }
+        // a platform whose launcher wrote no such line ran without authentication
+        boolean secured = Platform.SECURED.equals(properties.getProperty(Platform.STATE_SECURITY));
         return new PlatformState(api.url(), (int) port, number(properties, "kafka.pid", -1), postgresPid,
-                List.copyOf(instances));
+                List.copyOf(instances), secured);
+    }
+
+    /**
+     * The key to send to this platform's API: the admin key `up` keeps in {@code home}, or null when the API runs
+     * open.
+     *
+     * @throws IllegalStateException when the API is secured but {@code home} holds no key
+     */
+    public String apiKey(Path home) {
+        if (!secured) {
+            return null;
+        }
+        return PlatformSecrets.load(home).map(PlatformSecrets::adminKey).orElseThrow(() -> new IllegalStateException(
+                "the platform's API requires credentials, but " + PlatformSecrets.file(home) + " does not exist: "
+                        + "pass bench the --home that up was given"));
     }
 
     /** The processes to sample: every service instance, Kafka, and PostgreSQL with its per-connection processes. */

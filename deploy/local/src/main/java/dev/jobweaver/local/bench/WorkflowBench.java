@@ -96,7 +96,7 @@ final class WorkflowBench {
         List<String> notes = new ArrayList<>();
         List<String> created = Collections.synchronizedList(new ArrayList<>());
         Thread cleanup = Thread.ofPlatform().unstarted(() -> {
-            try (ApiClient client = new ApiClient(api.baseUrl())) {
+            try (ApiClient client = api.another()) {
                 delete(client, List.copyOf(created));
             } catch (RuntimeException e) {
                 System.err.println("bench: could not delete the workflows named " + WorkflowRuns.NAME_PREFIX + "*: "
@@ -311,7 +311,7 @@ final class WorkflowBench {
         List<Started> started = Collections.synchronizedList(new ArrayList<>());
         java.util.concurrent.atomic.AtomicReference<String> firstRefusal = new java.util.concurrent.atomic
                 .AtomicReference<>();
-        try (ApiClient client = new ApiClient(api.baseUrl(), concurrency);
+        try (ApiClient client = api.withConnections(concurrency);
              Progress progress = new Progress(label + " diamond", count, out, terminal)) {
             Semaphore permits = new Semaphore(concurrency);
             for (int i = 0; i < count; i++) {

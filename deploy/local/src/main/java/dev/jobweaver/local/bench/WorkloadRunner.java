@@ -191,7 +191,7 @@ public final class WorkloadRunner {
     /** {@link #closedLoop(String, int, int, IntFunction, boolean)}, job {@code i} sent with {@code controls(i)}. */
     private Observed closedLoop(String label, int count, int concurrency, IntFunction<JobKind> kinds,
                                 IntFunction<Control> controls, boolean measured) {
-        try (ApiClient client = new ApiClient(api.baseUrl(), concurrency)) {
+        try (ApiClient client = api.withConnections(concurrency)) {
             return observe(label, count, measured, options.timeout(), (sink, progress) -> new Submitter(client)
                     .burst(count, concurrency, kinds, controls, sink, progress));
         }
@@ -477,7 +477,7 @@ public final class WorkloadRunner {
         List<Accepted> accepted = new ArrayList<>();
         Submission submission;
         FreshnessProbe visible;
-        try (ApiClient client = new ApiClient(api.baseUrl(), Cancels.CONCURRENCY);
+        try (ApiClient client = api.withConnections(Cancels.CONCURRENCY);
              PlatformDb.TerminalReader reader = PlatformDb.cancelledReader(platform.postgresPort())) {
             // the probe's "terminal" is CANCELLED here, and it follows every cancelled job
             visible = new FreshnessProbe(reader, InstantSource.system(), options.cancelJobs()).start();
@@ -723,7 +723,7 @@ public final class WorkloadRunner {
     private WorkloadResult notifications(BenchOptions.Run run) {
         List<String> notes = new ArrayList<>();
         try (WebhookReceiver receiver = WebhookReceiver.start();
-             ApiClient client = new ApiClient(api.baseUrl(), Notifications.CONCURRENCY)) {
+             ApiClient client = api.withConnections(Notifications.CONCURRENCY)) {
             Set<UUID> probes = ConcurrentHashMap.newKeySet();
             String unavailable = probeNotify(run.label(), receiver, probes);
             if (unavailable != null) {
@@ -938,7 +938,7 @@ public final class WorkloadRunner {
         List<ScheduleTicks.Schedule> created = Collections.synchronizedList(new ArrayList<>());
         Thread cleanup = Thread.ofPlatform().unstarted(() -> {
             List<UUID> left = scheduleIds(created);
-            try (ApiClient client = new ApiClient(api.baseUrl(), ScheduleTicks.CONCURRENCY)) {
+            try (ApiClient client = api.withConnections(ScheduleTicks.CONCURRENCY)) {
                 removeSchedules(client, left);
             } catch (RuntimeException e) {
                 System.err.println("bench: could not delete the " + left.size() + " schedules named "
@@ -953,7 +953,7 @@ public final class WorkloadRunner {
         List<ScheduleTicks.ProcessUse> uses;
         List<ScheduleTicks.TickJob> jobs;
         Removal removal;
-        try (ApiClient client = new ApiClient(api.baseUrl(), ScheduleTicks.CONCURRENCY);
+        try (ApiClient client = api.withConnections(ScheduleTicks.CONCURRENCY);
              java.net.http.HttpClient scraper = java.net.http.HttpClient.newBuilder()
                      .connectTimeout(Duration.ofSeconds(3)).build()) {
             try {

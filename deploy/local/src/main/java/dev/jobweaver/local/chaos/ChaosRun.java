@@ -142,7 +142,7 @@ public final class ChaosRun {
         }
         Instant startedAt;
         long submissionsEnded;
-        try (ApiClient api = new ApiClient(apis.getFirst().url())) {
+        try (ApiClient api = new ApiClient(apis.getFirst().url(), platform.adminKey().orElse(null))) {
             startedAt = Instant.now();
             startNanos = System.nanoTime();
             submitting = true;

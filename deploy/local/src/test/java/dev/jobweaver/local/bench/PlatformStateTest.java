@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.jobweaver.local.PlatformSecrets;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ class PlatformStateTest {
         p.setProperty("kafka.bootstrap.servers", "127.0.0.1:19092");
         p.setProperty("postgres.port", "15432");
         p.setProperty("kafka.pid", "100");
+        p.setProperty("api.security", "secured");
         p.setProperty("service.api-service.url", "http://localhost:18080");
         p.setProperty("service.api-service.pid", "101");
         p.setProperty("service.api-service.ready-ms", "2900");
@@ -79,5 +81,33 @@ class PlatformStateTest {
         Path data = Files.createDirectories(home.resolve("postgres/data"));
         Files.writeString(data.resolve("postmaster.pid"), "4711\n/data\n1795256474\n15432\n");
         assertThat(PlatformState.load(home).postgresPid()).isEqualTo(4711);
+    }
+
+    @Test
+    void aSecuredPlatformsClientsSendTheAdminKeyUpKeepsInTheHome() {
+        PlatformState state = PlatformState.parse(written(), "test", -1);
+        PlatformSecrets secrets = PlatformSecrets.loadOrCreate(home);
+
+        assertThat(state.secured()).isTrue();
+        assertThat(state.apiKey(home)).isEqualTo(secrets.adminKey());
+    }
+
+    @Test
+    void aSecuredPlatformWithoutItsKeyIsRefusedWithTheFileNamed() {
+        PlatformState state = PlatformState.parse(written(), "test", -1);
+
+        assertThatThrownBy(() -> state.apiKey(home)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(home.resolve("secrets.properties").toString()).hasMessageContaining("--home");
+    }
+
+    @Test
+    void anInsecurePlatformGetsNoKey() {
+        Properties open = written();
+        open.setProperty("api.security", "insecure");
+        PlatformSecrets.loadOrCreate(home);
+
+        PlatformState state = PlatformState.parse(open, "test", -1);
+        assertThat(state.secured()).isFalse();
+        assertThat(state.apiKey(home)).isNull();
     }
 }

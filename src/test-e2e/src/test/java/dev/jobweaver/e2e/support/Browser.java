@@ -33,6 +33,9 @@ public final class Browser implements AutoCloseable {
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
     private static final Duration WAIT = Duration.ofSeconds(30);
 
+    /** Where the dashboard keeps the key the user entered, for the tab's life (dashboard/js/api.js). */
+    static final String KEY_ITEM = "jobweaver.apiKey";
+
     private final ChromeDriver driver;
     private final String baseUrl;
 
@@ -42,7 +45,29 @@ public final class Browser implements AutoCloseable {
     }
 
     /**
-     * A browser on the API at {@code baseUrl}. Without Chromium the test is skipped, with a message that says how to
+     * A browser on the dashboard of {@code api}'s API, signed in with its key as a user who entered it in the
+     * dashboard's key dialog: the key sits in the tab's session storage, where the dashboard looks first.
+     */
+    public static Browser open(JobWeaverClient api) {
+        Browser browser = open(api.baseUrl());
+        if (api.apiKey() != null) {
+            browser.signIn(api.apiKey());
+        }
+        return browser;
+    }
+
+    /**
+     * Stores {@code key} where the dashboard keeps the key a user enters; session storage is per origin and tab, so a
+     * page of the API's origin is loaded first (the health check, which needs no key).
+     */
+    public void signIn(String key) {
+        driver.get(baseUrl + "/q/health/live");
+        ((JavascriptExecutor) driver).executeScript("sessionStorage.setItem(arguments[0], arguments[1]);", KEY_ITEM,
+                key);
+    }
+
+    /**
+     * A browser on the API at {@code baseUrl}, with no key: the dashboard asks for one on its first 401. Without Chromium the test is skipped, with a message that says how to
      * install it, unless the environment variable {@code CI} is set: in CI the browser tests must run, so they fail.
      */
     public static Browser open(String baseUrl) {

@@ -15,7 +15,8 @@ import java.util.Map;
 
 /**
  * The platform under test: real Kafka, real PostgreSQL, a Zipkin viewer and the three packaged services, each its
- * own process, started once per e2e JVM on free ports and stopped when it exits.
+ * own process, started once per e2e JVM on free ports and stopped when it exits. Its API runs secured, with the admin
+ * key of its home ({@link #adminKey()}), which {@link #api()} sends.
  *
  * <p>Scenarios kill and restart services; the platform's supervisor restarts a killed service after
  * {@link #RESTART_DELAY}, as Kubernetes would. Every scenario starts with {@link #awaitHealthy()} so that one
@@ -66,7 +67,9 @@ public final class E2ePlatform {
             }
             System.out.printf("[platform] up in %.1f s%n", (System.nanoTime() - t0) / 1e9);
             platform = started;
-            client = new JobWeaverClient(started.instances(Service.API).getFirst().url());
+            // the platform runs secured, as `up` does: every scenario's request carries the admin key
+            client = new JobWeaverClient(started.instances(Service.API).getFirst().url(),
+                    started.adminKey().orElseThrow());
         }
         return platform;
     }
@@ -88,7 +91,15 @@ public final class E2ePlatform {
                 ephemeral.postgresPort(), ephemeral.kafkaHeap(), Map.of(), false);
     }
 
-    /** A client of the platform's API. */
+    /**
+     * The admin key of the platform's API (tenant {@code default}), which {@code Platform} made in its home and handed
+     * to the API, as {@code ./jobweaver up} does.
+     */
+    public static String adminKey() {
+        return get().adminKey().orElseThrow();
+    }
+
+    /** A client of the platform's API, sending the admin key. */
     public static JobWeaverClient api() {
         get();
         return client;

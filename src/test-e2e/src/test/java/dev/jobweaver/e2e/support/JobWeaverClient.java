@@ -22,16 +22,49 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Predicate;
 
-/** A client of the public REST API, as a user's program would use it: JSON over HTTP, nothing else. */
+/**
+ * A client of the public REST API, as a user's program would use it: JSON over HTTP, nothing else. Every request
+ * carries the client's API key as {@code Authorization: Bearer}, unless the request names its own or the client has
+ * none ({@link #anonymous()}).
+ */
 public final class JobWeaverClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String baseUrl;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** Sent as a bearer with every request; null sends none. */
+    private final String apiKey;
+    private final HttpClient http;
 
+    /** A client that sends no credentials. */
     public JobWeaverClient(String baseUrl) {
+        this(baseUrl, null);
+    }
+
+    /** A client that sends {@code apiKey} ({@code jw_...} or a JWT) with every request; null sends none. */
+    public JobWeaverClient(String baseUrl, String apiKey) {
+        this(baseUrl, apiKey, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build());
+    }
+
+    private JobWeaverClient(String baseUrl, String apiKey, HttpClient http) {
         this.baseUrl = baseUrl;
+        this.apiKey = apiKey;
+        this.http = http;
+    }
+
+    /** The same API with another key (or none, when null), sharing this client's connections. */
+    public JobWeaverClient withKey(String key) {
+        return new JobWeaverClient(baseUrl, key, http);
+    }
+
+    /** The same API without credentials. */
+    public JobWeaverClient anonymous() {
+        return withKey(null);
+    }
+
+    /** The key this client sends, or null. */
+    public String apiKey() {
+        return apiKey;
     }
 
     /** The API's address, for a request this client has no method for. */
@@ -161,8 +194,12 @@ public final class JobWeaverClient {
         return answer.body();
     }
 
-    /** Any request. */
+    /** Any request; with the client's key unless it names an Authorization of its own. */
     public Answer send(HttpRequest request) {
+        if (apiKey != null && request.headers().firstValue("Authorization").isEmpty()) {
+            request = HttpRequest.newBuilder(request, (name, value) -> true)
+                    .header("Authorization", "Bearer " + apiKey).build();
+        }
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode body = null;

@@ -8,15 +8,23 @@ import java.util.Map;
  * minutes (the retry backoff, the lease grace of a crashed worker's jobs, the worker's shutdown grace). The lease grace
  * stays longer than scenario 7's 10 s broker outage: shorter, and runs whose outcomes wait out the outage would be
  * declared lost the moment Kafka returns. HTTP jobs may reach 127.0.0.1 only, where the HTTP scenario's server listens.
- * A schedule's tick counts as missed after 3 s instead of a minute.
+ * A schedule's tick counts as missed after 3 s instead of a minute. Tenant {@code flood} may submit
+ * {@link #FLOOD_PER_SECOND} jobs a second (the rate-limit scenario); every other tenant has the production default.
  */
-final class TestConfig {
+public final class TestConfig {
 
     private TestConfig() {
     }
 
+    /** The submission rate of tenant {@code flood}, and its burst. */
+    public static final int FLOOD_PER_SECOND = 5;
+
     static Map<Service, Map<String, String>> perService() {
         return Map.of(
+                Service.API, Map.of(
+                        "jobweaver.security.rate-limit.tenants.\"flood\".per-second",
+                        Integer.toString(FLOOD_PER_SECOND),
+                        "jobweaver.security.rate-limit.tenants.\"flood\".burst", Integer.toString(FLOOD_PER_SECOND)),
                 Service.SCHEDULER, Map.of(
                         "jobweaver.scheduler.backoff.base", E2ePlatform.BACKOFF_BASE.toString(),
                         "jobweaver.scheduler.backoff.jitter", "0",
