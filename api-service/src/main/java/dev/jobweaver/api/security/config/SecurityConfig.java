@@ -50,11 +50,11 @@ public interface SecurityConfig {
     interface RateLimit {
 
         /** Jobs a second every tenant may submit, unless it has its own; {@code 0} is no limit. */
-        @WithDefault("1000")
+        @WithDefault("2000")
         double perSecond();
 
         /** Jobs a tenant may submit at once, after a quiet spell (the bucket's size); at least 1. */
-        @WithDefault("2000")
+        @WithDefault("20000")
         long burst();
 
         /**
