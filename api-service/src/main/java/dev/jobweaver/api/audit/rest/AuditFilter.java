@@ -12,6 +12,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MultivaluedMap;
 import java.lang.reflect.Method;
 import java.time.Instant;
@@ -28,8 +29,9 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  * entry, so an action that was answered is recorded; an entry that cannot be written is counted and the answer goes
  * out all the same ({@link AuditLog}).
  *
- * <p>An entry holds who called, the path's template, the object and tenant the path names, the status and the trace
- * id; never a body, a header, a credential or the query string.
+ * <p>An entry holds who called, the path's template, the object and tenant the path names (a creation's object: the
+ * last segment of its {@code Location}), the status and the trace id; never a body, a header, a credential or the
+ * query string.
  */
 public class AuditFilter {
 
@@ -47,20 +49,24 @@ public class AuditFilter {
         this.identities = identities;
     }
 
+    /**
+     * The entry's write, which the answer waits for; null (nothing to wait for: the request is not even suspended,
+     * so {@code POST /api/jobs} and every read pay nothing) when the call is not audited.
+     */
     @ServerResponseFilter
     public Uni<Void> record(ContainerRequestContext request, ContainerResponseContext response,
                             ResourceInfo resource) {
         if (!AuditedEndpoints.MUTATING.contains(request.getMethod()) || resource == null) {
-            return Uni.createFrom().voidItem();
+            return null;
         }
         Method method = resource.getResourceMethod();
         Class<?> type = resource.getResourceClass();
         if (method == null || type == null) {
-            return Uni.createFrom().voidItem();
+            return null;
         }
         Optional<String> template = endpoints.audited(type, method);
         if (template.isEmpty()) {
-            return Uni.createFrom().voidItem();
+            return null;
         }
         AuditEntry entry = new AuditEntry();
         entry.id = UUID.randomUUID();
@@ -68,7 +74,7 @@ public class AuditFilter {
         entry.method = request.getMethod();
         entry.path = cut(template.get(), 300);
         MultivaluedMap<String, String> parameters = request.getUriInfo().getPathParameters();
-        entry.objectId = cut(objectId(parameters), 100);
+        entry.objectId = cut(objectId(parameters, response), 100);
         entry.tenant = cut(parameters.getFirst(TENANT_PARAMETER), 100);
         entry.status = response.getStatus();
         entry.traceId = traceId(request);
@@ -91,7 +97,8 @@ public class AuditFilter {
         entry.actorRole = caller.highestRole();
     }
 
-    private static String objectId(MultivaluedMap<String, String> parameters) {
+    /** The object the path names; for a creation, the one its {@code Location} names. */
+    private static String objectId(MultivaluedMap<String, String> parameters, ContainerResponseContext response) {
         for (String name : OBJECT_PARAMETERS) {
             String value = parameters.getFirst(name);
             if (value != null) {
@@ -102,6 +109,13 @@ public class AuditFilter {
             if (!TENANT_PARAMETER.equals(name)) {
                 return parameters.getFirst(name);
             }
+        }
+        Object location = response.getHeaders().getFirst(HttpHeaders.LOCATION);
+        if (response.getStatus() == 201 && location != null) {
+            String path = location.toString();
+            int query = path.indexOf('?');
+            path = query < 0 ? path : path.substring(0, query);
+            return path.substring(path.lastIndexOf('/') + 1);
         }
         return null;
     }

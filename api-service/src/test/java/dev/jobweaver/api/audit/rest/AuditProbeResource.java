@@ -14,6 +14,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.net.URI;
+import java.util.UUID;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
@@ -25,6 +27,14 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.ADMIN)
 public class AuditProbeResource {
+
+    @POST
+    public RestResponse<String> create(@PathParam("tenant") String tenant) {
+        String id = UUID.randomUUID().toString();
+        return RestResponse.ResponseBuilder.<String>create(RestResponse.Status.CREATED)
+                .entity("{\"id\":\"" + id + "\"}")
+                .location(URI.create("/api/audit-probe/tenants/" + tenant + "/things/" + id)).build();
+    }
 
     @POST
     @Path("{id: [a-z0-9-]+}/poke")

@@ -61,6 +61,17 @@ class AuditResourceTest {
     }
 
     @Test
+    void aCreationIsRecordedWithTheObjectItsLocationNames() {
+        String admin = actor("admin");
+        Response created = as(admin, "ops", "admin").post("/api/audit-probe/tenants/acme/things");
+        assertThat(created.statusCode()).as(created.asString()).isEqualTo(201);
+        assertThat(entries("actor", admin)).singleElement().satisfies(entry -> assertThat(entry)
+                .containsEntry("path", "/api/audit-probe/tenants/{tenant}/things")
+                .containsEntry("objectId", created.jsonPath().getString("id")).containsEntry("tenant", "acme")
+                .containsEntry("status", 201));
+    }
+
+    @Test
     void aRefusedActionIsRecordedWithItsStatus() {
         String viewer = actor("viewer");
         String object = UUID.randomUUID().toString();
@@ -87,7 +98,8 @@ class AuditResourceTest {
         String object = UUID.randomUUID().toString();
         Response none = given().post("/api/audit-probe/tenants/acme/things/" + object + "/poke");
         assertThat(none.statusCode()).as(none.asString()).isEqualTo(401);
-        String forged = TestTokens.claims("mallory", "acme", "admin").sign(TestTokens.key("security/other-private.pem"));
+        String forged = TestTokens.claims("mallory", "acme", "admin")
+                .sign(TestTokens.key("security/other-private.pem"));
         assertThat(given().header("Authorization", TestTokens.bearer(forged))
                 .delete("/api/audit-probe/tenants/acme/things/" + object).statusCode()).isEqualTo(401);
 
