@@ -95,6 +95,10 @@ public class AuditFilter {
         entry.actor = cut(caller.name(), 200);
         entry.actorTenant = caller.tenant();
         entry.actorRole = caller.highestRole();
+        if (entry.tenant == null && !caller.allTenants()) {
+            // a caller confined to its tenant acts on that tenant's objects only
+            entry.tenant = caller.tenant();
+        }
     }
 
     /** The object the path names; for a creation, the one its {@code Location} names. */

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import org.jboss.logging.Logger;
  * counted in {@code jobweaver_audit_write_failures_total}, never failed to the caller: the action it records already
  * happened, and refusing its answer would only hide that from the client.
  */
+@Startup // its failure counter is exported from the start, at 0, for the alert on it
 @ApplicationScoped
 public class AuditLog {
 

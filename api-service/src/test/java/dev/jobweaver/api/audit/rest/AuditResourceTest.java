@@ -94,6 +94,19 @@ class AuditResourceTest {
     }
 
     @Test
+    void theTenantOfAnActionOnAPathWithoutOneIsTheCallersUnlessItSeesEveryTenant() {
+        String operator = actor("operator");
+        String admin = actor("admin");
+        assertThat(as(operator, "acme", "operator").delete("/api/audit-probe/items/i1").statusCode()).isEqualTo(204);
+        assertThat(as(admin, "ops", "admin").delete("/api/audit-probe/items/i2").statusCode()).isEqualTo(204);
+        assertThat(entries("actor", operator)).singleElement().satisfies(entry -> assertThat(entry)
+                .containsEntry("path", "/api/audit-probe/items/{id}").containsEntry("objectId", "i1")
+                .containsEntry("tenant", "acme"));
+        assertThat(entries("actor", admin)).singleElement().satisfies(entry -> assertThat(entry)
+                .containsEntry("objectId", "i2").containsEntry("tenant", null).containsEntry("actorTenant", "ops"));
+    }
+
+    @Test
     void anUnauthenticatedActionIsRecordedAsAnonymous() {
         String object = UUID.randomUUID().toString();
         Response none = given().post("/api/audit-probe/tenants/acme/things/" + object + "/poke");
@@ -221,6 +234,12 @@ class AuditResourceTest {
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.jsonPath().getInt("size")).as("the default size").isEqualTo(50);
         assertThat(page.jsonPath().getInt("page")).isZero();
+    }
+
+    @Test
+    void theWriteFailureCounterIsExportedForItsAlert() {
+        assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString())
+                .contains("# TYPE jobweaver_audit_write_failures_total counter");
     }
 
     private static String actor(String role) {
