@@ -72,6 +72,29 @@ class AuditResourceTest {
     }
 
     @Test
+    void anApiKeysCreationAndRevocationAreRecordedWithoutTheKey() {
+        String tenant = "keys-" + UUID.randomUUID().toString().substring(0, 8);
+        Response created = given().header("Authorization", "Bearer " + TestTokens.BOOTSTRAP_ADMIN_KEY)
+                .contentType("application/json").body("{\"name\":\"ci\",\"roles\":[\"submitter\"]}")
+                .post("/api/tenants/" + tenant + "/api-keys");
+        assertThat(created.statusCode()).as(created.asString()).isEqualTo(201);
+        String id = created.jsonPath().getString("id");
+        String key = created.jsonPath().getString("key");
+        assertThat(given().header("Authorization", "Bearer " + TestTokens.BOOTSTRAP_ADMIN_KEY)
+                .delete("/api/tenants/" + tenant + "/api-keys/" + id).statusCode()).isEqualTo(204);
+
+        Response page = list(Map.of("tenant", tenant));
+        assertThat(page.asString()).doesNotContain(key).doesNotContain(TestTokens.BOOTSTRAP_ADMIN_KEY);
+        List<Map<String, Object>> entries = page.jsonPath().getList("entries");
+        assertThat(entries).extracting(e -> e.get("action") + " " + e.get("objectId") + " " + e.get("status"))
+                .containsExactly("DELETE /api/tenants/{tenant}/api-keys/{id} " + id + " 204",
+                        "POST /api/tenants/{tenant}/api-keys " + id + " 201");
+        assertThat(entries).allSatisfy(entry -> assertThat(entry).containsEntry("actorRole", "admin")
+                .containsEntry("tenant", tenant));
+        assertThat((String) entries.get(0).get("actor")).isNotBlank().isNotEqualTo("anonymous");
+    }
+
+    @Test
     void aRefusedActionIsRecordedWithItsStatus() {
         String viewer = actor("viewer");
         String object = UUID.randomUUID().toString();
