@@ -37,10 +37,12 @@ public class Hook extends PanacheEntityBase {
     public UUID workflowId;
 
     /**
-     * The signing secret, kept as given out because every call's HMAC is computed with it; never logged, shown once at
+     * The signing secret, sealed ({@code SealedSecrets}, this row's id as associated data): every call's HMAC is
+     * computed with the secret itself, so it is kept encrypted rather than hashed. Never logged, shown once at
      * creation, cleared by the delete.
      */
-    public String secret;
+    @Column(name = "secret")
+    public String sealedSecret;
 
     @Column(name = "created_at")
     public Instant createdAt;

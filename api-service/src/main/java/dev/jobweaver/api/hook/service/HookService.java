@@ -2,6 +2,7 @@ package dev.jobweaver.api.hook.service;
 
 import dev.jobweaver.api.hook.persistence.Hook;
 import dev.jobweaver.api.hook.persistence.HookRepository;
+import dev.jobweaver.api.security.crypto.SealedSecrets;
 import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -13,16 +14,19 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Stores hooks (Panache, {@link Hook}): create with a new secret, read, list, delete. Called on the request's Vert.x
- * event loop; the session and the transaction are Hibernate Reactive's, opened on that context.
+ * Stores hooks (Panache, {@link Hook}): create with a new secret, read, list, delete. The secret is stored sealed
+ * ({@link SealedSecrets}) and opened only where a call is verified. Called on the request's Vert.x event loop; the
+ * session and the transaction are Hibernate Reactive's, opened on that context.
  */
 @ApplicationScoped
 public class HookService {
 
     private final HookRepository hooks;
+    private final SealedSecrets secrets;
 
-    public HookService(HookRepository hooks) {
+    public HookService(HookRepository hooks, SealedSecrets secrets) {
         this.hooks = hooks;
+        this.secrets = secrets;
     }
 
     /** One page of hooks and how many match. */
@@ -40,15 +44,17 @@ public class HookService {
             case HookTarget.Job job -> hook.job = job.json();
             case HookTarget.Workflow workflow -> hook.workflowId = workflow.workflowId();
         }
-        hook.secret = HookSignature.newSecret();
+        String secret = HookSignature.newSecret();
+        hook.sealedSecret = secrets.seal(secret, hook.id);
         hook.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        return Panache.withTransaction(() -> hooks.persist(hook)).map(StoredHook::of);
+        return Panache.withTransaction(() -> hooks.persist(hook)).map(stored -> StoredHook.of(hook, secret));
     }
 
     /** The hook with its secret (to verify a call), or null when there is none or it was deleted. */
     @WithSpan("find hook")
     public Uni<StoredHook> find(UUID id) {
-        return Panache.withSession(() -> hooks.findLive(id)).map(found -> found == null ? null : StoredHook.of(found));
+        return Panache.withSession(() -> hooks.findLive(id))
+                .map(found -> found == null ? null : StoredHook.of(found, secrets.open(found.sealedSecret, found.id)));
     }
 
     /** A page of live hooks, newest first, of {@code tenant} or of every tenant (null). */
@@ -56,7 +62,7 @@ public class HookService {
     public Uni<Slice> list(String tenant, int page, int size) {
         return Panache.withSession(() -> hooks.page(tenant, page, size)
                 .chain(found -> hooks.countLive(tenant)
-                        .map(total -> new Slice(found.stream().map(StoredHook::of).toList(), total))));
+                        .map(total -> new Slice(found.stream().map(hook -> StoredHook.of(hook, null)).toList(), total))));
     }
 
     /**
@@ -71,7 +77,7 @@ public class HookService {
                 return false;
             }
             hook.deletedAt = now;
-            hook.secret = null;
+            hook.sealedSecret = null;
             return true;
         }));
     }

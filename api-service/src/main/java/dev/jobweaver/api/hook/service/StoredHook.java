@@ -7,13 +7,13 @@ import java.util.UUID;
 /**
  * A hook as stored, detached from its session.
  *
- * @param secret the signing secret; shown only in the answer to the creation, never logged
+ * @param secret the signing secret in clear (null in lists); shown only in the answer to the creation, never logged
  */
 public record StoredHook(UUID id, String name, String tenant, HookTarget target, String secret, Instant createdAt) {
 
-    /** A copy of {@code hook}'s state. */
-    public static StoredHook of(Hook hook) {
-        return new StoredHook(hook.id, hook.name, hook.tenant, HookTarget.of(hook.job, hook.workflowId), hook.secret,
+    /** A copy of {@code hook}'s state, with {@code secret} (opened), or null where it is not needed. */
+    public static StoredHook of(Hook hook, String secret) {
+        return new StoredHook(hook.id, hook.name, hook.tenant, HookTarget.of(hook.job, hook.workflowId), secret,
                 hook.createdAt);
     }
 

@@ -1,5 +1,7 @@
 package dev.jobweaver.api.notification.persistence;
 
+import dev.jobweaver.api.security.crypto.SealedSecrets;
+import dev.jobweaver.api.security.crypto.SecretCipher;
 import dev.jobweaver.common.batch.Columns;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -16,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jboss.logging.Logger;
 
 /**
  * The hot statements of notifications, on the reactive SQL client: making a batch's deliveries (one set-based
@@ -168,7 +171,7 @@ public class DeliveryStore {
     public record ScheduledJob(UUID jobId, String jobType, UUID scheduleId, Instant scheduledFor, String traceId) {
     }
 
-    /** A claimed delivery, with where and how to send it. */
+    /** A claimed delivery, with where and how to send it: {@code secret} opened, in clear. */
     public record Claimed(UUID id, UUID subscriptionId, UUID jobId, String event, String body, int attempt,
                           Instant createdAt, Instant changedAt, String url, String secret) {
 
@@ -185,10 +188,14 @@ public class DeliveryStore {
                           long durationMs, String state, Instant nextAttemptAt, Instant finishedAt) {
     }
 
-    private final Pool pool;
+    private static final Logger LOG = Logger.getLogger(DeliveryStore.class);
 
-    public DeliveryStore(Pool pool) {
+    private final Pool pool;
+    private final SealedSecrets secrets;
+
+    public DeliveryStore(Pool pool, SealedSecrets secrets) {
         this.pool = pool;
+        this.secrets = secrets;
     }
 
     /**
@@ -247,10 +254,19 @@ public class DeliveryStore {
                 .map(rows -> {
                     List<Claimed> claimed = new ArrayList<>(rows.size());
                     for (Row row : rows) {
-                        claimed.add(new Claimed(row.getUUID("id"), row.getUUID("subscription_id"),
+                        UUID subscription = row.getUUID("subscription_id");
+                        String secret;
+                        try {
+                            secret = secrets.open(row.getString("secret"), subscription);
+                        } catch (SecretCipher.UnreadableSecretException e) {
+                            // unsigned it must not go out: it stays PENDING, and is claimed again after its lease
+                            LOG.errorf("delivery %s not sent: %s", row.getUUID("id"), e.getMessage());
+                            continue;
+                        }
+                        claimed.add(new Claimed(row.getUUID("id"), subscription,
                                 row.getUUID("job_id"), row.getString("event"), row.getString("body"),
                                 row.getInteger("attempts") + 1, instant(row, "created_at"),
-                                instant(row, "changed_at"), row.getString("url"), row.getString("secret")));
+                                instant(row, "changed_at"), row.getString("url"), secret));
                     }
                     return claimed;
                 });

@@ -5,6 +5,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import java.time.Instant;
 import java.util.UUID;
 import org.hibernate.annotations.JdbcTypeCode;
@@ -38,7 +39,16 @@ public class Subscription extends PanacheEntityBase {
 
     public String url;
 
-    /** {@code whsec_} and base64 of the signing key; never logged, shown once at creation. */
+    /**
+     * The signing secret ({@code whsec_} and base64 of the key), sealed ({@code SealedSecrets}, this row's id as
+     * associated data): the deliveries are signed with the secret itself, so it is kept encrypted rather than hashed.
+     * Opened only by the sender ({@link DeliveryStore}); never logged.
+     */
+    @Column(name = "secret")
+    public String sealedSecret;
+
+    /** The secret in clear, set on a subscription just created only, for the one answer that shows it. */
+    @Transient
     public String secret;
 
     @Column(name = "created_at")

@@ -2,6 +2,7 @@ package dev.jobweaver.api.notification.service;
 
 import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.notification.persistence.Subscription;
+import dev.jobweaver.api.security.crypto.SealedSecrets;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -40,10 +41,12 @@ public class SubscriptionService {
 
     private final JobQueryService jobs;
     private final WebhookDestinations destinations;
+    private final SealedSecrets secrets;
 
-    public SubscriptionService(JobQueryService jobs, WebhookDestinations destinations) {
+    public SubscriptionService(JobQueryService jobs, WebhookDestinations destinations, SealedSecrets secrets) {
         this.jobs = jobs;
         this.destinations = destinations;
+        this.secrets = secrets;
     }
 
     /** Why deliveries to the request's URL would be refused now, or null; resolves its host off the event loop. */
@@ -52,9 +55,10 @@ public class SubscriptionService {
     }
 
     /**
-     * Stores a new subscription with a new secret; a {@link JobNotFoundException} when {@code jobId} names no job, or
-     * one of a tenant {@code visible} refuses. The subscription of a job belongs to the job's tenant, the others to
-     * {@code tenant}.
+     * Stores a new subscription with a new secret, sealed; a {@link JobNotFoundException} when {@code jobId} names no
+     * job, or one of a tenant {@code visible} refuses. The subscription of a job belongs to the job's tenant, the
+     * others to {@code tenant}. The answer carries the secret in clear ({@link Subscription#secret}), the one time it
+     * is shown.
      */
     @WithSpan("create subscription")
     public Uni<Subscription> create(SubscriptionRequest request, String tenant, Predicate<String> visible) {
@@ -76,6 +80,7 @@ public class SubscriptionService {
             subscription.events = request.events().stream().map(Enum::name).toArray(String[]::new);
             subscription.url = request.url().toString();
             subscription.secret = WebhookSignature.newSecret();
+            subscription.sealedSecret = secrets.seal(subscription.secret, subscription.id);
             subscription.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
             return Panache.withTransaction(subscription::persist).replaceWith(subscription);
         });
