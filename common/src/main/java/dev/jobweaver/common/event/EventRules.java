@@ -230,9 +230,10 @@ public final class EventRules {
         require("requestedAt", e.requestedAt(), out);
         instant("requestedAt", e.requestedAt(), out);
         if (e.command() != null && e.command() != JobCommand.REQUEUE
-                && (e.payload() != null || e.maxRetryCount() != null)) {
-            out.add("payload and maxRetryCount belong to a REQUEUE only, got them with " + e.command());
+                && (e.payload() != null || e.maxRetryCount() != null || e.failedAt() != null)) {
+            out.add("payload, maxRetryCount and failedAt belong to a REQUEUE only, got them with " + e.command());
         }
+        instant("failedAt", e.failedAt(), out);
         if (e.maxRetryCount() != null
                 && (e.maxRetryCount() < 0 || e.maxRetryCount() > JobCommandEvent.MAX_RETRY_COUNT)) {
             out.add("maxRetryCount must be between 0 and " + JobCommandEvent.MAX_RETRY_COUNT + ", got "

@@ -53,7 +53,9 @@ class EventJsonTest {
                         T0.plusSeconds(2), T0.plusSeconds(1), T0.plusSeconds(2), Payloads.tree(Map.of("n", 1))),
                 new DeadLetterEvent(JOB, "boom", 3, T0.plusSeconds(3), TRACE, "team-a", Map.of("env", "prod")),
                 new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, T0.plusSeconds(4)),
-                new JobCommandEvent(JOB, JobCommand.DELETE, null, T0.plusSeconds(5)));
+                new JobCommandEvent(JOB, JobCommand.DELETE, null, T0.plusSeconds(5)),
+                JobCommandEvent.requeue(JOB, TRACE, T0.plusSeconds(6), Payloads.tree(Map.of("n", 1)), 2,
+                        T0.plusSeconds(3)));
     }
 
     @org.junit.jupiter.api.Test

@@ -85,18 +85,22 @@ class EventRulesTest {
     void aRequeueMayCarryAPayloadAndRetryCountAndNoOtherCommandMay() {
         ObjectNode payload = JsonNodeFactory.instance.objectNode();
         payload.putArray("steps").addObject().put("action", "LOG").put("message", "fixed");
-        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, payload, 3))).isNull();
-        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, null))).isNull();
-        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, 11)))
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, payload, 3, NOW))).isNull();
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, null, null))).isNull();
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, 11, NOW)))
                 .isEqualTo("maxRetryCount must be between 0 and 10, got 11");
-        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, -1)))
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, -1, NOW)))
                 .isEqualTo("maxRetryCount must be between 0 and 10, got -1");
         assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW,
-                JsonNodeFactory.instance.arrayNode(), null))).isEqualTo("payload must be a JSON object, got ARRAY");
-        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, NOW, payload, null)))
-                .isEqualTo("payload and maxRetryCount belong to a REQUEUE only, got them with CANCEL");
-        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.DELETE, TRACE, NOW, null, 2)))
-                .isEqualTo("payload and maxRetryCount belong to a REQUEUE only, got them with DELETE");
+                JsonNodeFactory.instance.arrayNode(), null, NOW))).isEqualTo("payload must be a JSON object, got ARRAY");
+        assertThat(EventRules.problem(JobCommandEvent.requeue(JOB, TRACE, NOW, null, null,
+                Instant.parse("1970-01-01T00:00:00Z")))).startsWith("failedAt must be between");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, NOW, payload, null, null)))
+                .isEqualTo("payload, maxRetryCount and failedAt belong to a REQUEUE only, got them with CANCEL");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.DELETE, TRACE, NOW, null, 2, null)))
+                .isEqualTo("payload, maxRetryCount and failedAt belong to a REQUEUE only, got them with DELETE");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, NOW, null, null, NOW)))
+                .isEqualTo("payload, maxRetryCount and failedAt belong to a REQUEUE only, got them with CANCEL");
     }
 
     @Test

@@ -67,9 +67,17 @@ public final class TestJobs {
         return new JobCommandEvent(jobId, JobCommand.DELETE, traceId(jobId), Instant.now());
     }
 
-    /** A client's requeue of the dead-lettered job, as the API publishes it; null keeps the job's own. */
+    /**
+     * A requeue of the dead-lettered job that names no failure, as an API that predates {@code failedAt} sent it;
+     * null keeps the job's own payload or retries.
+     */
     public static JobCommandEvent requeue(UUID jobId, JsonNode payload, Integer maxRetryCount) {
-        return JobCommandEvent.requeue(jobId, traceId(jobId), Instant.now(), payload, maxRetryCount);
+        return requeue(jobId, payload, maxRetryCount, null);
+    }
+
+    /** A client's requeue of the job's failure at {@code failedAt}, as the API publishes it. */
+    public static JobCommandEvent requeue(UUID jobId, JsonNode payload, Integer maxRetryCount, Instant failedAt) {
+        return JobCommandEvent.requeue(jobId, traceId(jobId), Instant.now(), payload, maxRetryCount, failedAt);
     }
 
     /** A job's event asking it to start an hour from now: stored PENDING, not due. */

@@ -31,7 +31,8 @@ import java.util.UUID;
  * becomes {@code REQUEUED}. A command Kafka did not take rolls the row back to {@code OPEN}, so no row is ever
  * {@code REQUEUED} without its command. The reverse gap (the command sent, the commit lost) leaves the row
  * {@code OPEN} while the job runs again; a repeated requeue then sends a command the scheduler ignores (the job is no
- * longer {@code FAILED}) and records the requeue.
+ * longer {@code FAILED} from the failure the command names) and records the requeue. Every command names its dead
+ * letter's {@code failedAt}, so neither a repeated requeue nor Kafka's redelivery of one requeues a later failure.
  */
 @ApplicationScoped
 public class DeadLetterService {
@@ -127,7 +128,7 @@ public class DeadLetterService {
             }
             Uni<Integer> payloadShown = payload == null ? Uni.createFrom().item(0)
                     : deadLetters.replaceJobPayload(row.jobId, payload.toString());
-            return commands.requeue(row.jobId, row.traceId, payload, maxRetryCount)
+            return commands.requeue(row.jobId, row.traceId, payload, maxRetryCount, row.failedAt)
                     .call(() -> payloadShown)
                     .map(sent -> (Outcome) new Done(StoredDeadLetter.of(requeued(row, now))));
         })).invoke(outcome -> {
@@ -206,7 +207,7 @@ public class DeadLetterService {
             return Uni.createFrom().item(Set.of());
         }
         return Multi.createFrom().iterable(rows)
-                .onItem().transformToUni(row -> commands.requeue(row.jobId, row.traceId, null, null)
+                .onItem().transformToUni(row -> commands.requeue(row.jobId, row.traceId, null, null, row.failedAt)
                         .map(sent -> row.jobId)
                         .onFailure(PublishFailedException.class).recoverWithItem((UUID) null))
                 .merge(Math.max(1, config.requeueConcurrency()))

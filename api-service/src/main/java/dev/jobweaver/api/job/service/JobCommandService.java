@@ -75,23 +75,25 @@ public class JobCommandService {
     }
 
     /**
-     * Sends {@code REQUEUE} for the dead-lettered job {@code jobId}, with its new payload and retry count when not
-     * null, in the job's trace ({@code traceId}, null when unknown). Completes once Kafka acknowledged the command, on
+     * Sends {@code REQUEUE} for the dead-lettered job {@code jobId} as it failed at {@code failedAt}, with its new
+     * payload and retry count when not null, in the job's trace ({@code traceId}, null when unknown). The scheduler
+     * requeues the job only while that failure is its current one. Completes once Kafka acknowledged the command, on
      * the caller's Vert.x context; fails with {@link PublishFailedException} when Kafka did not within
      * {@code jobweaver.api.commands.timeout}.
      */
-    public Uni<Void> requeue(UUID jobId, String traceId, JsonNode payload, Integer maxRetryCount) {
+    public Uni<Void> requeue(UUID jobId, String traceId, JsonNode payload, Integer maxRetryCount, Instant failedAt) {
         try (Scope ignored = jobContext(jobId, traceId, sampler).makeCurrent()) {
-            return requeueInJobTrace(jobId, traceId, payload, maxRetryCount);
+            return requeueInJobTrace(jobId, traceId, payload, maxRetryCount, failedAt);
         }
     }
 
     /** The span of a requeue, as {@link #cancelInJobTrace}. */
     @WithSpan("requeue job")
-    Uni<Void> requeueInJobTrace(UUID jobId, String traceId, JsonNode payload, Integer maxRetryCount) {
+    Uni<Void> requeueInJobTrace(UUID jobId, String traceId, JsonNode payload, Integer maxRetryCount,
+                                Instant failedAt) {
         Span.current().setAttribute(JOB_ID, jobId.toString());
         JobCommandEvent event = JobCommandEvent.requeue(jobId, EventRules.isTraceId(traceId) ? traceId : null,
-                Instant.now(), payload, maxRetryCount);
+                Instant.now(), payload, maxRetryCount, failedAt);
         String problem = EventRules.problem(event);
         if (problem != null) {
             return Uni.createFrom().failure(new IllegalStateException("a REQUEUE command for job " + jobId

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -72,7 +73,9 @@ class DeadLetterBulkRequeueTest {
             assertThat(none.getInt("requeued")).isZero();
             assertThat(none.getList("jobIds")).isEmpty();
 
-            Set<String> expected = Set.of(newest, middle, http, oldest);
+            Map<String, Instant> expectedFailures = Map.of(newest, base.plusSeconds(30), middle, base.plusSeconds(20),
+                    http, base.plusSeconds(10), oldest, base);
+            Set<String> expected = expectedFailures.keySet();
             List<ConsumerRecord<String, byte[]>> seen = probe.pollUntil(records -> records.stream()
                     .map(ConsumerRecord::key).collect(Collectors.toSet()).containsAll(expected),
                     Duration.ofSeconds(20));
@@ -84,6 +87,7 @@ class DeadLetterBulkRequeueTest {
                 assertThat(event.command()).isEqualTo(JobCommand.REQUEUE);
                 assertThat(event.payload()).isNull();
                 assertThat(event.maxRetryCount()).isNull();
+                assertThat(event.failedAt()).as("the failure it requeues").isEqualTo(expectedFailures.get(jobId));
             }
             assertThat(seen.stream().map(ConsumerRecord::key)).doesNotContain(node, discarded, otherTenant);
         }

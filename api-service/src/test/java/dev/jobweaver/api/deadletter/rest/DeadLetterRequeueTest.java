@@ -20,6 +20,7 @@ import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,8 @@ class DeadLetterRequeueTest {
 
     @Test
     void aRequeueWithAPayloadAndRetriesPublishesOneRequeueAndMarksItRequeued() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now().minusSeconds(30));
+        Instant failedAt = Instant.now().minusSeconds(30).truncatedTo(ChronoUnit.MICROS);
+        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", failedAt);
         String traceId = Jobs.get(jobId).getString("traceId");
         double requeued = counter("jobweaver.dead.letters.requeued");
         double commands = Jobs.count(registry, "jobweaver.job.commands", "command", "requeue");
@@ -62,6 +64,7 @@ class DeadLetterRequeueTest {
 
             JobCommandEvent command = JobCommands.single(probe, mapper, jobId, JobCommand.REQUEUE, traceId);
             assertThat(command.maxRetryCount()).isEqualTo(2);
+            assertThat(command.failedAt()).as("the failure it requeues").isEqualTo(failedAt);
             assertThat(mapper.convertValue(command.payload(), Map.class)).isEqualTo(
                     mapper.readValue("{\"steps\":[{\"action\":\"LOG\",\"message\":\"again\"}]}", Map.class));
         }

@@ -70,7 +70,9 @@ import org.jboss.logging.Logger;
  *       (else its own); its attempt number stays, so the dispatcher numbers the next attempt after the last, and the
  *       {@code PENDING} status is published with the next version. Nothing goes to the workers: they see the next
  *       attempt's run, whose eventId is new. A requeue of a job in any other status (a redelivered requeue finds it
- *       {@code PENDING} or further on), of an unknown job or of a workflow node's job changes and publishes nothing.
+ *       {@code PENDING} or further on), of a failure that is not the job's current one (the command's
+ *       {@code failedAt}: a requeue delivered again after the job failed anew), of an unknown job or of a workflow
+ *       node's job changes and publishes nothing.
  *       A new payload that breaks its job type's rules fails the poll with an {@link InvalidRecordException}, so
  *       that the command is quarantined alone and the others of the poll are applied.</li>
  * </ul>
@@ -119,7 +121,7 @@ public class JobCommandService {
         NOT_FINISHED,
         /** A FAILED job became PENDING again, due now, its attempts numbered on. */
         REQUEUED,
-        /** A requeue of a job that is not FAILED, or unknown: nothing changed. */
+        /** A requeue of a job that is not FAILED from the failure it names, or unknown: nothing changed. */
         NOT_REQUEUEABLE,
         /** A requeue of a workflow node's job: nothing changed, a node runs again only in a new run. */
         WORKFLOW_NODE
@@ -260,7 +262,7 @@ public class JobCommandService {
                             throw new InvalidRecordException(problem);
                         }
                     }
-                    if (job == null || !JobStateMachine.isRequeueable(job)) {
+                    if (job == null || !JobStateMachine.isRequeueable(job, command.failedAt())) {
                         result = Result.NOT_REQUEUEABLE;
                     } else if (locked.workflowRuns().containsKey(jobId)) {
                         result = Result.WORKFLOW_NODE;

@@ -11,6 +11,7 @@ import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /**
  * The rules of a job's life cycle: {@code PENDING -> RUNNING -> COMPLETED | PENDING (retry) | FAILED}, and
@@ -132,15 +133,27 @@ public final class JobStateMachine {
      * and end are cleared.
      */
     public static JobExecution requeue(JobExecution job, String instruction, int maxRetries, Instant now) {
-        require(isRequeueable(job), job, "requeue");
+        require(job.status() == JobStatus.FAILED, job, "requeue");
         return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), instruction,
                 JobStatus.PENDING, 0, maxRetries, job.attempt(), now, null, job.lastError(), job.createdAt(), now,
                 job.dispatchedAt(), job.startedAt(), null, job.version() + 1, job.control(), null);
     }
 
-    /** Whether a requeue moves the job: it exhausted its retries (dead-lettered). */
-    public static boolean isRequeueable(JobExecution job) {
-        return job.status() == JobStatus.FAILED;
+    /**
+     * Whether a requeue of the failure at {@code failedAt} moves the job: it exhausted its retries (dead-lettered) and
+     * that failure is its current one. A requeue delivered again after the job was requeued, ran and failed anew
+     * names the earlier failure and changes nothing. A null {@code failedAt} (a command that names no failure)
+     * requeues whatever failure the job is in. Instants are compared to the microsecond, the precision PostgreSQL
+     * keeps on both sides.
+     */
+    public static boolean isRequeueable(JobExecution job, Instant failedAt) {
+        return job.status() == JobStatus.FAILED
+                && (failedAt == null || job.finishedAt() != null
+                        && micros(failedAt).equals(micros(job.finishedAt())));
+    }
+
+    private static Instant micros(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.MICROS);
     }
 
     /** Whether a cancel moves the job: it has not finished. */

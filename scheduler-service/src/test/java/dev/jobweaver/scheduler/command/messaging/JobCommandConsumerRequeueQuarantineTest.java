@@ -55,7 +55,7 @@ class JobCommandConsumerRequeueQuarantineTest extends KafkaAndDbTest {
                 List.of(TestJobs.requeue(badPayload, notASimulation, null), TestJobs.requeue(good, null, 0),
                         TestJobs.requeue(tooManyRetries, null, 11),
                         new JobCommandEvent(cancelWithPayload, JobCommand.CANCEL, TestJobs.traceId(cancelWithPayload),
-                                Instant.now(), fixed, null),
+                                Instant.now(), fixed, null, null),
                         TestJobs.cancel(sentinel)));
 
         db.awaitJob(sentinel, j -> j.status() == JobStatus.CANCELLED);

@@ -3,6 +3,7 @@ package dev.jobweaver.scheduler.command.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobStatus;
@@ -18,13 +19,15 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
  * A requeue changes only a FAILED job: of a PENDING, RUNNING, COMPLETED or CANCELLED job, or of an unknown one, it
- * changes and publishes nothing and is counted as ignored; a requeue delivered twice requeues the job once.
+ * changes and publishes nothing and is counted as ignored; a requeue delivered twice requeues the job once, and one
+ * delivered again after the job failed anew names a failure the job has left behind and changes nothing.
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
@@ -92,6 +95,32 @@ class JobCommandServiceRequeueIgnoredTest extends KafkaAndDbTest {
                 .containsExactly(JobStatus.RUNNING, JobStatus.FAILED, JobStatus.PENDING, JobStatus.RUNNING);
         assertThat(recorder.records(Topics.RUN_JOB, jobId)).extracting(r -> value(r, RunJobEvent.class).attempt())
                 .containsExactly(1, 2);
+    }
+
+    @Test
+    void aRequeueOfAnEarlierFailureIsIgnoredAndOneOfTheCurrentFailureRequeues() {
+        UUID jobId = deadLetteredJob("boom");
+        Instant firstFailure = db.get(jobId).finishedAt();
+        JobCommandEvent requeueOfFirst = TestJobs.requeue(jobId, null, 0, firstFailure);
+        commandsApplied(requeueOfFirst);
+        db.awaitJob(jobId, JobStatus.RUNNING, 2);
+        producer.sendJson(Topics.JOB_FAILED, jobId, TestJobs.failed(jobId, 2, "boom again"));
+        JobExecution failedAgain = db.awaitJob(jobId, j -> j.status() == JobStatus.FAILED && j.attempt() == 2);
+        double ignoredBefore = ignored();
+
+        // Kafka delivers the first requeue again (its poll was redone): it names a failure the job has left behind.
+        commandsApplied(requeueOfFirst);
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(ignored()).isEqualTo(ignoredBefore + 1));
+        settle();
+        assertThat(db.get(jobId)).isEqualTo(failedAgain);
+
+        // The review of the second failure names it, and runs the job a third time.
+        commandsApplied(TestJobs.requeue(jobId, null, 0, failedAgain.finishedAt()));
+        db.awaitJob(jobId, JobStatus.RUNNING, 3);
+        assertThat(recorder.records(Topics.RUN_JOB, jobId)).extracting(r -> value(r, RunJobEvent.class).attempt())
+                .containsExactly(1, 2, 3);
     }
 
     private double ignored() {

@@ -188,6 +188,22 @@ class JobStateMachineTest {
         return new Outcome(Outcome.Kind.FAILED, EventIds.runEventId(JOB, attempt), JOB, attempt, "boom", T0, NOW, null);
     }
 
+    @Test
+    void aRequeueMovesAFailedJobOnlyFromTheFailureItNames() {
+        Instant failedAt = Instant.parse("2026-01-01T10:01:02.123456Z");
+        JobExecution failed = new JobExecution(JOB, "SIMULATION", "trace", null, "{}", JobStatus.FAILED, 2, 2, 3, T0,
+                null, "boom", T0, failedAt, T0, T0, failedAt, 5, JobControl.DEFAULTS, null);
+
+        assertThat(JobStateMachine.isRequeueable(failed, failedAt)).isTrue();
+        assertThat(JobStateMachine.isRequeueable(failed, null)).as("a command naming no failure").isTrue();
+        assertThat(JobStateMachine.isRequeueable(failed, failedAt.plusNanos(789)))
+                .as("nanoseconds past PostgreSQL's microseconds").isTrue();
+        assertThat(JobStateMachine.isRequeueable(failed, failedAt.minusSeconds(60))).as("an earlier failure")
+                .isFalse();
+        assertThat(JobStateMachine.isRequeueable(job(JobStatus.PENDING, 3, 0, 2), null)).isFalse();
+        assertThat(JobStateMachine.isRequeueable(job(JobStatus.COMPLETED, 3, 0, 2), failedAt)).isFalse();
+    }
+
     private static JobExecution job(JobStatus status, int attempt, int retryCount, int maxRetries) {
         return new JobExecution(JOB, "SIMULATION", "trace", null, "{}", status, retryCount, maxRetries, attempt,
                 T0, status == JobStatus.RUNNING ? T0.plusSeconds(60) : null, null, T0, T0, null, null, null, 5,

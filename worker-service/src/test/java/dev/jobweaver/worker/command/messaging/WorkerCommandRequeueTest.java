@@ -46,7 +46,7 @@ class WorkerCommandRequeueTest extends WorkerKafkaTest {
     @Test
     void aRequeueIsQuarantinedAndStopsNothing() throws Exception {
         UUID jobId = UUID.randomUUID();
-        JobCommandEvent requeue = JobCommandEvent.requeue(jobId, null, Instant.now(), null, 1);
+        JobCommandEvent requeue = JobCommandEvent.requeue(jobId, null, Instant.now(), null, 1, Instant.now());
         List<Position> positions = QuarantineTopic.produce(WorkerKafka.bootstrap(), Topics.WORKER_COMMANDS,
                 List.of(new Poison("requeue", jobId.toString(), WorkerKafka.JSON.writeValueAsBytes(requeue))));
         UUID after = UUID.randomUUID();
