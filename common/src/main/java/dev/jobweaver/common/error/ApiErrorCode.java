@@ -85,6 +85,11 @@ public enum ApiErrorCode implements ErrorCode {
     SERVICE_UNAVAILABLE(503),
     /** Too many submission bytes are being handled at once; nothing was read or stored, retry after the given delay. */
     OVERLOADED(503),
+    /**
+     * A hook's stored secret does not open with the API's secret key ({@code jobweaver.security.secret-key} was
+     * changed or lost), so no call to it can be verified; an operator restores the key or makes the hook again.
+     */
+    SECRET_UNREADABLE(500),
     /** A fault on our side; the message never carries a stack trace. */
     INTERNAL_ERROR(500);
 

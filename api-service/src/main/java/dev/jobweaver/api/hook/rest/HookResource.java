@@ -18,6 +18,7 @@ import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.job.service.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.crypto.SecretCipher;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
@@ -58,6 +59,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
@@ -74,6 +76,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "hooks")
 public class HookResource {
+
+    private static final Logger LOG = Logger.getLogger(HookResource.class);
 
     private static final String EXAMPLE = """
             {"name":"deploy","job":{"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"go"}]}}}""";
@@ -241,6 +245,9 @@ public class HookResource {
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "500", description = "the hook's stored secret does not open with the API's secret key"
+            + " (API.SECRET_UNREADABLE): an operator must restore the key or create the hook again; nothing was made",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "503", description = "the database could not take the job, or the unpublished outbox is"
             + " over its bound (API.SERVICE_UNAVAILABLE); nothing was made, retry after Retry-After seconds",
             headers = @Header(name = "Retry-After", description = "seconds"),
@@ -268,7 +275,9 @@ public class HookResource {
             throw rejected(HookSignature.SIGNATURE_HEADER + " does not verify: signature refused");
         }
         String traceparent = routing.request().getHeader(Headers.TRACEPARENT);
-        return unavailableOnOutage(hooks.find(hookId), "read").chain(found -> {
+        return unavailableOnOutage(hooks.findWithSecret(hookId)
+                .onFailure(SecretCipher.UnreadableSecretException.class).transform(HookResource::secretUnreadable),
+                "read").chain(found -> {
             StoredHook hook = found(hookId, found);
             if (!HookSignature.matches(hook.secret(), timestampText, body, signature)) {
                 throw rejected(HookSignature.SIGNATURE_HEADER + " does not verify: signature refused");
@@ -415,6 +424,16 @@ public class HookResource {
             }
             return found;
         });
+    }
+
+    /**
+     * A stored secret that does not open is the operator's to mend, not the caller's: the answer names the problem
+     * (never the key), the log names the hook and why.
+     */
+    private static ApiException secretUnreadable(Throwable e) {
+        LOG.error(e.getMessage());
+        return new ApiException(ApiErrorCode.SECRET_UNREADABLE, "this hook's secret cannot be read with the API's"
+                + " secret key, so no call can be verified; an operator must restore the key or create the hook again");
     }
 
     private static ApiException notFound(UUID hookId) {

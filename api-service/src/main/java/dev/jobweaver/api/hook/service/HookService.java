@@ -50,11 +50,26 @@ public class HookService {
         return Panache.withTransaction(() -> hooks.persist(hook)).map(stored -> StoredHook.of(hook, secret));
     }
 
-    /** The hook with its secret (to verify a call), or null when there is none or it was deleted. */
+    /**
+     * The hook with its secret (to verify a call), or null when there is none or it was deleted.
+     *
+     * @throws dev.jobweaver.api.security.crypto.SecretCipher.UnreadableSecretException (in the Uni) when its sealed
+     *     secret does not open with the API's secret key
+     */
     @WithSpan("find hook")
-    public Uni<StoredHook> find(UUID id) {
+    public Uni<StoredHook> findWithSecret(UUID id) {
         return Panache.withSession(() -> hooks.findLive(id))
                 .map(found -> found == null ? null : StoredHook.of(found, secrets.open(found.sealedSecret, found.id)));
+    }
+
+    /**
+     * The hook without its secret (to show or delete it), or null when there is none or it was deleted; a hook whose
+     * secret no longer opens can still be read and deleted, and so made again.
+     */
+    @WithSpan("find hook")
+    public Uni<StoredHook> find(UUID id) {
+        return Panache.withSession(() -> hooks.findLive(id)).map(found -> found == null ? null : StoredHook.of(found,
+                null));
     }
 
     /** A page of live hooks, newest first, of {@code tenant} or of every tenant (null). */

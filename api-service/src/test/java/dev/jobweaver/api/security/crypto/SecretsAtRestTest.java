@@ -103,6 +103,26 @@ class SecretsAtRestTest {
         given().delete("/api/subscriptions/" + subscriptionId).then().statusCode(204);
     }
 
+    @Test
+    void aHookWhoseSecretNoLongerOpensAnswersCallsNamingTheProblemAndCanStillBeReadAndDeleted() throws Exception {
+        Hooks.Created hook = Hooks.createJobHook("rekeyed-" + UUID.randomUUID());
+        // sealed for another row: what a changed secret key looks like to the cipher
+        Hooks.Created other = Hooks.createJobHook("other-" + UUID.randomUUID());
+        write("hooks", hook.id(), stored("hooks", other.id()));
+        String marker = UUID.randomUUID().toString();
+
+        Response call = Hooks.callSigned(hook.id(), hook.secret(), "{\"marker\":\"" + marker + "\"}");
+
+        assertThat(call.statusCode()).as(call.asString()).isEqualTo(500);
+        assertThat(call.jsonPath().getString("errorCode")).isEqualTo("API.SECRET_UNREADABLE");
+        assertThat(call.jsonPath().getString("message")).contains("secret cannot be read")
+                .doesNotContain(hook.secret());
+        assertThat(Hooks.jobsWithMarker(marker)).as("nothing was made").isZero();
+        given().get("/api/hooks/" + hook.id()).then().statusCode(200);
+        given().delete("/api/hooks/" + hook.id()).then().statusCode(204);
+        assertThat(Hooks.callSigned(hook.id(), hook.secret(), "{}").statusCode()).isEqualTo(404);
+    }
+
     private static String stored(String table, String id) throws SQLException {
         try (Connection connection = Database.connect();
              PreparedStatement statement = connection.prepareStatement(
