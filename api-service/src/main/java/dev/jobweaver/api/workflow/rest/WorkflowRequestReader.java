@@ -38,6 +38,7 @@ final class WorkflowRequestReader {
     static final int MAX_CONCURRENCY = 10_000;
     /** The most problems one answer lists. */
     private static final int MAX_PROBLEMS = 20;
+    private static final String EXAMPLE = "{\"name\":\"etl\",\"nodes\":[{\"id\":\"extract\",\"job\":{...}}]}";
 
     private final JsonBody json;
     private final JobRequestReader jobs;
@@ -61,10 +62,9 @@ final class WorkflowRequestReader {
      * {@code ownTenant} (the caller's) when the body names none.
      */
     WorkflowDefinition read(byte[] body, Instant now, String ownTenant) {
-        String example = "{\"name\":\"etl\",\"nodes\":[{\"id\":\"extract\",\"job\":{...}}]}";
-        JsonNode root = json.parse(body, example);
+        JsonNode root = json.parse(body, EXAMPLE);
         if (root == null) {
-            throw JsonBody.empty(example);
+            throw JsonBody.empty(EXAMPLE);
         }
         if (!root.isObject()) {
             throw JsonBody.notAnObject(root);
