@@ -1,8 +1,6 @@
 package dev.jobweaver.api.deadletter.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,17 +8,15 @@ import dev.jobweaver.api.job.rest.JobRequest;
 import dev.jobweaver.api.job.rest.JobRequestReader;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.StepRules;
-import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Reads the bodies of the dead-letter endpoints, or a 400 naming the field: {@code API.MALFORMED_JSON} for a body that
@@ -41,9 +37,6 @@ final class DeadLetterRequestReader {
     /** The most dead letters one bulk requeue takes. */
     static final int MAX_LIMIT = 1000;
 
-    private static final String JOB_TYPES = Arrays.stream(JobType.values()).map(Enum::name)
-            .collect(Collectors.joining(", "));
-
     /** A requeue's body: both null keep the job's own. */
     record Requeue(JsonNode payload, Integer maxRetryCount) {
     }
@@ -52,15 +45,14 @@ final class DeadLetterRequestReader {
     record BulkFilter(String tenant, JobType jobType, Instant failedAfter, Instant failedBefore, int limit) {
     }
 
-    private final ObjectMapper strict;
+    private final ObjectMapper mapper;
+    private final JsonBody json;
     private final JobRequestReader jobs;
     private final JobRequestValidator validator;
 
     DeadLetterRequestReader(ObjectMapper base, StepRules.Limits limits) {
-        ObjectMapper strict = base.copy();
-        strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
-        this.strict = strict;
+        this.mapper = base;
+        this.json = new JsonBody(base);
         this.jobs = new JobRequestReader(base);
         this.validator = new JobRequestValidator(limits);
     }
@@ -70,28 +62,14 @@ final class DeadLetterRequestReader {
      * with either field optional. The payload is checked later, against the job's type ({@link #payload}).
      */
     Requeue readRequeue(byte[] body) {
-        JsonNode root = object(body, "{\"payload\":{...},\"maxRetryCount\":3}", true);
+        JsonNode root = json.parseOptionalObject(body, "{\"payload\":{...},\"maxRetryCount\":3}");
         if (root == null) {
             return new Requeue(null, null);
         }
-        JsonNode payload = root.get("payload");
-        if (payload != null && !payload.isNull() && !payload.isObject()) {
-            throw malformed("payload must be an object, got " + describe(payload));
-        }
-        JsonNode retries = root.get("maxRetryCount");
-        Integer maxRetryCount = null;
-        if (retries != null && !retries.isNull()) {
-            if (!retries.isIntegralNumber()) {
-                throw malformed("maxRetryCount must be an integer, got " + describe(retries));
-            }
-            if (!retries.canConvertToInt() || retries.intValue() < 0
-                    || retries.intValue() > JobCommandEvent.MAX_RETRY_COUNT) {
-                throw invalid("maxRetryCount must be between 0 and " + JobCommandEvent.MAX_RETRY_COUNT + ", got "
-                        + retries.asText());
-            }
-            maxRetryCount = retries.intValue();
-        }
-        return new Requeue(payload == null || payload.isNull() ? null : payload, maxRetryCount);
+        JsonNode payload = JsonBody.object(root, "payload", "payload", "");
+        Integer maxRetryCount = JsonBody.integer(root, "maxRetryCount", 0, JobCommandEvent.MAX_RETRY_COUNT,
+                ApiErrorCode.INVALID_DEAD_LETTER_REQUEST);
+        return new Requeue(payload, maxRetryCount);
     }
 
     /**
@@ -99,12 +77,12 @@ final class DeadLetterRequestReader {
      * naming a field under {@code payload.}.
      */
     JsonNode payload(JobType type, JsonNode payload) {
-        ObjectNode submission = strict.createObjectNode();
+        ObjectNode submission = mapper.createObjectNode();
         submission.put("jobType", type.name());
         submission.set("payload", payload);
         JobRequest request;
         try {
-            request = jobs.read(strict.writeValueAsBytes(submission));
+            request = jobs.read(mapper.writeValueAsBytes(submission));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a parsed payload could not be written again", e);
         } catch (ApiException e) {
@@ -119,15 +97,11 @@ final class DeadLetterRequestReader {
 
     /** The body of {@code POST /api/dead-letters/{jobId}/discard}: its {@code reason}, 1 to 1000 characters. */
     String readDiscard(byte[] body) {
-        JsonNode root = object(body, "{\"reason\":\"the input file is gone\"}", false);
-        JsonNode reason = root.get("reason");
-        if (reason == null || reason.isNull()) {
+        JsonNode root = json.parseObject(body, "{\"reason\":\"the input file is gone\"}");
+        String text = JsonBody.text(root, "reason");
+        if (text == null) {
             throw invalid("reason is required (1 to " + MAX_REASON_LENGTH + " characters)");
         }
-        if (!reason.isTextual()) {
-            throw malformed("reason must be a string, got " + describe(reason));
-        }
-        String text = reason.textValue();
         if (text.isBlank()) {
             throw invalid("reason must not be blank");
         }
@@ -142,21 +116,22 @@ final class DeadLetterRequestReader {
 
     /** The body of {@code POST /api/dead-letters/requeue}: none, or a filter whose every field is optional. */
     BulkFilter readBulk(byte[] body) {
-        JsonNode root = object(body, "{\"tenant\":\"acme\",\"jobType\":\"HTTP\",\"limit\":100}", true);
+        JsonNode root = json.parseOptionalObject(body, "{\"tenant\":\"acme\",\"jobType\":\"HTTP\",\"limit\":100}");
         if (root == null) {
             return new BulkFilter(null, null, null, null, DEFAULT_LIMIT);
         }
-        String tenant = text(root, "tenant");
+        String tenant = JsonBody.text(root, "tenant");
         if (tenant != null && !JobControlRules.TENANT.matcher(tenant).matches()) {
-            throw invalid("tenant must match " + JobControlRules.TENANT.pattern() + ", got '" + cut(tenant) + "'");
+            throw invalid("tenant must match " + JobControlRules.TENANT.pattern() + ", got '" + JsonBody.cut(tenant)
+                    + "'");
         }
-        String type = text(root, "jobType");
+        String type = JsonBody.text(root, "jobType");
         JobType jobType = null;
         if (type != null) {
             try {
                 jobType = JobType.valueOf(type);
             } catch (IllegalArgumentException e) {
-                throw invalid("jobType '" + cut(type) + "' is not a known value; valid values are " + JOB_TYPES);
+                throw invalid(JsonBody.unknownValue("jobType", type, JobType.class));
             }
         }
         Instant failedAfter = instant(root, "failedAfter");
@@ -164,92 +139,22 @@ final class DeadLetterRequestReader {
         if (failedAfter != null && failedBefore != null && !failedAfter.isBefore(failedBefore)) {
             throw invalid("failedAfter must be before failedBefore, got " + failedAfter + " and " + failedBefore);
         }
-        JsonNode limitNode = root.get("limit");
-        int limit = DEFAULT_LIMIT;
-        if (limitNode != null && !limitNode.isNull()) {
-            if (!limitNode.isIntegralNumber()) {
-                throw malformed("limit must be an integer, got " + describe(limitNode));
-            }
-            if (!limitNode.canConvertToInt() || limitNode.intValue() < 1 || limitNode.intValue() > MAX_LIMIT) {
-                throw invalid("limit must be between 1 and " + MAX_LIMIT + ", got " + limitNode.asText());
-            }
-            limit = limitNode.intValue();
-        }
-        return new BulkFilter(tenant, jobType, failedAfter, failedBefore, limit);
-    }
-
-    /** The body as a JSON object; null for an absent body when {@code optional}. */
-    private JsonNode object(byte[] body, String example, boolean optional) {
-        if (body == null || body.length == 0) {
-            if (optional) {
-                return null;
-            }
-            throw malformed("request body is empty; expected a JSON object such as " + example);
-        }
-        JsonNode root;
-        try {
-            root = strict.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw malformed("request body is not valid JSON: " + e.getOriginalMessage() + (e.getLocation() == null ? ""
-                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"));
-        } catch (IOException e) {
-            throw malformed("request body could not be read: " + e.getMessage());
-        }
-        if (root == null || root.isMissingNode()) {
-            if (optional) {
-                return null; // only whitespace
-            }
-            throw malformed("request body is empty; expected a JSON object such as " + example);
-        }
-        if (!root.isObject()) {
-            throw malformed("request body must be a JSON object such as " + example + ", got " + describe(root));
-        }
-        return root;
-    }
-
-    /** The string member {@code field}, null when absent or null. */
-    private static String text(JsonNode root, String field) {
-        JsonNode node = root.get(field);
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isTextual()) {
-            throw malformed(field + " must be a string, got " + describe(node));
-        }
-        return node.textValue();
+        Integer limit = JsonBody.integer(root, "limit", 1, MAX_LIMIT, ApiErrorCode.INVALID_DEAD_LETTER_REQUEST);
+        return new BulkFilter(tenant, jobType, failedAfter, failedBefore, limit == null ? DEFAULT_LIMIT : limit);
     }
 
     /** The ISO-8601 instant member {@code field}, null when absent or null. */
     private static Instant instant(JsonNode root, String field) {
-        String text = text(root, field);
+        String text = JsonBody.text(root, field);
         if (text == null) {
             return null;
         }
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
-            throw invalid(field + " must be an ISO-8601 instant such as 2030-01-31T09:00:00Z, got '" + cut(text) + "'");
+            throw invalid(field + " must be an ISO-8601 instant such as 2030-01-31T09:00:00Z, got '"
+                    + JsonBody.cut(text) + "'");
         }
-    }
-
-    private static String cut(String value) {
-        return value.length() > 40 ? value.substring(0, 40) + "..." : value;
-    }
-
-    private static String describe(JsonNode node) {
-        return switch (node.getNodeType()) {
-            case STRING -> "a string";
-            case NUMBER -> node.isIntegralNumber() ? "an integer" : "a decimal number";
-            case BOOLEAN -> "a boolean";
-            case OBJECT, POJO -> "an object";
-            case ARRAY -> "an array";
-            case NULL, MISSING -> "null";
-            case BINARY -> "binary data";
-        };
-    }
-
-    private static ApiException malformed(String message) {
-        return new ApiException(ApiErrorCode.MALFORMED_JSON, message);
     }
 
     private static ApiException invalid(String message) {

@@ -13,15 +13,20 @@ import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.HttpCallPayload;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Step;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -80,8 +85,7 @@ public final class JobRequestReader {
     /** The request in {@code body}, or an {@link ApiException} naming what is wrong. */
     public JobRequest read(byte[] body) {
         if (body == null || body.length == 0) {
-            throw malformed("request body is empty; expected a JSON object such as "
-                    + "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[...]}}");
+            throw JsonBody.empty("{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[...]}}");
         }
         JobRequest request;
         try {
@@ -90,10 +94,8 @@ public final class JobRequestReader {
             throw mapping(e, "", () -> lenient.readTree(body));
         } catch (InputCoercionException e) {
             throw malformed("a number in the request body is out of range: " + e.getOriginalMessage());
-        } catch (JsonProcessingException e) {
-            throw malformed("request body is not valid JSON: " + e.getOriginalMessage() + location(e));
         } catch (IOException e) {
-            throw malformed("request body could not be read: " + e.getMessage());
+            throw JsonBody.unreadable(e);
         }
         if (request == null) {
             throw malformed("request body must be a JSON object, not null");
@@ -132,7 +134,56 @@ public final class JobRequestReader {
         return request.withPayload(normalised(request.jobType(), payload, field + ".payload"));
     }
 
-    /** {@code payload} read as {@code type}'s record, then written back as a tree; failures named under {@code field}. */
+    /**
+     * The request held in {@code job} as {@link #readMember(JsonNode, String)} reads it, a broken rule answered with
+     * {@code rule}, the code of the body that holds the job, rather than the job's own.
+     */
+    public JobRequest readMember(JsonNode job, String field, ApiErrorCode rule) {
+        try {
+            return readMember(job, field);
+        } catch (ApiException e) {
+            if (e.code() == ApiErrorCode.INVALID_JOB_REQUEST) {
+                throw new ApiException(rule, e.getMessage());
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * {@code request}, read by {@link #readMember}, as a schedule, hook or workflow stores the job it makes: without
+     * the fields it does not give, and with what a later change of the service's defaults must not change made
+     * explicit: its retries ({@code defaultRetryCount} when it names none) and its {@code tenant} unless the default.
+     */
+    public static ObjectNode template(JobRequest request, String tenant, int defaultRetryCount) {
+        ObjectNode tree = JsonColumns.mapper().valueToTree(request);
+        List<String> absent = new ArrayList<>();
+        tree.properties().forEach(field -> {
+            if (field.getValue().isNull()) {
+                absent.add(field.getKey());
+            }
+        });
+        absent.forEach(tree::remove);
+        if (request.maxRetryCount() == null) {
+            tree.put("maxRetryCount", defaultRetryCount);
+        }
+        if (!JobControl.DEFAULT_TENANT.equals(tenant)) {
+            tree.put("tenant", tenant);
+        }
+        return tree;
+    }
+
+    /** The {@link #template} as the JSON text a schedule or hook stores. */
+    public static String templateText(JobRequest request, String tenant, int defaultRetryCount) {
+        try {
+            return JsonColumns.mapper().writeValueAsString(template(request, tenant, defaultRetryCount));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("could not write a job template", e);
+        }
+    }
+
+    /**
+     * {@code payload} read as {@code type}'s record, then written back as a tree; failures named under {@code field}.
+     */
     private JsonNode normalised(JobType type, JsonNode payload, String field) {
         ObjectReader typed = type == JobType.HTTP ? http : simulation;
         try {
@@ -187,7 +238,8 @@ public final class JobRequestReader {
         JsonNode actual = nodeAt(root, e.getPath());
         if (path.isEmpty()) {
             if (actual == null || actual.isObject()) {
-                return malformed("request body is not valid JSON: " + firstLine(e.getOriginalMessage()) + location(e));
+                return malformed("request body is not valid JSON: " + firstLine(e.getOriginalMessage())
+                        + JsonBody.location(e));
             }
             return malformed("request body must be a JSON object, got " + describe(actual));
         }
@@ -269,21 +321,13 @@ public final class JobRequestReader {
 
     private static String describe(Object value) {
         if (value instanceof JsonNode node) {
-            return switch (node.getNodeType()) {
-                case STRING -> "a string";
-                case NUMBER -> node.isIntegralNumber() ? "an integer" : "a decimal number";
-                case BOOLEAN -> "a boolean";
-                case OBJECT, POJO -> "an object";
-                case ARRAY -> "an array";
-                case NULL, MISSING -> "null";
-                case BINARY -> "binary data";
-            };
+            return JsonBody.describe(node);
         }
         if (value == null) {
             return "null";
         }
         if (value instanceof String s) {
-            return "the string \"" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "\"";
+            return "the string \"" + JsonBody.cut(s) + "\"";
         }
         if (value instanceof Number) {
             return "the number " + value;
@@ -298,18 +342,13 @@ public final class JobRequestReader {
         return Arrays.stream(type.getEnumConstants()).map(String::valueOf).collect(Collectors.joining(", "));
     }
 
-    private static String location(JsonProcessingException e) {
-        return e.getLocation() == null ? ""
-                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-    }
-
     private static String firstLine(String text) {
         int newline = text.indexOf('\n');
         return newline < 0 ? text : text.substring(0, newline);
     }
 
     private static ApiException malformed(String message) {
-        return new ApiException(ApiErrorCode.MALFORMED_JSON, message);
+        return JsonBody.malformed(message);
     }
 
     private static ApiException invalid(String message) {

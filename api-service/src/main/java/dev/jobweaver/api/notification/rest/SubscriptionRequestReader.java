@@ -1,18 +1,14 @@
 package dev.jobweaver.api.notification.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import dev.jobweaver.api.notification.service.NotificationEvent;
 import dev.jobweaver.api.notification.service.SubscriptionRequest;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobType;
-import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -39,37 +35,23 @@ public final class SubscriptionRequestReader {
     /** Longest URL. */
     static final int MAX_URL_LENGTH = 2048;
 
+    private static final String EXAMPLE = "{\"jobId\":\"...\",\"events\":[\"COMPLETED\"],\"url\":\"https://...\"}";
     private static final String VALID_EVENTS = Arrays.stream(NotificationEvent.values()).map(Enum::name)
             .collect(Collectors.joining(", "));
     private static final String VALID_TYPES = Arrays.stream(JobType.values()).map(Enum::name)
             .collect(Collectors.joining(", "));
 
-    private final ObjectReader reader;
+    private final JsonBody json;
 
     public SubscriptionRequestReader(ObjectMapper base) {
-        ObjectMapper strict = base.copy();
-        strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
-        this.reader = strict.readerFor(JsonNode.class);
+        this.json = new JsonBody(base);
     }
 
     /** The request in {@code body}, or an {@link ApiException} naming what is wrong. */
     public SubscriptionRequest read(byte[] body) {
-        if (body == null || body.length == 0) {
-            throw malformed("request body is empty; expected a JSON object such as"
-                    + " {\"jobId\":\"...\",\"events\":[\"COMPLETED\"],\"url\":\"https://...\"}");
-        }
-        JsonNode root;
-        try {
-            root = reader.readValue(body);
-        } catch (JsonProcessingException e) {
-            throw malformed("request body is not valid JSON: " + e.getOriginalMessage() + (e.getLocation() == null
-                    ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"));
-        } catch (IOException e) {
-            throw malformed("request body could not be read: " + e.getMessage());
-        }
+        JsonNode root = json.parseValue(body, EXAMPLE);
         if (root == null || !root.isObject()) {
-            throw malformed("request body must be a JSON object, got " + describe(root));
+            throw JsonBody.notAnObject(root);
         }
         List<String> given = TARGETS.stream().filter(name -> present(root, name)).toList();
         if (given.size() != 1) {
@@ -89,25 +71,16 @@ public final class SubscriptionRequestReader {
         return node != null && !node.isNull();
     }
 
-    private static String text(JsonNode root, String name) {
-        JsonNode node = root.get(name);
-        if (!node.isTextual()) {
-            throw malformed(name + " must be a string, got " + describe(node));
-        }
-        return node.textValue();
-    }
-
     private static UUID uuid(JsonNode root, String name) {
-        String value = text(root, name);
+        String value = JsonBody.text(root, name);
         if (!UuidText.matches(value)) {
-            throw invalid(name + " must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + cut(value)
-                    + "'");
+            throw invalid(name + " must be a UUID such as " + UuidText.EXAMPLE + ", got '" + cut(value) + "'");
         }
         return UUID.fromString(value);
     }
 
     private static JobType jobType(JsonNode root) {
-        String value = text(root, "jobType");
+        String value = JsonBody.text(root, "jobType");
         try {
             return JobType.valueOf(value);
         } catch (IllegalArgumentException e) {
@@ -116,12 +89,9 @@ public final class SubscriptionRequestReader {
     }
 
     private static List<NotificationEvent> events(JsonNode root) {
-        JsonNode events = root.get("events");
-        if (events == null || events.isNull()) {
+        JsonNode events = JsonBody.array(root, "events", "events", "an array");
+        if (events == null) {
             throw invalid("events is required: a non-empty array of " + VALID_EVENTS);
-        }
-        if (!events.isArray()) {
-            throw malformed("events must be an array, got " + describe(events));
         }
         if (events.isEmpty()) {
             throw invalid("events must not be empty; valid events are " + VALID_EVENTS);
@@ -130,7 +100,7 @@ public final class SubscriptionRequestReader {
         for (int i = 0; i < events.size(); i++) {
             JsonNode event = events.get(i);
             if (!event.isTextual()) {
-                throw malformed("events[" + i + "] must be a string, got " + describe(event));
+                throw JsonBody.wrongType("events[" + i + "]", "a string", event);
             }
             NotificationEvent parsed;
             try {
@@ -150,7 +120,7 @@ public final class SubscriptionRequestReader {
         if (!present(root, "url")) {
             throw invalid("url is required: the absolute http or https URL deliveries are POSTed to");
         }
-        String value = text(root, "url");
+        String value = JsonBody.text(root, "url");
         if (value.length() > MAX_URL_LENGTH) {
             throw invalid("url must be at most " + MAX_URL_LENGTH + " characters, got " + value.length());
         }
@@ -170,27 +140,8 @@ public final class SubscriptionRequestReader {
         return url;
     }
 
-    private static String describe(JsonNode node) {
-        if (node == null) {
-            return "nothing";
-        }
-        return switch (node.getNodeType()) {
-            case STRING -> "a string";
-            case NUMBER -> node.isIntegralNumber() ? "an integer" : "a decimal number";
-            case BOOLEAN -> "a boolean";
-            case OBJECT, POJO -> "an object";
-            case ARRAY -> "an array";
-            case NULL, MISSING -> "null";
-            case BINARY -> "binary data";
-        };
-    }
-
     private static String cut(String value) {
-        return value.length() > 60 ? value.substring(0, 60) + "..." : value;
-    }
-
-    private static ApiException malformed(String message) {
-        return new ApiException(ApiErrorCode.MALFORMED_JSON, message);
+        return JsonBody.cut(value, 60);
     }
 
     private static ApiException invalid(String message) {

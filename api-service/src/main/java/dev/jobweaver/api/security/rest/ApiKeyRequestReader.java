@@ -1,18 +1,14 @@
 package dev.jobweaver.api.security.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.common.error.ApiErrorCode;
-import java.io.IOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -33,41 +29,22 @@ final class ApiKeyRequestReader {
     record Request(String name, Set<String> roles, Instant expiresAt) {
     }
 
-    private final ObjectMapper strict;
+    private final JsonBody json;
 
     ApiKeyRequestReader(ObjectMapper base) {
-        ObjectMapper strict = base.copy();
-        strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
-        this.strict = strict;
+        this.json = new JsonBody(base);
     }
 
     Request read(byte[] body, Instant now) {
-        if (body == null || body.length == 0) {
-            throw malformed("request body is empty; expected a JSON object such as " + EXAMPLE);
-        }
-        JsonNode root;
-        try {
-            root = strict.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw malformed("request body is not valid JSON: " + e.getOriginalMessage() + (e.getLocation() == null ? ""
-                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"));
-        } catch (IOException e) {
-            throw malformed("request body could not be read: " + e.getMessage());
-        }
-        if (root == null || root.isMissingNode()) {
-            throw malformed("request body is empty; expected a JSON object such as " + EXAMPLE);
+        JsonNode root = json.parse(body, EXAMPLE);
+        if (root == null) {
+            throw JsonBody.empty(EXAMPLE);
         }
         if (!root.isObject()) {
-            throw malformed("request body must be a JSON object such as " + EXAMPLE);
+            throw JsonBody.malformed("request body must be a JSON object such as " + EXAMPLE);
         }
-        for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
-            String field = names.next();
-            if (!FIELDS.contains(field)) {
-                throw invalid("unknown field '" + shown(field) + "'; an API key request has name, roles and"
-                        + " expiresAt");
-            }
-        }
+        JsonBody.checkFields(root, FIELDS, ApiErrorCode.INVALID_API_KEY_REQUEST,
+                "an API key request has name, roles and expiresAt");
         return new Request(name(root.get("name")), roles(root.get("roles")), expiresAt(root.get("expiresAt"), now));
     }
 
@@ -76,7 +53,7 @@ final class ApiKeyRequestReader {
             throw invalid("name is required (1 to " + MAX_NAME + " characters)");
         }
         if (!node.isTextual()) {
-            throw malformed("name must be a string");
+            throw JsonBody.malformed("name must be a string");
         }
         String name = node.textValue();
         if (name.isBlank() || name.length() > MAX_NAME) {
@@ -93,7 +70,7 @@ final class ApiKeyRequestReader {
             throw invalid("roles is required: a non-empty array of " + Roles.ORDERED);
         }
         if (!node.isArray()) {
-            throw malformed("roles must be an array of strings such as [\"submitter\"]");
+            throw JsonBody.malformed("roles must be an array of strings such as [\"submitter\"]");
         }
         if (node.isEmpty()) {
             throw invalid("roles must name at least one of " + Roles.ORDERED);
@@ -102,10 +79,11 @@ final class ApiKeyRequestReader {
         for (int i = 0; i < node.size(); i++) {
             JsonNode role = node.get(i);
             if (!role.isTextual()) {
-                throw malformed("roles[" + i + "] must be a string");
+                throw JsonBody.malformed("roles[" + i + "] must be a string");
             }
             if (!Roles.isKnown(role.textValue())) {
-                throw invalid("roles[" + i + "] is '" + shown(role.textValue()) + "', not one of " + Roles.ORDERED);
+                throw invalid("roles[" + i + "] is '" + JsonBody.shown(role.textValue()) + "', not one of "
+                        + Roles.ORDERED);
             }
             roles.add(role.textValue());
         }
@@ -117,14 +95,14 @@ final class ApiKeyRequestReader {
             return null;
         }
         if (!node.isTextual()) {
-            throw malformed("expiresAt must be an ISO-8601 date-time string such as 2030-01-01T00:00:00Z");
+            throw JsonBody.malformed("expiresAt must be an ISO-8601 date-time string such as 2030-01-01T00:00:00Z");
         }
         Instant expiresAt;
         try {
             expiresAt = OffsetDateTime.parse(node.textValue()).toInstant();
         } catch (DateTimeParseException e) {
             throw invalid("expiresAt must be an ISO-8601 date-time with an offset such as 2030-01-01T00:00:00Z, got '"
-                    + shown(node.textValue()) + "'");
+                    + JsonBody.shown(node.textValue()) + "'");
         }
         if (!expiresAt.isAfter(now)) {
             throw invalid("expiresAt must be in the future, got " + expiresAt);
@@ -133,15 +111,6 @@ final class ApiKeyRequestReader {
             throw invalid("expiresAt must be before the year 10000");
         }
         return expiresAt;
-    }
-
-    private static String shown(String value) {
-        String cut = value.length() > 40 ? value.substring(0, 40) + "..." : value;
-        return cut.replaceAll("\\p{Cntrl}", "?");
-    }
-
-    private static ApiException malformed(String message) {
-        return new ApiException(ApiErrorCode.MALFORMED_JSON, message);
     }
 
     private static ApiException invalid(String message) {
