@@ -31,7 +31,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -65,7 +64,6 @@ public class DeadLetterResource {
 
     private final DeadLetterService deadLetters;
     private final RestSupport rest;
-    private final JobApiConfig config;
     private final DeadLetterRequestReader reader;
 
     private final Callers callers;
@@ -75,7 +73,6 @@ public class DeadLetterResource {
         this.callers = callers;
         this.deadLetters = deadLetters;
         this.rest = rest;
-        this.config = config;
         this.reader = new DeadLetterRequestReader(mapper, JobRequestValidator.limitsOf(config.validation()));
     }
 
@@ -101,13 +98,13 @@ public class DeadLetterResource {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
         JobType typeFilter = jobTypeParam(jobType);
         Set<DeadLetterState> states = stateParam(state);
-        int pageNumber = rest.page(page);
-        int pageSize = rest.size(size);
+        RestSupport.Paging paging = rest.paging(page, size);
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(states, tenantFilter,
                 typeFilter == null ? null : typeFilter.name(), null, null);
-        return unavailableOnOutage(deadLetters.list(filter, pageNumber, pageSize), "the dead letters could not be read")
-                .map(slice -> new DeadLetterPage(slice.deadLetters().stream().map(DeadLetterView::of).toList(),
-                        pageNumber, pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
+        return unavailableOnOutage(deadLetters.list(filter, paging.page(), paging.size()),
+                "the dead letters could not be read")
+                .map(slice -> paging.of(slice.deadLetters().stream().map(DeadLetterView::of).toList(), slice.total(),
+                        DeadLetterPage::new));
     }
 
     @GET
@@ -183,7 +180,7 @@ public class DeadLetterResource {
                 .onFailure(PublishFailedException.class).transform(e -> new ApiException(
                         ApiErrorCode.SERVICE_UNAVAILABLE, "the requeue of job " + jobId + " was not acknowledged by"
                         + " Kafka in time (" + e.getMessage() + "); the dead letter is as it was, retry later",
-                        jobId.toString(), retryAfter()))
+                        jobId.toString(), rest.retryAfter()))
                 .map(outcome -> RestResponse.accepted(DeadLetterView.of(done(jobId, outcome))));
     }
 
@@ -259,7 +256,7 @@ public class DeadLetterResource {
                         throw new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, done.unacknowledged().size()
                                 + " requeue command(s) were not acknowledged by Kafka in time; those dead letters stay"
                                 + " OPEN, the other " + done.requeued().size() + " were requeued; retry later", null,
-                                retryAfter());
+                                rest.retryAfter());
                     }
                     return RestResponse.accepted(new DeadLettersRequeued(done.requeued().size(), done.requeued(),
                             done.skipped()));
@@ -300,12 +297,8 @@ public class DeadLetterResource {
 
     /** The dead letter; 404 when there is none or the caller may not see its tenant, before anything is changed. */
     private Uni<StoredDeadLetter> visible(Caller caller, UUID jobId) {
-        return unavailableOnOutage(deadLetters.find(jobId), "the dead letter could not be read").map(found -> {
-            if (found == null || !caller.sees(found.tenant())) {
-                throw notFound(jobId);
-            }
-            return found;
-        });
+        return RestSupport.visible(unavailableOnOutage(deadLetters.find(jobId), "the dead letter could not be read"),
+                found -> caller.sees(found.tenant()), () -> notFound(jobId));
     }
 
     private static ApiException notFound(UUID jobId) {
@@ -317,7 +310,7 @@ public class DeadLetterResource {
     private UUID jobId(String value) {
         if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "path parameter jobId must be a UUID such"
-                    + " as " + UuidText.EXAMPLE + ", got '" + cut(String.valueOf(value)) + "'"));
+                    + " as " + UuidText.EXAMPLE + ", got '" + RestSupport.shown(String.valueOf(value)) + "'"));
         }
         return UUID.fromString(value);
     }
@@ -329,8 +322,8 @@ public class DeadLetterResource {
         try {
             return JobType.valueOf(value);
         } catch (IllegalArgumentException e) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter jobType '" + cut(value)
-                    + "' is not valid; valid values are " + JOB_TYPES));
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter jobType '"
+                    + RestSupport.shown(value) + "' is not valid; valid values are " + JOB_TYPES));
         }
     }
 
@@ -344,8 +337,9 @@ public class DeadLetterResource {
             try {
                 states.add(DeadLetterState.valueOf(name));
             } catch (IllegalArgumentException e) {
-                throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter state '" + cut(value)
-                        + "' is not valid; valid values are " + STATES + ", or several of them comma-separated"));
+                throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter state '"
+                        + RestSupport.shown(value) + "' is not valid; valid values are " + STATES
+                        + ", or several of them comma-separated"));
             }
         }
         return states;
@@ -358,15 +352,8 @@ public class DeadLetterResource {
     private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
         return call.onFailure(e -> !(e instanceof ApiException) && !(e instanceof PublishFailedException)
                 && Failures.isTransient(e)).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, what
-                + ": the database is unavailable (" + Failures.describe(e) + "); retry later", null, retryAfter()));
-    }
-
-    private Map<String, String> retryAfter() {
-        return Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
-    }
-
-    private static String cut(String value) {
-        return value.length() > 40 ? value.substring(0, 40) + "..." : value;
+                + ": the database is unavailable (" + Failures.describe(e) + "); retry later", null,
+                rest.retryAfter()));
     }
 
     private ApiException refused(ApiException e) {

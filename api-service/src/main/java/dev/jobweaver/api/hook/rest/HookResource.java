@@ -90,7 +90,6 @@ public class HookResource {
     private final HookCalls calls;
     private final WorkflowStarter workflows;
     private final RestSupport rest;
-    private final JobApiConfig config;
     private final HookRequestReader reader;
     private final ObjectReader bodies;
     private final Duration tolerance;
@@ -104,7 +103,6 @@ public class HookResource {
         this.calls = calls;
         this.workflows = workflows;
         this.rest = rest;
-        this.config = config;
         this.reader = new HookRequestReader(mapper,
                 new JobRequestValidator(JobRequestValidator.limitsOf(config.validation())),
                 config.validation().defaultRetryCount());
@@ -172,11 +170,10 @@ public class HookResource {
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
-        int pageNumber = rest.page(page);
-        int pageSize = rest.size(size);
-        return unavailableOnOutage(hooks.list(tenantFilter, pageNumber, pageSize), "read")
-                .map(slice -> new HookPage(slice.hooks().stream().map(h -> HookView.of(h, url(h.id()))).toList(),
-                        pageNumber, pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
+        RestSupport.Paging paging = rest.paging(page, size);
+        return unavailableOnOutage(hooks.list(tenantFilter, paging.page(), paging.size()), "read")
+                .map(slice -> paging.of(slice.hooks().stream().map(h -> HookView.of(h, url(h.id()))).toList(),
+                        slice.total(), HookPage::new));
     }
 
     @GET
@@ -208,12 +205,7 @@ public class HookResource {
         Caller caller = callers.current();
         UUID hookId = hookId(id);
         return visible(caller, hookId).chain(existing -> unavailableOnOutage(hooks.delete(hookId), "deleted"))
-                .map(deleted -> {
-                    if (!deleted) {
-                        throw notFound(hookId);
-                    }
-                    return RestResponse.<Void>noContent();
-                });
+                .map(deleted -> RestSupport.noContent(deleted, () -> notFound(hookId)));
     }
 
     @POST
@@ -259,11 +251,7 @@ public class HookResource {
         // HttpEdgeRoutes buffered the raw body (and enforced its size): the signature is over these exact bytes.
         byte[] body = routing.body() == null || routing.body().buffer() == null ? new byte[0]
                 : routing.body().buffer().getBytes();
-        int limit = config.validation().maxBodyBytes();
-        if (body.length > limit) {
-            throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
-                    "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
-        }
+        rest.checkSize(body);
         String timestampText = routing.request().getHeader(HookSignature.TIMESTAMP_HEADER);
         String signature = routing.request().getHeader(HookSignature.SIGNATURE_HEADER);
         Long timestamp = HookSignature.timestamp(timestampText, Instant.now(), tolerance);
@@ -278,7 +266,7 @@ public class HookResource {
         return unavailableOnOutage(hooks.findWithSecret(hookId)
                 .onFailure(SecretCipher.UnreadableSecretException.class).transform(HookResource::secretUnreadable),
                 "read").chain(found -> {
-            StoredHook hook = found(hookId, found);
+            StoredHook hook = RestSupport.found(found, () -> notFound(hookId));
             if (!HookSignature.matches(hook.secret(), timestampText, body, signature)) {
                 throw rejected(HookSignature.SIGNATURE_HEADER + " does not verify: signature refused");
             }
@@ -291,11 +279,11 @@ public class HookResource {
                 .onFailure(IllegalArgumentException.class).transform(e -> new ApiException(
                         ApiErrorCode.PAYLOAD_TOO_LARGE, "the body is the run's input: " + e.getMessage()))
                 .onFailure(OutboxFullException.class).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
-                        e.getMessage() + ", retry later", null, retryAfter()))
+                        e.getMessage() + ", retry later", null, rest.retryAfter()))
                 .onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
                         new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the hook's job could not be stored: the"
                                 + " database is unavailable (" + Failures.describe(e) + "); nothing was made, retry"
-                                + " later", null, retryAfter()))
+                                + " later", null, rest.retryAfter()))
                 .map(outcome -> switch (outcome) {
                     case HookCalls.Outcome.JobMade made -> RestResponse.ResponseBuilder
                             .accepted(new HookCalled(hookId, made.jobId(), null, made.traceId()))
@@ -370,11 +358,7 @@ public class HookResource {
 
     /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
     private HookDefinition definition(byte[] body, Caller caller) {
-        int limit = config.validation().maxBodyBytes();
-        if (body != null && body.length > limit) {
-            throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
-                    "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
-        }
+        rest.checkSize(body);
         try {
             return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant());
         } catch (ApiException e) {
@@ -400,30 +384,15 @@ public class HookResource {
         return rest.unavailableOnOutage(call, "the hook could not be " + what);
     }
 
-    private Map<String, String> retryAfter() {
-        return Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
-    }
-
     /** The path's hook id; 400 when it is not a UUID. */
     private UUID hookId(String id) {
         return rest.uuid("id", id);
     }
 
-    private static StoredHook found(UUID hookId, StoredHook hook) {
-        if (hook == null) {
-            throw notFound(hookId);
-        }
-        return hook;
-    }
-
     /** The hook; 404 when there is none or the caller may not see its tenant, before anything is changed. */
     private Uni<StoredHook> visible(Caller caller, UUID hookId) {
-        return unavailableOnOutage(hooks.find(hookId), "read").map(found -> {
-            if (found == null || !caller.sees(found.tenant())) {
-                throw notFound(hookId);
-            }
-            return found;
-        });
+        return RestSupport.visible(unavailableOnOutage(hooks.find(hookId), "read"),
+                found -> caller.sees(found.tenant()), () -> notFound(hookId));
     }
 
     /**

@@ -141,11 +141,7 @@ public class JobResource {
         // HttpEdgeRoutes buffered the body (and enforced its size); reading it here avoids a second read.
         byte[] body = routing.body() == null || routing.body().buffer() == null ? null
                 : routing.body().buffer().getBytes();
-        int limit = config.validation().maxBodyBytes();
-        if (body != null && body.length > limit) {
-            throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
-                    "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
-        }
+        rest.checkSize(body);
         String key = routing.request().getHeader(IdempotencyKeys.HEADER);
         if (key != null) {
             String problem = IdempotencyKeys.problem(key);
@@ -169,8 +165,7 @@ public class JobResource {
         int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount()
                 : config.validation().defaultRetryCount();
         String traceparent = routing.request().getHeader(Headers.TRACEPARENT);
-        Map<String, String> retryAfter = Map.of("Retry-After",
-                Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
+        Map<String, String> retryAfter = rest.retryAfter();
         Uni<AcceptedJob> submitted = key == null
                 ? submissions.submit(request.jobType(), request.payload(), maxRetries, control,
                         acceptedAt, traceparent)
@@ -308,7 +303,7 @@ public class JobResource {
                             new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the delete of job " + jobId + " was"
                                     + " handed to the scheduler but the API could not remove the job: the database is"
                                     + " unavailable (" + Failures.describe(e) + "); retry later", jobId.toString(),
-                                    retryAfter()))
+                                    rest.retryAfter()))
                     .map(deleted -> {
                         if (!deleted) {
                             throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId,
@@ -355,11 +350,7 @@ public class JobResource {
     private ApiException unavailable(String command, UUID jobId, Throwable e) {
         return new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the " + command + " of job " + jobId + " was not"
                 + " acknowledged by Kafka in time (" + e.getMessage() + "); the job is as it was, retry later",
-                jobId.toString(), retryAfter());
-    }
-
-    private Map<String, String> retryAfter() {
-        return Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
+                jobId.toString(), rest.retryAfter());
     }
 
     @GET
@@ -396,13 +387,11 @@ public class JobResource {
         List<Map.Entry<String, String>> labelFilter = labelParams(labels);
         UUID scheduleFilter = uuidParam("scheduleId", scheduleId);
         UUID runFilter = uuidParam("workflowRunId", workflowRunId);
-        int pageNumber = rest.page(page);
-        int pageSize = rest.size(size);
+        RestSupport.Paging paging = rest.paging(page, size);
         JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
                 labelFilter, scheduleFilter, runFilter);
-        return queries.list(filter, pageNumber, pageSize).map(slice -> new JobPage(
-                slice.jobs().stream().map(JobView::of).toList(), pageNumber, pageSize, slice.total(),
-                (int) ((slice.total() + pageSize - 1) / pageSize)));
+        return queries.list(filter, paging.page(), paging.size()).map(slice -> paging.of(
+                slice.jobs().stream().map(JobView::of).toList(), slice.total(), JobPage::new));
     }
 
     private <E extends Enum<E>> E enumParam(String name, String value, Class<E> type) {
@@ -424,7 +413,7 @@ public class JobResource {
         }
         if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name + " must be a"
-                    + " UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + cut(value) + "'"));
+                    + " UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + RestSupport.shown(value) + "'"));
         }
         return UUID.fromString(value);
     }
@@ -448,15 +437,11 @@ public class JobResource {
                 throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter label must be"
                         + " key:value, the key 1 to 63 letters, digits, '.', '_', '/' or '-' starting with a letter or"
                         + " digit, the value at most " + JobControlRules.MAX_LABEL_VALUE + " characters; got '"
-                        + cut(String.valueOf(value)) + "'"));
+                        + RestSupport.shown(String.valueOf(value)) + "'"));
             }
             pairs.add(Map.entry(key, labelValue));
         }
         return pairs;
-    }
-
-    private static String cut(String value) {
-        return value.length() > 40 ? value.substring(0, 40) + "..." : value;
     }
 
     private ApiException refused(ApiException e) {

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.notification.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.notification.service.SubscriptionRequest;
 import dev.jobweaver.api.notification.service.SubscriptionService;
@@ -10,7 +9,7 @@ import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
-import dev.jobweaver.api.web.rest.UuidText;
+import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.workflow.service.WorkflowService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
@@ -54,20 +53,20 @@ public class SubscriptionResource {
 
     private final SubscriptionService subscriptions;
     private final SubscriptionRequestReader reader;
-    private final JobMetrics metrics;
+    private final RestSupport rest;
 
     private final ScheduleService schedules;
     private final WorkflowService workflows;
     private final Callers callers;
 
-    public SubscriptionResource(SubscriptionService subscriptions, ObjectMapper mapper, JobMetrics metrics,
+    public SubscriptionResource(SubscriptionService subscriptions, ObjectMapper mapper, RestSupport rest,
                                 ScheduleService schedules, WorkflowService workflows, Callers callers) {
         this.schedules = schedules;
         this.workflows = workflows;
         this.callers = callers;
         this.subscriptions = subscriptions;
         this.reader = new SubscriptionRequestReader(mapper);
-        this.metrics = metrics;
+        this.rest = rest;
     }
 
     @POST
@@ -148,12 +147,8 @@ public class SubscriptionResource {
                                           String id) {
         Caller caller = callers.current();
         UUID subscriptionId = subscriptionId(id);
-        return visible(caller, subscriptionId).chain(existing -> subscriptions.delete(subscriptionId)).map(deleted -> {
-            if (!deleted) {
-                throw notFound(subscriptionId);
-            }
-            return RestResponse.<Void>noContent();
-        });
+        return visible(caller, subscriptionId).chain(existing -> subscriptions.delete(subscriptionId))
+                .map(deleted -> RestSupport.noContent(deleted, () -> notFound(subscriptionId)));
     }
 
     @GET
@@ -175,47 +170,22 @@ public class SubscriptionResource {
         UUID subscriptionId = subscriptionId(id);
         int max = limit(limit);
         return visible(caller, subscriptionId).chain(existing -> subscriptions.deliveries(subscriptionId, max))
-                .map(entries -> {
-                    if (entries == null) {
-                        throw notFound(subscriptionId);
-                    }
-                    return new DeliveryLog(entries);
-                });
+                .map(entries -> new DeliveryLog(RestSupport.found(entries, () -> notFound(subscriptionId))));
     }
 
+    /** The path's subscription id; 400 when it is not a UUID. */
     private UUID subscriptionId(String id) {
-        if (!UuidText.matches(id)) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
-                    "path parameter id must be a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"));
-        }
-        return UUID.fromString(id);
+        return rest.uuid("id", id);
     }
 
+    /** The limit query parameter, 1..{@value #MAX_LIMIT}, {@value #DEFAULT_LIMIT} when absent; 400 otherwise. */
     private int limit(String value) {
-        if (value == null || value.isEmpty()) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed >= 1 && parsed <= MAX_LIMIT) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter limit must be an integer"
-                + " between 1 and " + MAX_LIMIT + ", got '" + (value.length() > 40 ? value.substring(0, 40) + "..."
-                : value) + "'"));
+        return rest.integer("limit", value, DEFAULT_LIMIT, 1, MAX_LIMIT);
     }
 
     /** The subscription; 404 when there is none or the caller may not see its tenant, before anything is changed. */
     private Uni<Subscription> visible(Caller caller, UUID id) {
-        return subscriptions.find(id).map(found -> {
-            if (found == null || !caller.sees(found.tenant)) {
-                throw notFound(id);
-            }
-            return found;
-        });
+        return RestSupport.visible(subscriptions.find(id), found -> caller.sees(found.tenant), () -> notFound(id));
     }
 
     /**
@@ -255,7 +225,6 @@ public class SubscriptionResource {
     }
 
     private ApiException refused(ApiException e) {
-        metrics.validationFailure(e.code().code());
-        return e;
+        return rest.refused(e);
     }
 }

@@ -5,6 +5,7 @@ import dev.jobweaver.api.schedule.persistence.Schedule;
 import dev.jobweaver.api.schedule.persistence.ScheduleRepository;
 import dev.jobweaver.api.schedule.service.ScheduleMetrics;
 import dev.jobweaver.api.schedule.service.StoredSchedule;
+import dev.jobweaver.api.web.messaging.RowOutbox;
 import dev.jobweaver.common.event.ScheduleEvent;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.scheduler.Scheduled;
@@ -32,7 +33,8 @@ import org.jboss.logging.Logger;
  * schedule back to the scheduler; its next tick finds no schedule here, makes no job, and publishes the tombstone
  * again ({@code ScheduledJobs}).
  *
- * <p>Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself.
+ * <p>Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself; the rounds
+ * are {@link RowOutbox#republishAll}.
  */
 @ApplicationScoped
 public class ScheduleRepublisher {
@@ -68,10 +70,7 @@ public class ScheduleRepublisher {
 
     /** Rounds until one finds less than a full batch; how many schedules they published. */
     public Uni<Integer> republishAll() {
-        return round().chain(found -> found.size() >= config.republishBatchSize()
-                ? publishAll(found).chain(published -> published == 0 ? Uni.createFrom().item(0)
-                        : republishAll().map(more -> published + more))
-                : publishAll(found));
+        return RowOutbox.republishAll(LOG, "schedule(s)", config.republishBatchSize(), this::round, this::publish);
     }
 
     /** The rows due, read in a session of their own. */
@@ -87,27 +86,11 @@ public class ScheduleRepublisher {
         });
     }
 
-    /** Publishes each row, one after the other; answers how many Kafka acknowledged. */
-    private Uni<Integer> publishAll(List<Due> due) {
-        if (due.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        int[] published = {0};
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (Due row : due) {
-            chain = chain.chain(() -> (row.event() == null ? publisher.tombstone(row.scheduleId())
-                    : publisher.publish(row.event()))
-                    .invoke(() -> published[0]++)
-                    .onFailure().invoke(e -> LOG.debugf("schedule %s not republished: %s", row.scheduleId(),
-                            e.getMessage()))
-                    .onFailure().recoverWithNull());
-        }
-        return chain.map(ignored -> {
-            metrics.republished(published[0]);
-            if (published[0] > 0) {
-                LOG.debugf("republished %d of %d schedule(s)", published[0], due.size());
-            }
-            return published[0];
-        });
+    /** Publishes one row, its timing or its tombstone, and counts it once Kafka acknowledged it. */
+    private Uni<Void> publish(Due row) {
+        return (row.event() == null ? publisher.tombstone(row.scheduleId()) : publisher.publish(row.event()))
+                .invoke(() -> metrics.republished(1))
+                .onFailure().invoke(e -> LOG.debugf("schedule %s not republished: %s", row.scheduleId(),
+                        e.getMessage()));
     }
 }

@@ -63,7 +63,6 @@ public class ScheduleResource {
     private final ScheduleService schedules;
     private final WorkflowService workflows;
     private final RestSupport rest;
-    private final JobApiConfig config;
     private final ScheduleRequestReader reader;
     private final Callers callers;
 
@@ -73,7 +72,6 @@ public class ScheduleResource {
         this.schedules = schedules;
         this.workflows = workflows;
         this.rest = rest;
-        this.config = config;
         this.reader = new ScheduleRequestReader(mapper,
                 new JobRequestValidator(JobRequestValidator.limitsOf(config.validation())),
                 config.validation().defaultRetryCount());
@@ -119,12 +117,11 @@ public class ScheduleResource {
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
-        int pageNumber = rest.page(page);
-        int pageSize = rest.size(size);
+        RestSupport.Paging paging = rest.paging(page, size);
         Instant now = Instant.now();
-        return unavailableOnOutage(schedules.list(tenantFilter, pageNumber, pageSize), "read")
-                .map(slice -> new SchedulePage(slice.schedules().stream().map(s -> ScheduleView.of(s, now)).toList(),
-                        pageNumber, pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
+        return unavailableOnOutage(schedules.list(tenantFilter, paging.page(), paging.size()), "read")
+                .map(slice -> paging.of(slice.schedules().stream().map(s -> ScheduleView.of(s, now)).toList(),
+                        slice.total(), SchedulePage::new));
     }
 
     @GET
@@ -165,7 +162,7 @@ public class ScheduleResource {
         return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(withWorkflowTenant(
                         definition(body, existing.tenant()), caller)
                 .chain(resolved -> schedules.replace(scheduleId, resolved)), "stored"))
-                .map(stored -> view(found(scheduleId, stored)));
+                .map(stored -> view(RestSupport.found(stored, () -> notFound(scheduleId))));
     }
 
     @DELETE
@@ -182,12 +179,7 @@ public class ScheduleResource {
         Caller caller = callers.current();
         UUID scheduleId = scheduleId(id);
         return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(schedules.delete(scheduleId),
-                "deleted")).map(deleted -> {
-                    if (!deleted) {
-                        throw notFound(scheduleId);
-                    }
-                    return RestResponse.<Void>noContent();
-                });
+                "deleted")).map(deleted -> RestSupport.noContent(deleted, () -> notFound(scheduleId)));
     }
 
     @POST
@@ -265,7 +257,7 @@ public class ScheduleResource {
         UUID scheduleId = scheduleId(id);
         return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(schedules.pause(scheduleId, paused),
                         "stored"))
-                .map(stored -> view(found(scheduleId, stored)));
+                .map(stored -> view(RestSupport.found(stored, () -> notFound(scheduleId))));
     }
 
     /**
@@ -294,11 +286,7 @@ public class ScheduleResource {
 
     /** The body's definition, valid now, its tenant {@code ownTenant} when it names none; a 400 (or 413) otherwise. */
     private ScheduleDefinition definition(byte[] body, String ownTenant) {
-        int limit = config.validation().maxBodyBytes();
-        if (body != null && body.length > limit) {
-            throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
-                    "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
-        }
+        rest.checkSize(body);
         try {
             return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
         } catch (ApiException e) {
@@ -323,21 +311,10 @@ public class ScheduleResource {
         return rest.uuid("id", id);
     }
 
-    private static <T> T found(UUID scheduleId, T schedule) {
-        if (schedule == null) {
-            throw notFound(scheduleId);
-        }
-        return schedule;
-    }
-
     /** The schedule; 404 when there is none or the caller may not see its tenant, before anything is changed. */
     private Uni<StoredSchedule> visible(Caller caller, UUID scheduleId) {
-        return unavailableOnOutage(schedules.find(scheduleId), "read").map(found -> {
-            if (found == null || !caller.sees(found.tenant())) {
-                throw notFound(scheduleId);
-            }
-            return found;
-        });
+        return RestSupport.visible(unavailableOnOutage(schedules.find(scheduleId), "read"),
+                found -> caller.sees(found.tenant()), () -> notFound(scheduleId));
     }
 
     private static ApiException notFound(UUID scheduleId) {

@@ -7,7 +7,6 @@ import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
-import dev.jobweaver.common.job.JobControlRules;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
@@ -41,6 +40,11 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "security")
 @RolesAllowed(Roles.ADMIN)
+// on the class, so every operation lists them, as every one is the admin's only
+@APIResponse(responseCode = "401", description = "no valid credentials (API.UNAUTHENTICATED)",
+        content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+@APIResponse(responseCode = "403", description = "the caller is not an admin (API.FORBIDDEN)",
+        content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
 public class ApiKeyResource {
 
     private static final String EXAMPLE = "{\"name\":\"ci\",\"roles\":[\"submitter\"],"
@@ -70,10 +74,6 @@ public class ApiKeyResource {
     @APIResponse(responseCode = "400", description = "invalid tenant or body; the message names the field"
             + " (API.INVALID_API_KEY_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "401", description = "no valid credentials (API.UNAUTHENTICATED)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "403", description = "the caller is not an admin (API.FORBIDDEN)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<RestResponse<ApiKeyView>> create(@Parameter(description = "the tenant", schema = @Schema(
             type = SchemaType.STRING, pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant,
                                                 byte[] body) {
@@ -100,10 +100,6 @@ public class ApiKeyResource {
     @APIResponse(responseCode = "400", description = "the tenant or a paging parameter is not valid"
             + " (API.INVALID_API_KEY_REQUEST, API.INVALID_PARAMETER)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "401", description = "no valid credentials (API.UNAUTHENTICATED)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "403", description = "the caller is not an admin (API.FORBIDDEN)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<ApiKeyPage> list(
             @Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant,
@@ -112,11 +108,11 @@ public class ApiKeyResource {
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
         String checked = tenant(tenant);
-        int pageNumber = rest.page(page);
-        int pageSize = rest.size(size);
-        return rest.unavailableOnOutage(keys.list(checked, pageNumber, pageSize), "the API keys could not be read")
-                .map(slice -> new ApiKeyPage(slice.keys().stream().map(ApiKeyView::of).toList(), pageNumber,
-                        pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
+        RestSupport.Paging paging = rest.paging(page, size);
+        return rest.unavailableOnOutage(keys.list(checked, paging.page(), paging.size()),
+                        "the API keys could not be read")
+                .map(slice -> paging.of(slice.keys().stream().map(ApiKeyView::of).toList(), slice.total(),
+                        ApiKeyPage::new));
     }
 
     @DELETE
@@ -128,10 +124,6 @@ public class ApiKeyResource {
     @APIResponse(responseCode = "400", description = "the tenant or the id is not valid"
             + " (API.INVALID_API_KEY_REQUEST, API.INVALID_PARAMETER)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "401", description = "no valid credentials (API.UNAUTHENTICATED)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "403", description = "the caller is not an admin (API.FORBIDDEN)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "the tenant has no such key (API.API_KEY_NOT_FOUND)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<RestResponse<Void>> revoke(
@@ -141,22 +133,12 @@ public class ApiKeyResource {
         String checked = tenant(tenant);
         UUID keyId = rest.uuid("id", id);
         return rest.unavailableOnOutage(keys.revoke(checked, keyId), "the API key could not be revoked")
-                .map(revoked -> {
-                    if (!revoked) {
-                        throw new ApiException(ApiErrorCode.API_KEY_NOT_FOUND, "tenant " + checked
-                                + " has no API key with id " + keyId);
-                    }
-                    return RestResponse.<Void>noContent();
-                });
+                .map(revoked -> RestSupport.noContent(revoked, () -> new ApiException(
+                        ApiErrorCode.API_KEY_NOT_FOUND, "tenant " + checked + " has no API key with id " + keyId)));
     }
 
     /** The path's tenant; 400 when it breaks the tenant rule. */
     private String tenant(String value) {
-        if (value == null || !JobControlRules.TENANT.matcher(value).matches()) {
-            String shown = value == null ? "" : value.length() > 40 ? value.substring(0, 40) + "..." : value;
-            throw rest.refused(new ApiException(ApiErrorCode.INVALID_API_KEY_REQUEST,
-                    "path parameter tenant must match [a-z0-9][a-z0-9-]{0,62}, got '" + shown + "'"));
-        }
-        return value;
+        return rest.tenantPath(value, ApiErrorCode.INVALID_API_KEY_REQUEST);
     }
 }

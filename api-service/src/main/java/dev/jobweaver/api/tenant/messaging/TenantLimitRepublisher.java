@@ -3,6 +3,7 @@ package dev.jobweaver.api.tenant.messaging;
 import dev.jobweaver.api.tenant.config.TenantLimitConfig;
 import dev.jobweaver.api.tenant.persistence.TenantLimitRepository;
 import dev.jobweaver.api.tenant.service.StoredTenantLimit;
+import dev.jobweaver.api.web.messaging.RowOutbox;
 import dev.jobweaver.common.event.TenantLimitEvent;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.scheduler.Scheduled;
@@ -23,7 +24,8 @@ import org.jboss.logging.Logger;
  * takes once (it keeps the highest version per tenant), and record it with a guarded update ({@code published_version
  * <= v}) that never moves a row backwards. No row is locked while Kafka answers, so a change never waits for a publish.
  *
- * <p>Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself.
+ * <p>Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself; the rounds
+ * are {@link RowOutbox#republishAll}.
  */
 @ApplicationScoped
 public class TenantLimitRepublisher {
@@ -53,10 +55,7 @@ public class TenantLimitRepublisher {
 
     /** Rounds until one finds less than a full batch; how many limits they published. */
     public Uni<Integer> republishAll() {
-        return round().chain(found -> found.size() >= config.republishBatchSize()
-                ? publishAll(found).chain(published -> published == 0 ? Uni.createFrom().item(0)
-                        : republishAll().map(more -> published + more))
-                : publishAll(found));
+        return RowOutbox.republishAll(LOG, "tenant limit(s)", config.republishBatchSize(), this::round, this::publish);
     }
 
     /** The events due, read in a session of their own. */
@@ -67,25 +66,8 @@ public class TenantLimitRepublisher {
                 .map(rows -> rows.stream().map(row -> StoredTenantLimit.of(row).event()).toList());
     }
 
-    /** Publishes each event, one after the other; answers how many Kafka acknowledged. */
-    private Uni<Integer> publishAll(List<TenantLimitEvent> due) {
-        if (due.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        int[] published = {0};
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (TenantLimitEvent event : due) {
-            chain = chain.chain(() -> publisher.publish(event)
-                    .invoke(() -> published[0]++)
-                    .onFailure().invoke(e -> LOG.debugf("the limit of tenant %s not republished: %s", event.tenant(),
-                            e.getMessage()))
-                    .onFailure().recoverWithNull());
-        }
-        return chain.map(ignored -> {
-            if (published[0] > 0) {
-                LOG.debugf("republished %d of %d tenant limit(s)", published[0], due.size());
-            }
-            return published[0];
-        });
+    private Uni<Void> publish(TenantLimitEvent event) {
+        return publisher.publish(event).onFailure().invoke(e -> LOG.debugf(
+                "the limit of tenant %s not republished: %s", event.tenant(), e.getMessage()));
     }
 }

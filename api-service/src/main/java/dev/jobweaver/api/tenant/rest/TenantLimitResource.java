@@ -7,7 +7,6 @@ import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
-import dev.jobweaver.common.job.JobControlRules;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
@@ -83,12 +82,9 @@ public class TenantLimitResource {
     public Uni<TenantLimitView> get(@Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
             pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant) {
         String checked = tenant(tenant);
-        return unavailableOnOutage(limits.find(checked), "read").map(found -> {
-            if (found == null) {
-                throw new ApiException(ApiErrorCode.TENANT_LIMIT_NOT_FOUND, "tenant " + checked + " has no limit");
-            }
-            return TenantLimitView.of(found);
-        });
+        return unavailableOnOutage(limits.find(checked), "read")
+                .map(found -> TenantLimitView.of(RestSupport.found(found, () -> new ApiException(
+                        ApiErrorCode.TENANT_LIMIT_NOT_FOUND, "tenant " + checked + " has no limit"))));
     }
 
     @DELETE
@@ -107,12 +103,7 @@ public class TenantLimitResource {
 
     /** The path's tenant; 400 when it breaks the tenant rule. */
     private String tenant(String value) {
-        if (value == null || !JobControlRules.TENANT.matcher(value).matches()) {
-            String shown = value == null ? "" : value.length() > 40 ? value.substring(0, 40) + "..." : value;
-            throw refused(new ApiException(ApiErrorCode.INVALID_TENANT_LIMIT_REQUEST,
-                    "path parameter tenant must match [a-z0-9][a-z0-9-]{0,62}, got '" + shown + "'"));
-        }
-        return value;
+        return rest.tenantPath(value, ApiErrorCode.INVALID_TENANT_LIMIT_REQUEST);
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.jobweaver.api.workflow.persistence.WorkflowRun;
 import dev.jobweaver.api.workflow.persistence.WorkflowRunRepository;
 import dev.jobweaver.api.workflow.persistence.WorkflowVersion;
 import dev.jobweaver.api.workflow.persistence.WorkflowVersionRepository;
+import dev.jobweaver.api.web.messaging.RowOutbox;
 import dev.jobweaver.api.workflow.service.RunAsks;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.scheduler.Scheduled;
@@ -21,7 +22,8 @@ import org.jboss.logging.Logger;
  *
  * <p>Every API instance runs it, without coordination: two instances may publish the same ask, which the scheduler
  * takes once, and record it with a guarded update that never moves a row backwards. No row is locked while Kafka
- * answers. Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself.
+ * answers. Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself; the
+ * rounds are {@link RowOutbox#republishAll}.
  */
 @ApplicationScoped
 public class WorkflowRunRepublisher {
@@ -53,10 +55,7 @@ public class WorkflowRunRepublisher {
 
     /** Rounds until one finds less than a full batch; how many runs they published. */
     public Uni<Integer> republishAll() {
-        return round().chain(found -> found.size() >= config.republishBatchSize()
-                ? publishAll(found).chain(published -> published == 0 ? Uni.createFrom().item(0)
-                        : republishAll().map(more -> published + more))
-                : publishAll(found));
+        return RowOutbox.republishAll(LOG, "workflow run(s)", config.republishBatchSize(), this::round, this::publish);
     }
 
     /** The runs due, with their asks, read in a session of their own. */
@@ -75,24 +74,8 @@ public class WorkflowRunRepublisher {
         });
     }
 
-    private Uni<Integer> publishAll(List<RunAsks> due) {
-        if (due.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        int[] published = {0};
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (RunAsks asks : due) {
-            chain = chain.chain(() -> publisher.publish(asks)
-                    .invoke(() -> published[0]++)
-                    .onFailure().invoke(e -> LOG.debugf("workflow run %s not republished: %s", asks.runId(),
-                            e.getMessage()))
-                    .onFailure().recoverWithNull());
-        }
-        return chain.map(ignored -> {
-            if (published[0] > 0) {
-                LOG.debugf("republished the asks of %d of %d workflow run(s)", published[0], due.size());
-            }
-            return published[0];
-        });
+    private Uni<Void> publish(RunAsks asks) {
+        return publisher.publish(asks).onFailure().invoke(e -> LOG.debugf(
+                "workflow run %s not republished: %s", asks.runId(), e.getMessage()));
     }
 }

@@ -118,11 +118,11 @@ public class WorkflowResource {
             @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
-        int pageNumber = rest.page(page);
-        int pageSize = rest.size(size);
-        return rest.unavailableOnOutage(workflows.list(tenantFilter, pageNumber, pageSize), "the workflows could not"
-                + " be read").map(slice -> new WorkflowPage(slice.workflows().stream().map(WorkflowView::of).toList(),
-                        pageNumber, pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
+        RestSupport.Paging paging = rest.paging(page, size);
+        return rest.unavailableOnOutage(workflows.list(tenantFilter, paging.page(), paging.size()),
+                        "the workflows could not be read")
+                .map(slice -> paging.of(slice.workflows().stream().map(WorkflowView::of).toList(), slice.total(),
+                        WorkflowPage::new));
     }
 
     @GET
@@ -174,7 +174,7 @@ public class WorkflowResource {
         definition(body, caller, caller.tenant());
         return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(workflows.replace(workflowId,
                         definition(body, caller, existing.tenant())), "the workflow could not be stored"))
-                .map(stored -> WorkflowView.of(found(workflowId, stored)));
+                .map(stored -> WorkflowView.of(RestSupport.found(stored, () -> notFound(workflowId))));
     }
 
     @DELETE
@@ -192,12 +192,7 @@ public class WorkflowResource {
         UUID workflowId = rest.uuid("id", id);
         return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(workflows.delete(workflowId),
                         "the workflow could not be deleted"))
-                .map(deleted -> {
-                    if (!deleted) {
-                        throw notFound(workflowId);
-                    }
-                    return RestResponse.<Void>noContent();
-                });
+                .map(deleted -> RestSupport.noContent(deleted, () -> notFound(workflowId)));
     }
 
     @POST
@@ -262,16 +257,13 @@ public class WorkflowResource {
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
         Caller caller = callers.current();
         UUID workflowId = rest.uuid("id", id);
-        int pageNumber = rest.page(page);
-        int pageSize = rest.size(size);
+        RestSupport.Paging paging = rest.paging(page, size);
         return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(runs.list(workflowId,
-                        pageNumber, pageSize), "the runs could not be read"))
-                .map(slice -> {
-                    if (slice == null) {
-                        throw notFound(workflowId);
-                    }
-                    return new WorkflowRunPage(slice.runs().stream().map(WorkflowRunView::of).toList(), pageNumber,
-                            pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize));
+                        paging.page(), paging.size()), "the runs could not be read"))
+                .map(found -> {
+                    WorkflowRunService.Slice slice = RestSupport.found(found, () -> notFound(workflowId));
+                    return paging.of(slice.runs().stream().map(WorkflowRunView::of).toList(), slice.total(),
+                            WorkflowRunPage::new);
                 });
     }
 
@@ -294,20 +286,8 @@ public class WorkflowResource {
 
     /** The workflow at its latest version; 404 when there is none or the caller may not see its tenant. */
     private Uni<StoredWorkflow> visible(Caller caller, UUID workflowId) {
-        return rest.unavailableOnOutage(workflows.find(workflowId, null), "the workflow could not be read")
-                .map(found -> {
-                    if (found == null || !caller.sees(found.tenant())) {
-                        throw notFound(workflowId);
-                    }
-                    return found;
-                });
-    }
-
-    private static <T> T found(UUID workflowId, T workflow) {
-        if (workflow == null) {
-            throw notFound(workflowId);
-        }
-        return workflow;
+        return RestSupport.visible(rest.unavailableOnOutage(workflows.find(workflowId, null),
+                "the workflow could not be read"), found -> caller.sees(found.tenant()), () -> notFound(workflowId));
     }
 
     private static ApiException notFound(UUID workflowId) {

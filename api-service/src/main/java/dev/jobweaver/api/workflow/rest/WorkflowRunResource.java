@@ -59,12 +59,7 @@ public class WorkflowRunResource {
         return rest.unavailableOnOutage(runs.find(runId).chain(found -> found == null || !caller.sees(found.tenant())
                         ? Uni.createFrom().<StoredRun>nullItem() : runs.withRunningNodes(found)),
                         "the run could not be read")
-                .map(found -> {
-                    if (found == null) {
-                        throw notFound(runId);
-                    }
-                    return WorkflowRunView.of(found);
-                });
+                .map(found -> WorkflowRunView.of(RestSupport.found(found, () -> notFound(runId))));
     }
 
     @POST
@@ -85,21 +80,17 @@ public class WorkflowRunResource {
         Caller caller = callers.current();
         UUID runId = rest.uuid("runId", id);
         // the run's tenant is checked before the cancel is stored; a run's tenant never changes
-        return rest.unavailableOnOutage(runs.find(runId).chain(found -> {
-            if (found == null || !caller.sees(found.tenant())) {
-                throw notFound(runId);
-            }
-            return runs.cancel(runId);
-        }), "the cancel could not be stored").map(cancel -> {
-            if (cancel == null) {
-                throw notFound(runId);
-            }
-            if (cancel.ended()) {
-                throw new ApiException(ApiErrorCode.WORKFLOW_RUN_NOT_CANCELLABLE, "workflow run " + runId + " is "
-                        + cancel.run().status() + "; only a run that has not ended can be cancelled");
-            }
-            return RestResponse.accepted(WorkflowRunView.of(cancel.run()));
-        });
+        Uni<StoredRun> visible = RestSupport.visible(runs.find(runId), found -> caller.sees(found.tenant()),
+                () -> notFound(runId));
+        return rest.unavailableOnOutage(visible.chain(found -> runs.cancel(runId)), "the cancel could not be stored")
+                .map(found -> {
+                    WorkflowRunService.Cancel cancel = RestSupport.found(found, () -> notFound(runId));
+                    if (cancel.ended()) {
+                        throw new ApiException(ApiErrorCode.WORKFLOW_RUN_NOT_CANCELLABLE, "workflow run " + runId
+                                + " is " + cancel.run().status() + "; only a run that has not ended can be cancelled");
+                    }
+                    return RestResponse.accepted(WorkflowRunView.of(cancel.run()));
+                });
     }
 
     private static ApiException notFound(UUID runId) {

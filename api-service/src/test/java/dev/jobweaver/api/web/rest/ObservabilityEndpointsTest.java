@@ -10,6 +10,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Health (with PostgreSQL and Kafka in readiness), Prometheus metrics and the OpenAPI document. */
@@ -57,5 +58,24 @@ class ObservabilityEndpointsTest {
 
         assertThat(openapi).contains("/api/jobs", "/api/jobs/{id}", "JobRequest", "ErrorResponse", "JobPage",
                 "Retry-After").doesNotContain("RoutingContext");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void openApiListsTheRefusalsOfEveryApiKeyOperationBesideItsOwnResponses() {
+        Map<String, Object> paths = given().accept("application/json").get("/q/openapi").then().statusCode(200)
+                .extract().jsonPath().getMap("paths");
+        Map<String, Object> keys = (Map<String, Object>) paths.get("/api/tenants/{tenant}/api-keys");
+        Map<String, Object> key = (Map<String, Object>) paths.get("/api/tenants/{tenant}/api-keys/{id}");
+        for (Object operation : List.of(keys.get("post"), keys.get("get"), key.get("delete"))) {
+            Map<String, Object> responses = (Map<String, Object>) ((Map<String, Object>) operation).get("responses");
+            assertThat(responses).containsKeys("400", "401", "403");
+            assertThat(((Map<String, Object>) responses.get("403")).get("description"))
+                    .isEqualTo("the caller is not an admin (API.FORBIDDEN)");
+        }
+        // the other secured operations get theirs from Quarkus, which adds 401 and 403 wherever @RolesAllowed is
+        Map<String, Object> schedules = (Map<String, Object>) ((Map<String, Object>) paths.get("/api/schedules"))
+                .get("get");
+        assertThat((Map<String, Object>) schedules.get("responses")).containsKeys("200", "400", "401", "403");
     }
 }

@@ -1,0 +1,129 @@
+package dev.jobweaver.api.web.messaging;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.common.messaging.Headers;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.Record;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes a row that is its own outbox, and republishes the rows Kafka did not acknowledge: the mechanics the
+ * publishers and republishers of schedules, tenant limits and workflow runs share. Each feature keeps its topic, key,
+ * event and the SQL of its table in its own package.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>At least once: a change is committed to its row, then sent; only once Kafka acknowledged it ({@code acks=all})
+ *       does the feature record it in the row ({@code published_version}), with a guarded update that never moves a
+ *       row backwards. What is not acknowledged (a crash or an outage between the commit and the acknowledgement)
+ *       stays unpublished in the row, and the feature's republisher publishes it again.</li>
+ *   <li>A record sent twice, by the sink's retry, by the republisher while the first send was in flight, or by the
+ *       republishers of two instances (every API instance runs them, without coordination), is harmless: its readers
+ *       keep the highest version per key.</li>
+ *   <li>No row is locked while Kafka answers, so a change never waits for a publish.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * {@link #send} and {@link #later} never block and may be called on an event loop; what the feature chains after
+ * {@link #send} (its bookkeeping, on the reactive SQL client) runs from Kafka's acknowledgement callback.
+ * {@link #republishAll} runs where its republisher's {@code @Scheduled} {@code Uni} method runs, on a Vert.x event
+ * loop, never concurrently with itself ({@code SKIP}), and publishes one row after the other.
+ *
+ * <h2>Defaults</h2>
+ * Through each feature's configuration: a republisher round every 5 s ({@code republish-interval}, 1 s in tests) of at
+ * most 100 rows ({@code republish-batch-size}), a full round followed by the next at once; where the topic is
+ * compacted (schedules, tenant limits), every row is published again after 3 days ({@code refresh-after}), before the
+ * topic's 7 days' retention drops its last record.
+ */
+public final class RowOutbox {
+
+    private final MutinyEmitter<Record<String, byte[]>> emitter;
+    private final ObjectMapper mapper;
+    private final Logger log;
+
+    /** Sends on {@code emitter}'s channel; {@code log} is the publisher's, so its lines keep their category. */
+    public RowOutbox(MutinyEmitter<Record<String, byte[]>> emitter, ObjectMapper mapper, Logger log) {
+        this.emitter = emitter;
+        this.mapper = mapper;
+        this.log = log;
+    }
+
+    /**
+     * Sends {@code event} as JSON keyed by {@code key} (a tombstone when {@code event} is null), with a new event id
+     * and, when not null, {@code traceparent} as headers; completes once Kafka acknowledged it, or fails.
+     */
+    public Uni<Void> send(String key, Object event, String traceparent) {
+        byte[] value;
+        try {
+            value = event == null ? null : mapper.writeValueAsBytes(event);
+        } catch (JsonProcessingException e) {
+            return Uni.createFrom().failure(new IllegalStateException(
+                    "could not serialise a " + event.getClass().getSimpleName(), e));
+        }
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Headers.EVENT_ID, UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8));
+        if (traceparent != null) {
+            headers.add(Headers.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8));
+        }
+        OutgoingKafkaRecordMetadata<String> metadata = OutgoingKafkaRecordMetadata.<String>builder()
+                .withHeaders(headers)
+                .build();
+        return Uni.createFrom().deferred(() -> emitter.sendMessage(
+                Message.of(Record.of(key, value)).addMetadata(metadata)));
+    }
+
+    /**
+     * Runs {@code publish} without the caller waiting; a failure is logged as {@code what} (say, "the limit of tenant
+     * t (version 3)") and left to the republisher, which finds the row still unpublished.
+     */
+    public void later(Uni<Void> publish, Supplier<String> what) {
+        publish.subscribe().with(ignored -> { }, e -> log.warnf(
+                "%s: not published (%s); the republisher will publish it", what.get(), e.getMessage()));
+    }
+
+    /**
+     * Reads rounds of at most {@code batchSize} rows due ({@code round}) and publishes each, one after the other, until
+     * a round finds less than a full batch or publishes none of it; answers how many Kafka acknowledged. A row that
+     * fails is left for the next round ({@code publish} logs why); a failing {@code round} fails the whole.
+     *
+     * @param rows what the rows are, for the debug line of each round, say "schedule(s)"
+     */
+    public static <T> Uni<Integer> republishAll(Logger log, String rows, int batchSize, Supplier<Uni<List<T>>> round,
+                                                Function<T, Uni<Void>> publish) {
+        return round.get().chain(found -> {
+            Uni<Integer> published = publishEach(log, rows, found, publish);
+            return found.size() < batchSize ? published : published.chain(count -> count == 0
+                    ? Uni.createFrom().item(0)
+                    : republishAll(log, rows, batchSize, round, publish).map(more -> count + more));
+        });
+    }
+
+    private static <T> Uni<Integer> publishEach(Logger log, String rows, List<T> due, Function<T, Uni<Void>> publish) {
+        if (due.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        int[] published = {0};
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (T row : due) {
+            chain = chain.chain(() -> publish.apply(row)
+                    .invoke(() -> published[0]++)
+                    .onFailure().recoverWithNull());
+        }
+        return chain.map(ignored -> {
+            if (published[0] > 0) {
+                log.debugf("republished %d of %d %s", published[0], due.size(), rows);
+            }
+            return published[0];
+        });
+    }
+}
