@@ -13,6 +13,7 @@ import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
@@ -310,7 +311,7 @@ public class DeadLetterResource {
     private UUID jobId(String value) {
         if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "path parameter jobId must be a UUID such"
-                    + " as " + UuidText.EXAMPLE + ", got '" + RestSupport.shown(String.valueOf(value)) + "'"));
+                    + " as " + UuidText.EXAMPLE + ", got '" + JsonBody.cut(String.valueOf(value)) + "'"));
         }
         return UUID.fromString(value);
     }
@@ -323,7 +324,7 @@ public class DeadLetterResource {
             return JobType.valueOf(value);
         } catch (IllegalArgumentException e) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter jobType '"
-                    + RestSupport.shown(value) + "' is not valid; valid values are " + JOB_TYPES));
+                    + JsonBody.cut(value) + "' is not valid; valid values are " + JOB_TYPES));
         }
     }
 
@@ -338,7 +339,7 @@ public class DeadLetterResource {
                 states.add(DeadLetterState.valueOf(name));
             } catch (IllegalArgumentException e) {
                 throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter state '"
-                        + RestSupport.shown(value) + "' is not valid; valid values are " + STATES
+                        + JsonBody.cut(value) + "' is not valid; valid values are " + STATES
                         + ", or several of them comma-separated"));
             }
         }

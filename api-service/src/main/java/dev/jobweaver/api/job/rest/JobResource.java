@@ -16,6 +16,7 @@ import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
@@ -413,7 +414,7 @@ public class JobResource {
         }
         if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name + " must be a"
-                    + " UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + RestSupport.shown(value) + "'"));
+                    + " UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + JsonBody.cut(value) + "'"));
         }
         return UUID.fromString(value);
     }
@@ -437,7 +438,7 @@ public class JobResource {
                 throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter label must be"
                         + " key:value, the key 1 to 63 letters, digits, '.', '_', '/' or '-' starting with a letter or"
                         + " digit, the value at most " + JobControlRules.MAX_LABEL_VALUE + " characters; got '"
-                        + RestSupport.shown(String.valueOf(value)) + "'"));
+                        + JsonBody.cut(String.valueOf(value)) + "'"));
             }
             pairs.add(Map.entry(key, labelValue));
         }

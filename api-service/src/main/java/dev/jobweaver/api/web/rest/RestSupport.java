@@ -81,7 +81,7 @@ public class RestSupport {
         }
         if (!JobControlRules.TENANT.matcher(value).matches()) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter tenant must match"
-                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + shown(value) + "'"));
+                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + JsonBody.cut(value) + "'"));
         }
         return value;
     }
@@ -90,7 +90,7 @@ public class RestSupport {
     public String tenantPath(String value, ApiErrorCode code) {
         if (value == null || !JobControlRules.TENANT.matcher(value).matches()) {
             throw refused(new ApiException(code, "path parameter tenant must match [a-z0-9][a-z0-9-]{0,62}, got '"
-                    + (value == null ? "" : shown(value)) + "'"));
+                    + (value == null ? "" : JsonBody.cut(value)) + "'"));
         }
         return value;
     }
@@ -125,7 +125,7 @@ public class RestSupport {
         }
         throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
                 "query parameter " + name + " must be an integer between " + min + " and " + max + ", got '"
-                        + shown(value) + "'"));
+                        + JsonBody.cut(value) + "'"));
     }
 
     /** The largest body a request may have; a 413 over it. */
@@ -175,10 +175,5 @@ public class RestSupport {
     /** The paging configuration, for the page counts. */
     public JobApiConfig config() {
         return config;
-    }
-
-    /** A parameter's value as a message shows it: its first 40 characters. */
-    public static String shown(String value) {
-        return value.length() > 40 ? value.substring(0, 40) + "..." : value;
     }
 }
