@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,8 +67,8 @@ class JobAttemptConsumerTest {
                 completed(id, 2, start.plusSeconds(5), start.plusSeconds(6))));
         StatusEvents.send(mapper, jobId, JobStatus.COMPLETED, 5, 2, "boom");
 
-        JsonPath attempts = awaitAttempts(jobId, 2);
-        assertThat(attempts.getString("status")).isEqualTo("COMPLETED");
+        // The attempts and the status arrive on different topics, read by different consumers: wait for both.
+        JsonPath attempts = awaitAttempts(jobId, 2, "COMPLETED");
         assertThat(attempts.getList("attempts.attempt", Integer.class)).containsExactly(1, 2);
         Map<String, Object> first = attempts.getMap("attempts[0]");
         assertThat(first).containsEntry("outcome", "FAILED").containsEntry("error", "boom")
@@ -123,12 +124,24 @@ class JobAttemptConsumerTest {
 
     /** The job's attempts once the list holds {@code count} entries with the last one reported or running. */
     private static JsonPath awaitAttempts(String jobId, int count) {
+        return awaitAttempts(jobId, count, null);
+    }
+
+    /** As {@link #awaitAttempts(String, int)}, and once the job's status is {@code status} when that is given. */
+    private static JsonPath awaitAttempts(String jobId, int count, String status) {
         JsonPath[] last = new JsonPath[1];
-        await().atMost(TIMEOUT).until(() -> {
-            last[0] = given().get("/api/jobs/" + jobId + "/attempts").then().statusCode(200).extract().jsonPath();
-            List<String> outcomes = last[0].getList("attempts.outcome", String.class);
-            return outcomes.size() == count && !outcomes.getLast().equals("UNREPORTED");
-        });
+        try {
+            await().atMost(TIMEOUT).until(() -> {
+                last[0] = given().get("/api/jobs/" + jobId + "/attempts").then().statusCode(200).extract().jsonPath();
+                List<String> outcomes = last[0].getList("attempts.outcome", String.class);
+                return outcomes.size() == count && !outcomes.getLast().equals("UNREPORTED")
+                        && (status == null || status.equals(last[0].getString("status")));
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("attempts of " + jobId + " never reached " + count + " entries"
+                    + (status == null ? "" : " with status " + status) + "; last seen: "
+                    + (last[0] == null ? "nothing" : last[0].prettify()), e);
+        }
         return last[0];
     }
 
