@@ -56,7 +56,7 @@ public class HookService {
      * @throws dev.jobweaver.api.security.crypto.SecretCipher.UnreadableSecretException (in the Uni) when its sealed
      *     secret does not open with the API's secret key
      */
-    @WithSpan("find hook")
+    @WithSpan("find hook with secret")
     public Uni<StoredHook> findWithSecret(UUID id) {
         return Panache.withSession(() -> hooks.findLive(id))
                 .map(found -> found == null ? null : StoredHook.of(found, secrets.open(found.sealedSecret, found.id)));
