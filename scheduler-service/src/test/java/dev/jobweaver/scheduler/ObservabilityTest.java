@@ -77,7 +77,9 @@ class ObservabilityTest extends KafkaAndDbTest {
         UUID jobId = UUID.randomUUID();
         producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.created(jobId, 0));
         db.awaitJob(jobId, JobStatus.RUNNING, 1);
-        assertThat(registry.get("jobweaver.submit.to.dispatch").timer().count()).isGreaterThan(dispatchedBefore);
+        // recorded just after the commit that the row shows
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(registry.get("jobweaver.submit.to.dispatch").timer().count()).isGreaterThan(dispatchedBefore));
 
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).contains("jobweaver_jobs_pending", "jobweaver_jobs_delayed", "jobweaver_jobs_dispatched_total",

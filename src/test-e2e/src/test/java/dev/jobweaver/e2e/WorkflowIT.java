@@ -65,8 +65,12 @@ class WorkflowIT {
         Map<String, UUID> jobs = nodeJobs(done);
         assertThat(jobs.keySet()).containsExactlyInAnyOrderElementsOf(concat(List.of("start", "join"), branches));
         assertThat(statuses(done).values()).containsOnly("COMPLETED");
+        // The run's end and each job's status and result reach the API through different consumers: wait for both.
+        Map<UUID, JsonNode> ended = api.awaitAll(jobs.values(), JobWeaverClient::terminal, Duration.ofSeconds(30));
         for (Map.Entry<String, UUID> node : jobs.entrySet()) {
-            JsonNode job = api.job(node.getValue());
+            JsonNode job = ended.get(node.getValue());
+            assertThat(job).as(node.getKey()).isNotNull();
+            assertThat(job.path("status").asText()).as(node.getKey()).isEqualTo("COMPLETED");
             assertThat(job.path("workflowRunId").asText()).as(node.getKey()).isEqualTo(run.id().toString());
             assertThat(job.path("traceId").asText()).as(node.getKey()).isEqualTo(run.traceId());
         }
@@ -84,7 +88,7 @@ class WorkflowIT {
         assertThat(executions.get("start").finishedAt()).isBeforeOrEqualTo(executions.get("b0").startedAt());
         // Fan-in: the join's job received the run's input and every branch's result (a SIMULATION node's result
         // shows what it received).
-        JsonNode joined = api.job(jobs.get("join")).path("result");
+        JsonNode joined = ended.get(jobs.get("join")).path("result");
         assertThat(joined.path("input").path("day").asText()).isEqualTo("2026-11-26");
         assertThat(iterable(joined.path("results").fieldNames())).containsExactlyInAnyOrderElementsOf(branches);
         assertThat(joined.path("results").path("b3").path("input").path("day").asText()).isEqualTo("2026-11-26");

@@ -67,8 +67,8 @@ class JobAttemptConsumerTest {
                 completed(id, 2, start.plusSeconds(5), start.plusSeconds(6))));
         StatusEvents.send(mapper, jobId, JobStatus.COMPLETED, 5, 2, "boom");
 
-        // The attempts and the status arrive on different topics, read by different consumers: wait for both.
-        JsonPath attempts = awaitAttempts(jobId, 2, "COMPLETED");
+        // The reports and the status reach the API through different consumers, in any order: wait for all of them.
+        JsonPath attempts = awaitAttempts(jobId, List.of("FAILED", "COMPLETED"), "COMPLETED");
         assertThat(attempts.getList("attempts.attempt", Integer.class)).containsExactly(1, 2);
         Map<String, Object> first = attempts.getMap("attempts[0]");
         assertThat(first).containsEntry("outcome", "FAILED").containsEntry("error", "boom")
@@ -87,10 +87,8 @@ class JobAttemptConsumerTest {
         KafkaProbe.sendAll(List.of(failed(id, 2, "timed out", start, start.plusSeconds(1))));
         StatusEvents.send(mapper, jobId, JobStatus.RUNNING, 7, 3, "timed out");
 
-        JsonPath attempts = awaitAttempts(jobId, 3);
+        JsonPath attempts = awaitAttempts(jobId, List.of("UNREPORTED", "FAILED", "RUNNING"), "RUNNING");
 
-        assertThat(attempts.getList("attempts.outcome", String.class))
-                .containsExactly("UNREPORTED", "FAILED", "RUNNING");
         assertThat(attempts.getMap("attempts[0]")).containsOnlyKeys("attempt", "outcome");
     }
 
@@ -103,7 +101,7 @@ class JobAttemptConsumerTest {
                 completed(UUID.fromString(known), 1, start, start.plusSeconds(1))));
         StatusEvents.send(mapper, known, JobStatus.COMPLETED, 5, 1, null);
 
-        awaitAttempts(known, 1);
+        awaitAttempts(known, List.of("COMPLETED"), "COMPLETED");
 
         assertThat(given().get("/api/jobs/" + unknown + "/attempts").statusCode()).isEqualTo(404);
     }
@@ -122,25 +120,21 @@ class JobAttemptConsumerTest {
         assertThat(missing.jsonPath().getString("message")).contains(unknown);
     }
 
-    /** The job's attempts once the list holds {@code count} entries with the last one reported or running. */
-    private static JsonPath awaitAttempts(String jobId, int count) {
-        return awaitAttempts(jobId, count, null);
-    }
-
-    /** As {@link #awaitAttempts(String, int)}, and once the job's status is {@code status} when that is given. */
-    private static JsonPath awaitAttempts(String jobId, int count, String status) {
+    /**
+     * The job's attempts once their outcomes are {@code outcomes} and its status is {@code status}: the reports, the
+     * status and each topic's partitions reach the API through separate consumers and polls, in any order.
+     */
+    private static JsonPath awaitAttempts(String jobId, List<String> outcomes, String status) {
         JsonPath[] last = new JsonPath[1];
         try {
             await().atMost(TIMEOUT).until(() -> {
                 last[0] = given().get("/api/jobs/" + jobId + "/attempts").then().statusCode(200).extract().jsonPath();
-                List<String> outcomes = last[0].getList("attempts.outcome", String.class);
-                return outcomes.size() == count && !outcomes.getLast().equals("UNREPORTED")
-                        && (status == null || status.equals(last[0].getString("status")));
+                return outcomes.equals(last[0].getList("attempts.outcome", String.class))
+                        && status.equals(last[0].getString("status"));
             });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("attempts of " + jobId + " never reached " + count + " entries"
-                    + (status == null ? "" : " with status " + status) + "; last seen: "
-                    + (last[0] == null ? "nothing" : last[0].prettify()), e);
+            throw new AssertionError("the attempts of " + jobId + " never became " + outcomes + " with status " + status
+                    + "; last seen: " + (last[0] == null ? "nothing" : last[0].prettify()), e);
         }
         return last[0];
     }

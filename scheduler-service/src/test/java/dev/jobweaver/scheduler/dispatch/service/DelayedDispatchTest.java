@@ -87,12 +87,13 @@ class DelayedDispatchTest extends KafkaAndDbTest {
     void aJobLeftForLaterInTheTableIsDispatchedOnTimeAfterAStart() {
         // As after a restart: the row is there, and no timer of this process knows about it.
         UUID jobId = UUID.randomUUID();
-        db.insertPending(jobId, TestJobs.LOG_INSTRUCTION, 0, 2);
+        // due in 5 s, so that a slow start still arms its timer before the job is due
+        db.insertPending(jobId, TestJobs.LOG_INSTRUCTION, 0, 5);
         JobExecution waiting = db.get(jobId);
 
         dispatcher.start(null);
 
-        Awaitility.await().atMost(Duration.ofSeconds(1)).until(() -> dispatcher.timerDue() != null
+        Awaitility.await().atMost(Duration.ofSeconds(4)).until(() -> dispatcher.timerDue() != null
                 && !dispatcher.timerDue().isAfter(waiting.nextRunAt()));
         JobExecution running = db.awaitJob(jobId, JobStatus.RUNNING, 1);
         assertThat(running.dispatchedAt()).isAfterOrEqualTo(waiting.nextRunAt())

@@ -97,7 +97,8 @@ class WorkflowOrchestrationTest extends WorkflowKafkaTest {
         assertThat(last.version()).isEqualTo(5);
         assertThat(last.finishedAt()).isNotNull();
         assertThat(last.nodes()).allSatisfy(n -> assertThat(n.status()).isEqualTo(NodeStatus.COMPLETED));
-        JobExecution d = db.get(job(runId, "d"));
+        // the progress event is published before the outcome's transaction commits: wait for d's row
+        JobExecution d = db.awaitJob(job(runId, "d"), j -> j.status() == JobStatus.COMPLETED);
         assertThat(d.status()).isEqualTo(JobStatus.COMPLETED);
     }
 
