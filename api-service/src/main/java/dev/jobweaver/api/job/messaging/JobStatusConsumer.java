@@ -3,6 +3,7 @@ package dev.jobweaver.api.job.messaging;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.persistence.JobStatusStore;
+import dev.jobweaver.api.job.messaging.StatusRecord.Unusable;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
@@ -12,8 +13,6 @@ import dev.jobweaver.common.quarantine.Bisection;
 import dev.jobweaver.common.quarantine.EventReader;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.quarantine.Quarantine;
-import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.common.quarantine.RecordOrigin;
 import dev.jobweaver.common.reactive.VertxContexts;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
@@ -88,14 +87,6 @@ public class JobStatusConsumer {
             Duration.ofSeconds(10));
     /** Quarantine publishes of one poll in flight at once: well under the emitter's buffer of 128. */
     private static final int QUARANTINE_CONCURRENCY = 32;
-
-    /** A usable event and the record it came from, which is what is quarantined if the database refuses it. */
-    record StatusRecord(JobStatusChangedEvent event, RecordOrigin origin) {
-    }
-
-    /** A record that is no usable event, and why. */
-    private record Unusable(RecordOrigin origin, QuarantineReason reason, String detail) {
-    }
 
     private final JobStatusStore store;
     private final JobMetrics metrics;
@@ -254,28 +245,14 @@ public class JobStatusConsumer {
         Map<UUID, StatusRecord> latest = new HashMap<>();
         int superseded = 0;
         for (KafkaRecord<String, byte[]> record : records) {
-            byte[] value = record.getPayload();
-            if (value == null) {
-                continue; // a tombstone on the compacted topic: nothing to apply
-            }
-            RecordOrigin origin = RecordOrigin.of(record, value);
-            JobStatusChangedEvent event;
-            switch (EventReader.read(mapper, value, JobStatusChangedEvent.class, EventRules::problem)) {
-                case EventReader.Read.Bad<JobStatusChangedEvent> bad -> {
-                    unusable.add(new Unusable(origin, bad.reason(), bad.detail()));
-                    continue;
-                }
-                case EventReader.Read.Ok<JobStatusChangedEvent> ok -> event = ok.event();
-            }
-            String keyProblem = EventRules.keyProblem(record.getKey(), event.jobId());
-            if (keyProblem != null) {
-                // another job's partition: applying it could reorder that job's statuses
-                unusable.add(new Unusable(origin, QuarantineReason.INVALID, keyProblem));
+            StatusRecord read = StatusRecord.read(mapper, record, unusable);
+            if (read == null) {
                 continue;
             }
+            JobStatusChangedEvent event = read.event();
             StatusRecord previous = latest.get(event.jobId());
             if (previous == null || previous.event().version() < event.version()) {
-                latest.put(event.jobId(), new StatusRecord(event, origin));
+                latest.put(event.jobId(), read);
             }
             if (previous != null) {
                 superseded++;

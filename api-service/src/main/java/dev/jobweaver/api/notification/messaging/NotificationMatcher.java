@@ -1,16 +1,14 @@
 package dev.jobweaver.api.notification.messaging;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.job.messaging.StatusRecord;
+import dev.jobweaver.api.job.messaging.StatusRecord.Unusable;
 import dev.jobweaver.api.notification.service.DeliveryIntake;
 import dev.jobweaver.api.notification.service.NotificationMetrics;
-import dev.jobweaver.common.event.EventRules;
-import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.quarantine.Bisection;
-import dev.jobweaver.common.quarantine.EventReader;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.common.quarantine.RecordOrigin;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.reactive.VertxContexts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -64,14 +62,6 @@ public class NotificationMatcher {
             Duration.ofSeconds(10));
     /** Quarantine publishes of one poll in flight at once: well under the emitter's buffer of 128. */
     private static final int QUARANTINE_CONCURRENCY = 32;
-
-    /** A usable event and the record it came from. */
-    private record StatusRecord(JobStatusChangedEvent event, RecordOrigin origin) {
-    }
-
-    /** A record that is no usable event, and why. */
-    private record Unusable(RecordOrigin origin, QuarantineReason reason, String detail) {
-    }
 
     private final DeliveryIntake intake;
     private final Quarantine quarantine;
@@ -133,25 +123,10 @@ public class NotificationMatcher {
     private List<StatusRecord> read(List<KafkaRecord<String, byte[]>> records, List<Unusable> unusable) {
         List<StatusRecord> usable = new ArrayList<>(records.size());
         for (KafkaRecord<String, byte[]> record : records) {
-            byte[] value = record.getPayload();
-            if (value == null) {
-                continue; // a tombstone of a deleted job: nothing to notify
+            StatusRecord read = StatusRecord.read(mapper, record, unusable);
+            if (read != null) {
+                usable.add(read);
             }
-            RecordOrigin origin = RecordOrigin.of(record, value);
-            JobStatusChangedEvent event;
-            switch (EventReader.read(mapper, value, JobStatusChangedEvent.class, EventRules::problem)) {
-                case EventReader.Read.Bad<JobStatusChangedEvent> bad -> {
-                    unusable.add(new Unusable(origin, bad.reason(), bad.detail()));
-                    continue;
-                }
-                case EventReader.Read.Ok<JobStatusChangedEvent> ok -> event = ok.event();
-            }
-            String keyProblem = EventRules.keyProblem(record.getKey(), event.jobId());
-            if (keyProblem != null) {
-                unusable.add(new Unusable(origin, QuarantineReason.INVALID, keyProblem));
-                continue;
-            }
-            usable.add(new StatusRecord(event, origin));
         }
         return usable;
     }
