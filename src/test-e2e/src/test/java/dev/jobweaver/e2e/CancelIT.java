@@ -108,7 +108,7 @@ class CancelIT {
             List<Future<UUID>> submitted = new ArrayList<>();
             for (int i = 0; i < jobs; i++) {
                 submitted.add(clients.submit(() -> {
-                    UUID id = api.submitAccepted(sleep(2_000, "\"maxRetryCount\":0"));
+                    UUID id = api.submitAccepted(sleep(20_000, "\"maxRetryCount\":0"));
                     answers.put(id, api.cancel(id).status());
                     return id;
                 }));
@@ -121,7 +121,12 @@ class CancelIT {
 
         Map<UUID, JsonNode> last = api.awaitAll(ids, JobWeaverClient::terminal, Duration.ofSeconds(60));
         assertThat(last.values()).extracting(j -> j.path("status").asText()).hasSize(jobs).containsOnly("CANCELLED");
-        E2ePlatform.awaitQuietly(3_000); // longer than every job's sleep: an uninterrupted run would have finished by now
+        // The interrupt travels its own path (scheduler, worker-commands, worker): wait until no attempt runs, well
+        // inside each job's 20 s sleep, so that an attempt the interrupt missed is still RUNNING below, not SUCCESS.
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (!Executions.inFlight(ids).isEmpty() && System.nanoTime() < deadline) {
+            E2ePlatform.awaitQuietly(250);
+        }
         Set<UUID> open = new HashSet<>(ids);
         List<ConsumerRecord<String, String>> statuses =
                 TopicReader.read("job-status", key -> open.contains(UUID.fromString(key)), Duration.ofSeconds(2));

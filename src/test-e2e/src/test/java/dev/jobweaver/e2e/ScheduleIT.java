@@ -54,6 +54,8 @@ class ScheduleIT {
             sleepUntil(first.plusSeconds(70));
             second.kill();
             sleepUntil(first.plusSeconds(120));
+            // A tick that reaches the API after the pause is dropped by design: pause once tick 119 is in.
+            awaitTick(id, first.plusSeconds(119), Duration.ofSeconds(30));
             api.postExpecting("/api/schedules/" + id + "/pause", null, 200);
             Instant pausedAt = Instant.now();
 
@@ -169,6 +171,15 @@ class ScheduleIT {
             E2ePlatform.awaitQuietly(500);
         }
         return last;
+    }
+
+    /** Waits until the API holds the schedule's job for the tick {@code tick}, or the timeout passes. */
+    private static void awaitTick(UUID scheduleId, Instant tick, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline
+                && ScheduledJobs.of(scheduleId).stream().noneMatch(j -> !j.scheduledFor().isBefore(tick))) {
+            E2ePlatform.awaitQuietly(200);
+        }
     }
 
     private static void sleepUntil(Instant when) {

@@ -10,7 +10,6 @@ import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
 import dev.jobweaver.api.testing.WebhookReceiver;
 import dev.jobweaver.api.testing.WebhookReceiver.Behaviour;
-import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.local.testing.LocalStackResource;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,7 +21,6 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -32,8 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Sending deliveries (profile FastDeliveries: retries from 200 ms, given up after 4 s, 2 s answer timeout, 8 in flight
- * and 2 per subscription): a failure is retried until a 2xx, a delivery that keeps failing is given up, each attempt is
- * in the delivery log, and endpoints that never answer or fail do not hold back another subscriber.
+ * and 2 per subscription): a failure is retried until a 2xx, a delivery that keeps failing is given up, and each
+ * attempt is in the delivery log.
  */
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
@@ -121,39 +119,6 @@ class DeliverySenderTest {
         assertThat(attempts).isEqualTo(log.size());
         Thread.sleep(1500);
         assertThat(receiver.receivedBy("broken")).as("nothing is sent after giving up").hasSize(attempts);
-    }
-
-    @Test
-    void endpointsThatNeverAnswerOrFailDoNotHoldBackAnotherSubscriber() throws Exception {
-        receiver.behave("dead", Behaviour.NEVER);
-        receiver.behave("failing", Behaviour.FAIL);
-        String deadJob = Jobs.submitOne();
-        String failingJob = Jobs.submitOne();
-        String healthyJob = Jobs.submitOne();
-        String dead = Subscriptions.subscribe(receiver, "dead", "jobId", deadJob, "STARTED", "RETRYING");
-        Subscriptions.subscribe(receiver, "failing", "jobId", failingJob, "STARTED", "RETRYING");
-        Subscriptions.subscribe(receiver, "healthy", "jobId", healthyJob, "COMPLETED");
-        // six deliveries each, more than the 8 slots of the instance together: without a per-subscription bound the
-        // dead endpoint alone would hold 6 of them for the 2 s answer timeout
-        List<JobStatusChangedEvent> changes = new ArrayList<>();
-        for (int version = 2; version <= 7; version++) {
-            JobStatus status = version % 2 == 0 ? JobStatus.RUNNING : JobStatus.PENDING;
-            changes.add(StatusEvents.event(deadJob, status, version, version, null));
-            changes.add(StatusEvents.event(failingJob, status, version, version, null));
-        }
-        StatusEvents.sendAll(mapper, changes);
-        await().atMost(Duration.ofSeconds(20)).until(() -> receiver.receivedBy("dead").size() >= 2
-                && receiver.receivedBy("failing").size() >= 2);
-
-        long started = System.nanoTime();
-        StatusEvents.send(mapper, healthyJob, JobStatus.COMPLETED, 2, 1, null);
-        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.count("healthy", "job.completed") == 1);
-        Duration took = Duration.ofNanos(System.nanoTime() - started);
-
-        assertThat(took).as("the healthy subscriber's delivery").isLessThan(Duration.ofSeconds(2));
-        assertThat(receiver.receivedBy("dead")).as("the dead endpoint holds its 2 slots, no more").hasSize(2);
-        assertThat(Subscriptions.log(dead)).as("the dead endpoint's deliveries are stuck")
-                .allMatch(entry -> "PENDING".equals(entry.get("state")));
     }
 
     private long latencyCount() {
