@@ -102,12 +102,12 @@ class DashboardIT {
         browser.testid("jobs-search").click();
         browser.awaitText(byTestid("job-status"), "COMPLETED");
         assertThat(browser.driver().getCurrentUrl()).endsWith("#/jobs/" + id);
-        WebElement trace = browser.testid("job-trace");
-        assertThat(trace.getText()).isEqualTo(job.path("traceId").asText());
-        assertThat(trace.getAttribute("href")).isEqualTo("http://localhost:9411/zipkin/traces/"
-                + job.path("traceId").asText());
-        assertThat(browser.testid("job-payload").getText()).contains("no-op");
-        assertThat(browser.testid("job-attempt-count").getText()).startsWith("1 ");
+        // read inside a wait: the detail is drawn again at every poll, which can leave a found element stale
+        assertThat(browser.text(d -> browser.testid("job-trace").getText())).isEqualTo(job.path("traceId").asText());
+        assertThat(browser.text(d -> browser.testid("job-trace").getAttribute("href")))
+                .isEqualTo("http://localhost:9411/zipkin/traces/" + job.path("traceId").asText());
+        assertThat(browser.text(d -> browser.testid("job-payload").getText())).contains("no-op");
+        assertThat(browser.text(d -> browser.testid("job-attempt-count").getText())).startsWith("1 ");
         // the attempts endpoint is optional: without it the table stays hidden, and no error is shown
         assertThat(browser.driver().findElement(byTestid("job-attempts")).isDisplayed())
                 .isEqualTo(api.get("/api/jobs/" + id + "/attempts").status() == 200);
@@ -157,7 +157,7 @@ class DashboardIT {
             JsonNode resumed = api.get("/api/schedules/" + id).body();
             assertThat(resumed.path("paused").asBoolean()).isFalse();
             assertThat(resumed.path("nextRunAt").asText()).isNotBlank();
-            assertThat(browser.driver().findElement(row).findElement(byTestid("schedule-next")).getText())
+            assertThat(browser.text(d -> d.findElement(row).findElement(byTestid("schedule-next")).getText()))
                     .isNotEqualTo("—");
             assertThat(browser.error()).isNull();
         } finally {
@@ -190,9 +190,9 @@ class DashboardIT {
             return nodes.size() == 4 && nodes.stream().allMatch(n -> "COMPLETED".equals(n.getAttribute("data-status")));
         });
         browser.awaitText(byTestid("run-status"), "COMPLETED");
-        List<WebElement> nodes = browser.driver().findElements(By.cssSelector("[data-testid='graph-node']"));
-        assertThat(nodes.stream().map(n -> n.getAttribute("data-node-id")).collect(Collectors.toSet()))
-                .isEqualTo(Set.of("extract", "left", "right", "load"));
+        Set<String> nodeIds = browser.await(d -> d.findElements(By.cssSelector("[data-testid='graph-node']")).stream()
+                .map(n -> n.getAttribute("data-node-id")).collect(Collectors.toSet()));
+        assertThat(nodeIds).isEqualTo(Set.of("extract", "left", "right", "load"));
         // layers by dependency depth, top to bottom; one edge per dependency
         assertThat(y("extract")).isLessThan(y("left"));
         assertThat(y("left")).isEqualTo(y("right"));
@@ -229,8 +229,8 @@ class DashboardIT {
     }
 
     private static double y(String nodeId) {
-        return Double.parseDouble(browser.driver().findElement(By.cssSelector("[data-testid='graph-node'][data-node-id='"
-                + nodeId + "'] rect")).getAttribute("y"));
+        return browser.await(d -> Double.parseDouble(d.findElement(By.cssSelector(
+                "[data-testid='graph-node'][data-node-id='" + nodeId + "'] rect")).getAttribute("y")));
     }
 
     private static String node(String id, List<String> dependsOn) {

@@ -112,6 +112,14 @@ public final class Browser implements AutoCloseable {
     }
 
     /**
+     * The text {@code read} takes from the page, read again when an element it found went stale first: the pages draw
+     * their lists and details again as they poll.
+     */
+    public String text(Function<WebDriver, String> read) {
+        return await(read);
+    }
+
+    /**
      * Clicks the element {@code find} gives, finding it again when it went stale first: the pages re-render their lists
      * as they poll, so an element found a moment ago may have been replaced by the time of the click.
      */

@@ -4,9 +4,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -40,7 +44,7 @@ public final class Executions {
     }
 
     /** When the workers first started {@code jobId}, or null if they never did. */
-    public static java.time.Instant firstStart(UUID jobId) {
+    public static Instant firstStart(UUID jobId) {
         try (Connection c = E2ePlatform.database("jobweaver_worker");
              PreparedStatement query = c.prepareStatement(
                      "SELECT min(started_at) FROM execution_attempts WHERE job_id = ?")) {
@@ -53,6 +57,32 @@ public final class Executions {
         } catch (SQLException e) {
             throw new IllegalStateException("could not read execution_attempts", e);
         }
+    }
+
+    /**
+     * The time between each execution's finish and the next one's start, in the order they started: the job's retry
+     * delays as the workers lived them, dispatch included.
+     */
+    public static List<Duration> gaps(UUID jobId) {
+        List<Duration> gaps = new ArrayList<>();
+        try (Connection c = E2ePlatform.database("jobweaver_worker");
+             PreparedStatement query = c.prepareStatement(
+                     "SELECT started_at, finished_at FROM execution_attempts WHERE job_id = ? ORDER BY started_at")) {
+            query.setObject(1, jobId);
+            try (ResultSet rs = query.executeQuery()) {
+                Instant previousEnd = null;
+                while (rs.next()) {
+                    if (previousEnd != null) {
+                        gaps.add(Duration.between(previousEnd, rs.getTimestamp(1).toInstant()));
+                    }
+                    java.sql.Timestamp end = rs.getTimestamp(2);
+                    previousEnd = end == null ? null : end.toInstant();
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read execution_attempts", e);
+        }
+        return gaps;
     }
 
     /** Of the given jobs, those with an execution recorded RUNNING and not finished: in flight on some worker now. */
