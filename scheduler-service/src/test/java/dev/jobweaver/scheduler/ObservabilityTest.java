@@ -9,7 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;

@@ -7,7 +7,7 @@ import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.DeadLetters;
 import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.DeadLetters;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;

@@ -8,7 +8,7 @@ import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;

@@ -2,7 +2,7 @@ package dev.jobweaver.api.job.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

@@ -12,7 +12,7 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

@@ -1,6 +1,6 @@
 package dev.jobweaver.api.job.rest;
 
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.ResourceArg;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -9,7 +9,7 @@ import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

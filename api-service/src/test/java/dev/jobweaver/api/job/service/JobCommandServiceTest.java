@@ -10,7 +10,7 @@ import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;

@@ -8,7 +8,7 @@ import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;

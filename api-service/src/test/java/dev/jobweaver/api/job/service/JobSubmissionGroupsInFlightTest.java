@@ -7,7 +7,7 @@ import dev.jobweaver.api.job.messaging.HeldJobCreatedPublisher;
 import dev.jobweaver.api.job.persistence.HeldSubmissionStore;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.http.TestHTTPResource;

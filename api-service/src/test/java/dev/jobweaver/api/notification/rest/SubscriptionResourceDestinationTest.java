@@ -11,7 +11,7 @@ import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
 import dev.jobweaver.api.testing.WebhookReceiver;
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

@@ -8,7 +8,7 @@ import dev.jobweaver.api.testing.FastDeliveries;
 import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

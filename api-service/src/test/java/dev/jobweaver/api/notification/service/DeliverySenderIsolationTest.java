@@ -12,7 +12,7 @@ import dev.jobweaver.api.testing.WebhookReceiver;
 import dev.jobweaver.api.testing.WebhookReceiver.Behaviour;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

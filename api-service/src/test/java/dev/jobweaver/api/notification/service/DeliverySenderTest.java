@@ -11,7 +11,7 @@ import dev.jobweaver.api.testing.Subscriptions;
 import dev.jobweaver.api.testing.WebhookReceiver;
 import dev.jobweaver.api.testing.WebhookReceiver.Behaviour;
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.test.common.QuarkusTestResource;

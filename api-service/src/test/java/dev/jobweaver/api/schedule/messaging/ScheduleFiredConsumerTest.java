@@ -17,7 +17,7 @@ import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;

@@ -14,7 +14,7 @@ import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

@@ -10,7 +10,7 @@ import dev.jobweaver.api.testing.Schedules;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;

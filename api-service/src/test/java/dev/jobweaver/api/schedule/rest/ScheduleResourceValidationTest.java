@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.Schedules;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

@@ -13,7 +13,7 @@ import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.event.WorkflowRunEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;

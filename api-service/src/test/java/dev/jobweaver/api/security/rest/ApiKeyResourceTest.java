@@ -7,7 +7,7 @@ import dev.jobweaver.api.security.service.ApiKeySecrets;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.SecuredProfile;
 import dev.jobweaver.api.testing.TestTokens;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

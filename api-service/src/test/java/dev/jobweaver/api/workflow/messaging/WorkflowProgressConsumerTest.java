@@ -21,7 +21,7 @@ import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;

@@ -16,7 +16,7 @@ import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowNode;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;

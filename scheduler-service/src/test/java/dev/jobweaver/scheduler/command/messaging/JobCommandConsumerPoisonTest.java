@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.PoisonCorpus;
-import dev.jobweaver.local.testing.PoisonCorpus.Poison;
+import dev.jobweaver.testing.LocalStackResource;
+import dev.jobweaver.testing.PoisonCorpus;
+import dev.jobweaver.testing.PoisonCorpus.Poison;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.PoisonRecords.Produced;

@@ -8,7 +8,7 @@ import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;

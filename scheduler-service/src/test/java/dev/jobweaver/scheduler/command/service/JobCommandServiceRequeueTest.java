@@ -12,7 +12,7 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Priority;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.ConfiguredLimitsProfile;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;

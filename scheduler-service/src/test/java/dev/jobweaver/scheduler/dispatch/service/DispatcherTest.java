@@ -17,7 +17,7 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.TopicRecorder;
 import io.quarkus.test.common.QuarkusTestResource;

@@ -8,7 +8,7 @@ import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.NewJob;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Stored;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;

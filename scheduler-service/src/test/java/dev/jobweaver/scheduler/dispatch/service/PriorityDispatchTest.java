@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import dev.jobweaver.scheduler.testing.SmallBatchProfile;
 import dev.jobweaver.scheduler.testing.TestDb;

@@ -10,7 +10,7 @@ import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;

@@ -6,7 +6,7 @@ import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.common.QuarkusTestResource;

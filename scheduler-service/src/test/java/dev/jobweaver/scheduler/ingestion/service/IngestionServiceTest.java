@@ -9,7 +9,7 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobweaver.common.job.Priority;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.dispatch.service.ClaimOrder;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Claim;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;

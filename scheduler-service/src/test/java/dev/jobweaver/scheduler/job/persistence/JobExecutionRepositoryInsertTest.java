@@ -3,7 +3,7 @@ package dev.jobweaver.scheduler.job.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.NewJob;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Stored;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.OptimisticLockException;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Write;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;

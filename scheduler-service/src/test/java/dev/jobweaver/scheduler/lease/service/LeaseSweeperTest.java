@@ -11,7 +11,7 @@ import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;

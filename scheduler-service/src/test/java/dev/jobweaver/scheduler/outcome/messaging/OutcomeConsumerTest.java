@@ -15,7 +15,7 @@ import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.QuarantineCounts;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.TopicRecorder;
 import io.micrometer.core.instrument.Counter;

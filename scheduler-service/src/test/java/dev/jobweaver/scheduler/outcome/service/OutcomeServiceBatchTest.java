@@ -6,7 +6,7 @@ import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.service.Outcome;
 import dev.jobweaver.scheduler.outcome.service.OutcomeService.Applied;

@@ -6,7 +6,7 @@ import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimer;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;

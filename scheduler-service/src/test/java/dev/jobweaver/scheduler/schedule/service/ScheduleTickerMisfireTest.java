@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -6,7 +6,7 @@ import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;

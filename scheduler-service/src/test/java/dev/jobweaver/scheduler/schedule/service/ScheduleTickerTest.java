@@ -7,7 +7,7 @@ import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.schedule.messaging.ScheduleFiredPublisher;
 import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimer;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;

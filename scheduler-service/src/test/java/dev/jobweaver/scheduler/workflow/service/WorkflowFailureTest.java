@@ -14,7 +14,7 @@ import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
 import dev.jobweaver.common.event.JobCreatedEvent;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.WorkflowKafkaTest;
 import io.quarkus.test.common.QuarkusTestResource;

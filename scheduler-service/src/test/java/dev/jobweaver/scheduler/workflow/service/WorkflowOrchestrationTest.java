@@ -13,7 +13,7 @@ import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowNode;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.WorkflowKafkaTest;

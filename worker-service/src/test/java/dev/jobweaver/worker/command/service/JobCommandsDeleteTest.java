@@ -7,7 +7,7 @@ import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.job.ExecutionOutcome;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.CollectingSpanExporter;
 import dev.jobweaver.worker.testing.TestTrace;
 import io.opentelemetry.api.trace.Span;

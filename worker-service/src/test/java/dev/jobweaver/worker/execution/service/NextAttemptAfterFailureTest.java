@@ -9,7 +9,7 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;

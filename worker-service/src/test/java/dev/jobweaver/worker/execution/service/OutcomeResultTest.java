@@ -8,7 +8,7 @@ import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
 import io.quarkus.test.common.QuarkusTestResource;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.Step;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.TestTrace;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.quarkus.test.common.QuarkusTestResource;

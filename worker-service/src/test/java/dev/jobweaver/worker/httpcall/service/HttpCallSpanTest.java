@@ -7,7 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobType;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.CollectingSpanExporter;
 import dev.jobweaver.worker.testing.TestTrace;
 import dev.jobweaver.worker.testing.WorkerKafka;

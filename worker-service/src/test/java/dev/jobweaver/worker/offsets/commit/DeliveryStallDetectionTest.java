@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.LocalStackResource;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.quarkus.test.common.QuarkusTestResource;
