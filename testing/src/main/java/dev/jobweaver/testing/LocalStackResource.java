@@ -1,28 +1,24 @@
 package dev.jobweaver.testing;
 
 import dev.jobweaver.local.LocalStack;
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.quarkus.test.common.QuarkusTestResourceConfigurableLifecycleManager;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A Quarkus test resource that points the service under test at the real Kafka and PostgreSQL of
- * {@link LocalStack#shared()}.
+ * The Quarkus test resource behind {@link JobWeaverTest}: points the service under test at the real Kafka and
+ * PostgreSQL of {@link LocalStack#shared()}, with the annotation's database.
  *
- * <p>Use it with {@code @QuarkusTestResource(value = LocalStackResource.class, initArgs = @ResourceArg(name =
- * "database", value = "jobweaver_api"))}. The stack starts on the first test class that needs it and stops when the
- * test JVM exits, so {@link #stop()} does nothing: later test classes reuse the running broker and server.
+ * <p>The stack starts on the first test class that needs it and stops when the test JVM exits, so {@link #stop()}
+ * does nothing: later test classes reuse the running broker and server.
  */
-public class LocalStackResource implements QuarkusTestResourceLifecycleManager {
-
-    /** The init argument naming the service's database. */
-    public static final String DATABASE = "database";
+public class LocalStackResource implements QuarkusTestResourceConfigurableLifecycleManager<JobWeaverTest> {
 
     private String database = "postgres";
 
     @Override
-    public void init(Map<String, String> initArgs) {
-        database = initArgs.getOrDefault(DATABASE, database);
+    public void init(JobWeaverTest annotation) {
+        database = annotation.database();
     }
 
     @Override

@@ -2,9 +2,7 @@ package dev.jobweaver.scheduler.job.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -19,8 +17,7 @@ import org.junit.jupiter.api.Test;
  * set-based write never keeps a plan made while its table was small (application.properties says why).
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class PlanCacheModeTest {
 
     @Inject

@@ -2,9 +2,7 @@ package dev.jobweaver.worker.execution.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -19,8 +17,7 @@ import org.junit.jupiter.api.Test;
  * default would bring back ANALYZE's 30,000-row sample, which stalls the platform on two cores.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class StatisticsTargetTest {
 
     @Inject
