@@ -110,22 +110,22 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
     }
 
     /** What came for one job: its good deliveries in order of arrival, the bad ones, and when it finished. */
-    private record Received(List<WebhookReceiver.Delivery> good, int bad, Instant finish, boolean fromBody) {
+    private record Received(List<NotifyEndpoint.Delivery> good, int bad, Instant finish, boolean fromBody) {
     }
 
     /**
      * The figures of {@code jobs}, given every delivery the receiver took; {@code subscriptionsPerSecond} is the
      * creation rate the workload measured while it subscribed.
      */
-    public static Notifications of(List<Job> jobs, List<WebhookReceiver.Delivery> deliveries,
+    public static Notifications of(List<Job> jobs, List<NotifyEndpoint.Delivery> deliveries,
                                    double subscriptionsPerSecond) {
         Map<UUID, Job> byId = new HashMap<>();
         jobs.forEach(j -> byId.put(j.jobId(), j));
-        Map<UUID, List<WebhookReceiver.Delivery>> byJob = new HashMap<>();
+        Map<UUID, List<NotifyEndpoint.Delivery>> byJob = new HashMap<>();
         int strays = 0;
-        List<WebhookReceiver.Delivery> ordered = deliveries.stream()
-                .sorted(Comparator.comparing(WebhookReceiver.Delivery::receivedAt)).toList();
-        for (WebhookReceiver.Delivery d : ordered) {
+        List<NotifyEndpoint.Delivery> ordered = deliveries.stream()
+                .sorted(Comparator.comparing(NotifyEndpoint.Delivery::receivedAt)).toList();
+        for (NotifyEndpoint.Delivery d : ordered) {
             if (d.jobId() == null || !byId.containsKey(d.jobId())) {
                 strays++;
             } else {
@@ -144,11 +144,11 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
         List<Instant> receipts = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (Job job : jobs) {
-            List<WebhookReceiver.Delivery> came = byJob.getOrDefault(job.jobId(), List.of());
+            List<NotifyEndpoint.Delivery> came = byJob.getOrDefault(job.jobId(), List.of());
             ours += came.size();
             duplicates += Math.max(0, came.size() - 1);
             Set<String> ids = new HashSet<>();
-            for (WebhookReceiver.Delivery d : came) {
+            for (NotifyEndpoint.Delivery d : came) {
                 if (d.webhookId() != null && !ids.add(d.webhookId())) {
                     sameId++;
                 }
@@ -186,10 +186,10 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
     }
 
     /** The deliveries of {@code job} split by their signature, and its finish: the body's, else the API's. */
-    private static Received received(Job job, List<WebhookReceiver.Delivery> came) {
-        List<WebhookReceiver.Delivery> good = new ArrayList<>();
+    private static Received received(Job job, List<NotifyEndpoint.Delivery> came) {
+        List<NotifyEndpoint.Delivery> good = new ArrayList<>();
         int bad = 0;
-        for (WebhookReceiver.Delivery d : came) {
+        for (NotifyEndpoint.Delivery d : came) {
             if (job.subscribed() && Webhooks.verify(job.key(), d.webhookId(), d.timestamp(), d.body(),
                     d.signature())) {
                 good.add(d);
@@ -197,7 +197,7 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
                 bad++;
             }
         }
-        Instant fromBody = good.stream().map(WebhookReceiver.Delivery::finishedAt).filter(Objects::nonNull)
+        Instant fromBody = good.stream().map(NotifyEndpoint.Delivery::finishedAt).filter(Objects::nonNull)
                 .findFirst().orElse(null);
         return new Received(good, bad, fromBody != null ? fromBody : job.finishedAt(), fromBody != null);
     }
@@ -219,7 +219,7 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
         if (r.bad() > 0) {
             wrong.add(r.bad() + " deliveries with a bad signature");
         }
-        for (WebhookReceiver.Delivery d : r.good()) {
+        for (NotifyEndpoint.Delivery d : r.good()) {
             if (d.type() != null && !COMPLETED_TYPE.equals(d.type())) {
                 wrong.add("a delivery of type " + d.type() + ", not " + COMPLETED_TYPE);
                 break;
@@ -250,8 +250,8 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
      * or a notification that never came; unexpected: the rest. Duplicate deliveries are allowed (at least once) and
      * counted in the figures, not here.
      */
-    public static Correctness correctness(List<Job> jobs, List<WebhookReceiver.Delivery> deliveries) {
-        Map<UUID, List<WebhookReceiver.Delivery>> byJob = new HashMap<>();
+    public static Correctness correctness(List<Job> jobs, List<NotifyEndpoint.Delivery> deliveries) {
+        Map<UUID, List<NotifyEndpoint.Delivery>> byJob = new HashMap<>();
         deliveries.stream().filter(d -> d.jobId() != null)
                 .forEach(d -> byJob.computeIfAbsent(d.jobId(), id -> new ArrayList<>()).add(d));
         int expected = 0;

@@ -722,7 +722,7 @@ public final class WorkloadRunner {
      */
     private WorkloadResult notifications(BenchOptions.Run run) {
         List<String> notes = new ArrayList<>();
-        try (WebhookReceiver receiver = WebhookReceiver.start();
+        try (NotifyEndpoint receiver = NotifyEndpoint.start();
              ApiClient client = api.withConnections(Notifications.CONCURRENCY)) {
             Set<UUID> probes = ConcurrentHashMap.newKeySet();
             String unavailable = probeNotify(run.label(), receiver, probes);
@@ -761,7 +761,7 @@ public final class WorkloadRunner {
                         a == null ? null : a.at(), a == null ? null : Webhooks.key(a.secret()), r.status(),
                         r.finishedAt());
             }).toList();
-            List<WebhookReceiver.Delivery> deliveries = receiver.deliveries().stream()
+            List<NotifyEndpoint.Delivery> deliveries = receiver.deliveries().stream()
                     .filter(d -> d.jobId() == null || !probes.contains(d.jobId())).toList();
             Notifications figures = Notifications.of(subscribed, deliveries, rate);
             answers.values().stream().filter(a -> a.status() != 201).findFirst().ifPresent(a -> notes.add(
@@ -786,7 +786,7 @@ public final class WorkloadRunner {
      * when it does; an API without the subscriptions path (405, or a 404 without {@value #JOB_NOT_FOUND}) makes the
      * workload unavailable after two requests. The probe job's id goes into {@code probes}.
      */
-    String probeNotify(String label, WebhookReceiver receiver, Set<UUID> probes) {
+    String probeNotify(String label, NotifyEndpoint receiver, Set<UUID> probes) {
         out.println(label + ": probing POST /api/subscriptions (one job, its webhook to " + receiver.url() + ")...");
         ApiClient.Answer job = api.submit(Control.delayed(NOTIFY_PROBE_DELAY_MS).body(JobKind.NOOP)).join();
         if (!job.accepted()) {
@@ -868,7 +868,7 @@ public final class WorkloadRunner {
      * after {@link BenchOptions#timeout} without a change once the jobs' start has come, with a note.
      */
     private void awaitNotified(String label, List<Accepted> jobs, Map<UUID, SubscribeAnswer> answers,
-                               WebhookReceiver receiver, long startNanos, List<String> notes) {
+                               NotifyEndpoint receiver, long startNanos, List<String> notes) {
         Set<UUID> open = new java.util.LinkedHashSet<>(ids(jobs));
         Set<UUID> undelivered = new java.util.LinkedHashSet<>();
         jobs.forEach(j -> {

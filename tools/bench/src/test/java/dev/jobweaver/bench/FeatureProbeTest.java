@@ -97,7 +97,7 @@ class FeatureProbeTest {
     void anUnknownJobsNotFoundIsAFailedProbeNotAMissingFeature() throws IOException {
         WorkloadRunner runner = runner((exchange, body) -> answer(exchange, 404,
                 "{\"errorCode\":\"API.JOB_NOT_FOUND\"}"), "notify");
-        try (WebhookReceiver receiver = WebhookReceiver.start()) {
+        try (NotifyEndpoint receiver = NotifyEndpoint.start()) {
             assertThat(runner.probeNotify("notify", receiver, new HashSet<>())).isEqualTo("the probe subscription "
                     + "was answered 404 {\"errorCode\":\"API.JOB_NOT_FOUND\"}, not 201");
         }
@@ -106,7 +106,7 @@ class FeatureProbeTest {
     @Test
     void aSubscriptionWithoutASecretFailsTheProbe() throws IOException {
         WorkloadRunner runner = runner((exchange, body) -> answer(exchange, 201, "{\"id\":\"x\"}"), "notify");
-        try (WebhookReceiver receiver = WebhookReceiver.start()) {
+        try (NotifyEndpoint receiver = NotifyEndpoint.start()) {
             assertThat(runner.probeNotify("notify", receiver, new HashSet<>()))
                     .isEqualTo("the probe subscription's 201 has no whsec_ secret: {\"id\":\"x\"}");
         }
@@ -129,7 +129,7 @@ class FeatureProbeTest {
                     HttpResponse.BodyHandlers.discarding());
         }, "notify", "--timeout", "10s");
         Set<UUID> probes = new HashSet<>();
-        try (WebhookReceiver receiver = WebhookReceiver.start()) {
+        try (NotifyEndpoint receiver = NotifyEndpoint.start()) {
             assertThat(runner.probeNotify("notify", receiver, probes)).isNull();
             assertThat(receiver.received(JOB)).isTrue();
         }

@@ -28,7 +28,7 @@ class FeatureReportsTest {
     private static WorkloadResult notify(boolean forged) {
         List<JobRecord> records = new ArrayList<>();
         List<Notifications.Job> jobs = new ArrayList<>();
-        List<WebhookReceiver.Delivery> deliveries = new ArrayList<>();
+        List<NotifyEndpoint.Delivery> deliveries = new ArrayList<>();
         long[] after = {20, 40, 60};
         for (int i = 0; i < after.length; i++) {
             JobRecord r = Fixtures.completed(JobKind.NOOP, 0, 990, 1_000);
@@ -39,9 +39,9 @@ class FeatureReportsTest {
                     + at(1_000) + "\"}").getBytes(StandardCharsets.UTF_8);
             String signature = Webhooks.sign(forged && i == 0 ? "another-secret-of-thirty-2-bytes"
                     .getBytes(StandardCharsets.US_ASCII) : KEY, "msg_" + i, "1767225600", body);
-            deliveries.add(WebhookReceiver.parse("msg_" + i, "1767225600", signature, body, at(1_000 + after[i])));
+            deliveries.add(NotifyEndpoint.parse("msg_" + i, "1767225600", signature, body, at(1_000 + after[i])));
             if (i == 2) {
-                deliveries.add(WebhookReceiver.parse("msg_" + i, "1767225600", signature, body, at(1_100)));
+                deliveries.add(NotifyEndpoint.parse("msg_" + i, "1767225600", signature, body, at(1_100)));
             }
         }
         return WorkloadResult.notified(new BenchOptions.Run(Workload.NOTIFY, Notifications.CONCURRENCY, "notify"),

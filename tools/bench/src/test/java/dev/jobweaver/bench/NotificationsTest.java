@@ -24,12 +24,12 @@ class NotificationsTest {
     }
 
     /** A delivery of {@code job}'s completion as the platform sends it, signed with {@code key}, at T0 + atMs. */
-    static WebhookReceiver.Delivery delivery(Notifications.Job job, String id, byte[] key, long atMs,
+    static NotifyEndpoint.Delivery delivery(Notifications.Job job, String id, byte[] key, long atMs,
                                              Instant finishedAt) {
         String body = "{\"type\":\"job.completed\",\"jobId\":\"" + job.jobId() + "\",\"status\":\"COMPLETED\""
                 + (finishedAt == null ? "" : ",\"finishedAt\":\"" + finishedAt + "\"") + "}";
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        return WebhookReceiver.parse(id, "1767225600", Webhooks.sign(key, id, "1767225600", bytes), bytes, at(atMs));
+        return NotifyEndpoint.parse(id, "1767225600", Webhooks.sign(key, id, "1767225600", bytes), bytes, at(atMs));
     }
 
     @Test
@@ -37,7 +37,7 @@ class NotificationsTest {
         Notifications.Job a = job(1_000);
         Notifications.Job b = job(1_010);
         Notifications.Job c = job(1_020);
-        List<WebhookReceiver.Delivery> deliveries = List.of(
+        List<NotifyEndpoint.Delivery> deliveries = List.of(
                 delivery(a, "msg_a", KEY, 1_040, a.finishedAt()),
                 delivery(b, "msg_b", KEY, 1_070, b.finishedAt()),
                 // a redelivery of b's message, and a second message for c: both duplicates, one of them by id
@@ -72,7 +72,7 @@ class NotificationsTest {
     void aBadSignatureIsCountedAndItsDeliveryIsNoDelivery() {
         Notifications.Job forged = job(1_000);
         Notifications.Job fine = job(1_000);
-        List<WebhookReceiver.Delivery> deliveries = List.of(
+        List<NotifyEndpoint.Delivery> deliveries = List.of(
                 delivery(forged, "msg_1", OTHER_KEY, 1_050, forged.finishedAt()),
                 delivery(fine, "msg_2", KEY, 1_050, fine.finishedAt()));
         Notifications n = Notifications.of(List.of(forged, fine), deliveries, Double.NaN);
@@ -96,7 +96,7 @@ class NotificationsTest {
         Notifications.Job early = job(20);
         Notifications.Job earlyButDelivered = job(30);
         Notifications.Job open = new Notifications.Job(UUID.randomUUID(), 201, 3.0, at(50), KEY, "PENDING", null);
-        List<WebhookReceiver.Delivery> deliveries = List.of(
+        List<NotifyEndpoint.Delivery> deliveries = List.of(
                 delivery(earlyButDelivered, "msg_3", KEY, 60, earlyButDelivered.finishedAt()));
         List<Notifications.Job> jobs = List.of(missing, early, earlyButDelivered, open);
         Notifications n = Notifications.of(jobs, deliveries, Double.NaN);
@@ -118,9 +118,9 @@ class NotificationsTest {
         Notifications.Job refused = new Notifications.Job(UUID.randomUUID(), 400, 2.0, at(50), null, "COMPLETED",
                 at(1_000));
         Notifications.Job stranger = job(1_000);
-        List<WebhookReceiver.Delivery> deliveries = new ArrayList<>(List.of(
+        List<NotifyEndpoint.Delivery> deliveries = new ArrayList<>(List.of(
                 delivery(stranger, "msg_x", KEY, 1_010, null),
-                WebhookReceiver.parse("msg_y", "1", "v1,x", "{}".getBytes(StandardCharsets.UTF_8), at(1_020))));
+                NotifyEndpoint.parse("msg_y", "1", "v1,x", "{}".getBytes(StandardCharsets.UTF_8), at(1_020))));
         Notifications n = Notifications.of(List.of(refused), deliveries, Double.NaN);
         assertThat(n.subscribed()).isZero();
         assertThat(n.missing()).as("nothing was asked for").isZero();

@@ -12,7 +12,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The notify workload's receiver: what it keeps of a delivery and how it answers. */
-class WebhookReceiverTest {
+class NotifyEndpointTest {
 
     private static final UUID JOB = UUID.fromString("6f1c1a52-3c55-4d4e-9f0e-2d5f7b9a0c11");
 
@@ -20,7 +20,7 @@ class WebhookReceiverTest {
     void aDeliveryIsKeptAsItCameWithTheFieldsOfItsBody() throws Exception {
         String body = "{\"type\":\"job.completed\",\"jobId\":\"" + JOB + "\",\"status\":\"COMPLETED\","
                 + "\"finishedAt\":\"2026-01-01T00:00:00.100Z\"}";
-        try (WebhookReceiver receiver = WebhookReceiver.start(); HttpClient http = HttpClient.newHttpClient()) {
+        try (NotifyEndpoint receiver = NotifyEndpoint.start(); HttpClient http = HttpClient.newHttpClient()) {
             assertThat(receiver.url()).matches("http://127\\.0\\.0\\.1:\\d+/hook");
             Instant before = Instant.now();
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(receiver.url()))
@@ -30,7 +30,7 @@ class WebhookReceiverTest {
             assertThat(answer.statusCode()).isEqualTo(204);
             assertThat(receiver.received(JOB)).isTrue();
             assertThat(receiver.jobsReceived()).isEqualTo(1);
-            WebhookReceiver.Delivery d = receiver.deliveries().getFirst();
+            NotifyEndpoint.Delivery d = receiver.deliveries().getFirst();
             assertThat(d.webhookId()).isEqualTo("msg_1");
             assertThat(d.timestamp()).isEqualTo("1767225600");
             assertThat(d.signature()).isEqualTo("v1,abc");
@@ -49,11 +49,11 @@ class WebhookReceiverTest {
 
     @Test
     void aBodyThatIsNoJobsEventIsKeptWithoutFields() {
-        WebhookReceiver.Delivery d = WebhookReceiver.parse("msg_1", "1", "v1,x",
+        NotifyEndpoint.Delivery d = NotifyEndpoint.parse("msg_1", "1", "v1,x",
                 "not json".getBytes(StandardCharsets.UTF_8), Instant.EPOCH);
         assertThat(d.jobId()).isNull();
         assertThat(d.finishedAt()).isNull();
-        WebhookReceiver.Delivery offset = WebhookReceiver.parse("msg_1", "1", "v1,x",
+        NotifyEndpoint.Delivery offset = NotifyEndpoint.parse("msg_1", "1", "v1,x",
                 ("{\"jobId\":\"nope\",\"finishedAt\":\"2026-01-01T01:00:00+01:00\"}").getBytes(StandardCharsets.UTF_8),
                 Instant.EPOCH);
         assertThat(offset.jobId()).isNull();

@@ -24,8 +24,12 @@ import java.util.concurrent.Executors;
  * as they came, and answers 204 to every POST, whatever its signature: a refusal would make the platform retry it,
  * which the figures would count as duplicates. Signatures are checked afterwards ({@link Notifications}), against the
  * secret of the subscription the delivery names.
+ *
+ * <p>Why not the tests' {@code WebhookReceiver} (module testing): that one refuses what does not verify and keeps
+ * every delivery in a copy-on-write list; this one must accept everything, stay cheap under thousands of deliveries
+ * and take the time of arrival before reading the body.
  */
-public final class WebhookReceiver implements AutoCloseable {
+public final class NotifyEndpoint implements AutoCloseable {
 
     /** The path the subscriptions name. */
     static final String PATH = "/hook";
@@ -53,17 +57,17 @@ public final class WebhookReceiver implements AutoCloseable {
     private final ConcurrentLinkedQueue<Delivery> deliveries = new ConcurrentLinkedQueue<>();
     private final Set<UUID> jobs = ConcurrentHashMap.newKeySet();
 
-    private WebhookReceiver(HttpServer server, ExecutorService executor) {
+    private NotifyEndpoint(HttpServer server, ExecutorService executor) {
         this.server = server;
         this.executor = executor;
     }
 
     /** A receiver listening on {@code 127.0.0.1} at a free port, started. */
-    public static WebhookReceiver start() {
+    public static NotifyEndpoint start() {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-            WebhookReceiver receiver = new WebhookReceiver(server, executor);
+            NotifyEndpoint receiver = new NotifyEndpoint(server, executor);
             server.createContext(PATH, receiver::handle);
             server.setExecutor(executor);
             server.start();
