@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.FastDeliveries;
 import dev.jobweaver.api.testing.Schedules;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.api.testing.WebhookReceiver;
+import dev.jobweaver.testing.WebhookReceiver;
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.testing.JobWeaverTest;

@@ -11,7 +11,7 @@ import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.api.testing.WebhookReceiver;
+import dev.jobweaver.testing.WebhookReceiver;
 import dev.jobweaver.api.testing.Workflows;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.job.JobIds;

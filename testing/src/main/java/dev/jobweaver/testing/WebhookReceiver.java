@@ -1,9 +1,12 @@
-package dev.jobweaver.api.testing;
+package dev.jobweaver.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -27,14 +30,21 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A webhook endpoint on 127.0.0.1 for the tests: every path {@code /hooks/<name>} is one subscriber, which verifies each
- * delivery as Standard Webhooks say a receiver must (its own implementation, sharing no code with the sender), records
- * it, and answers as the test told it: 200, 500, 500 a number of times then 200, slowly, or never.
+ * A webhook endpoint on 127.0.0.1 for the api's tests and the end-to-end tests: every path {@code /hooks/<name>} is one
+ * subscriber, which verifies each delivery as Standard Webhooks say a receiver must (its own implementation, written
+ * from the specification and sharing no code with the sender), records it, and answers as the test told it: 200, 500,
+ * 500 a number of times then 200, slowly, or never.
  *
  * <p>Verification: {@code webhook-id}, {@code webhook-timestamp} and {@code webhook-signature} present; the timestamp
  * within 5 minutes of now; one of the signature's space-separated {@code v1,<base64>} entries equal (in constant time)
  * to HMAC-SHA256 over {@code "<id>.<timestamp>.<body>"} keyed with the base64-decoded part of the secret after
  * {@code whsec_}. A delivery that fails it is answered 401 and recorded as unverified.
+ *
+ * <p>A subscriber's secret is known only once its subscription is created, so a delivery can arrive before it: that
+ * delivery is recorded as unverified ({@link #NO_SECRET}) and answered 401, or with the status given to
+ * {@link #whileSecretUnknown(int)} (503 makes the sender retry it, for tests that subscribe while jobs already run).
+ *
+ * <p>Every arrival is recorded, so a test can also prove that nothing was sent ({@link #received()} empty).
  */
 public final class WebhookReceiver implements AutoCloseable {
 
@@ -46,8 +56,21 @@ public final class WebhookReceiver implements AutoCloseable {
     /** One delivery as received. */
     public record Received(String name, String webhookId, long timestamp, String body, String type, boolean verified,
                            String problem, Instant receivedAt) {
+
+        /** The body as JSON. */
+        public JsonNode json() {
+            try {
+                return JSON.readTree(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException("delivery " + webhookId + " to " + name + " is not JSON: " + body, e);
+            }
+        }
     }
 
+    /** The problem of a delivery that arrived before its subscriber's secret was registered. */
+    public static final String NO_SECRET = "no secret registered for this subscriber";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TYPE = Pattern.compile("\"type\"\\s*:\\s*\"([^\"]+)\"");
     private static final long TOLERANCE_SECONDS = 5 * 60;
 
@@ -59,6 +82,7 @@ public final class WebhookReceiver implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final CountDownLatch closing = new CountDownLatch(1);
     private volatile Duration slowness = Duration.ofSeconds(3);
+    private volatile int whileSecretUnknown = 401;
 
     private WebhookReceiver(HttpServer server) {
         this.server = server;
@@ -81,7 +105,16 @@ public final class WebhookReceiver implements AutoCloseable {
 
     /** The secret deliveries to {@code name} must be signed with (known once the subscription is created). */
     public void secret(String name, String secret) {
+        if (!secret.startsWith("whsec_")) {
+            throw new AssertionError("a Standard Webhooks secret starts with whsec_: " + secret.length() + " chars");
+        }
         secrets.put(name, secret);
+    }
+
+    /** What a delivery to a subscriber whose secret is not registered yet is answered (401 unless told). */
+    public WebhookReceiver whileSecretUnknown(int status) {
+        this.whileSecretUnknown = status;
+        return this;
     }
 
     /** How {@code name} answers from now on. */
@@ -114,6 +147,22 @@ public final class WebhookReceiver implements AutoCloseable {
         return receivedBy(name).stream().filter(r -> type.equals(r.type())).count();
     }
 
+    /** The deliveries that verified, in the order received. */
+    public List<Received> accepted() {
+        return received.stream().filter(Received::verified).toList();
+    }
+
+    /** Why each delivery to a subscriber with a registered secret did not verify. */
+    public List<String> refused() {
+        return received.stream().filter(r -> !r.verified() && !NO_SECRET.equals(r.problem()))
+                .map(r -> r.name() + ": " + r.problem()).toList();
+    }
+
+    /** How many verified deliveries to {@code name} carried {@code type}, duplicates counted. */
+    public long acceptedCount(String name, String type) {
+        return receivedBy(name).stream().filter(r -> r.verified() && type.equals(r.type())).count();
+    }
+
     /** How many times {@code webhookId} arrived, duplicates counted. */
     public long countId(String webhookId) {
         return received.stream().filter(r -> webhookId.equals(r.webhookId())).count();
@@ -136,7 +185,7 @@ public final class WebhookReceiver implements AutoCloseable {
             received.add(new Received(name, id, seconds, body, type.find() ? type.group(1) : null, problem == null,
                     problem, Instant.now()));
             if (problem != null) {
-                answer(exchange, 401);
+                answer(exchange, NO_SECRET.equals(problem) ? whileSecretUnknown : 401);
                 return;
             }
             AtomicInteger left = failuresLeft.get(name);
@@ -162,9 +211,9 @@ public final class WebhookReceiver implements AutoCloseable {
     }
 
     /** Why this delivery is not authentic, or null: the Standard Webhooks receiver's check. */
-    static String verify(String secret, String id, String timestamp, String signature, String body) {
+    public static String verify(String secret, String id, String timestamp, String signature, String body) {
         if (secret == null) {
-            return "no secret registered for this subscriber";
+            return NO_SECRET;
         }
         if (id == null || timestamp == null || signature == null) {
             return "a webhook header is missing";
