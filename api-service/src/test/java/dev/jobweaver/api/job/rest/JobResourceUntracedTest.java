@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_api")
 class JobResourceUntracedTest {
 
-    /** What `up` sets without `--traces` (deploy/local `Platform.withoutTraceViewer`). */
+    /** What `up` sets without `--traces` (tools/launcher `Platform.withoutTraceViewer`). */
     public static class Untraced implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
