@@ -2,6 +2,7 @@ package dev.jobweaver.api.testing;
 
 import static io.restassured.RestAssured.given;
 
+import dev.jobweaver.testing.WebhookReceiver;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The Kafka topics of the platform and their default partition counts: the one place their names live.
  *
- * <p>Topics are created with these counts before any service subscribes (deploy/local, the k8s topic job);
+ * <p>Topics are created with these counts before any service subscribes (tools/launcher, the k8s topic job);
  * broker-side automatic topic creation stays off, because a consumer that starts first would otherwise
  * create a one-partition topic and silently change the platform's parallelism.
  *

@@ -17,7 +17,7 @@ import org.jboss.logging.Logger;
 /**
  * Refuses to start a service whose database schema is older than its build, with a message that names the fix.
  *
- * <p>Why it exists: the packaged services run without JDBC, so without Flyway (deploy/local migrates them in a
+ * <p>Why it exists: the packaged services run without JDBC, so without Flyway (tools/launcher migrates them in a
  * separate start; see {@code application.properties}). A service started against a database nobody migrated would
  * otherwise take records from Kafka and fail each one on a missing table or column.
  *

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 
 /**
  * What the integration tests share: a producer, a recorder of the scheduler's output topics, the database.
- * Subclasses carry {@code @QuarkusTest} and the {@code LocalStackResource} of deploy/local.
+ * Subclasses carry {@code @QuarkusTest} and {@code @JobWeaverTest} (testing module).
  */
 public abstract class KafkaAndDbTest {
 

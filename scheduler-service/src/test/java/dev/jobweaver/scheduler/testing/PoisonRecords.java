@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.local.testing.PoisonCorpus.Poison;
-import dev.jobweaver.local.testing.QuarantineTopic;
-import dev.jobweaver.local.testing.QuarantineTopic.Position;
+import dev.jobweaver.testing.PoisonCorpus.Poison;
+import dev.jobweaver.testing.QuarantineTopic;
+import dev.jobweaver.testing.QuarantineTopic.Position;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.local.Platform;
-import dev.jobweaver.local.chaos.ChaosReport;
-import dev.jobweaver.local.chaos.ChaosRun;
-import dev.jobweaver.local.chaos.Kill;
-import dev.jobweaver.local.chaos.Target;
+import dev.jobweaver.bench.chaos.ChaosReport;
+import dev.jobweaver.bench.chaos.ChaosRun;
+import dev.jobweaver.bench.chaos.Kill;
+import dev.jobweaver.bench.chaos.Target;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
-import dev.jobweaver.e2e.support.WebhookReceiver;
+import dev.jobweaver.testing.WebhookReceiver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,7 +32,7 @@ class NotificationIT {
     @Test
     void everyEventReachesItsSubscriberSignedAndDeletesTakeTheSubscriptionsAlong() throws Exception {
         JobWeaverClient api = E2ePlatform.api();
-        try (WebhookReceiver receiver = new WebhookReceiver()) {
+        try (WebhookReceiver receiver = WebhookReceiver.start().whileSecretUnknown(503)) {
             JsonNode schedule = api.postExpecting("/api/schedules", "{\"name\":\"notified\",\"interval\":\"PT2S\","
                     + "\"job\":" + Jobs.noop() + "}", 201);
             String scheduleId = schedule.get("id").asText();
@@ -61,9 +61,9 @@ class NotificationIT {
                     Duration.ofSeconds(120), () -> counts(receiver, wanted));
 
             assertThat(receiver.refused()).as("deliveries whose signature or timestamp did not verify").isEmpty();
-            assertThat(receiver.accepted()).allSatisfy(d -> assertThat(d.body().path("jobId").asText()).isNotEmpty());
+            assertThat(receiver.accepted()).allSatisfy(d -> assertThat(d.json().path("jobId").asText()).isNotEmpty());
             long duplicates = receiver.accepted().size()
-                    - receiver.accepted().stream().map(WebhookReceiver.Delivery::webhookId).distinct().count();
+                    - receiver.accepted().stream().map(WebhookReceiver.Received::webhookId).distinct().count();
             System.out.printf("[measure] notifications: deliveries per subscription and event %s, %d duplicate(s),"
                     + " every signature valid%n", counts(receiver, wanted), duplicates);
 
@@ -102,10 +102,10 @@ class NotificationIT {
         return delivered;
     }
 
-    /** Deliveries received for {@code key}: "{endpoint} {type}". */
+    /** Deliveries received and verified for {@code key}: "{endpoint} {type}". */
     private static long count(WebhookReceiver receiver, String key) {
         int space = key.indexOf(' ');
-        return receiver.count(key.substring(0, space), key.substring(space + 1));
+        return receiver.acceptedCount(key.substring(0, space), key.substring(space + 1));
     }
 
     private static Map<String, Long> counts(WebhookReceiver receiver, Map<String, Long> wanted) {

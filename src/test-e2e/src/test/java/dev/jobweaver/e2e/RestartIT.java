@@ -116,11 +116,11 @@ class RestartIT {
      */
     private String start() throws Exception {
         Path root = Path.of(System.getProperty("jobweaver.root", "../..")).toAbsolutePath().normalize();
-        Path launcherJar = root.resolve("deploy/local/target/jobweaver-local.jar");
+        Path launcherJar = root.resolve("tools/launcher/target/jobweaver-launcher.jar");
         String java = ProcessHandle.current().info().command().orElse("java");
         Path out = home.resolve("launcher-" + System.nanoTime() + ".out");
         List<String> command = List.of("setsid", java, "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
-                "-cp", launcherJar + ":" + root.resolve("deploy/local/target/lib") + "/*",
+                "-cp", launcherJar + ":" + root.resolve("tools/launcher/target/lib") + "/*",
                 "dev.jobweaver.local.JobWeaverLocal", "up", "--root", root.toString(),
                 "--home", home.resolve("platform").toString(), "--no-aot-cache",
                 "--api-port", Integer.toString(apiPort), "--scheduler-port", Integer.toString(schedulerPort),

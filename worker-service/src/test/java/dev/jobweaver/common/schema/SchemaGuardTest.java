@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link SchemaGuard} against a real PostgreSQL: a scratch database whose Flyway history each test writes. It lives
- * here, not in common, because common cannot depend on deploy/local (which depends on common).
+ * here, not in common, because common cannot depend on tools/launcher (which depends on common).
  */
 class SchemaGuardTest {
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 
 /**
  * What the worker's broker-and-database tests share: one {@link WorkerKafka} for the class and the worker's pool.
- * Subclasses carry {@code @QuarkusTest} and the {@code LocalStackResource} of deploy/local.
+ * Subclasses carry {@code @QuarkusTest} and {@code @JobWeaverTest} (testing module).
  */
 public abstract class WorkerKafkaTest {
 

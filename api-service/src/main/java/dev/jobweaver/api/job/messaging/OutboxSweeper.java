@@ -23,7 +23,7 @@ import org.jboss.logging.Logger;
  *
  * <p>Which rows: rows older than the relay's bound plus a margin, from any instance (no relay holds a record that long:
  * {@link PublishTimings}); and at once, the rows this instance's previous run stored, found by its stable name
- * ({@code jobweaver.kafka.instance-id}, which deploy/local and a StatefulSet give), since that run is dead. Rows are
+ * ({@code jobweaver.kafka.instance-id}, which tools/launcher and a StatefulSet give), since that run is dead. Rows are
  * claimed oldest first with {@code FOR UPDATE SKIP LOCKED} in one transaction that lasts until Kafka answered, so
  * several instances never publish the same row at the same time; a row Kafka did not take stays for the next sweep.
  * A sweep that claimed a full batch claims the next at once, so a long outage's backlog drains at the producer's pace.

@@ -8,9 +8,7 @@ import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -31,8 +29,7 @@ import org.junit.jupiter.api.Test;
  * OPEN and counted as skipped; DISCARDED ones are never touched.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class DeadLetterBulkRequeueTest {
 
     @Inject

@@ -7,9 +7,7 @@ import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.DeadLetters;
 import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -27,8 +25,7 @@ import org.junit.jupiter.api.Test;
  * without a dead letter 404; a deleted job's dead letter gone with it.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class DeadLetterResourceTest {
 
     @Test

@@ -5,11 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.DeadLetters;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -21,8 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** {@code jobweaver_dead_letters_open} follows the table's OPEN dead letters, counted on its timer (1 s in tests). */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class DeadLetterMetricsTest {
 
     @Inject

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.hook.service.HookSignature;
 import dev.jobweaver.api.testing.Hooks;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -21,8 +19,7 @@ import org.junit.jupiter.api.Test;
 /** The hook settings take effect: a public base URL makes the hook's url absolute, and the window is configurable. */
 @QuarkusTest
 @TestProfile(HookConfiguredTest.Configured.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class HookConfiguredTest {
 
     /** A public base URL (with a trailing slash, which is dropped) and a 30 s window. */

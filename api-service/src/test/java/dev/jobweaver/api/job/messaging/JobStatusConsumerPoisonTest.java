@@ -13,13 +13,11 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.PoisonCorpus;
-import dev.jobweaver.local.testing.PoisonCorpus.Poison;
-import dev.jobweaver.local.testing.QuarantineTopic;
-import dev.jobweaver.local.testing.QuarantineTopic.Position;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.PoisonCorpus;
+import dev.jobweaver.testing.PoisonCorpus.Poison;
+import dev.jobweaver.testing.QuarantineTopic;
+import dev.jobweaver.testing.QuarantineTopic.Position;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -42,8 +40,7 @@ import org.junit.jupiter.api.Test;
  * consumer.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobStatusConsumerPoisonTest {
 
     /** The fields without which a status event is refused (the others have a usable default when absent). */

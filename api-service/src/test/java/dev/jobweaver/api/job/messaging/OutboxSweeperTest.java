@@ -1,7 +1,6 @@
 package dev.jobweaver.api.job.messaging;
 
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -15,7 +14,6 @@ import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -42,8 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(OutboxSweeperTest.NamedInstance.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class OutboxSweeperTest {
 
     private static final String TRACE_ID = "5bf92f3577b34da6a3ce929d0e0e4736";

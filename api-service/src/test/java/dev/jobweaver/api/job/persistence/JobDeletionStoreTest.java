@@ -9,11 +9,9 @@ import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.api.testing.WebhookReceiver;
+import dev.jobweaver.testing.WebhookReceiver;
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -25,8 +23,7 @@ import static io.restassured.RestAssured.given;
 /** Deleting a job deletes its subscriptions and their deliveries with it, and leaves other jobs' subscriptions. */
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobDeletionStoreTest {
 
     @Inject

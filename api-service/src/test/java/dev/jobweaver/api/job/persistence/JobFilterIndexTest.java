@@ -2,9 +2,7 @@ package dev.jobweaver.api.job.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -22,8 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * scans are disabled for the check, since on a small test table one would win on cost alone.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobFilterIndexTest {
 
     @Inject

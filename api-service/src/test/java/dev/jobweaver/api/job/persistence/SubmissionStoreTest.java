@@ -3,9 +3,7 @@ package dev.jobweaver.api.job.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Database;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -23,8 +21,7 @@ import org.junit.jupiter.api.Test;
  * relaying instance's name and the event's size), and the outbox cleared for acknowledged jobs.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class SubmissionStoreTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);

@@ -6,9 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.api.job.service.IdempotencyKeyCleanup;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -39,8 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * body under the key is a 409, concurrent duplicates make exactly one job, an expired key is free again and cleaned up.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobResourceIdempotencyTest {
 
     @Inject

@@ -1,11 +1,9 @@
 package dev.jobweaver.api.job.rest;
 
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.util.UUID;
@@ -13,8 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** GET /api/jobs/{id} for a job that does not exist, an id that is not a UUID, and a path that does not exist. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobResourceNotFoundTest {
 
     @Test

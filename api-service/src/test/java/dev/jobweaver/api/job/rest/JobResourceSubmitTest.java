@@ -1,7 +1,6 @@
 package dev.jobweaver.api.job.rest;
 
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -17,7 +16,6 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -33,8 +31,7 @@ import org.junit.jupiter.api.Test;
 
 /** A submission is stored, answered 202 with Location, and its JobCreatedEvent is on job-created. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobResourceSubmitTest {
 
     @Inject

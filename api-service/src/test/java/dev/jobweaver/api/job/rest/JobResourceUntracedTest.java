@@ -9,9 +9,7 @@ import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -30,11 +28,10 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(JobResourceUntracedTest.Untraced.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobResourceUntracedTest {
 
-    /** What `up` sets without `--traces` (deploy/local `Platform.withoutTraceViewer`). */
+    /** What `up` sets without `--traces` (tools/launcher `Platform.withoutTraceViewer`). */
     public static class Untraced implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {

@@ -1,11 +1,9 @@
 package dev.jobweaver.api.job.rest;
 
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Jobs;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.util.stream.Stream;
@@ -15,8 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The validation matrix of POST /api/jobs: one case per rule, each a 4xx ErrorResponse naming the field. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobResourceValidationTest {
 
     private static final String MALFORMED = "API.MALFORMED_JSON";

@@ -7,9 +7,7 @@ import dev.jobweaver.api.job.messaging.HeldJobCreatedPublisher;
 import dev.jobweaver.api.job.persistence.HeldSubmissionStore;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -43,8 +41,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(JobSubmissionGroupsInFlightTest.TwoInsertsInFlight.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobSubmissionGroupsInFlightTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);

@@ -10,9 +10,7 @@ import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.api.testing.Broker;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -34,8 +32,7 @@ import org.junit.jupiter.api.Test;
  * broker is stopped once for both.)
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class JobSubmissionKafkaOutageTest {
 
     @Test

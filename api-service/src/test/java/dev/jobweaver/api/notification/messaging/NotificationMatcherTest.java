@@ -12,14 +12,12 @@ import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.api.testing.WebhookReceiver;
-import dev.jobweaver.api.testing.WebhookReceiver.Received;
+import dev.jobweaver.testing.WebhookReceiver;
+import dev.jobweaver.testing.WebhookReceiver.Received;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -41,8 +39,7 @@ import static io.restassured.RestAssured.given;
  */
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class NotificationMatcherTest {
 
     @Inject

@@ -11,10 +11,8 @@ import dev.jobweaver.api.notification.persistence.DeliveryStore.ScheduledJob;
 import dev.jobweaver.api.testing.FastDeliveries;
 import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.api.testing.WebhookReceiver;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.WebhookReceiver;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.mutiny.Uni;
@@ -33,8 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class DeliveryIntakeTest {
 
     @Inject

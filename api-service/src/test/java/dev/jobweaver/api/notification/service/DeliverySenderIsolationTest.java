@@ -8,13 +8,11 @@ import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.PatientDeliveries;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.api.testing.WebhookReceiver;
-import dev.jobweaver.api.testing.WebhookReceiver.Behaviour;
+import dev.jobweaver.testing.WebhookReceiver;
+import dev.jobweaver.testing.WebhookReceiver.Behaviour;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -31,8 +29,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(PatientDeliveries.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class DeliverySenderIsolationTest {
 
     /** The profile's answer timeout: how long the dead endpoint holds each slot it was given. */

@@ -9,9 +9,7 @@ import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.Schedules;
 import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -27,8 +25,7 @@ import org.junit.jupiter.api.Test;
  * a row not published for longer than the refresh age, and a deleted row's tombstone (then the row goes).
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class ScheduleRepublisherTest {
 
     @Inject

@@ -10,10 +10,8 @@ import dev.jobweaver.api.testing.Schedules;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -30,8 +28,7 @@ import org.junit.jupiter.api.Test;
  * {@code GET /api/jobs?scheduleId=} lists a schedule's jobs and nothing else.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class ScheduleResourceTriggerTest {
 
     private static final String TRACE_ID = "0af7651916cd43dd8448eb211c80319c";

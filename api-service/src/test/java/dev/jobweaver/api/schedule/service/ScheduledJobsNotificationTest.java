@@ -9,12 +9,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.FastDeliveries;
 import dev.jobweaver.api.testing.Schedules;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.api.testing.WebhookReceiver;
+import dev.jobweaver.testing.WebhookReceiver;
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.job.JobIds;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -30,8 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class ScheduledJobsNotificationTest {
 
     @Inject

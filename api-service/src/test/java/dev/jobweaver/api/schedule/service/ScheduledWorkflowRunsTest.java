@@ -13,10 +13,8 @@ import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.event.WorkflowRunEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -35,8 +33,7 @@ import org.junit.jupiter.api.Test;
  * schedule to the scheduler for {@code overlap: SKIP}. The schedule's tenant is the workflow's.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class ScheduledWorkflowRunsTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);

@@ -6,9 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Hooks;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -24,8 +22,7 @@ import org.junit.jupiter.api.Test;
  * sign and verify; a plaintext stored before sealing keeps working and is sealed by {@link PlaintextSecretSealing}.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class SecretsAtRestTest {
 
     private static final String RECEIVER = "https://hooks.example.com/jobweaver";

@@ -7,9 +7,7 @@ import dev.jobweaver.api.security.service.ApiKeySecrets;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.SecuredProfile;
 import dev.jobweaver.api.testing.TestTokens;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -36,8 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @QuarkusTest
 @TestProfile(SecuredProfile.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class ApiKeyResourceTest {
 
     private static final String ADMIN = TestTokens.bearer(TestTokens.BOOTSTRAP_ADMIN_KEY);

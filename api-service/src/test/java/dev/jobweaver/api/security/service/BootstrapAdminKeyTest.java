@@ -8,9 +8,7 @@ import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.SecuredProfile;
 import dev.jobweaver.api.testing.TestTokens;
 import dev.jobweaver.common.job.JobIds;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -26,8 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(SecuredProfile.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class BootstrapAdminKeyTest {
 
     @Inject

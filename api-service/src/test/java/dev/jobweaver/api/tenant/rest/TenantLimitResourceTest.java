@@ -9,9 +9,7 @@ import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.common.event.TenantLimitEvent;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -37,8 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the removal without {@code maxRunning}.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class TenantLimitResourceTest {
 
     @Inject

@@ -11,16 +11,14 @@ import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.api.testing.WebhookReceiver;
+import dev.jobweaver.testing.WebhookReceiver;
 import dev.jobweaver.api.testing.Workflows;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -34,8 +32,7 @@ import org.junit.jupiter.api.Test;
 /** A subscription to a workflow gets the state changes of its runs' node jobs, and of no other job. */
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class WorkflowNotificationTest {
 
     @Inject

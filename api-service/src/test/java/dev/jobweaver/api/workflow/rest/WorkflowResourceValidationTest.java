@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Workflows;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -27,8 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * endpoint: one case per rule, each a 4xx ErrorResponse naming the field (and the node), nothing stored.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_api"))
+@JobWeaverTest(database = "jobweaver_api")
 class WorkflowResourceValidationTest {
 
     private static final String MALFORMED = "API.MALFORMED_JSON";

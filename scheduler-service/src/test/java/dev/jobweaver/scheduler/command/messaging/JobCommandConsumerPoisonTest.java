@@ -4,16 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.PoisonCorpus;
-import dev.jobweaver.local.testing.PoisonCorpus.Poison;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.PoisonCorpus;
+import dev.jobweaver.testing.PoisonCorpus.Poison;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.PoisonRecords.Produced;
 import dev.jobweaver.scheduler.testing.QuarantineCounts;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -23,8 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** Every hostile record of job-commands is quarantined at its position, and the commands around it are applied. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class JobCommandConsumerPoisonTest extends KafkaAndDbTest {
 
     /** What a command cannot do without: its job, what to do, and when it was asked for. */

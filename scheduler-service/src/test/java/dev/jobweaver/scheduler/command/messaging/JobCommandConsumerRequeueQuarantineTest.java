@@ -9,15 +9,13 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.QuarantineTopic.Position;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.QuarantineTopic.Position;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.TopicRecorder;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
 import java.util.List;
@@ -32,8 +30,7 @@ import org.junit.jupiter.api.Test;
  * around it), one whose retries are out of range, a cancel that carries a requeue's fields.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class JobCommandConsumerRequeueQuarantineTest extends KafkaAndDbTest {
 
     @Test

@@ -7,15 +7,13 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.TestWorkflows;
 import dev.jobweaver.scheduler.testing.WorkflowKafkaTest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -25,8 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /** A workflow node's job is never requeued, even FAILED: its run has ended, and a node runs again in a new run. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class JobCommandServiceRequeueNodeTest extends WorkflowKafkaTest {
 
     @Inject

@@ -8,13 +8,11 @@ import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.NewJob;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Stored;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -36,8 +34,7 @@ import org.junit.jupiter.api.Test;
  * RUNNING, so the count after the rounds is the most that ever ran.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class LimitedDispatchTest extends KafkaAndDbTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);

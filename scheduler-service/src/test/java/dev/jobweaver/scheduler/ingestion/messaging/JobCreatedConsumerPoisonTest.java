@@ -5,17 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.PoisonCorpus;
-import dev.jobweaver.local.testing.PoisonCorpus.Poison;
-import dev.jobweaver.local.testing.QuarantineTopic;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.PoisonCorpus;
+import dev.jobweaver.testing.PoisonCorpus.Poison;
+import dev.jobweaver.testing.QuarantineTopic;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.PoisonRecords.Produced;
 import dev.jobweaver.scheduler.testing.QuarantineCounts;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /** Every hostile record of job-created is quarantined at its position, and the jobs around it are stored. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class JobCreatedConsumerPoisonTest extends KafkaAndDbTest {
 
     /** The fields a JobCreatedEvent of {@link #goodJson} cannot do without. */

@@ -12,10 +12,10 @@ import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.quarantine.RecordOrigin;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.PoisonCorpus.Poison;
-import dev.jobweaver.local.testing.QuarantineTopic;
-import dev.jobweaver.local.testing.QuarantineTopic.Position;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.PoisonCorpus.Poison;
+import dev.jobweaver.testing.QuarantineTopic;
+import dev.jobweaver.testing.QuarantineTopic.Position;
 import dev.jobweaver.scheduler.ingestion.service.IngestionService;
 import dev.jobweaver.scheduler.ingestion.service.IngestionService.Accepted;
 import dev.jobweaver.scheduler.messaging.Consumed;
@@ -24,8 +24,6 @@ import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.QuarantineCounts;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -45,8 +43,7 @@ import org.junit.jupiter.api.Test;
  * database refuses is found by splitting its round.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class JobCreatedConsumerQuarantineTest extends KafkaAndDbTest {
 
     private static final String TRACE_ID_OF_100 = "0af7651916cd43dd8448eb211c80319c".repeat(4).substring(0, 100);

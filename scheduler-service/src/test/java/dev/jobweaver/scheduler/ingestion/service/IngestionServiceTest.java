@@ -9,7 +9,7 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
@@ -22,8 +22,6 @@ import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
@@ -39,8 +37,7 @@ import org.junit.jupiter.api.Test;
 
 /** A new job's first attempt: dispatched in the transaction that stores it, or left to the dispatcher. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class IngestionServiceTest extends KafkaAndDbTest {
 
     @Inject

@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobweaver.common.job.Priority;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.dispatch.service.ClaimOrder;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Claim;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.smallrye.mutiny.Uni;
@@ -33,8 +31,7 @@ import org.junit.jupiter.api.Test;
  * before any other test's rows, and are deleted after each test.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class JobExecutionRepositoryClaimDueTest extends KafkaAndDbTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);

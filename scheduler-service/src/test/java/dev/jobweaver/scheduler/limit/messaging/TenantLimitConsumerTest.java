@@ -7,13 +7,11 @@ import dev.jobweaver.common.event.TenantLimitEvent;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.QuarantineTopic;
-import dev.jobweaver.local.testing.QuarantineTopic.Position;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.QuarantineTopic;
+import dev.jobweaver.testing.QuarantineTopic.Position;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -33,8 +31,7 @@ import org.junit.jupiter.api.Test;
  * the good record behind them on the same partition is applied.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class TenantLimitConsumerTest extends KafkaAndDbTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);

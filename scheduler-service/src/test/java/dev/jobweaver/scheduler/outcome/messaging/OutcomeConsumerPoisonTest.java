@@ -2,16 +2,14 @@ package dev.jobweaver.scheduler.outcome.messaging;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.PoisonCorpus;
-import dev.jobweaver.local.testing.PoisonCorpus.Poison;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.PoisonCorpus;
+import dev.jobweaver.testing.PoisonCorpus.Poison;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.PoisonRecords.Produced;
 import dev.jobweaver.scheduler.testing.QuarantineCounts;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -25,8 +23,7 @@ import org.junit.jupiter.api.Test;
  * are applied.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class OutcomeConsumerPoisonTest extends KafkaAndDbTest {
 
     /** What an outcome cannot do without: its job, and the attempt it reports on (0 is none). */

@@ -6,7 +6,7 @@ import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.service.Outcome;
 import dev.jobweaver.scheduler.outcome.service.OutcomeService.Applied;
@@ -14,8 +14,6 @@ import dev.jobweaver.scheduler.outcome.service.OutcomeService.Received;
 import dev.jobweaver.scheduler.outcome.service.OutcomeService.Result;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -28,8 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /** Outcomes applied a batch at a time: one transaction, each outcome judged against the state the ones before left. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class OutcomeServiceBatchTest extends KafkaAndDbTest {
 
     @Inject

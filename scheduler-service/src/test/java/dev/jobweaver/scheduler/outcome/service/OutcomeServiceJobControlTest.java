@@ -8,12 +8,10 @@ import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.util.List;
@@ -27,8 +25,7 @@ import org.junit.jupiter.api.Test;
  * stored and published with the COMPLETED status, again when the outcome is redelivered.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class OutcomeServiceJobControlTest extends KafkaAndDbTest {
 
     private static final Duration BOUND = Duration.ofMillis(500);

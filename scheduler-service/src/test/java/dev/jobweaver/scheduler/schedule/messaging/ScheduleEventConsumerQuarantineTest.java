@@ -8,14 +8,12 @@ import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.QuarantineTopic;
-import dev.jobweaver.local.testing.QuarantineTopic.Position;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.QuarantineTopic;
+import dev.jobweaver.testing.QuarantineTopic.Position;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.TestSchedules;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -30,8 +28,7 @@ import org.junit.jupiter.api.Test;
  * whose key is no scheduleId) are quarantined, and the good record behind them on the same partition is applied.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class ScheduleEventConsumerQuarantineTest extends ScheduleKafkaTest {
 
     @Test

@@ -6,12 +6,10 @@ import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimer;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,8 +24,7 @@ import org.junit.jupiter.api.Test;
  * change keeps the next tick; a tombstone deletes the timer.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class ScheduleServiceTest extends ScheduleKafkaTest {
 
     @Test

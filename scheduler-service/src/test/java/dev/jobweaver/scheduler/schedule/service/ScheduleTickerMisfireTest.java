@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -25,8 +23,7 @@ import org.junit.jupiter.api.Test;
  * fires one catch-up job for the latest missed tick, {@code SKIP} none, and both go on from the next tick.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class ScheduleTickerMisfireTest extends ScheduleKafkaTest {
 
     private static final Duration EVERY = Duration.ofSeconds(2);

@@ -6,10 +6,8 @@ import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -32,8 +30,7 @@ import org.junit.jupiter.api.Test;
  * every due tick of every schedule is fired exactly once.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class ScheduleTickerRaceTest extends ScheduleKafkaTest {
 
     @Inject

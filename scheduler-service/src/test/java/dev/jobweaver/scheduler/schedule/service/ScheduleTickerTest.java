@@ -7,15 +7,13 @@ import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.schedule.messaging.ScheduleFiredPublisher;
 import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimer;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;
 import dev.jobweaver.scheduler.testing.TopicRecorder;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -36,8 +34,7 @@ import org.junit.jupiter.api.Test;
  * jobId, a name-based eventId and a trace of its own.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class ScheduleTickerTest extends ScheduleKafkaTest {
 
     private static final int TICKS = 10;

@@ -9,13 +9,11 @@ import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
-import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.local.testing.QuarantineTopic;
-import dev.jobweaver.local.testing.QuarantineTopic.Position;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.QuarantineTopic;
+import dev.jobweaver.testing.QuarantineTopic.Position;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.WorkflowKafkaTest;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -30,8 +28,7 @@ import org.junit.jupiter.api.Test;
  * another id) are quarantined, and the good START behind them on the same partition is applied.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class WorkflowRunConsumerQuarantineTest extends WorkflowKafkaTest {
 
     @Test

@@ -14,11 +14,9 @@ import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
 import dev.jobweaver.common.event.JobCreatedEvent;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.scheduler.testing.WorkflowKafkaTest;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
 import java.util.List;
@@ -31,8 +29,7 @@ import org.junit.jupiter.api.Test;
  * CANCELLED, also when it comes before the run's START; a node job whose run has ended is stored CANCELLED.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
+@JobWeaverTest(database = "jobweaver_scheduler")
 class WorkflowFailureTest extends WorkflowKafkaTest {
 
     @Test

@@ -7,12 +7,10 @@ import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
@@ -25,8 +23,7 @@ import org.junit.jupiter.api.Test;
  * acknowledged without being run, stored or published; a run of the job in progress here is interrupted first.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class JobCommandsDeleteTest extends WorkerKafkaTest {
 
     @Test

@@ -3,9 +3,7 @@ package dev.jobweaver.worker.execution.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.ExecutionOutcome;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -24,8 +22,7 @@ import org.junit.jupiter.api.Test;
  * the worker's V2 migration made possible; an index on a column that {@code finish} changes would undo it.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class AttemptFinishInPlaceTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);

@@ -3,9 +3,7 @@ package dev.jobweaver.worker.execution.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.ExecutionOutcome;
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -25,8 +23,7 @@ import org.junit.jupiter.api.Test;
  * into multi-row statements: each run still gets exactly its own row and the single-row rules.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class AttemptRepositoryTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);

@@ -1,7 +1,6 @@
 package dev.jobweaver.worker.execution.service;
 
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,7 +12,6 @@ import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -28,8 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /** A record's way through the worker against the real broker and database: runs, idempotency, failures, threads. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class JobRunnerTest extends WorkerKafkaTest {
 
     @Test

@@ -9,12 +9,10 @@ import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -26,8 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /** A job's {@code timeoutMs} bounds each attempt: past it the attempt fails with WORKER.TIMEOUT, at once. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class JobTimeoutTest extends WorkerKafkaTest {
 
     @Test

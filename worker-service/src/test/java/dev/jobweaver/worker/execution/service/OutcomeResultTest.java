@@ -8,11 +8,9 @@ import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -38,8 +36,7 @@ import org.junit.jupiter.api.Test;
  * call a server on 127.0.0.1, which the test configuration allows.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class OutcomeResultTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

@@ -1,7 +1,6 @@
 package dev.jobweaver.worker.execution.service;
 
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,7 +10,6 @@ import dev.jobweaver.worker.config.WorkerConfig;
 import dev.jobweaver.worker.offsets.commit.OutOfOrderCommitHandler;
 import dev.jobweaver.worker.offsets.commit.OutOfOrderCommitHandlerFactory;
 import dev.jobweaver.worker.testing.WorkerKafka;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -28,8 +26,7 @@ import org.junit.jupiter.api.Test;
  * connector, which pauses partitions while its poll loop keeps running; every record still runs in the end.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class RunDispatcherTest {
 
     private static final int JOBS = 90;

@@ -5,12 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Instant;
 import java.util.UUID;
@@ -18,8 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** A {@code run-job} record as schedulers wrote it before job control (no {@code control}) still runs as before. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class RunJobEventCompatibilityTest extends WorkerKafkaTest {
 
     @Test

@@ -5,11 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.Step;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.worker.testing.TestTrace;
 import dev.jobweaver.worker.testing.WorkerKafka;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.util.List;
@@ -26,8 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /** A LOG step writes its message, verbatim, at INFO under {@code jobweaver.job}, with the job's traceId and jobId. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class StepExecutorLogTest {
 
     private final List<ExtLogRecord> records = new CopyOnWriteArrayList<>();

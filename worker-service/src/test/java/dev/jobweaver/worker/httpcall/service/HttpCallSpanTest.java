@@ -7,15 +7,13 @@ import com.sun.net.httpserver.HttpServer;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobType;
-import dev.jobweaver.local.testing.LocalStackResource;
+import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.worker.testing.CollectingSpanExporter;
 import dev.jobweaver.worker.testing.TestTrace;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -29,8 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /** An HTTP job's call is a client span of the job's trace, and carries no trace context to the destination. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class HttpCallSpanTest {
 
     private static final AtomicReference<String> traceparent = new AtomicReference<>("unset");

@@ -1,7 +1,6 @@
 package dev.jobweaver.worker.offsets.commit;
 
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,7 +10,6 @@ import dev.jobweaver.worker.execution.service.RunDispatcher;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -24,8 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** The out-of-order commit strategy against the real broker: a slow job holds the commit, not the jobs behind it. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class OutOfOrderCommitHandlerTest extends WorkerKafkaTest {
 
     @Inject

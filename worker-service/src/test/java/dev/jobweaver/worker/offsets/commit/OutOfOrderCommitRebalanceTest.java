@@ -1,7 +1,6 @@
 package dev.jobweaver.worker.offsets.commit;
 
-import dev.jobweaver.local.testing.LocalStackResource;
-import io.quarkus.test.common.ResourceArg;
+import dev.jobweaver.testing.JobWeaverTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,7 +12,6 @@ import dev.jobweaver.worker.offsets.commit.PartitionOffsets.Admission;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -39,8 +37,7 @@ import org.junit.jupiter.api.Test;
  * worker when the partition comes back.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackResource.class,
-        initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_worker"))
+@JobWeaverTest(database = "jobweaver_worker")
 class OutOfOrderCommitRebalanceTest extends WorkerKafkaTest {
 
     private static final int PARTITIONS = 3;

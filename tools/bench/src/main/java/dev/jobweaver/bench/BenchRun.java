@@ -1,0 +1,30 @@
+package dev.jobweaver.bench;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A whole benchmark run: what was asked, what was measured, against which platform.
+ *
+ * @param startedAt when the run began
+ * @param options the options
+ * @param platform the platform it ran against
+ * @param results one result per selected workload, in run order
+ * @param targets the performance targets beside the figures
+ * @param resources RSS and CPU per process over the whole run
+ * @param resourcesByWorkload RSS and CPU per process during each workload, by its label
+ * @param samples every resource reading
+ * @param machine how fast the machine was when the run began
+ * @param warmUp the unreported jobs run first, and how warm they left the platform
+ */
+public record BenchRun(Instant startedAt, BenchOptions options, PlatformState platform, List<WorkloadResult> results,
+                       List<TargetRow> targets, List<ResourceSummary> resources,
+                       Map<String, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples,
+                       Machine machine, WarmUp warmUp) {
+
+    /** What each completed job of {@code result} cost in CPU, over its throughput window, on this machine. */
+    public CpuPerJob cpuPerJob(WorkloadResult result) {
+        return CpuPerJob.of(samples, result, machine.cpus());
+    }
+}

@@ -1,0 +1,74 @@
+package dev.jobweaver.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A plain-text table with a header row and columns padded to their widest cell. */
+public final class TextTable {
+
+    private final List<String> header;
+    private final List<List<String>> rows = new ArrayList<>();
+
+    /** A table with these column titles. */
+    public TextTable(String... header) {
+        this.header = List.of(header);
+    }
+
+    /** Adds a row; missing cells are empty, extra cells are an error. */
+    public TextTable row(String... cells) {
+        if (cells.length > header.size()) {
+            throw new IllegalArgumentException("row has " + cells.length + " cells, table " + header.size());
+        }
+        List<String> row = new ArrayList<>();
+        for (int i = 0; i < header.size(); i++) {
+            row.add(i < cells.length && cells[i] != null ? cells[i] : "");
+        }
+        rows.add(row);
+        return this;
+    }
+
+    /** The column titles. */
+    public List<String> header() {
+        return header;
+    }
+
+    /** The rows so far, each as wide as the header. */
+    public List<List<String>> rows() {
+        return List.copyOf(rows);
+    }
+
+    /** The rendered table, lines ending in '\n'; numbers-looking cells are right-aligned. */
+    public String render() {
+        int[] widths = new int[header.size()];
+        for (int i = 0; i < widths.length; i++) {
+            widths[i] = header.get(i).length();
+            for (List<String> row : rows) {
+                widths[i] = Math.max(widths[i], row.get(i).length());
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        line(out, header, widths, false);
+        StringBuilder rule = new StringBuilder();
+        for (int i = 0; i < widths.length; i++) {
+            rule.append(i == 0 ? "" : "  ").append("-".repeat(widths[i]));
+        }
+        out.append(rule).append('\n');
+        rows.forEach(row -> line(out, row, widths, true));
+        return out.toString();
+    }
+
+    private static void line(StringBuilder out, List<String> cells, int[] widths, boolean alignNumbers) {
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < widths.length; i++) {
+            String cell = cells.get(i);
+            String pad = " ".repeat(widths[i] - cell.length());
+            line.append(i == 0 ? "" : "  ");
+            line.append(alignNumbers && numeric(cell) ? pad + cell : cell + pad);
+        }
+        out.append(line.toString().stripTrailing()).append('\n');
+    }
+
+    private static boolean numeric(String cell) {
+        return !cell.isEmpty() && cell.matches("-?[0-9][0-9.,]*%?|-|[0-9.]+ / [0-9.]+|[0-9.]+ \\([0-9.]+%\\)");
+    }
+}

@@ -1,0 +1,114 @@
+package dev.jobweaver.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.jobweaver.local.JobWeaverLocal;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** What the command does before it touches a platform: help, bad usage, and refusing a platform that is not up. */
+class BenchTest {
+
+    @TempDir
+    Path cwd;
+
+    private final StringWriter err = new StringWriter();
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    private int execute(String... args) {
+        CommandLine commandLine = JobWeaverLocal.commandLine(cwd, new PrintStream(out, true));
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        return commandLine.execute(args);
+    }
+
+    /** The launcher finds bench and chaos through its CommandPlugin: they appear after its own commands. */
+    @Test
+    void theLauncherListsBenchAndChaosAfterItsOwnCommands() {
+        assertThat(execute("deploy")).isEqualTo(2);
+        assertThat(execute()).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).containsExactly(
+                "jobweaver: unknown command 'deploy' (up, infra, key, bench, chaos)",
+                "Run ./jobweaver --help for the options.",
+                "jobweaver: no command given (up, infra, key, bench, chaos)",
+                "Run ./jobweaver --help for the options.");
+        assertThat(execute("--help")).isZero();
+        assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "bench", "chaos");
+    }
+
+    @Test
+    void helpListsEveryOptionWithItsDefaultAndEveryWorkload() {
+        assertThat(execute("bench", "--help")).isZero();
+        String help = out.toString();
+        assertThat(help).contains("Usage: jobweaver bench [OPTIONS] [WORKLOAD...]");
+        assertThat(help).contains("burst", "steady", "sleepers", "retries", "priorities", "delayed", "delayed-idle");
+        assertThat(help).containsPattern("--jobs=N\\s+Jobs\\s+per\\s+burst,\\s+sleepers,\\s+retries\\s+and\\s+"
+                + "priorities\\s+run\\s+\\(default:\\s+20000\\)");
+        assertThat(help).containsPattern("--delayed-jobs=N[\\s\\S]{0,200}?\\(default:\\s+2000\\)");
+        assertThat(help).containsPattern("--delayed-over=D[\\s\\S]{0,200}?\\(default:\\s+20s\\)");
+        assertThat(help).containsPattern("--delay-min=D[\\s\\S]{0,200}?\\(default:\\s+2s\\)");
+        assertThat(help).containsPattern("--delay-max=D[\\s\\S]{0,200}?\\(default:\\s+8s\\)");
+        assertThat(help).containsPattern("--idle-rows=K[\\s\\S]{0,200}?\\(default:\\s+1000000\\)");
+        assertThat(help).containsPattern("--idle-window=D[\\s\\S]{0,200}?\\(default:\\s+30s\\)");
+        assertThat(help).containsPattern("--concurrency=C,\\.\\.\\.\\s[\\s\\S]{0,300}?a\\s+list\\s+\\(1,16,64,256\\)"
+                + "\\s+runs\\s+the\\s+burst\\s+once\\s+per\\s+value[\\s\\S]{0,100}?\\(default:\\s+64\\)");
+        assertThat(help).containsPattern("--rate=R[\\s\\S]{0,200}?\\(default:\\s+100\\)");
+        assertThat(help).containsPattern("--duration=D[\\s\\S]{0,200}?\\(default:\\s+30s\\)");
+        assertThat(help).containsPattern("--baseline=J[\\s\\S]{0,200}?\\(default:\\s+none\\)");
+        assertThat(help).containsPattern("--warmup=N\\|auto\\s+No-op\\s+jobs\\s+run\\s+first\\s+and\\s+not\\s+reported\\.\\s+auto\\s+\\(default\\)");
+        assertThat(help).containsPattern("--settle=D[\\s\\S]{0,200}?\\(default:\\s+20s;\\s+0:\\s+none\\)");
+        assertThat(help).containsPattern("--timeout=D[\\s\\S]{0,200}?\\(default:\\s+120s\\)");
+        assertThat(help).containsPattern("--limits-burst=N[\\s\\S]{0,200}?\\(default:\\s+2048\\)");
+        assertThat(help).containsPattern("--limits-binding=N[\\s\\S]{0,200}?\\(default:\\s+5\\)");
+        assertThat(help).containsPattern("--limits-jobs=N[\\s\\S]{0,200}?\\(default:\\s+200\\)");
+        assertThat(help).containsPattern("--home=DIR[\\s\\S]{0,200}?\\(default:\\s+\\.jobweaver\\)");
+        assertThat(help).contains("--out=DIR", "Exit status: 0");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void badUsageIsOneLineNamingTheProblemAndAHintWithStatusTwo() {
+        assertThat(execute("bench", "--jobs", "many")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).containsExactly(
+                "jobweaver bench: Invalid value for option '--jobs': 'many' is not a number",
+                "Run ./jobweaver bench --help for the options.");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void anUnknownWorkloadListsTheValidOnesWithStatusTwo() {
+        assertThat(execute("bench", "storm")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("jobweaver bench: unknown workload 'storm'; valid: burst, steady, "
+                + "sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, schedules, workflow, "
+                + "limits\nRun ./jobweaver bench "
+                + "--help");
+    }
+
+    @Test
+    void withoutAPlatformItSaysSoWithStatusTwo() {
+        assertThatThrownBy(() -> Bench.run(BenchOptions.parse(List.of("burst"), cwd), System.out))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("the platform is not up");
+        assertThat(execute("bench", "burst")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("jobweaver bench: the platform is not up");
+    }
+
+    @Test
+    void aStateFileLeftFromAnEarlierRunIsNotTakenForARunningPlatform() throws Exception {
+        Path home = Files.createDirectories(cwd.resolve(".jobweaver"));
+        long deadPid = new ProcessBuilder("true").start().onExit().get().pid();
+        Files.writeString(home.resolve("platform.properties"), "postgres.port=1\nservice.api-service.url=http\\://"
+                + "localhost\\:1\nservice.api-service.pid=" + deadPid + "\n");
+        assertThatThrownBy(() -> Bench.run(BenchOptions.parse(List.of(), cwd), System.out))
+                .hasMessageContaining("api-service (pid " + deadPid + ") is not running")
+                .hasMessageContaining("left from an earlier run");
+    }
+}

@@ -1,0 +1,54 @@
+package dev.jobweaver.bench;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** Builders of records for the bench's unit tests. */
+final class Fixtures {
+
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private Fixtures() {
+    }
+
+    /**
+     * A job submitted at T0 + submitMs that started and finished at the given offsets, as expected; the watcher and
+     * the freshness probe saw it finished 2 ms after its finish.
+     */
+    static JobRecord completed(JobKind kind, long submitMs, long startMs, long finishMs) {
+        return new JobRecord(UUID.randomUUID(), kind, at(submitMs), 5.0, at(submitMs + 1), at(submitMs + 2),
+                at(submitMs + 3), at(startMs), at(finishMs), at(finishMs + 2), at(finishMs + 2), "COMPLETED",
+                kind.expectedAttempts(), kind.expectedAttempts());
+    }
+
+    /** {@code job} answered 202 after {@code acceptMs}. */
+    static JobRecord accepted(JobRecord job, double acceptMs) {
+        return new JobRecord(job.jobId(), job.kind(), job.submittedAt(), acceptMs, job.createdAt(), job.ingestedAt(),
+                job.dispatchedAt(), job.startedAt(), job.finishedAt(), job.visibleAt(), job.visibleProbedAt(),
+                job.status(), job.attempts(), job.executions());
+    }
+
+    /** A job with the given end state. */
+    static JobRecord ended(JobKind kind, String status, int attempts, int executions) {
+        return new JobRecord(UUID.randomUUID(), kind, T0, 5.0, T0, null, null,
+                status == null ? null : T0.plusMillis(10),
+                status == null ? null : T0.plusMillis(20), T0, null, status, attempts, executions);
+    }
+
+    static Instant at(long ms) {
+        return T0.plus(Duration.ofMillis(ms));
+    }
+
+    static Submission submission(int accepted) {
+        return new Submission(accepted, accepted, 0, null, T0, 1.0, 0);
+    }
+
+    static PlatformState platform() {
+        return new PlatformState("http://localhost:8080", 5432, 99, 98, List.of(
+                new PlatformState.Instance("api-service", "http://localhost:8080", 10, 2500),
+                new PlatformState.Instance("scheduler-service", "http://localhost:8081", 11, 3500),
+                new PlatformState.Instance("worker-service", "http://localhost:8082", 12, -1)));
+    }
+}
