@@ -7,6 +7,7 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.job.StepRules;
+import dev.jobweaver.common.reactive.WakeTimer;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
@@ -115,10 +116,8 @@ public class Dispatcher {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile boolean stopped;
-    /** Guards the one-shot timer: its Vert.x id (-1: none armed) and the instant it is armed for. */
-    private final Object timerLock = new Object();
-    private long timerId = -1;
-    private Instant timerDue;
+    /** Wakes the dispatcher when the earliest job stored for later becomes due. */
+    private final WakeTimer timer;
 
     public Dispatcher(JobExecutionRepository repository, JobStateWriter writer, LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
@@ -131,6 +130,7 @@ public class Dispatcher {
         this.mapper = mapper;
         this.vertx = vertx;
         this.workflows = workflows;
+        this.timer = new WakeTimer(vertx, this::wake);
         this.batchSize = config.dispatch().batchSize();
         this.maxInFlight = config.dispatch().maxInFlight();
         this.globalLimit = config.limits().maxRunning();
@@ -176,12 +176,7 @@ public class Dispatcher {
 
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
-        synchronized (timerLock) {
-            if (timerId >= 0) {
-                vertx.cancelTimer(timerId);
-                timerId = -1;
-            }
-        }
+        timer.stop();
     }
 
     /** Runs a round now, or right after the one in progress. Never blocks. */
@@ -227,46 +222,18 @@ public class Dispatcher {
 
     /**
      * As {@link #wakeAt(Instant, Instant)}, for a {@code now} that the database read no earlier than
-     * {@code sentAtNanos} ({@link System#nanoTime()} as the statement was sent). A transaction's {@code now()} is
-     * when it began: by the time it has committed, tens of milliseconds may have passed, which would make every
-     * delayed job that late. The time elapsed since the statement was sent is taken off the delay instead, so the
-     * timer errs early by at most the way to the database, and a round that finds its job not yet due arms the timer
-     * again for it.
+     * {@code sentAtNanos} ({@link System#nanoTime()} as the statement was sent): the time since is taken off the
+     * delay ({@link WakeTimer}).
      */
     public void wakeAt(Instant dueAt, Instant now, long sentAtNanos) {
-        if (stopped || dueAt == null || now == null) {
-            return;
-        }
-        Duration ahead = Duration.between(now, dueAt).minusNanos(System.nanoTime() - sentAtNanos);
-        // Rounded up to the next millisecond (next_run_at has microseconds), and at least one.
-        long delay = Math.max(1, ahead.plusNanos(999_999).toMillis());
-        synchronized (timerLock) {
-            if (timerId >= 0 && !timerDue.isAfter(dueAt)) {
-                return;
-            }
-            if (timerId >= 0) {
-                vertx.cancelTimer(timerId);
-            }
-            timerDue = dueAt;
-            timerId = vertx.setTimer(delay, this::timerFired);
+        if (!stopped) {
+            timer.wakeAt(dueAt, now, sentAtNanos);
         }
     }
 
     /** When the one-shot timer is armed for, or null if it is not. */
     public Instant timerDue() {
-        synchronized (timerLock) {
-            return timerId >= 0 ? timerDue : null;
-        }
-    }
-
-    private void timerFired(long id) {
-        synchronized (timerLock) {
-            if (timerId == id) {
-                timerId = -1;
-                timerDue = null;
-            }
-        }
-        wake();
+        return timer.due();
     }
 
     /** What a round did: the jobs dispatched, and when the next job not due yet becomes due (null: none). */

@@ -2,6 +2,7 @@ package dev.jobweaver.scheduler.schedule.service;
 
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.job.JobIds;
+import dev.jobweaver.common.reactive.WakeTimer;
 import dev.jobweaver.common.schedule.ScheduleClock;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.observability.JobTracing;
@@ -69,10 +70,8 @@ public class ScheduleTicker {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile boolean stopped;
-    /** Guards the one-shot timer: its Vert.x id (-1: none armed) and the instant it is armed for. */
-    private final Object timerLock = new Object();
-    private long timerId = -1;
-    private Instant timerDue;
+    /** Wakes the ticker when the earliest tick to come is due. */
+    private final WakeTimer timer;
 
     public ScheduleTicker(ScheduleTimerRepository repository, ScheduleFiredPublisher publisher, JobTracing tracing,
                           ScheduleMetrics metrics, Vertx vertx, SchedulerConfig config) {
@@ -81,6 +80,7 @@ public class ScheduleTicker {
         this.tracing = tracing;
         this.metrics = metrics;
         this.vertx = vertx;
+        this.timer = new WakeTimer(vertx, this::wake);
         this.batchSize = config.schedules().batchSize();
         this.maxTicksPerRound = config.schedules().maxTicksPerRound();
         this.misfireThreshold = config.schedules().misfireThreshold();
@@ -105,12 +105,7 @@ public class ScheduleTicker {
 
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
-        synchronized (timerLock) {
-            if (timerId >= 0) {
-                vertx.cancelTimer(timerId);
-                timerId = -1;
-            }
-        }
+        timer.stop();
     }
 
     @Scheduled(every = "${jobweaver.scheduler.schedules.backstop-interval}",
@@ -158,42 +153,17 @@ public class ScheduleTicker {
 
     /**
      * Wakes the ticker at {@code dueAt}, as measured from {@code now} on the database's clock read no earlier than
-     * {@code sentAtNanos} (the time since is taken off, as the dispatcher does: a transaction's {@code now()} is its
-     * start); nothing changes if the timer is armed for that instant or earlier.
+     * {@code sentAtNanos} ({@link WakeTimer}); nothing changes if the timer is armed for that instant or earlier.
      */
     void wakeAt(Instant dueAt, Instant now, long sentAtNanos) {
-        if (stopped || dueAt == null || now == null) {
-            return;
-        }
-        Duration ahead = Duration.between(now, dueAt).minusNanos(System.nanoTime() - sentAtNanos);
-        long delay = Math.max(1, ahead.plusNanos(999_999).toMillis());
-        synchronized (timerLock) {
-            if (timerId >= 0 && !timerDue.isAfter(dueAt)) {
-                return;
-            }
-            if (timerId >= 0) {
-                vertx.cancelTimer(timerId);
-            }
-            timerDue = dueAt;
-            timerId = vertx.setTimer(delay, this::timerFired);
+        if (!stopped) {
+            timer.wakeAt(dueAt, now, sentAtNanos);
         }
     }
 
     /** When the one-shot timer is armed for, or null if it is not. */
     public Instant timerDue() {
-        synchronized (timerLock) {
-            return timerId >= 0 ? timerDue : null;
-        }
-    }
-
-    private void timerFired(long id) {
-        synchronized (timerLock) {
-            if (timerId == id) {
-                timerId = -1;
-                timerDue = null;
-            }
-        }
-        wake();
+        return timer.due();
     }
 
     /** What a round decided about one timer, counted once the round committed. */
