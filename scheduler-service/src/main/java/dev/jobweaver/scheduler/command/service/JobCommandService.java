@@ -1,5 +1,7 @@
 package dev.jobweaver.scheduler.command.service;
 
+import dev.jobweaver.scheduler.job.service.Transition;
+import dev.jobweaver.scheduler.job.service.JobTransitions;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,7 +12,6 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.quarantine.InvalidRecordException;
-import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
@@ -23,7 +24,6 @@ import dev.jobweaver.scheduler.job.service.JobStateWriter;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
-import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -88,22 +88,20 @@ public class JobCommandService {
     private final JobExecutionRepository repository;
     private final JobStateWriter writer;
     private final JobEventPublisher publisher;
-    private final Dispatcher dispatcher;
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
-    private final WorkflowOrchestrator workflows;
+    private final JobTransitions transitions;
     private final ObjectMapper mapper;
 
     public JobCommandService(JobExecutionRepository repository, JobStateWriter writer, JobEventPublisher publisher,
-                             Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics,
-                             WorkflowOrchestrator workflows, ObjectMapper mapper) {
+                             JobTransitions transitions, JobTracing tracing, SchedulerMetrics metrics,
+                             ObjectMapper mapper) {
         this.repository = repository;
         this.writer = writer;
         this.publisher = publisher;
-        this.dispatcher = dispatcher;
+        this.transitions = transitions;
         this.tracing = tracing;
         this.metrics = metrics;
-        this.workflows = workflows;
         this.mapper = mapper;
     }
 
@@ -155,17 +153,11 @@ public class JobCommandService {
             return Uni.createFrom().item(List.of());
         }
         return Uni.createFrom().deferred(() -> {
-            List<Span> spans = new ArrayList<>(batch.size());
             Set<UUID> ids = new LinkedHashSet<>();
             batch.forEach(r -> ids.add(r.command().jobId()));
-            WorkflowOrchestrator.Round workflowRound = workflows.round();
-            Uni<List<Applied>> work = repository.pool().withTransaction(tx -> repository.lockAll(tx, ids)
-                    .chain(locked -> remember(tx, batch, locked)
-                            .chain(remembered -> apply(tx, batch, locked, remembered, spans, workflowRound))));
-            return work.onItemOrFailure().invoke((applied, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
-                    .onFailure().invoke(workflowRound::failed)
-                    .invoke(applied -> workflowRound.committed())
-                    .invoke(this::afterCommit);
+            return transitions.run(t -> repository.lockAll(t.tx(), ids)
+                    .chain(locked -> remember(t.tx(), batch, locked)
+                            .chain(remembered -> apply(t, batch, locked, remembered))), this::afterCommit);
         });
     }
 
@@ -197,8 +189,8 @@ public class JobCommandService {
         });
     }
 
-    private Uni<List<Applied>> apply(SqlConnection tx, List<Received> batch, LockedMany locked, Set<UUID> remembered,
-                                     List<Span> spans, WorkflowOrchestrator.Round workflowRound) {
+    private Uni<List<Applied>> apply(Transition t, List<Received> batch, LockedMany locked, Set<UUID> remembered) {
+        SqlConnection tx = t.tx();
         Instant now = locked.now();
         Map<UUID, JobExecution> current = new HashMap<>(locked.jobs());
         Map<UUID, JobExecution> changed = new LinkedHashMap<>();
@@ -214,9 +206,8 @@ public class JobCommandService {
             JobExecution job = current.get(jobId);
             Context base = job != null ? JobTracing.forJob(received.parent(), job.traceId(), job.traceparent())
                     : JobTracing.forJob(received.parent(), command.traceId(), null);
-            Span span = tracing.start("scheduler " + command.command().name().toLowerCase(), base, jobId,
-                    job != null ? job.attempt() : 0);
-            spans.add(span);
+            Span span = t.trace(tracing.start("scheduler " + command.command().name().toLowerCase(), base, jobId,
+                    job != null ? job.attempt() : 0));
             Context trace = base.with(span);
             JobStatus before = job != null ? job.status() : null;
             Result result;
@@ -299,7 +290,7 @@ public class JobCommandService {
         // A cancelled node job moves its run on in this transaction (WorkflowOrchestrator).
         return repository.writeAll(tx, writes)
                 .chain(() -> repository.writeRequeued(tx, requeues))
-                .chain(() -> workflows.jobsEnded(tx, changed.values(), workflowRound))
+                .chain(() -> t.jobsEnded(changed.values()))
                 .chain(() -> repository.deleteFinished(tx, deleted))
                 .chain(() -> publishes.isEmpty() ? Uni.createFrom().voidItem()
                         : Uni.join().all(publishes).andFailFast().replaceWithVoid())
@@ -329,7 +320,7 @@ public class JobCommandService {
         }
     }
 
-    private void afterCommit(List<Applied> batch) {
+    private void afterCommit(List<Applied> batch, Transition t) {
         boolean freedSlots = false;
         boolean due = false;
         for (Applied applied : batch) {
@@ -379,7 +370,7 @@ public class JobCommandService {
             }
         }
         if (freedSlots || due) {
-            dispatcher.wake(); // slots of the in-flight limit are free, or a requeued job is due
+            t.wakeDispatcher(); // slots of the in-flight limit are free, or a requeued job is due
         }
     }
 

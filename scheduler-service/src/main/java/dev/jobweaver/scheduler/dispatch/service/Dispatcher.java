@@ -15,11 +15,12 @@ import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Claim;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
+import dev.jobweaver.scheduler.job.service.JobTransitions;
+import dev.jobweaver.scheduler.job.service.JobsCommitted;
 import dev.jobweaver.scheduler.job.service.LeasePolicy;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
-import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -99,7 +100,7 @@ public class Dispatcher {
     private final SchedulerMetrics metrics;
     private final ObjectMapper mapper;
     private final Vertx vertx;
-    private final WorkflowOrchestrator workflows;
+    private final JobTransitions transitions;
     private final int batchSize;
     private final int maxInFlight;
     private final OptionalInt globalLimit;
@@ -121,7 +122,7 @@ public class Dispatcher {
 
     public Dispatcher(JobExecutionRepository repository, JobStateWriter writer, LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
-                      SchedulerConfig config, WorkflowOrchestrator workflows) {
+                      SchedulerConfig config, JobTransitions transitions) {
         this.repository = repository;
         this.writer = writer;
         this.leasePolicy = leasePolicy;
@@ -129,7 +130,7 @@ public class Dispatcher {
         this.metrics = metrics;
         this.mapper = mapper;
         this.vertx = vertx;
-        this.workflows = workflows;
+        this.transitions = transitions;
         this.timer = new WakeTimer(vertx, this::wake);
         this.batchSize = config.dispatch().batchSize();
         this.maxInFlight = config.dispatch().maxInFlight();
@@ -270,11 +271,9 @@ public class Dispatcher {
 
     private Uni<Round> claimAndDispatch(List<Priority> order) {
         moreDue = false;
-        List<Span> spans = new ArrayList<>();
         Instant[] nextLater = new Instant[2];
         long sentAt = System.nanoTime();
-        WorkflowOrchestrator.Round workflowRound = workflows.round();
-        return repository.pool().withTransaction(tx -> claim(tx, order)
+        return transitions.run(t -> claim(t.tx(), order)
                 .chain(claim -> {
                     nextLater[0] = claim.nextLater();
                     nextLater[1] = claim.now();
@@ -287,15 +286,14 @@ public class Dispatcher {
                     Uni<Void> unrunnable = Uni.createFrom().voidItem();
                     List<JobExecution> failedRows = new ArrayList<>();
                     for (JobExecution job : claim.jobs()) {
-                        Span span = tracing.start("scheduler dispatch", JobTracing.fromTraceparent(job.traceparent()),
-                                job.jobId(), job.attempt() + 1);
-                        spans.add(span);
+                        Span span = t.trace(tracing.start("scheduler dispatch",
+                                JobTracing.fromTraceparent(job.traceparent()), job.jobId(), job.attempt() + 1));
                         Context trace = Context.root().with(span);
                         Dispatchable runnable = runnable(job);
                         if (runnable == null) {
                             JobExecution failed = JobStateMachine.failUnrunnable(job, UNREADABLE, now);
                             failedRows.add(failed);
-                            unrunnable = unrunnable.chain(() -> writer.write(tx, job, failed, trace)
+                            unrunnable = unrunnable.chain(() -> writer.write(t.tx(), job, failed, trace)
                                     .invoke(f -> {
                                         metrics.deadLettered(f);
                                         JobLog.error(LOG, null, f.jobId(), f.traceId(),
@@ -311,18 +309,12 @@ public class Dispatcher {
                     }
                     // A node job that can never run ends its node, in this transaction (WorkflowOrchestrator).
                     publishes.add(failedRows.isEmpty() ? unrunnable
-                            : unrunnable.chain(() -> workflows.jobsEnded(tx, failedRows, workflowRound)));
+                            : unrunnable.chain(() -> t.jobsEnded(failedRows)));
                     return Uni.join().all(publishes).andFailFast()
-                            .chain(() -> repository.updateAll(tx, next))
+                            .chain(() -> repository.updateAll(t.tx(), next))
                             .replaceWith(next);
-                }))
-                .onItemOrFailure().invoke((dispatched, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
-                .onFailure().invoke(workflowRound::failed)
-                .map(dispatched -> {
-                    workflowRound.committed();
-                    dispatched.forEach(this::dispatched);
-                    return new Round(dispatched, nextLater[0], nextLater[1], sentAt);
-                });
+                }), (dispatched, t) -> dispatched.forEach(this::dispatched))
+                .map(dispatched -> new Round(dispatched, nextLater[0], nextLater[1], sentAt));
     }
 
     /** The plain claim while no limit is known; the claim under the limits once one is. */
@@ -363,8 +355,22 @@ public class Dispatcher {
                 }));
     }
 
+    /**
+     * After a committed transaction of job state changes: counts the attempts it dispatched, and runs a round now or
+     * arms the timer, as it asks.
+     */
+    void committed(@Observes JobsCommitted committed) {
+        committed.dispatched().forEach(this::dispatched);
+        if (committed.wake()) {
+            wake();
+        }
+        if (committed.dueAt() != null) {
+            wakeAt(committed.dueAt(), committed.now(), committed.sentAtNanos());
+        }
+    }
+
     /** Counts and logs an attempt dispatched by a committed transaction, this class's or ingestion's. */
-    public void dispatched(JobExecution job) {
+    private void dispatched(JobExecution job) {
         Instant runAt = job.control() == null ? null : job.control().runAt();
         Instant due = runAt != null && runAt.isAfter(job.createdAt()) ? runAt : job.createdAt();
         metrics.dispatched(job.attempt(), Duration.between(due, job.dispatchedAt()));

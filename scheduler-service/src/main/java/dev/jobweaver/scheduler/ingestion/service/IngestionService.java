@@ -1,5 +1,7 @@
 package dev.jobweaver.scheduler.ingestion.service;
 
+import dev.jobweaver.scheduler.job.service.Transition;
+import dev.jobweaver.scheduler.job.service.JobTransitions;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.JobCreatedEvent;
@@ -92,11 +94,13 @@ public class IngestionService {
     private final SchedulerMetrics metrics;
     private final ObjectMapper mapper;
     private final WorkflowOrchestrator workflows;
+    private final JobTransitions transitions;
     private final int maxInFlight;
 
     public IngestionService(JobExecutionRepository repository, JobStateWriter writer, Dispatcher dispatcher,
                             LeasePolicy leasePolicy, JobTracing tracing, SchedulerMetrics metrics,
-                            ObjectMapper mapper, SchedulerConfig config, WorkflowOrchestrator workflows) {
+                            ObjectMapper mapper, SchedulerConfig config, WorkflowOrchestrator workflows,
+                            JobTransitions transitions) {
         this.repository = repository;
         this.writer = writer;
         this.dispatcher = dispatcher;
@@ -105,6 +109,7 @@ public class IngestionService {
         this.metrics = metrics;
         this.mapper = mapper;
         this.workflows = workflows;
+        this.transitions = transitions;
         this.maxInFlight = config.dispatch().maxInFlight();
     }
 
@@ -158,14 +163,10 @@ public class IngestionService {
                 throw e;
             }
             List<NewJob> rows = jobs.stream().map(Incoming::row).toList();
-            List<Span> dispatchSpans = new ArrayList<>();
             List<JobExecution> dispatched = new ArrayList<>();
             long sentAt = System.nanoTime();
-            WorkflowOrchestrator.Round[] workflowRound = {workflows.round()};
-            return storeAndDispatch(jobs, rows, dispatched, dispatchSpans, workflowRound[0])
-                    .onItemOrFailure()
-                    .invoke((stored, failure) -> dispatchSpans.forEach(s -> JobTracing.end(s, failure)))
-                    .onFailure().invoke(failure -> workflowRound[0].failed(failure))
+            return transitions.run(t -> storeAndDispatch(t, jobs, rows, dispatched),
+                            (stored, t) -> afterCommit(jobs, stored, dispatched, sentAt, t))
                     // Only a transient failure (Kafka could not take the runs) falls back to PENDING. A permanent one
                     // (the database refused a job's data) would fail the same way here, or, worse, be stored and
                     // fail every dispatch round after: it goes to the caller, which splits the round to find the job.
@@ -173,22 +174,18 @@ public class IngestionService {
                         LOG.warnf("could not dispatch %d new job(s) as they were stored (%s): storing them PENDING",
                                 rows.size(), failure.toString());
                         dispatched.clear();
-                        workflowRound[0] = workflows.round();
-                        return repository.pool().withTransaction(tx -> store(tx, rows, 0, workflowRound[0])
-                                .call(stored -> publishCancelled(jobs, stored)))
-                                .onFailure().invoke(f -> workflowRound[0].failed(f));
+                        return transitions.run(t -> store(t, rows, 0).call(stored -> publishCancelled(jobs, stored)),
+                                (stored, t) -> afterCommit(jobs, stored, dispatched, sentAt, t));
                     })
-                    .invoke(stored -> workflowRound[0].committed())
-                    .onItemOrFailure()
-                    .invoke((stored, failure) -> jobs.forEach(j -> JobTracing.end(j.span(), failure)))
-                    .map(stored -> afterCommit(rows, stored, dispatched, sentAt));
+                    .onFailure().invoke(failure -> jobs.forEach(j -> JobTracing.end(j.span(), failure)))
+                    .map(stored -> stored.inserted().keySet());
         });
     }
 
     /** One transaction: store the jobs, publish the runs of those stored RUNNING, commit after Kafka's acks. */
-    private Uni<Stored> storeAndDispatch(List<Incoming> jobs, List<NewJob> rows, List<JobExecution> dispatched,
-                                         List<Span> dispatchSpans, WorkflowOrchestrator.Round workflowRound) {
-        return repository.pool().withTransaction(tx -> store(tx, rows, rows.size(), workflowRound)
+    private Uni<Stored> storeAndDispatch(Transition t, List<Incoming> jobs, List<NewJob> rows,
+                                         List<JobExecution> dispatched) {
+        return store(t, rows, rows.size())
                 .call(stored -> {
                     List<Uni<Void>> publishes = new ArrayList<>();
                     publishes.add(publishCancelled(jobs, stored));
@@ -197,14 +194,13 @@ public class IngestionService {
                             continue;
                         }
                         JobExecution attempt = firstAttempt(job.row(), stored.now());
-                        Span span = tracing.start("scheduler dispatch", Context.root().with(job.span()),
-                                attempt.jobId(), attempt.attempt());
-                        dispatchSpans.add(span);
+                        Span span = t.trace(tracing.start("scheduler dispatch", Context.root().with(job.span()),
+                                attempt.jobId(), attempt.attempt()));
                         dispatched.add(attempt);
                         publishes.add(writer.publishAttempt(attempt, job.event().payload(), Context.root().with(span)));
                     }
                     return Uni.join().all(publishes).andFailFast().replaceWithVoid();
-                }));
+                });
     }
 
     /**
@@ -212,11 +208,11 @@ public class IngestionService {
      * row was there is either known already or had a cancel before it came: a second statement, run only then,
      * turns such cancels into their jobs, {@code CANCELLED}.
      */
-    private Uni<Stored> store(SqlConnection tx, List<NewJob> rows, int dispatchAtMost,
-                              WorkflowOrchestrator.Round workflowRound) {
+    private Uni<Stored> store(Transition t, List<NewJob> rows, int dispatchAtMost) {
+        SqlConnection tx = t.tx();
         // A job a limit applies to is stored PENDING and started by the dispatcher's limited claim, never here.
         int atMost = dispatcher.limitsEveryJob() ? 0 : dispatchAtMost;
-        return keepOrphanCancels(tx, rows, workflowRound)
+        return keepOrphanCancels(t, rows)
                 .chain(() -> repository.insertIfAbsent(tx, rows, atMost, maxInFlight, dispatcher.limitedTypes()))
                 .chain(stored -> {
                     List<NewJob> present = rows.stream().filter(r -> !stored.inserted().containsKey(r.jobId()))
@@ -231,7 +227,7 @@ public class IngestionService {
                         Map<UUID, JobStatus> all = new HashMap<>(stored.inserted());
                         all.putAll(cancelled.inserted());
                         // A node job cancelled before it came (by its client) ends its node here.
-                        return workflows.jobsEnded(tx, cancelled.inserted(), workflowRound)
+                        return t.jobsEnded(cancelled.inserted())
                                 .replaceWith(new Stored(cancelled.now(), all, stored.nextLater()));
                     });
                 });
@@ -242,7 +238,8 @@ public class IngestionService {
      * kept cancel before they are stored, so that they are stored {@code CANCELLED} and never
      * dispatched, as a job whose cancel came first. One index probe, only for a poll with node jobs.
      */
-    private Uni<Void> keepOrphanCancels(SqlConnection tx, List<NewJob> rows, WorkflowOrchestrator.Round workflowRound) {
+    private Uni<Void> keepOrphanCancels(Transition t, List<NewJob> rows) {
+        SqlConnection tx = t.tx();
         Map<UUID, NewJob> nodeJobs = new LinkedHashMap<>();
         Map<UUID, UUID> runOfJob = new LinkedHashMap<>();
         rows.stream().filter(r -> r.origin() != null && r.origin().workflowRunId() != null).forEach(r -> {
@@ -260,7 +257,7 @@ public class IngestionService {
                     .map(r -> new EarlyCancel(r.jobId(), r.traceId(), r.createdAt())).toList();
             return repository.insertEarlyCancels(tx, cancels).invoke(kept -> {
                 if (!kept.isEmpty()) {
-                    workflowRound.onCommit(() -> {
+                    t.onCommit(() -> {
                         workflows.orphansStored(kept.size());
                         kept.forEach(id -> JobLog.info(LOG, id, nodeJobs.get(id).traceId(),
                                 "node job of workflow run %s stored CANCELLED: the run has ended, or its node was"
@@ -297,9 +294,12 @@ public class IngestionService {
         return JobStateMachine.dispatch(row.pendingRow(now), now, now.plusMillis(row.leaseMillis()));
     }
 
-    private Set<UUID> afterCommit(List<NewJob> rows, Stored stored, List<JobExecution> dispatched, long sentAt) {
+    private void afterCommit(List<Incoming> jobs, Stored stored, List<JobExecution> dispatched, long sentAt,
+                             Transition t) {
+        jobs.forEach(j -> JobTracing.end(j.span(), null));
         boolean pending = false;
-        for (NewJob row : rows) {
+        for (Incoming job : jobs) {
+            NewJob row = job.row();
             JobStatus status = stored.inserted().get(row.jobId());
             if (status != null) {
                 metrics.ingested();
@@ -316,14 +316,11 @@ public class IngestionService {
                 JobLog.info(LOG, row.jobId(), row.traceId(), "job already known: redelivered event ignored");
             }
         }
-        dispatched.forEach(dispatcher::dispatched);
+        t.dispatched(List.copyOf(dispatched));
         if (pending) {
-            dispatcher.wake();
+            t.wakeDispatcher();
         }
-        if (stored.nextLater() != null) {
-            dispatcher.wakeAt(stored.nextLater(), stored.now(), sentAt);
-        }
-        return stored.inserted().keySet();
+        t.wakeDispatcherAt(stored.nextLater(), stored.now(), sentAt);
     }
 
     private static boolean isLater(JobControl control, Instant now) {

@@ -3,16 +3,16 @@ package dev.jobweaver.scheduler.lease.service;
 import dev.jobweaver.common.error.SchedulerErrorCode;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
-import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import dev.jobweaver.scheduler.job.service.BackoffPolicy;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
+import dev.jobweaver.scheduler.job.service.JobTransitions;
+import dev.jobweaver.scheduler.job.service.Transition;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
-import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.quarkus.runtime.ShutdownEvent;
@@ -44,10 +44,9 @@ public class LeaseSweeper {
     private final JobExecutionRepository repository;
     private final JobStateWriter writer;
     private final BackoffPolicy backoff;
-    private final Dispatcher dispatcher;
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
-    private final WorkflowOrchestrator workflows;
+    private final JobTransitions transitions;
     private final int batchSize;
     /**
      * Set as shutdown begins. No tick starts a sweep from then on ({@code ApplicationNotRunning}); a sweep already
@@ -56,15 +55,14 @@ public class LeaseSweeper {
     private volatile boolean stopping;
 
     public LeaseSweeper(JobExecutionRepository repository, JobStateWriter writer, BackoffPolicy backoff,
-                        Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics, SchedulerConfig config,
-                        WorkflowOrchestrator workflows) {
+                        JobTransitions transitions, JobTracing tracing, SchedulerMetrics metrics,
+                        SchedulerConfig config) {
         this.repository = repository;
         this.writer = writer;
         this.backoff = backoff;
-        this.dispatcher = dispatcher;
+        this.transitions = transitions;
         this.tracing = tracing;
         this.metrics = metrics;
-        this.workflows = workflows;
         this.batchSize = config.lease().sweepBatchSize();
     }
 
@@ -103,45 +101,42 @@ public class LeaseSweeper {
 
     /** One transaction over at most one batch of expired leases; the jobs it moved. */
     public Uni<List<JobExecution>> sweepOnce() {
-        List<Span> spans = new ArrayList<>();
-        WorkflowOrchestrator.Round workflowRound = workflows.round();
-        return repository.pool().withTransaction(tx -> repository.claimExpiredLeases(tx, batchSize).chain(claim -> {
-                    Instant now = claim.now();
-                    List<JobExecution> moved = new ArrayList<>();
-                    Uni<Void> chain = Uni.createFrom().voidItem();
-                    for (JobExecution job : claim.jobs()) {
-                        chain = chain.chain(() -> {
-                            Span span = tracing.start("scheduler lease expired",
-                                    JobTracing.fromTraceparent(job.traceparent()), job.jobId(), job.attempt());
-                            spans.add(span);
-                            JobExecution next = JobStateMachine.fail(job, JobStateMachine.LEASE_EXPIRED, null, now,
-                                    backoff.delay(job.retryCount(), job.control()));
-                            return writer.write(tx, job, next, Context.root().with(span))
-                                    .invoke(moved::add).replaceWithVoid();
-                        });
-                    }
-                    // A node job that failed for good moves its run on in this transaction (WorkflowOrchestrator).
-                    return chain.chain(() -> workflows.jobsEnded(tx, moved, workflowRound)).replaceWith(moved);
-                }))
-                .onItemOrFailure().invoke((moved, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
-                .onFailure().invoke(workflowRound::failed)
-                .invoke(moved -> workflowRound.committed())
-                .invoke(moved -> {
-                    moved.forEach(this::afterCommit);
-                    if (!moved.isEmpty()) {
-                        dispatcher.wake(); // slots of the in-flight limit are free
-                    }
+        return transitions.run(t -> repository.claimExpiredLeases(t.tx(), batchSize).chain(claim -> {
+            Instant now = claim.now();
+            List<JobExecution> moved = new ArrayList<>();
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (JobExecution job : claim.jobs()) {
+                chain = chain.chain(() -> {
+                    Span span = t.trace(tracing.start("scheduler lease expired",
+                            JobTracing.fromTraceparent(job.traceparent()), job.jobId(), job.attempt()));
+                    JobExecution next = JobStateMachine.fail(job, JobStateMachine.LEASE_EXPIRED, null, now,
+                            backoff.delay(job.retryCount(), job.control()));
+                    return writer.write(t.tx(), job, next, Context.root().with(span))
+                            .invoke(moved::add).replaceWithVoid();
                 });
+            }
+            // A node job that failed for good moves its run on in this transaction (WorkflowOrchestrator).
+            return chain.chain(() -> t.jobsEnded(moved)).replaceWith(moved);
+        }), this::afterCommit);
     }
 
-    private void afterCommit(JobExecution job) {
+    private void afterCommit(List<JobExecution> moved, Transition t) {
+        for (JobExecution job : moved) {
+            afterCommit(job, t);
+        }
+        if (!moved.isEmpty()) {
+            t.wakeDispatcher(); // slots of the in-flight limit are free
+        }
+    }
+
+    private void afterCommit(JobExecution job, Transition t) {
         metrics.leaseExpired();
         if (job.status() == JobStatus.PENDING) {
             metrics.retryScheduled(job, "lease_expired");
             JobLog.warn(LOG, job.jobId(), job.traceId(), "%s: attempt %d lease expired: retry %d of %d at %s",
                     SchedulerErrorCode.LEASE_EXPIRED.code(), job.attempt(), job.retryCount(), job.maxRetries(),
                     job.nextRunAt());
-            dispatcher.wakeAt(job.nextRunAt(), job.updatedAt());
+            t.wakeDispatcherAt(job.nextRunAt(), job.updatedAt(), System.nanoTime());
         } else {
             metrics.deadLettered(job);
             JobLog.warn(LOG, job.jobId(), job.traceId(),

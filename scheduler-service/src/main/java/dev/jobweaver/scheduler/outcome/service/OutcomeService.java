@@ -1,6 +1,7 @@
 package dev.jobweaver.scheduler.outcome.service;
 
-import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
+import dev.jobweaver.scheduler.job.service.Transition;
+import dev.jobweaver.scheduler.job.service.JobTransitions;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
 import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.LockedMany;
@@ -12,7 +13,6 @@ import dev.jobweaver.scheduler.job.service.Outcome;
 import dev.jobweaver.scheduler.observability.JobLog;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
-import dev.jobweaver.scheduler.workflow.service.WorkflowOrchestrator;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -64,21 +64,18 @@ public class OutcomeService {
     private final JobExecutionRepository repository;
     private final JobStateWriter writer;
     private final BackoffPolicy backoff;
-    private final Dispatcher dispatcher;
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
-    private final WorkflowOrchestrator workflows;
+    private final JobTransitions transitions;
 
     public OutcomeService(JobExecutionRepository repository, JobStateWriter writer, BackoffPolicy backoff,
-                          Dispatcher dispatcher, JobTracing tracing, SchedulerMetrics metrics,
-                          WorkflowOrchestrator workflows) {
+                          JobTransitions transitions, JobTracing tracing, SchedulerMetrics metrics) {
         this.repository = repository;
         this.writer = writer;
         this.backoff = backoff;
-        this.dispatcher = dispatcher;
+        this.transitions = transitions;
         this.tracing = tracing;
         this.metrics = metrics;
-        this.workflows = workflows;
     }
 
     /** What applying an outcome did. */
@@ -110,13 +107,11 @@ public class OutcomeService {
             return Uni.createFrom().item(List.of());
         }
         return Uni.createFrom().deferred(() -> {
-            List<Span> spans = new ArrayList<>(batch.size());
             Instant[] now = new Instant[1];
             long sentAt = System.nanoTime();
             Set<UUID> ids = new LinkedHashSet<>();
             batch.forEach(r -> ids.add(r.outcome().jobId()));
-            WorkflowOrchestrator.Round workflowRound = workflows.round();
-            Uni<List<Applied>> work = repository.pool().withTransaction(tx -> lockAll(tx, ids)
+            return transitions.run(t -> lockAll(t.tx(), ids)
                     .chain(locked -> {
                         now[0] = locked.now();
                         Map<UUID, JobExecution> current = new HashMap<>(locked.jobs());
@@ -133,9 +128,8 @@ public class OutcomeService {
                             }
                             Context base = received.parent() != null ? received.parent()
                                     : JobTracing.fromTraceparent(job.traceparent());
-                            Span span = tracing.start("scheduler apply " + outcome.kind().name().toLowerCase(), base,
-                                    job.jobId(), outcome.attempt());
-                            spans.add(span);
+                            Span span = t.trace(tracing.start("scheduler apply "
+                                    + outcome.kind().name().toLowerCase(), base, job.jobId(), outcome.attempt()));
                             Context trace = base.with(span);
                             Result result = switch (JobStateMachine.judge(job, outcome)) {
                                 case STALE -> Result.STALE;
@@ -165,17 +159,12 @@ public class OutcomeService {
                             }
                         });
                         // The runs of node jobs that ended move on in this transaction (WorkflowOrchestrator).
-                        return repository.writeAll(tx, writes)
-                                .chain(() -> workflows.jobsEnded(tx, writes.stream().map(Write::next).toList(),
-                                        workflowRound))
+                        return repository.writeAll(t.tx(), writes)
+                                .chain(() -> t.jobsEnded(writes.stream().map(Write::next).toList()))
                                 .chain(() -> publishes.isEmpty() ? Uni.createFrom().voidItem()
                                         : Uni.join().all(publishes).andFailFast().replaceWithVoid())
                                 .replaceWith(applied);
-                    }));
-            return work.onItemOrFailure().invoke((applied, failure) -> spans.forEach(s -> JobTracing.end(s, failure)))
-                    .onFailure().invoke(workflowRound::failed)
-                    .invoke(applied -> workflowRound.committed())
-                    .invoke(applied -> afterCommit(applied, now[0], sentAt));
+                    }), (applied, t) -> afterCommit(applied, now[0], sentAt, t));
         });
     }
 
@@ -197,7 +186,7 @@ public class OutcomeService {
         });
     }
 
-    private void afterCommit(List<Applied> batch, Instant now, long sentAt) {
+    private void afterCommit(List<Applied> batch, Instant now, long sentAt, Transition t) {
         boolean freedSlots = false;
         for (Applied applied : batch) {
             Outcome outcome = applied.received().outcome();
@@ -237,7 +226,7 @@ public class OutcomeService {
                             JobLog.info(LOG, job.jobId(), job.traceId(),
                                     "attempt %d failed (%s): retry %d of %d at %s", job.attempt(), job.lastError(),
                                     job.retryCount(), job.maxRetries(), job.nextRunAt());
-                            dispatcher.wakeAt(job.nextRunAt(), now, sentAt);
+                            t.wakeDispatcherAt(job.nextRunAt(), now, sentAt);
                         }
                         case FAILED -> {
                             metrics.deadLettered(job);
@@ -252,7 +241,7 @@ public class OutcomeService {
             }
         }
         if (freedSlots) {
-            dispatcher.wake(); // slots of the in-flight limit are free
+            t.wakeDispatcher(); // slots of the in-flight limit are free
         }
     }
 }

@@ -17,6 +17,7 @@ import dev.jobweaver.scheduler.ingestion.service.IngestionService.Accepted;
 import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
+import dev.jobweaver.scheduler.job.service.JobTransitions;
 import dev.jobweaver.scheduler.job.service.LeasePolicy;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.observability.SchedulerMetrics;
@@ -64,6 +65,9 @@ class IngestionServiceTest extends KafkaAndDbTest {
     @Inject
     WorkflowOrchestrator workflows;
 
+    @Inject
+    JobTransitions transitions;
+
     @BeforeEach
     void noJobWaits() {
         db.dispatchAllDue(dispatcher);
@@ -101,7 +105,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
     void aPollWhoseRunsCannotBePublishedIsStoredPendingForTheDispatcher() {
         JobEventPublisher brokerDown = new JobEventPublisher(failing());
         IngestionService withoutKafka = new IngestionService(repository, new JobStateWriter(repository, brokerDown),
-                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows);
+                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions);
         UUID jobId = UUID.randomUUID();
 
         Set<UUID> inserted = ingest(withoutKafka, TestJobs.created(jobId, 0));
@@ -140,7 +144,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
         JobEventPublisher refusing = new JobEventPublisher(failing(
                 new IllegalArgumentException("the run cannot be serialised")));
         IngestionService refusingRuns = new IngestionService(repository, new JobStateWriter(repository, refusing),
-                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows);
+                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions);
         UUID jobId = UUID.randomUUID();
 
         Throwable failure = failureOf(refusingRuns.ingest(List.of(new Accepted(TestJobs.created(jobId, 0), null))));
