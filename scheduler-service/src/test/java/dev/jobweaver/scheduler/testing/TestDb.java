@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.store.JobReads;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Transaction;
@@ -22,16 +22,16 @@ public final class TestDb {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private final JobExecutionRepository repository;
     private final Pool pool;
+    private final JobReads reads;
 
-    public TestDb(JobExecutionRepository repository) {
-        this.repository = repository;
-        this.pool = repository.pool();
+    public TestDb(Pool pool, JobReads reads) {
+        this.pool = pool;
+        this.reads = reads;
     }
 
     public Optional<JobExecution> find(UUID jobId) {
-        return repository.find(jobId).await().atMost(TIMEOUT);
+        return reads.find(jobId).await().atMost(TIMEOUT);
     }
 
     public JobExecution get(UUID jobId) {

@@ -1,7 +1,7 @@
 package dev.jobweaver.scheduler.command.service;
 
 import dev.jobweaver.scheduler.config.SchedulerConfig;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.store.JobInserts;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,11 +20,11 @@ public class EarlyCancelSweeper {
 
     private static final Logger LOG = Logger.getLogger(EarlyCancelSweeper.class);
 
-    private final JobExecutionRepository repository;
+    private final JobInserts inserts;
     private final Duration ttl;
 
-    public EarlyCancelSweeper(JobExecutionRepository repository, SchedulerConfig config) {
-        this.repository = repository;
+    public EarlyCancelSweeper(JobInserts inserts, SchedulerConfig config) {
+        this.inserts = inserts;
         this.ttl = config.commands().earlyCancelTtl();
     }
 
@@ -40,7 +40,7 @@ public class EarlyCancelSweeper {
 
     /** Deletes the expired placeholders; how many. */
     public Uni<Integer> sweep() {
-        return repository.expireEarlyCancels(ttl).invoke(deleted -> {
+        return inserts.expireEarlyCancels(ttl).invoke(deleted -> {
             if (deleted > 0) {
                 LOG.infof("deleted %d cancel(s) kept for more than %s for jobs that never arrived", deleted, ttl);
             }

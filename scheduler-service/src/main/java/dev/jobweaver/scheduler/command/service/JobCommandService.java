@@ -14,11 +14,13 @@ import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.quarantine.InvalidRecordException;
 import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.EarlyCancel;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.LockedMany;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Requeued;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Write;
+import dev.jobweaver.scheduler.job.store.JobClaims;
+import dev.jobweaver.scheduler.job.store.JobInserts;
+import dev.jobweaver.scheduler.job.store.JobUpdates;
+import dev.jobweaver.scheduler.job.store.JobInserts.EarlyCancel;
+import dev.jobweaver.scheduler.job.store.JobClaims.LockedMany;
+import dev.jobweaver.scheduler.job.store.JobUpdates.Requeued;
+import dev.jobweaver.scheduler.job.store.JobUpdates.Write;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
 import dev.jobweaver.scheduler.observability.JobLog;
@@ -85,7 +87,9 @@ public class JobCommandService {
 
     private static final Logger LOG = Logger.getLogger(JobCommandService.class);
 
-    private final JobExecutionRepository repository;
+    private final JobInserts inserts;
+    private final JobClaims claims;
+    private final JobUpdates updates;
     private final JobStateWriter writer;
     private final JobEventPublisher publisher;
     private final JobTracing tracing;
@@ -93,10 +97,12 @@ public class JobCommandService {
     private final JobTransitions transitions;
     private final ObjectMapper mapper;
 
-    public JobCommandService(JobExecutionRepository repository, JobStateWriter writer, JobEventPublisher publisher,
+    public JobCommandService(JobInserts inserts, JobClaims claims, JobUpdates updates, JobStateWriter writer, JobEventPublisher publisher,
                              JobTransitions transitions, JobTracing tracing, SchedulerMetrics metrics,
                              ObjectMapper mapper) {
-        this.repository = repository;
+        this.inserts = inserts;
+        this.claims = claims;
+        this.updates = updates;
         this.writer = writer;
         this.publisher = publisher;
         this.transitions = transitions;
@@ -155,7 +161,7 @@ public class JobCommandService {
         return Uni.createFrom().deferred(() -> {
             Set<UUID> ids = new LinkedHashSet<>();
             batch.forEach(r -> ids.add(r.command().jobId()));
-            return transitions.run(t -> repository.lockAll(t.tx(), ids)
+            return transitions.run(t -> claims.lockAll(t.tx(), ids)
                     .chain(locked -> remember(t.tx(), batch, locked)
                             .chain(remembered -> apply(t, batch, locked, remembered))), this::afterCommit);
         });
@@ -179,7 +185,7 @@ public class JobCommandService {
         if (early.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        return repository.insertEarlyCancels(tx, List.copyOf(early.values())).map(written -> {
+        return inserts.insertEarlyCancels(tx, List.copyOf(early.values())).map(written -> {
             if (written.size() != early.size()) {
                 Set<UUID> ingested = new LinkedHashSet<>(early.keySet());
                 ingested.removeAll(written);
@@ -245,7 +251,7 @@ public class JobCommandService {
                     }
                 }
                 case REQUEUE -> {
-                    if (job != null && !JobExecutionRepository.EARLY_CANCEL.equals(job.jobType())) {
+                    if (job != null && !JobInserts.EARLY_CANCEL.equals(job.jobType())) {
                         // Checked whatever the job's status: the record is malformed for its job either way, and a
                         // verdict that depended on the status would quarantine one delivery and ignore the next.
                         String problem = payloadProblem(job, command.payload());
@@ -288,10 +294,10 @@ public class JobCommandService {
             requeues.add(new Requeued(id, next.maxRetries(), newPayload ? next.instruction() : null, next.version()));
         });
         // A cancelled node job moves its run on in this transaction (WorkflowOrchestrator).
-        return repository.writeAll(tx, writes)
-                .chain(() -> repository.writeRequeued(tx, requeues))
+        return updates.writeAll(tx, writes)
+                .chain(() -> updates.writeRequeued(tx, requeues))
                 .chain(() -> t.jobsEnded(changed.values()))
-                .chain(() -> repository.deleteFinished(tx, deleted))
+                .chain(() -> updates.deleteFinished(tx, deleted))
                 .chain(() -> publishes.isEmpty() ? Uni.createFrom().voidItem()
                         : Uni.join().all(publishes).andFailFast().replaceWithVoid())
                 .replaceWith(applied);

@@ -10,8 +10,9 @@ import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.reactive.WakeTimer;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Claim;
+import dev.jobweaver.scheduler.job.store.JobClaims;
+import dev.jobweaver.scheduler.job.store.JobUpdates;
+import dev.jobweaver.scheduler.job.store.JobClaims.Claim;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
@@ -93,7 +94,8 @@ public class Dispatcher {
     /** The error of a job whose stored instruction cannot be read. */
     public static final String UNREADABLE = "stored instruction is unreadable";
 
-    private final JobExecutionRepository repository;
+    private final JobClaims claims;
+    private final JobUpdates updates;
     private final JobStateWriter writer;
     private final LeasePolicy leasePolicy;
     private final JobTracing tracing;
@@ -120,10 +122,11 @@ public class Dispatcher {
     /** Wakes the dispatcher when the earliest job stored for later becomes due. */
     private final WakeTimer timer;
 
-    public Dispatcher(JobExecutionRepository repository, JobStateWriter writer, LeasePolicy leasePolicy,
+    public Dispatcher(JobClaims claims, JobUpdates updates, JobStateWriter writer, LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
                       SchedulerConfig config, JobTransitions transitions) {
-        this.repository = repository;
+        this.claims = claims;
+        this.updates = updates;
         this.writer = writer;
         this.leasePolicy = leasePolicy;
         this.tracing = tracing;
@@ -311,7 +314,7 @@ public class Dispatcher {
                     publishes.add(failedRows.isEmpty() ? unrunnable
                             : unrunnable.chain(() -> t.jobsEnded(failedRows)));
                     return Uni.join().all(publishes).andFailFast()
-                            .chain(() -> repository.updateAll(t.tx(), next))
+                            .chain(() -> updates.updateAll(t.tx(), next))
                             .replaceWith(next);
                 }), (dispatched, t) -> dispatched.forEach(this::dispatched))
                 .map(dispatched -> new Round(dispatched, nextLater[0], nextLater[1], sentAt));
@@ -322,7 +325,7 @@ public class Dispatcher {
         if (configuredLimits || limitsInDb) {
             return limitedClaim(tx, order);
         }
-        return repository.claimDue(tx, batchSize, maxInFlight, order).chain(claim -> {
+        return claims.claimDue(tx, batchSize, maxInFlight, order).chain(claim -> {
             if (!claim.limitsInDb()) {
                 return Uni.createFrom().item(claim);
             }
@@ -337,19 +340,19 @@ public class Dispatcher {
      * reports a full batch, so that another follows at once.
      */
     private Uni<Claim> limitedClaim(SqlConnection tx, List<Priority> order) {
-        return repository.lockForLimitedClaim(tx)
+        return claims.lockForLimitedClaim(tx)
                 .invoke(lock -> limitsInDb = lock.limitsInDb())
-                .chain(lock -> repository.runningAndTenantLimits(tx).chain(counts -> {
+                .chain(lock -> claims.runningAndTenantLimits(tx).chain(counts -> {
                     LimitPlan plan = new LimitPlan(batchSize, maxInFlight, globalLimit, typeLimits,
                             counts.tenantLimits(), counts.running());
                     // Read more than the room: jobs of keys with less room than their due jobs are passed over.
                     int perLevel = plan.room() == 0 ? 0 : batchSize;
-                    return repository.limitedCandidates(tx, order, perLevel, plan.saturatedTenants(),
+                    return claims.limitedCandidates(tx, order, perLevel, plan.saturatedTenants(),
                                     plan.saturatedTypes(), plan.saturatedWorkflows())
                             .chain(candidates -> {
                                 List<UUID> picked = plan.pick(candidates.jobs());
                                 moreDue = candidates.truncated() && !picked.isEmpty();
-                                return repository.lockPicked(tx, picked).map(jobs -> new Claim(lock.now(), jobs,
+                                return claims.lockPicked(tx, picked).map(jobs -> new Claim(lock.now(), jobs,
                                         candidates.nextLater(), false));
                             });
                 }));

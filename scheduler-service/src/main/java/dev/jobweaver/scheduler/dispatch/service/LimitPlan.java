@@ -1,7 +1,7 @@
 package dev.jobweaver.scheduler.dispatch.service;
 
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Candidate;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Running;
+import dev.jobweaver.scheduler.job.store.JobClaims.Candidate;
+import dev.jobweaver.scheduler.job.store.JobClaims.Running;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -11,10 +11,10 @@ import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.EarlyCancel;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.NewJob;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Stored;
+import dev.jobweaver.scheduler.job.store.JobInserts;
+import dev.jobweaver.scheduler.job.store.JobInserts.EarlyCancel;
+import dev.jobweaver.scheduler.job.store.JobInserts.NewJob;
+import dev.jobweaver.scheduler.job.store.JobInserts.Stored;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
 import dev.jobweaver.scheduler.job.service.LeasePolicy;
@@ -75,7 +75,7 @@ import org.jboss.logging.Logger;
  *       with nothing stored, so that the caller can split the poll and set the job aside.</li>
  *   <li>An outcome can come back before the commit. The transaction holds the ingestion fence (an advisory lock,
  *       shared) until it ends, and the outcome service waits on it for a job it cannot see
- *       ({@link JobExecutionRepository#awaitIngestions}) instead of ignoring the outcome.</li>
+ *       ({@link JobInserts#awaitIngestions}) instead of ignoring the outcome.</li>
  * </ul>
  *
  * <h2>Threads</h2>
@@ -86,7 +86,7 @@ public class IngestionService {
 
     private static final Logger LOG = Logger.getLogger(IngestionService.class);
 
-    private final JobExecutionRepository repository;
+    private final JobInserts inserts;
     private final JobStateWriter writer;
     private final Dispatcher dispatcher;
     private final LeasePolicy leasePolicy;
@@ -97,11 +97,11 @@ public class IngestionService {
     private final JobTransitions transitions;
     private final int maxInFlight;
 
-    public IngestionService(JobExecutionRepository repository, JobStateWriter writer, Dispatcher dispatcher,
+    public IngestionService(JobInserts inserts, JobStateWriter writer, Dispatcher dispatcher,
                             LeasePolicy leasePolicy, JobTracing tracing, SchedulerMetrics metrics,
                             ObjectMapper mapper, SchedulerConfig config, WorkflowOrchestrator workflows,
                             JobTransitions transitions) {
-        this.repository = repository;
+        this.inserts = inserts;
         this.writer = writer;
         this.dispatcher = dispatcher;
         this.leasePolicy = leasePolicy;
@@ -145,7 +145,7 @@ public class IngestionService {
                     // Truncated as the database stores it, so that the run carries the stored instant.
                     Instant createdAt = (event.createdAt() != null ? event.createdAt() : Instant.now())
                             .truncatedTo(ChronoUnit.MICROS);
-                    JobControl control = JobExecutionRepository.asStored(event.control());
+                    JobControl control = JobInserts.asStored(event.control());
                     jobs.add(new Incoming(new NewJob(event.jobId(), event.jobType().name(), traceId,
                             JobTracing.traceparent(span), instruction(event), event.maxRetries(), createdAt,
                             leasePolicy.leaseFor(event.jobType(), event.payload(), control).toMillis(), control,
@@ -213,14 +213,14 @@ public class IngestionService {
         // A job a limit applies to is stored PENDING and started by the dispatcher's limited claim, never here.
         int atMost = dispatcher.limitsEveryJob() ? 0 : dispatchAtMost;
         return keepOrphanCancels(t, rows)
-                .chain(() -> repository.insertIfAbsent(tx, rows, atMost, maxInFlight, dispatcher.limitedTypes()))
+                .chain(() -> inserts.insertIfAbsent(tx, rows, atMost, maxInFlight, dispatcher.limitedTypes()))
                 .chain(stored -> {
                     List<NewJob> present = rows.stream().filter(r -> !stored.inserted().containsKey(r.jobId()))
                             .toList();
                     if (present.isEmpty()) {
                         return Uni.createFrom().item(stored);
                     }
-                    return repository.fillEarlyCancels(tx, present).chain(cancelled -> {
+                    return inserts.fillEarlyCancels(tx, present).chain(cancelled -> {
                         if (cancelled.inserted().isEmpty()) {
                             return Uni.createFrom().item(stored);
                         }
@@ -255,7 +255,7 @@ public class IngestionService {
             }
             List<EarlyCancel> cancels = orphans.stream().map(nodeJobs::get)
                     .map(r -> new EarlyCancel(r.jobId(), r.traceId(), r.createdAt())).toList();
-            return repository.insertEarlyCancels(tx, cancels).invoke(kept -> {
+            return inserts.insertEarlyCancels(tx, cancels).invoke(kept -> {
                 if (!kept.isEmpty()) {
                     t.onCommit(() -> {
                         workflows.orphansStored(kept.size());

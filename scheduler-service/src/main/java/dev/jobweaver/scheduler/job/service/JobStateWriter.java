@@ -3,7 +3,7 @@ package dev.jobweaver.scheduler.job.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.scheduler.job.messaging.JobEventPublisher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.store.JobUpdates;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -22,17 +22,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class JobStateWriter {
 
-    private final JobExecutionRepository repository;
+    private final JobUpdates updates;
     private final JobEventPublisher publisher;
 
-    public JobStateWriter(JobExecutionRepository repository, JobEventPublisher publisher) {
-        this.repository = repository;
+    public JobStateWriter(JobUpdates updates, JobEventPublisher publisher) {
+        this.updates = updates;
         this.publisher = publisher;
     }
 
     /** Updates {@code current} to {@code next} in {@code tx}, then publishes and awaits the events of {@code next}. */
     public Uni<JobExecution> write(SqlConnection tx, JobExecution current, JobExecution next, Context trace) {
-        return repository.update(tx, next, current.version())
+        return updates.update(tx, next, current.version())
                 .chain(() -> publish(next, trace))
                 .replaceWith(next);
     }

@@ -4,7 +4,7 @@ import dev.jobweaver.common.error.SchedulerErrorCode;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.scheduler.config.SchedulerConfig;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.store.JobClaims;
 import dev.jobweaver.scheduler.job.service.BackoffPolicy;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
@@ -41,7 +41,7 @@ public class LeaseSweeper {
 
     private static final Logger LOG = Logger.getLogger(LeaseSweeper.class);
 
-    private final JobExecutionRepository repository;
+    private final JobClaims claims;
     private final JobStateWriter writer;
     private final BackoffPolicy backoff;
     private final JobTracing tracing;
@@ -54,10 +54,10 @@ public class LeaseSweeper {
      */
     private volatile boolean stopping;
 
-    public LeaseSweeper(JobExecutionRepository repository, JobStateWriter writer, BackoffPolicy backoff,
+    public LeaseSweeper(JobClaims claims, JobStateWriter writer, BackoffPolicy backoff,
                         JobTransitions transitions, JobTracing tracing, SchedulerMetrics metrics,
                         SchedulerConfig config) {
-        this.repository = repository;
+        this.claims = claims;
         this.writer = writer;
         this.backoff = backoff;
         this.transitions = transitions;
@@ -101,7 +101,7 @@ public class LeaseSweeper {
 
     /** One transaction over at most one batch of expired leases; the jobs it moved. */
     public Uni<List<JobExecution>> sweepOnce() {
-        return transitions.run(t -> repository.claimExpiredLeases(t.tx(), batchSize).chain(claim -> {
+        return transitions.run(t -> claims.claimExpiredLeases(t.tx(), batchSize).chain(claim -> {
             Instant now = claim.now();
             List<JobExecution> moved = new ArrayList<>();
             Uni<Void> chain = Uni.createFrom().voidItem();

@@ -3,9 +3,11 @@ package dev.jobweaver.scheduler.outcome.service;
 import dev.jobweaver.scheduler.job.service.Transition;
 import dev.jobweaver.scheduler.job.service.JobTransitions;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.LockedMany;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Write;
+import dev.jobweaver.scheduler.job.store.JobClaims;
+import dev.jobweaver.scheduler.job.store.JobInserts;
+import dev.jobweaver.scheduler.job.store.JobUpdates;
+import dev.jobweaver.scheduler.job.store.JobClaims.LockedMany;
+import dev.jobweaver.scheduler.job.store.JobUpdates.Write;
 import dev.jobweaver.scheduler.job.service.BackoffPolicy;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.job.service.JobStateWriter;
@@ -61,16 +63,20 @@ public class OutcomeService {
 
     private static final Logger LOG = Logger.getLogger(OutcomeService.class);
 
-    private final JobExecutionRepository repository;
+    private final JobInserts inserts;
+    private final JobClaims claims;
+    private final JobUpdates updates;
     private final JobStateWriter writer;
     private final BackoffPolicy backoff;
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
     private final JobTransitions transitions;
 
-    public OutcomeService(JobExecutionRepository repository, JobStateWriter writer, BackoffPolicy backoff,
+    public OutcomeService(JobInserts inserts, JobClaims claims, JobUpdates updates, JobStateWriter writer, BackoffPolicy backoff,
                           JobTransitions transitions, JobTracing tracing, SchedulerMetrics metrics) {
-        this.repository = repository;
+        this.inserts = inserts;
+        this.claims = claims;
+        this.updates = updates;
         this.writer = writer;
         this.backoff = backoff;
         this.transitions = transitions;
@@ -159,7 +165,7 @@ public class OutcomeService {
                             }
                         });
                         // The runs of node jobs that ended move on in this transaction (WorkflowOrchestrator).
-                        return repository.writeAll(t.tx(), writes)
+                        return updates.writeAll(t.tx(), writes)
                                 .chain(() -> t.jobsEnded(writes.stream().map(Write::next).toList()))
                                 .chain(() -> publishes.isEmpty() ? Uni.createFrom().voidItem()
                                         : Uni.join().all(publishes).andFailFast().replaceWithVoid())
@@ -174,14 +180,14 @@ public class OutcomeService {
      * only a job that really is unknown is reported as such.
      */
     private Uni<LockedMany> lockAll(SqlConnection tx, Set<UUID> ids) {
-        return repository.lockAll(tx, ids).chain(locked -> {
+        return claims.lockAll(tx, ids).chain(locked -> {
             if (locked.jobs().size() == ids.size()) {
                 return Uni.createFrom().item(locked);
             }
             Set<UUID> unseen = new LinkedHashSet<>(ids);
             unseen.removeAll(locked.jobs().keySet());
-            return repository.awaitIngestions()
-                    .chain(() -> repository.lockAll(tx, unseen))
+            return inserts.awaitIngestions()
+                    .chain(() -> claims.lockAll(tx, unseen))
                     .map(locked::and);
         });
     }

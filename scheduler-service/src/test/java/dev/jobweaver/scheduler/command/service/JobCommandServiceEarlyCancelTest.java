@@ -8,7 +8,7 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
 import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.store.JobInserts;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestDb.OpenTransaction;
 import dev.jobweaver.scheduler.testing.TestJobs;
@@ -41,7 +41,7 @@ class JobCommandServiceEarlyCancelTest extends KafkaAndDbTest {
         UUID jobId = UUID.randomUUID();
         commandsApplied(TestJobs.cancel(jobId));
         JobExecution kept = db.get(jobId);
-        assertThat(kept.jobType()).isEqualTo(JobExecutionRepository.EARLY_CANCEL);
+        assertThat(kept.jobType()).isEqualTo(JobInserts.EARLY_CANCEL);
         assertThat(kept.status()).isEqualTo(JobStatus.CANCELLED);
         assertThat(kept.version()).isZero();
         // A redelivered cancel finds the kept one and changes nothing.
@@ -50,7 +50,7 @@ class JobCommandServiceEarlyCancelTest extends KafkaAndDbTest {
 
         producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.created(jobId, 2));
 
-        JobExecution stored = db.awaitJob(jobId, j -> !j.jobType().equals(JobExecutionRepository.EARLY_CANCEL));
+        JobExecution stored = db.awaitJob(jobId, j -> !j.jobType().equals(JobInserts.EARLY_CANCEL));
         assertThat(stored.status()).isEqualTo(JobStatus.CANCELLED);
         assertThat(stored.jobType()).isEqualTo("SIMULATION");
         assertThat(stored.version()).isEqualTo(1);

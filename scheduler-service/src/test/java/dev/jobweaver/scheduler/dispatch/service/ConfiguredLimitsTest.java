@@ -81,7 +81,7 @@ class ConfiguredLimitsTest extends KafkaAndDbTest {
 
     /** {@code count} PENDING rows of this test's tenant due a year ago, a millisecond apart, oldest first, spread over the three levels. */
     private void dueJobs(String type, String instruction, int count) {
-        repository.pool().preparedQuery("INSERT INTO job_executions (job_id, job_type, trace_id, instruction,"
+        pool.preparedQuery("INSERT INTO job_executions (job_id, job_type, trace_id, instruction,"
                         + " job_status, max_retries, next_run_at, created_at, updated_at, version, tenant, priority)"
                         + " SELECT gen_random_uuid(), $2, 't', $3::text::jsonb, 'PENDING', 0,"
                         + " now() - interval '365 days' + i * interval '1 millisecond', now(), now(), 0, $1,"
@@ -106,13 +106,13 @@ class ConfiguredLimitsTest extends KafkaAndDbTest {
     }
 
     private long count(String type, JobStatus status) {
-        return repository.pool().preparedQuery("SELECT count(*) AS n FROM job_executions WHERE tenant = $1"
+        return pool.preparedQuery("SELECT count(*) AS n FROM job_executions WHERE tenant = $1"
                         + " AND job_type = $2 AND job_status = $3").execute(Tuple.of(tenant, type, status.name()))
                 .await().atMost(TIMEOUT).iterator().next().getLong("n");
     }
 
     private long countAllRunning() {
-        return repository.pool().query("SELECT count(*) AS n FROM job_executions WHERE job_status = 'RUNNING'")
+        return pool.query("SELECT count(*) AS n FROM job_executions WHERE job_status = 'RUNNING'")
                 .execute().await().atMost(TIMEOUT).iterator().next().getLong("n");
     }
 }

@@ -3,8 +3,8 @@ package dev.jobweaver.scheduler.dispatch.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Candidate;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Running;
+import dev.jobweaver.scheduler.job.store.JobClaims.Candidate;
+import dev.jobweaver.scheduler.job.store.JobClaims.Running;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

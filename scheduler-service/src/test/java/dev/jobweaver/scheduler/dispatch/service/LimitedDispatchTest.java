@@ -9,8 +9,8 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.NewJob;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Stored;
+import dev.jobweaver.scheduler.job.store.JobInserts.NewJob;
+import dev.jobweaver.scheduler.job.store.JobInserts.Stored;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -150,11 +150,11 @@ class LimitedDispatchTest extends KafkaAndDbTest {
                 new NewJob(unlimited, "SIMULATION", "t", null, TestJobs.LOG_INSTRUCTION, 0, Instant.now(), 60_000,
                         control, JobOrigin.node(UUID.randomUUID(), UUID.randomUUID(), "b", null)));
 
-        Stored stored = repository.insertIfAbsent(repository.pool(), jobs, 2, 0, Set.of()).await().atMost(TIMEOUT);
+        Stored stored = inserts.insertIfAbsent(pool, jobs, 2, 0, Set.of()).await().atMost(TIMEOUT);
 
         assertThat(stored.inserted()).containsEntry(limited, JobStatus.PENDING)
                 .containsEntry(unlimited, JobStatus.RUNNING);
-        var row = repository.pool().preparedQuery("SELECT workflow_id, workflow_max_running FROM job_executions"
+        var row = pool.preparedQuery("SELECT workflow_id, workflow_max_running FROM job_executions"
                 + " WHERE job_id = $1").execute(Tuple.of(limited)).await().atMost(TIMEOUT).iterator().next();
         assertThat(row.getUUID("workflow_id")).isEqualTo(workflow);
         assertThat(row.getInteger("workflow_max_running")).isEqualTo(4);
@@ -169,7 +169,7 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         NewJob job = new NewJob(limited, "SIMULATION", "t", null, TestJobs.LOG_INSTRUCTION, 0, Instant.now(), 60_000,
                 control);
 
-        Stored stored = repository.insertIfAbsent(repository.pool(), List.of(job), 1, 0, Set.of("SIMULATION"))
+        Stored stored = inserts.insertIfAbsent(pool, List.of(job), 1, 0, Set.of("SIMULATION"))
                 .await().atMost(TIMEOUT);
 
         assertThat(stored.inserted()).containsEntry(limited, JobStatus.PENDING);
@@ -188,7 +188,7 @@ class LimitedDispatchTest extends KafkaAndDbTest {
 
     /** {@code count} PENDING rows of {@code tenant} due a year ago, a millisecond apart, oldest first, spread over the three levels. */
     private void dueJobs(String tenant, int count, UUID workflow, Integer workflowMax) {
-        repository.pool().preparedQuery("INSERT INTO job_executions (job_id, job_type, trace_id, instruction,"
+        pool.preparedQuery("INSERT INTO job_executions (job_id, job_type, trace_id, instruction,"
                         + " job_status, max_retries, next_run_at, created_at, updated_at, version, tenant, priority,"
                         + " workflow_id, workflow_max_running)"
                         + " SELECT gen_random_uuid(), 'SIMULATION', 't', $2::text::jsonb, 'PENDING', 0,"
@@ -215,13 +215,13 @@ class LimitedDispatchTest extends KafkaAndDbTest {
     }
 
     private long count(String tenant, JobStatus status) {
-        return repository.pool().preparedQuery("SELECT count(*) AS n FROM job_executions WHERE tenant = $1"
+        return pool.preparedQuery("SELECT count(*) AS n FROM job_executions WHERE tenant = $1"
                 + " AND job_status = $2").execute(Tuple.of(tenant, status.name())).await().atMost(TIMEOUT)
                 .iterator().next().getLong("n");
     }
 
     private long countWorkflow(UUID workflow, JobStatus status) {
-        return repository.pool().preparedQuery("SELECT count(*) AS n FROM job_executions WHERE workflow_id = $1"
+        return pool.preparedQuery("SELECT count(*) AS n FROM job_executions WHERE workflow_id = $1"
                 + " AND job_status = $2").execute(Tuple.of(workflow, status.name())).await().atMost(TIMEOUT)
                 .iterator().next().getLong("n");
     }

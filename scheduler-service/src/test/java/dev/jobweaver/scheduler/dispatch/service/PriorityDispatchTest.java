@@ -8,7 +8,8 @@ import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.store.JobReads;
+import io.vertx.mutiny.sqlclient.Pool;
 import dev.jobweaver.scheduler.testing.SmallBatchProfile;
 import dev.jobweaver.scheduler.testing.TestDb;
 import dev.jobweaver.scheduler.testing.TestJobs;
@@ -50,7 +51,10 @@ class PriorityDispatchTest {
     Dispatcher dispatcher;
 
     @Inject
-    JobExecutionRepository repository;
+    JobReads reads;
+
+    @Inject
+    Pool pool;
 
     @Inject
     ObjectMapper mapper;
@@ -67,7 +71,7 @@ class PriorityDispatchTest {
 
     @Test
     void lowAndNormalJobsProgressWhileHighJobsFloodIn() throws Exception {
-        db = new TestDb(repository);
+        db = new TestDb(pool, reads);
         db.dispatchAllDue(dispatcher);
         // The HIGH backlog became due a day ago, the others an hour ago: oldest-first alone would run every HIGH job
         // first, and so would strict priorities. max_retries marks the backlog (3) apart from the arrivals (1).
@@ -130,7 +134,7 @@ class PriorityDispatchTest {
     }
 
     private long count(String sql, Object... args) {
-        Row row = repository.pool().preparedQuery(sql).execute(Tuple.from(args)).await().atMost(Duration.ofSeconds(30))
+        Row row = pool.preparedQuery(sql).execute(Tuple.from(args)).await().atMost(Duration.ofSeconds(30))
                 .iterator().next();
         return row.getLong("n");
     }

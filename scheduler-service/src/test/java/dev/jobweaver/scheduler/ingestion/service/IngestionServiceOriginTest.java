@@ -68,7 +68,7 @@ class IngestionServiceOriginTest extends KafkaAndDbTest {
     }
 
     private Row origin(UUID jobId) {
-        return repository.pool().preparedQuery("SELECT schedule_id, scheduled_for FROM job_executions WHERE job_id = $1")
+        return pool.preparedQuery("SELECT schedule_id, scheduled_for FROM job_executions WHERE job_id = $1")
                 .execute(Tuple.of(jobId)).await().atMost(Duration.ofSeconds(30)).iterator().next();
     }
 

@@ -104,7 +104,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
     @Test
     void aPollWhoseRunsCannotBePublishedIsStoredPendingForTheDispatcher() {
         JobEventPublisher brokerDown = new JobEventPublisher(failing());
-        IngestionService withoutKafka = new IngestionService(repository, new JobStateWriter(repository, brokerDown),
+        IngestionService withoutKafka = new IngestionService(inserts, new JobStateWriter(updates, brokerDown),
                 dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions);
         UUID jobId = UUID.randomUUID();
 
@@ -143,7 +143,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
         // A permanent failure to publish (the data cannot be serialised), unlike the broker being down.
         JobEventPublisher refusing = new JobEventPublisher(failing(
                 new IllegalArgumentException("the run cannot be serialised")));
-        IngestionService refusingRuns = new IngestionService(repository, new JobStateWriter(repository, refusing),
+        IngestionService refusingRuns = new IngestionService(inserts, new JobStateWriter(updates, refusing),
                 dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions);
         UUID jobId = UUID.randomUUID();
 

@@ -120,7 +120,7 @@ class TenantLimitConsumerTest extends KafkaAndDbTest {
     }
 
     private Row find(String tenant) {
-        var rows = repository.pool().preparedQuery("SELECT max_running, version FROM tenant_limits WHERE tenant = $1")
+        var rows = pool.preparedQuery("SELECT max_running, version FROM tenant_limits WHERE tenant = $1")
                 .execute(Tuple.of(tenant)).await().atMost(TIMEOUT);
         return rows.iterator().hasNext() ? rows.iterator().next() : null;
     }

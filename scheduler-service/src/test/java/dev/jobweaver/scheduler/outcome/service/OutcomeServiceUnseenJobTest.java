@@ -6,8 +6,8 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.NewJob;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Stored;
+import dev.jobweaver.scheduler.job.store.JobInserts.NewJob;
+import dev.jobweaver.scheduler.job.store.JobInserts.Stored;
 import dev.jobweaver.scheduler.job.service.Outcome;
 import dev.jobweaver.scheduler.outcome.service.OutcomeService.Applied;
 import dev.jobweaver.scheduler.outcome.service.OutcomeService.Received;
@@ -53,11 +53,11 @@ class OutcomeServiceUnseenJobTest extends KafkaAndDbTest {
         UUID jobId = UUID.randomUUID();
         NewJob job = new NewJob(jobId, "SIMULATION", TestJobs.traceId(jobId), null, TestJobs.LOG_INSTRUCTION, 0,
                 Instant.now().truncatedTo(ChronoUnit.MICROS), 60_000);
-        SqlConnection connection = repository.pool().getConnection().await().atMost(TIMEOUT);
+        SqlConnection connection = pool.getConnection().await().atMost(TIMEOUT);
         try {
             // Ingestion's transaction, stopped between its publish and its commit.
             Transaction ingestion = connection.begin().await().atMost(TIMEOUT);
-            Stored stored = repository.insertIfAbsent(connection, List.of(job), 1, 0).await().atMost(TIMEOUT);
+            Stored stored = inserts.insertIfAbsent(connection, List.of(job), 1, 0).await().atMost(TIMEOUT);
             assertThat(stored.inserted()).containsExactly(Map.entry(jobId, JobStatus.RUNNING));
 
             CompletableFuture<List<Applied>> applying = outcomes.applyAll(List.of(new Received(

@@ -1,4 +1,4 @@
-package dev.jobweaver.scheduler.job.persistence;
+package dev.jobweaver.scheduler.job.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.dispatch.service.ClaimOrder;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Claim;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.store.JobClaims.Claim;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
-class JobExecutionRepositoryClaimDueTest extends KafkaAndDbTest {
+class JobClaimsTest extends KafkaAndDbTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final long A_YEAR_AGO = -365L * 24 * 3600;
@@ -98,7 +99,7 @@ class JobExecutionRepositoryClaimDueTest extends KafkaAndDbTest {
 
     @Test
     void aClaimMustVisitEveryLevelOnce() {
-        assertThatThrownBy(() -> repository.claimDue(null, 1, 0, List.of(Priority.HIGH, Priority.HIGH, Priority.LOW)))
+        assertThatThrownBy(() -> claims.claimDue(null, 1, 0, List.of(Priority.HIGH, Priority.HIGH, Priority.LOW)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("every priority level once");
     }
 
@@ -132,8 +133,8 @@ class JobExecutionRepositoryClaimDueTest extends KafkaAndDbTest {
     }
 
     private List<UUID> claimAndRollBack(int batch, List<Priority> order) {
-        return repository.pool().getConnection().chain(connection -> connection.begin().chain(tx ->
-                        repository.claimDue(connection, batch, 0, order)
+        return pool.getConnection().chain(connection -> connection.begin().chain(tx ->
+                        claims.claimDue(connection, batch, 0, order)
                                 .map(Claim::jobs)
                                 .call(() -> tx.rollback())
                                 .onFailure().call(() -> tx.rollback()))
@@ -157,12 +158,12 @@ class JobExecutionRepositoryClaimDueTest extends KafkaAndDbTest {
      * and claims with the in-flight limit {@code limit} computes from that count.
      */
     private List<UUID> claimAndRollBack(int batch, int extraRunning, LongUnaryOperator limit) {
-        return repository.pool().getConnection().chain(connection -> connection.begin().chain(tx ->
+        return pool.getConnection().chain(connection -> connection.begin().chain(tx ->
                 insertRunning(connection, extraRunning)
                         .chain(() -> connection.query(
                                 "SELECT count(*) AS n FROM job_executions WHERE job_status = 'RUNNING'").execute())
                         .map(rows -> rows.iterator().next().getLong("n"))
-                        .chain(running -> repository.claimDue(connection, batch,
+                        .chain(running -> claims.claimDue(connection, batch,
                                 (int) limit.applyAsLong(running)))
                         .map(Claim::jobs)
                         .call(() -> tx.rollback())

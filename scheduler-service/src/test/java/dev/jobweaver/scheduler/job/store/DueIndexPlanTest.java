@@ -1,4 +1,4 @@
-package dev.jobweaver.scheduler.job.persistence;
+package dev.jobweaver.scheduler.job.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,7 +65,7 @@ class DueIndexPlanTest {
     @Test
     void theClaimReadsTheHeadOfEachLevel() throws Exception {
         // No in-flight limit ($2 = 0): the count of RUNNING jobs is another index's concern.
-        JsonNode plan = explain(JobExecutionRepository.CLAIM_DUE, Tuple.of(500, 0, "LOW", "HIGH", "NORMAL"));
+        JsonNode plan = explain(JobSql.CLAIM_DUE, Tuple.of(500, 0, "LOW", "HIGH", "NORMAL"));
 
         // The probe for limits kept in the database reads tenant_limits (a row per tenant that has had a limit) and
         // the head of the empty partial index of waiting workflow-limited jobs; never job_executions itself.
@@ -83,7 +83,7 @@ class DueIndexPlanTest {
 
     @Test
     void theNextDueProbeReadsAFewPages() throws Exception {
-        JsonNode plan = explain("SELECT " + JobExecutionRepository.NEXT_LATER, Tuple.tuple());
+        JsonNode plan = explain("SELECT " + JobSql.NEXT_LATER, Tuple.tuple());
 
         assertThat(nodes(plan, "Seq Scan")).as("sequential scans").isEmpty();
         assertThat(nodes(plan, "Index Scan").size() + nodes(plan, "Index Only Scan").size()).isEqualTo(3);
@@ -94,7 +94,7 @@ class DueIndexPlanTest {
 
     @Test
     void thePendingGaugeCountsTheDueJobsOnly() throws Exception {
-        JsonNode plan = explain(JobExecutionRepository.COUNT_ACTIVE, Tuple.tuple());
+        JsonNode plan = explain(JobSql.COUNT_ACTIVE, Tuple.tuple());
 
         assertThat(nodes(plan, "Seq Scan")).as("sequential scans").isEmpty();
         assertThat(pages(plan)).as("pages read by the gauges").isLessThan(100);
@@ -102,7 +102,7 @@ class DueIndexPlanTest {
 
     @Test
     void theBacklogGaugesReadTheDueEntriesOfTheIndexOnly() throws Exception {
-        JsonNode plan = explain(JobExecutionRepository.BACKLOG, Tuple.tuple());
+        JsonNode plan = explain(JobSql.BACKLOG, Tuple.tuple());
 
         assertThat(nodes(plan, "Seq Scan")).as("sequential scans").isEmpty();
         List<JsonNode> scans = new ArrayList<>(nodes(plan, "Index Only Scan"));

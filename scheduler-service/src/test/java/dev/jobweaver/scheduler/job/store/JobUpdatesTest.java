@@ -1,12 +1,13 @@
-package dev.jobweaver.scheduler.job.persistence;
+package dev.jobweaver.scheduler.job.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.OptimisticLockException;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Write;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.store.JobUpdates.OptimisticLockException;
+import dev.jobweaver.scheduler.job.store.JobUpdates.Write;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
-class JobExecutionRepositoryWriteAllTest extends KafkaAndDbTest {
+class JobUpdatesTest extends KafkaAndDbTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -85,7 +86,7 @@ class JobExecutionRepositoryWriteAllTest extends KafkaAndDbTest {
     }
 
     private void write(List<Write> writes) {
-        repository.pool().withTransaction(tx -> repository.writeAll(tx, writes)).await().atMost(TIMEOUT);
+        pool.withTransaction(tx -> updates.writeAll(tx, writes)).await().atMost(TIMEOUT);
     }
 
     /** PENDING rows due in an hour, so that no dispatch round takes them meanwhile. */

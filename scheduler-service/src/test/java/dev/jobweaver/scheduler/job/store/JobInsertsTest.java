@@ -1,18 +1,20 @@
-package dev.jobweaver.scheduler.job.persistence;
+package dev.jobweaver.scheduler.job.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.local.testing.LocalStackResource;
 import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.NewJob;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository.Stored;
+import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.store.JobInserts.NewJob;
+import dev.jobweaver.scheduler.job.store.JobInserts.Stored;
 import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.testing.TestDb;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,12 +30,18 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackResource.class,
         initArgs = @ResourceArg(name = LocalStackResource.DATABASE, value = "jobweaver_scheduler"))
-class JobExecutionRepositoryInsertTest {
+class JobInsertsTest {
 
     private static final long LEASE_MILLIS = 61_500;
 
     @Inject
-    JobExecutionRepository repository;
+    JobInserts inserts;
+
+    @Inject
+    JobReads reads;
+
+    @Inject
+    Pool pool;
 
     @Inject
     Dispatcher dispatcher;
@@ -42,7 +50,7 @@ class JobExecutionRepositoryInsertTest {
 
     @BeforeEach
     void noJobWaits() {
-        db = new TestDb(repository);
+        db = new TestDb(pool, reads);
         db.dispatchAllDue(dispatcher);
     }
 
@@ -116,7 +124,7 @@ class JobExecutionRepositoryInsertTest {
     }
 
     private Stored insert(List<NewJob> jobs, int dispatchAtMost, int maxInFlight) {
-        return repository.insertIfAbsent(repository.pool(), jobs, dispatchAtMost, maxInFlight)
+        return inserts.insertIfAbsent(pool, jobs, dispatchAtMost, maxInFlight)
                 .await().atMost(Duration.ofSeconds(30));
     }
 

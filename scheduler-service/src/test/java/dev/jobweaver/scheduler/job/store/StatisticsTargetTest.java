@@ -1,4 +1,4 @@
-package dev.jobweaver.scheduler.job.persistence;
+package dev.jobweaver.scheduler.job.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
