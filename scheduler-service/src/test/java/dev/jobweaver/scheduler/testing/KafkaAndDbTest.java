@@ -5,7 +5,7 @@ import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.job.store.JobClaims;
 import dev.jobweaver.scheduler.job.store.JobInserts;
 import dev.jobweaver.scheduler.job.store.JobReads;

@@ -4,14 +4,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Priority;
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.dispatch.Dispatcher;
+import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.job.store.JobReads;
+import io.smallrye.mutiny.Multi;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
-import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
-import io.smallrye.mutiny.Multi;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;

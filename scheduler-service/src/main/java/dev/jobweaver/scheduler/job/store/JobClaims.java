@@ -4,7 +4,7 @@ import static dev.jobweaver.scheduler.job.store.JobRows.*;
 import static dev.jobweaver.scheduler.job.store.JobSql.*;
 
 import dev.jobweaver.common.job.Priority;
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.JobExecution;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;

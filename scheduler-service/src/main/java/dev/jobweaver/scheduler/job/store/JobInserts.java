@@ -7,7 +7,7 @@ import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.JobExecution;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -3,7 +3,7 @@ package dev.jobweaver.scheduler.job.store;
 import static dev.jobweaver.scheduler.job.store.JobRows.*;
 import static dev.jobweaver.scheduler.job.store.JobSql.*;
 
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.observability.BacklogRow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.dispatch.Dispatcher;
+import dev.jobweaver.scheduler.job.JobExecution;
+import dev.jobweaver.scheduler.job.JobStateMachine;
 import dev.jobweaver.scheduler.job.store.JobInserts.NewJob;
 import dev.jobweaver.scheduler.job.store.JobInserts.Stored;
-import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.testing.TestDb;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.common.QuarkusTestResource;

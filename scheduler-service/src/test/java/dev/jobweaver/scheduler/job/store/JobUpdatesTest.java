@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.local.testing.LocalStackResource;
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.job.JobExecution;
+import dev.jobweaver.scheduler.job.JobStateMachine;
 import dev.jobweaver.scheduler.job.store.JobUpdates.OptimisticLockException;
 import dev.jobweaver.scheduler.job.store.JobUpdates.Write;
-import dev.jobweaver.scheduler.job.service.JobStateMachine;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.common.QuarkusTestResource;
