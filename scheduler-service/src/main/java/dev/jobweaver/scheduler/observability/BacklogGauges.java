@@ -1,7 +1,7 @@
 package dev.jobweaver.scheduler.observability;
 
 import dev.jobweaver.common.job.Priority;
-import dev.jobweaver.scheduler.config.SchedulerConfig;
+import dev.jobweaver.scheduler.SchedulerConfig;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

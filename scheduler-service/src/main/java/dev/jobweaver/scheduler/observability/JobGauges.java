@@ -1,6 +1,6 @@
 package dev.jobweaver.scheduler.observability;
 
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.store.JobReads;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,12 +16,12 @@ public class JobGauges {
 
     private static final Logger LOG = Logger.getLogger(JobGauges.class);
 
-    private final JobExecutionRepository repository;
+    private final JobReads reads;
     private final SchedulerMetrics metrics;
     private final BacklogGauges backlog;
 
-    public JobGauges(JobExecutionRepository repository, SchedulerMetrics metrics, BacklogGauges backlog) {
-        this.repository = repository;
+    public JobGauges(JobReads reads, SchedulerMetrics metrics, BacklogGauges backlog) {
+        this.reads = reads;
         this.metrics = metrics;
         this.backlog = backlog;
     }
@@ -29,7 +29,7 @@ public class JobGauges {
     @Scheduled(every = "${jobweaver.scheduler.metrics.refresh-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> refresh() {
-        return repository.countActive()
+        return reads.countActive()
                 .invoke(counts -> metrics.activeJobs(counts[0], counts[1]))
                 .onFailure().invoke(e -> LOG.debugf("could not refresh the job gauges: %s", e.getMessage()))
                 .onFailure().recoverWithNull()
@@ -39,7 +39,7 @@ public class JobGauges {
     @Scheduled(every = "${jobweaver.scheduler.metrics.backlog-refresh-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> refreshBacklog() {
-        return repository.backlog()
+        return reads.backlog()
                 .invoke(backlog::update)
                 .onFailure().invoke(e -> LOG.debugf("could not refresh the backlog gauges: %s", e.getMessage()))
                 .onFailure().recoverWithNull()
@@ -49,7 +49,7 @@ public class JobGauges {
     @Scheduled(every = "${jobweaver.scheduler.metrics.delayed-refresh-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> refreshDelayed() {
-        return repository.countDelayed()
+        return reads.countDelayed()
                 .invoke(metrics::delayedJobs)
                 .onFailure().invoke(e -> LOG.debugf("could not refresh the delayed-jobs gauge: %s", e.getMessage()))
                 .onFailure().recoverWithNull()

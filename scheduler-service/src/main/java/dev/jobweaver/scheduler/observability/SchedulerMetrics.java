@@ -1,7 +1,7 @@
 package dev.jobweaver.scheduler.observability;
 
-import dev.jobweaver.scheduler.config.SchedulerConfig;
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
+import dev.jobweaver.scheduler.SchedulerConfig;
+import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.observability.AttemptCounters.AttemptOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

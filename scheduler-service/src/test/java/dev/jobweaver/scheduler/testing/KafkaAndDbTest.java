@@ -5,8 +5,12 @@ import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.job.JobExecution;
+import dev.jobweaver.scheduler.job.store.JobClaims;
+import dev.jobweaver.scheduler.job.store.JobInserts;
+import dev.jobweaver.scheduler.job.store.JobReads;
+import dev.jobweaver.scheduler.job.store.JobUpdates;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +34,19 @@ public abstract class KafkaAndDbTest {
     protected ObjectMapper mapper;
 
     @Inject
-    protected JobExecutionRepository repository;
+    protected Pool pool;
+
+    @Inject
+    protected JobInserts inserts;
+
+    @Inject
+    protected JobClaims claims;
+
+    @Inject
+    protected JobUpdates updates;
+
+    @Inject
+    protected JobReads reads;
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     protected String bootstrapServers;
@@ -44,7 +60,7 @@ public abstract class KafkaAndDbTest {
         producer = new TestProducer(bootstrapServers, mapper);
         recorder = TopicRecorder.start(bootstrapServers, Topics.RUN_JOB, Topics.JOB_STATUS, Topics.JOB_DEAD_LETTER,
                 Topics.WORKER_COMMANDS);
-        db = new TestDb(repository);
+        db = new TestDb(pool, reads);
     }
 
     @AfterEach

@@ -1,6 +1,6 @@
 package dev.jobweaver.scheduler.testing;
 
-import dev.jobweaver.scheduler.schedule.persistence.ScheduleTimerRepository;
+import dev.jobweaver.scheduler.schedule.ScheduleTimerRepository;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -4,14 +4,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.Priority;
-import dev.jobweaver.scheduler.job.persistence.JobExecution;
-import dev.jobweaver.scheduler.job.persistence.JobExecutionRepository;
+import dev.jobweaver.scheduler.dispatch.Dispatcher;
+import dev.jobweaver.scheduler.job.JobExecution;
+import dev.jobweaver.scheduler.job.store.JobReads;
+import io.smallrye.mutiny.Multi;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
-import dev.jobweaver.scheduler.dispatch.service.Dispatcher;
-import io.smallrye.mutiny.Multi;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -22,16 +22,16 @@ public final class TestDb {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private final JobExecutionRepository repository;
     private final Pool pool;
+    private final JobReads reads;
 
-    public TestDb(JobExecutionRepository repository) {
-        this.repository = repository;
-        this.pool = repository.pool();
+    public TestDb(Pool pool, JobReads reads) {
+        this.pool = pool;
+        this.reads = reads;
     }
 
     public Optional<JobExecution> find(UUID jobId) {
-        return repository.find(jobId).await().atMost(TIMEOUT);
+        return reads.find(jobId).await().atMost(TIMEOUT);
     }
 
     public JobExecution get(UUID jobId) {

@@ -1,0 +1,21 @@
+package dev.jobweaver.scheduler.dispatch;
+
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** Wakes the dispatcher periodically, for retries that became due and work left by other replicas. */
+@ApplicationScoped
+public class DispatchTimer {
+
+    private final Dispatcher dispatcher;
+
+    public DispatchTimer(Dispatcher dispatcher) {
+        this.dispatcher = dispatcher;
+    }
+
+    @Scheduled(every = "${jobweaver.scheduler.dispatch.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void tick() {
+        dispatcher.wake();
+    }
+}

@@ -1,0 +1,96 @@
+package dev.jobweaver.scheduler.job;
+
+import dev.jobweaver.common.event.DeadLetterEvent;
+import dev.jobweaver.common.event.JobCommandEvent;
+import dev.jobweaver.common.event.JobStatusChangedEvent;
+import dev.jobweaver.common.event.RunJobEvent;
+import dev.jobweaver.common.messaging.Channels;
+import dev.jobweaver.common.messaging.EventIds;
+import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.messaging.Topics;
+import io.opentelemetry.context.Context;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.TracingMetadata;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
+
+/**
+ * Publishes the scheduler's events, keyed by jobId, with an {@code eventId} header and the job's trace context.
+ *
+ * <p>Every returned {@link Uni} completes only when Kafka acknowledged the record ({@code acks=all}); callers
+ * commit their transaction after that (see the dual-write rule in the services' javadoc and the README).
+ *
+ * <p>One producer for the four topics ({@link Channels#SCHEDULER_EVENTS_OUT}; each record names its topic): a
+ * dispatch round sends a run and a {@code RUNNING} status per job and waits for both, and with one producer they
+ * share the round's produce request and its acknowledgement instead of two of each. Order per topic-partition, the
+ * only order readers rely on, is the producer's as before.
+ */
+@ApplicationScoped
+public class JobEventPublisher {
+
+    private final MutinyEmitter<Object> events;
+
+    public JobEventPublisher(@Channel(Channels.SCHEDULER_EVENTS_OUT) MutinyEmitter<Object> events) {
+        this.events = events;
+    }
+
+    /** Publishes a run; its eventId is derived from (jobId, attempt), so a re-dispatch carries the same one. */
+    public Uni<Void> run(RunJobEvent event, Context trace) {
+        return send(Topics.RUN_JOB, event.jobId(), event.eventId(), event, trace);
+    }
+
+    /** Publishes a status change; its eventId is derived from (jobId, version). */
+    public Uni<Void> status(JobStatusChangedEvent event, Context trace) {
+        return send(Topics.JOB_STATUS, event.jobId(), EventIds.statusEventId(event.jobId(), event.version()), event,
+                trace);
+    }
+
+    /**
+     * Publishes the dead letter of the job's {@code FAILED} state at {@code version}: its eventId is derived from
+     * (jobId, version), so a re-publication of that state repeats it and a job dead-lettered again after a requeue
+     * gets a new one.
+     */
+    public Uni<Void> deadLetter(DeadLetterEvent event, long version, Context trace) {
+        return send(Topics.JOB_DEAD_LETTER, event.jobId(), deadLetterEventId(event.jobId(), version), event, trace);
+    }
+
+    /**
+     * Publishes the tombstone of a deleted job on {@code job-status} (a null value under its key), so that readers,
+     * and a compacted topic, forget it; its eventId is derived from the jobId, so a redelivered delete repeats it.
+     */
+    public Uni<Void> statusTombstone(UUID jobId, Context trace) {
+        return send(Topics.JOB_STATUS, jobId,
+                UUID.nameUUIDFromBytes(("deleted:" + jobId).getBytes(StandardCharsets.UTF_8)), null, trace);
+    }
+
+    /** Publishes a command to every worker on {@code worker-commands}, with a fresh eventId. */
+    public Uni<Void> workerCommand(JobCommandEvent command, Context trace) {
+        return send(Topics.WORKER_COMMANDS, command.jobId(), UUID.randomUUID(), command, trace);
+    }
+
+    /** The eventId of the dead letter of {@code jobId} when it became {@code FAILED} at {@code version}. */
+    public static UUID deadLetterEventId(UUID jobId, long version) {
+        return UUID.nameUUIDFromBytes(("dead-letter:" + jobId + ":" + version).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private Uni<Void> send(String topic, UUID jobId, UUID eventId, Object payload, Context trace) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Headers.EVENT_ID, eventId.toString().getBytes(StandardCharsets.UTF_8));
+        OutgoingKafkaRecordMetadata<String> kafka = OutgoingKafkaRecordMetadata.<String>builder()
+                .withTopic(topic)
+                .withKey(jobId.toString())
+                .withHeaders(headers)
+                .build();
+        Metadata metadata = trace == null
+                ? Metadata.of(kafka)
+                : Metadata.of(kafka, TracingMetadata.withCurrent(trace));
+        return events.sendMessage(Message.of(payload, metadata));
+    }
+}

@@ -1,0 +1,101 @@
+package dev.jobweaver.scheduler.schedule;
+
+import dev.jobweaver.common.event.EventRules;
+import dev.jobweaver.common.event.ScheduleEvent;
+import dev.jobweaver.common.messaging.Channels;
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.Quarantine;
+import dev.jobweaver.common.quarantine.QuarantineReason;
+import dev.jobweaver.common.quarantine.RecordOrigin;
+import dev.jobweaver.scheduler.intake.Consumed;
+import dev.jobweaver.scheduler.intake.IncomingRecords;
+import dev.jobweaver.scheduler.intake.QuarantiningRound;
+import dev.jobweaver.scheduler.schedule.ScheduleService.ScheduleChange;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaRecord;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * Consumes {@code schedules} (the API's schedules' timing, compacted, keyed by scheduleId), one poll at a time: a poll
+ * is applied in one transaction ({@link ScheduleService#applyAll}) and acknowledged after the commit.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>A record without a value is a tombstone: its schedule was deleted, and so is its timer. Its key must be a
+ *       scheduleId.</li>
+ *   <li>A record that is no usable {@link ScheduleEvent} ({@link EventRules}, keyed by its scheduleId), or a tombstone
+ *       whose key is no scheduleId, is quarantined before any of it reaches SQL; a usable one that the database refuses
+ *       for good is found by splitting the poll ({@link QuarantiningRound}) and quarantined alone, while the records
+ *       beside it are applied, in order.</li>
+ *   <li>Database failures are retried with backoff: the partition waits, nothing is skipped.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * The channel calls {@link #consume} on its event loop, one poll at a time; the round runs as
+ * {@link QuarantiningRound} says.
+ */
+@ApplicationScoped
+public class ScheduleEventConsumer {
+
+    private final IncomingRecords records;
+    private final Quarantine quarantine;
+    private final QuarantiningRound<ScheduleChange> round;
+
+    public ScheduleEventConsumer(IncomingRecords records, ScheduleService schedules, Quarantine quarantine) {
+        this.records = records;
+        this.quarantine = quarantine;
+        this.round = new QuarantiningRound<>(Channels.SCHEDULES_IN,
+                changes -> schedules.applyAll(changes).replaceWithVoid(), quarantine);
+    }
+
+    /** The quarantine counters of schedules exist (at zero) from the start, not from the first bad record. */
+    void registerCounters(@Observes StartupEvent start) {
+        quarantine.register(Topics.SCHEDULES);
+    }
+
+    @Incoming(Channels.SCHEDULES_IN)
+    public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+        List<Consumed<ScheduleChange>> consumed = new ArrayList<>(batch.getRecords().size());
+        for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
+            consumed.add(read(record));
+        }
+        return round.apply(consumed).chain(() -> IncomingRecords.ack(batch));
+    }
+
+    /** A poll's records as consumed, applied or set aside; completes when every one was. */
+    public Uni<Void> round(List<Consumed<ScheduleChange>> consumed) {
+        return round.apply(consumed);
+    }
+
+    private Consumed<ScheduleChange> read(KafkaRecord<String, byte[]> record) {
+        if (record.getPayload() == null) {
+            RecordOrigin origin = RecordOrigin.of(record, null);
+            UUID scheduleId = uuid(origin.key());
+            return scheduleId != null ? new Consumed.Usable<>(new ScheduleChange(scheduleId, null), origin)
+                    : new Consumed.Refused<>(origin, QuarantineReason.INVALID,
+                            "a tombstone's key must be the deleted scheduleId, got "
+                                    + (origin.key() == null ? "no key" : "'" + origin.key() + "'"));
+        }
+        return records.read(record, ScheduleEvent.class, EventRules::problem,
+                        (key, event) -> EventRules.scheduleKeyProblem(key, event.scheduleId()))
+                .map(event -> new ScheduleChange(event.scheduleId(), event));
+    }
+
+    private static UUID uuid(String key) {
+        if (key == null || key.length() != 36) {
+            return null;
+        }
+        try {
+            return UUID.fromString(key);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.jobweaver.scheduler.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.job.Priority;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.scheduler.testing.ConfiguredLimitsProfile;
+import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.TestJobs;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Limits set by configuration ({@link ConfiguredLimitsProfile}): rounds racing on separate connections never start
+ * more jobs than the global limit, nor more jobs of a type than its limit. No worker runs: a dispatched job stays
+ * RUNNING, so the count after the rounds is the most that ever ran.
+ */
+@QuarkusTest
+@TestProfile(ConfiguredLimitsProfile.class)
+@JobWeaverTest(database = "jobweaver_scheduler")
+class ConfiguredLimitsTest extends KafkaAndDbTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final List<List<Priority>> ORDERS = List.of(
+            List.of(Priority.HIGH, Priority.NORMAL, Priority.LOW),
+            List.of(Priority.LOW, Priority.NORMAL, Priority.HIGH),
+            List.of(Priority.NORMAL, Priority.LOW, Priority.HIGH));
+    private static final String HTTP_INSTRUCTION = "{\"method\":\"GET\",\"url\":\"http://example.test/\"}";
+
+    @Inject
+    Dispatcher dispatcher;
+
+    private final String tenant = "cfg-" + UUID.randomUUID().toString().substring(0, 8);
+
+    @BeforeEach
+    void noJobRuns() {
+        // The global limit counts every running job: those other test classes left RUNNING (no worker ends them)
+        // would take its room.
+        db.update("UPDATE job_executions SET job_status = 'FAILED', finished_at = now() WHERE job_status = 'RUNNING'");
+    }
+
+    @AfterEach
+    void deleteTheRows() {
+        db.deleteTenant(tenant);
+    }
+
+    @Test
+    void racingRoundsNeverStartMoreJobsThanTheGlobalLimit() {
+        dueJobs("SIMULATION", TestJobs.LOG_INSTRUCTION, 100);
+
+        race(2, 10);
+
+        assertThat(countAllRunning()).isEqualTo(ConfiguredLimitsProfile.GLOBAL);
+        assertThat(count("SIMULATION", JobStatus.PENDING)).isEqualTo(100 - ConfiguredLimitsProfile.GLOBAL);
+    }
+
+    @Test
+    void racingRoundsNeverStartMoreJobsOfATypeThanItsLimit() {
+        dueJobs("HTTP", HTTP_INSTRUCTION, 40);
+        dueJobs("SIMULATION", TestJobs.LOG_INSTRUCTION, 5);
+
+        race(2, 10);
+
+        assertThat(count("HTTP", JobStatus.RUNNING)).isEqualTo(ConfiguredLimitsProfile.HTTP);
+        assertThat(count("SIMULATION", JobStatus.RUNNING)).as("other types are not held back").isEqualTo(5);
+    }
+
+    /** {@code count} PENDING rows of this test's tenant due a year ago, a millisecond apart, oldest first, spread over the three levels. */
+    private void dueJobs(String type, String instruction, int count) {
+        pool.preparedQuery("INSERT INTO job_executions (job_id, job_type, trace_id, instruction,"
+                        + " job_status, max_retries, next_run_at, created_at, updated_at, version, tenant, priority)"
+                        + " SELECT gen_random_uuid(), $2, 't', $3::text::jsonb, 'PENDING', 0,"
+                        + " now() - interval '365 days' + i * interval '1 millisecond', now(), now(), 0, $1,"
+                        + " (ARRAY['HIGH', 'NORMAL', 'LOW'])[1 + i % 3]"
+                        + " FROM generate_series(1, $4) AS i")
+                .execute(Tuple.of(tenant, type, instruction, count)).await().atMost(TIMEOUT);
+    }
+
+    /**
+     * {@code rounds} times, {@code concurrent} rounds at once, each in its own transaction on its own connection, each
+     * starting from another priority level: without the claim lock they would count the same free room and take
+     * different jobs with it.
+     */
+    private void race(int concurrent, int rounds) {
+        for (int r = 0; r < rounds; r++) {
+            List<Uni<List<UUID>>> together = new ArrayList<>();
+            for (int c = 0; c < concurrent; c++) {
+                together.add(dispatcher.dispatchRoundInOrder(ORDERS.get(c % ORDERS.size())));
+            }
+            Uni.join().all(together).andFailFast().await().atMost(TIMEOUT);
+        }
+    }
+
+    private long count(String type, JobStatus status) {
+        return pool.preparedQuery("SELECT count(*) AS n FROM job_executions WHERE tenant = $1"
+                        + " AND job_type = $2 AND job_status = $3").execute(Tuple.of(tenant, type, status.name()))
+                .await().atMost(TIMEOUT).iterator().next().getLong("n");
+    }
+
+    private long countAllRunning() {
+        return pool.query("SELECT count(*) AS n FROM job_executions WHERE job_status = 'RUNNING'")
+                .execute().await().atMost(TIMEOUT).iterator().next().getLong("n");
+    }
+}

@@ -1,0 +1,70 @@
+package dev.jobweaver.scheduler.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.common.event.ScheduleEvent;
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.QuarantineHeaders;
+import dev.jobweaver.common.quarantine.QuarantineReason;
+import dev.jobweaver.common.schedule.Misfire;
+import dev.jobweaver.common.schedule.Overlap;
+import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.QuarantineTopic.Position;
+import dev.jobweaver.testing.QuarantineTopic;
+import dev.jobweaver.scheduler.testing.PoisonRecords;
+import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
+import dev.jobweaver.scheduler.testing.TestSchedules;
+import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Records of {@code schedules} that are no usable schedule (not JSON, breaking a rule, keyed by another id, a tombstone
+ * whose key is no scheduleId) are quarantined, and the good record behind them on the same partition is applied.
+ */
+@QuarkusTest
+@JobWeaverTest(database = "jobweaver_scheduler")
+class ScheduleEventConsumerQuarantineTest extends ScheduleKafkaTest {
+
+    @Test
+    void badRecordsAreQuarantinedAndTheGoodOneBehindThemIsApplied() {
+        UUID bad = UUID.randomUUID();
+        UUID good = UUID.randomUUID();
+        ScheduleEvent halfSecond = TestSchedules.interval(bad, 1, "PT0.5S", Instant.now(), Misfire.SKIP, Overlap.ALLOW);
+        ScheduleEvent wrongKey = TestSchedules.interval(bad, 1, "PT1H", Instant.now(), Misfire.SKIP, Overlap.ALLOW);
+        long notJson = producer.sendRaw(Topics.SCHEDULES, 1, bad.toString(),
+                "{not json".getBytes(StandardCharsets.UTF_8));
+        long invalid = producer.sendRaw(Topics.SCHEDULES, 1, bad.toString(), jsonBytes(halfSecond));
+        long otherKey = producer.sendRaw(Topics.SCHEDULES, 1, UUID.randomUUID().toString(), jsonBytes(wrongKey));
+        long badTombstone = producer.sendRaw(Topics.SCHEDULES, 1, "not-a-schedule", null);
+        producer.sendRaw(Topics.SCHEDULES, 1, good.toString(), jsonBytes(TestSchedules.interval(good, 1, "PT1H",
+                Instant.now(), Misfire.SKIP, Overlap.ALLOW)));
+        schedules.track(good);
+
+        schedules.awaitTimer(good, t -> t.version() == 1);
+
+        assertThat(schedules.timer(bad)).isNull();
+        Map<Position, ConsumerRecord<String, byte[]>> copies = PoisonRecords.awaitQuarantined(bootstrapServers,
+                List.of(at(notJson), at(invalid), at(otherKey), at(badTombstone)));
+        assertThat(reason(copies.get(at(notJson)))).isEqualTo(QuarantineReason.UNREADABLE.name());
+        assertThat(reason(copies.get(at(invalid)))).isEqualTo(QuarantineReason.INVALID.name());
+        assertThat(QuarantineTopic.header(copies.get(at(invalid)), QuarantineHeaders.DETAIL)).contains("interval");
+        assertThat(QuarantineTopic.header(copies.get(at(otherKey)), QuarantineHeaders.DETAIL)).contains("scheduleId");
+        assertThat(reason(copies.get(at(badTombstone)))).isEqualTo(QuarantineReason.INVALID.name());
+        assertThat(copies.get(at(badTombstone)).value()).isNullOrEmpty();
+    }
+
+    private static Position at(long offset) {
+        return new Position(Topics.SCHEDULES, 1, offset);
+    }
+
+    private static String reason(ConsumerRecord<String, byte[]> copy) {
+        assertThat(copy).isNotNull();
+        return QuarantineTopic.header(copy, QuarantineHeaders.REASON);
+    }
+}

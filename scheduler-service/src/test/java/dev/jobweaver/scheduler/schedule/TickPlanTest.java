@@ -1,0 +1,126 @@
+package dev.jobweaver.scheduler.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.common.schedule.Misfire;
+import dev.jobweaver.common.schedule.Overlap;
+import dev.jobweaver.common.schedule.ScheduleClock;
+import dev.jobweaver.scheduler.schedule.TickPlan.Tick;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import org.junit.jupiter.api.Test;
+
+/** The rules of one schedule in one round: ticks due fire each, capped; misfire and overlap. */
+class TickPlanTest {
+
+    private static final Instant ANCHOR = Instant.parse("2026-11-26T00:00:00Z");
+    private static final ScheduleClock EVERY_SECOND = ScheduleClock.of(null, "PT1S", null, ANCHOR);
+    private static final Duration SECOND = Duration.ofSeconds(1);
+    private static final Duration THRESHOLD = Duration.ofSeconds(60);
+
+    @Test
+    void ticksWithinTheThresholdFireEachAsThemselvesAndTheNextIsTheFirstNotDue() {
+        Instant now = ANCHOR.plusMillis(10_500);
+
+        TickPlan plan = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(8), now,
+                Misfire.FIRE_ONCE, Overlap.ALLOW, false, THRESHOLD, 100);
+
+        assertThat(plan.fire()).containsExactly(new Tick(ANCHOR.plusSeconds(8), false),
+                new Tick(ANCHOR.plusSeconds(9), false), new Tick(ANCHOR.plusSeconds(10), false));
+        assertThat(plan.next()).isEqualTo(ANCHOR.plusSeconds(11));
+        assertThat(plan.more()).isFalse();
+        assertThat(plan.skippedOverlap()).isZero();
+        assertThat(plan.skippedMisfire()).isZero();
+    }
+
+    @Test
+    void aRoundFiresAtMostTheCapAndLeavesTheRestDue() {
+        Instant now = ANCHOR.plusSeconds(50);
+
+        TickPlan plan = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(1), now,
+                Misfire.FIRE_ONCE, Overlap.ALLOW, false, THRESHOLD, 20);
+
+        assertThat(plan.fire()).hasSize(20);
+        assertThat(plan.fire().getLast().scheduledFor()).isEqualTo(ANCHOR.plusSeconds(20));
+        assertThat(plan.next()).isEqualTo(ANCHOR.plusSeconds(21));
+        assertThat(plan.more()).isTrue();
+    }
+
+    @Test
+    void fireOnceFiresOneCatchUpForTheLatestMissedTickAndGoesOnFromTheNextTick() {
+        Instant now = ANCHOR.plusSeconds(3_600).plusMillis(400);
+
+        TickPlan plan = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(1), now,
+                Misfire.FIRE_ONCE, Overlap.ALLOW, false, THRESHOLD, 100);
+
+        assertThat(plan.fire()).containsExactly(new Tick(ANCHOR.plusSeconds(3_600), true));
+        assertThat(plan.skippedMisfire()).isEqualTo(3_599);
+        assertThat(plan.next()).isEqualTo(ANCHOR.plusSeconds(3_601));
+        assertThat(plan.more()).isFalse();
+    }
+
+    @Test
+    void skipFiresNothingForMissedTicksAndGoesOnFromTheNextTick() {
+        Instant now = ANCHOR.plusSeconds(7_200).plusMillis(900);
+
+        TickPlan plan = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(1), now,
+                Misfire.SKIP, Overlap.ALLOW, false, THRESHOLD, 100);
+
+        assertThat(plan.fire()).isEmpty();
+        assertThat(plan.skippedMisfire()).isEqualTo(7_200);
+        assertThat(plan.next()).isEqualTo(ANCHOR.plusSeconds(7_201));
+    }
+
+    @Test
+    void overlapSkipSkipsEveryDueTickWhileBusyAndFiresOnlyTheFirstWhenNot() {
+        Instant now = ANCHOR.plusMillis(5_200);
+
+        TickPlan busy = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(2), now,
+                Misfire.FIRE_ONCE, Overlap.SKIP, true, THRESHOLD, 100);
+        TickPlan free = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(2), now,
+                Misfire.FIRE_ONCE, Overlap.SKIP, false, THRESHOLD, 100);
+        TickPlan allowed = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(2), now,
+                Misfire.FIRE_ONCE, Overlap.ALLOW, true, THRESHOLD, 100);
+
+        assertThat(busy.fire()).isEmpty();
+        assertThat(busy.skippedOverlap()).isEqualTo(4);
+        assertThat(busy.next()).isEqualTo(ANCHOR.plusSeconds(6));
+        assertThat(free.fire()).containsExactly(new Tick(ANCHOR.plusSeconds(2), false));
+        assertThat(free.skippedOverlap()).isEqualTo(3);
+        assertThat(allowed.fire()).hasSize(4);
+    }
+
+    @Test
+    void aBusyScheduleThatMisfiredCountsItsCatchUpAsSkippedByOverlap() {
+        Instant now = ANCHOR.plusSeconds(600);
+
+        TickPlan plan = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(1), now,
+                Misfire.FIRE_ONCE, Overlap.SKIP, true, THRESHOLD, 100);
+
+        assertThat(plan.fire()).isEmpty();
+        assertThat(plan.skippedOverlap()).isEqualTo(1);
+        assertThat(plan.skippedMisfire()).isEqualTo(599);
+    }
+
+    @Test
+    void theLatestMissedTickOfADailyCronIsFoundWithoutWalkingEveryDay() {
+        ZoneId amsterdam = ZoneId.of("Europe/Amsterdam");
+        ScheduleClock daily = ScheduleClock.of("0 2 * * *", null, amsterdam.getId(), null);
+        ScheduleClock minutely = ScheduleClock.of("* * * * *", null, "UTC", null);
+        Instant first = ZonedDateTime.of(2026, 1, 1, 2, 0, 0, 0, amsterdam).toInstant();
+        Instant now = ZonedDateTime.of(2026, 11, 26, 9, 30, 0, 0, amsterdam).toInstant();
+
+        TickPlan plan = TickPlan.of(daily, null, first, now, Misfire.FIRE_ONCE, Overlap.ALLOW, false, THRESHOLD, 100);
+
+        assertThat(plan.fire()).containsExactly(
+                new Tick(ZonedDateTime.of(2026, 11, 26, 2, 0, 0, 0, amsterdam).toInstant(), true));
+        assertThat(plan.skippedMisfire()).isEqualTo(329);
+        assertThat(plan.next()).isEqualTo(ZonedDateTime.of(2026, 11, 27, 2, 0, 0, 0, amsterdam).toInstant());
+        // A cron schedule's missed ticks are counted one by one, up to a bound.
+        TickPlan daysOfMinutes = TickPlan.of(minutely, null, first, now, Misfire.SKIP, Overlap.ALLOW, false,
+                THRESHOLD, 100);
+        assertThat(daysOfMinutes.skippedMisfire()).isEqualTo(TickPlan.MISFIRE_COUNT_LIMIT);
+    }
+}
