@@ -27,7 +27,7 @@ import org.jboss.logging.Logger;
  */
 @ApplicationScoped
 @Identifier(CommandWindow.NAME)
-public class CommandWindow implements KafkaConsumerRebalanceListener {
+class CommandWindow implements KafkaConsumerRebalanceListener {
 
     /** The name the channel's {@code consumer-rebalance-listener.name} gives. */
     public static final String NAME = "jobweaver-worker-commands-window";

@@ -28,7 +28,7 @@ import org.jboss.logging.Logger;
  * again).
  */
 @ApplicationScoped
-public class JobCommands {
+class JobCommands {
 
     private static final Logger LOG = Logger.getLogger(JobCommands.class);
 

@@ -32,7 +32,7 @@ import java.util.TreeSet;
  * records will be delivered again to whoever owns the partition next; that is still at-least-once, and safe because
  * the worker recognises a finished run by its {@code event_id} and only re-publishes its stored outcome.
  */
-public final class CompletedOffsetsCodec {
+final class CompletedOffsetsCodec {
 
     /** Marks metadata written by this codec, version 1; anything else is ignored on decode. */
     public static final String PREFIX = "jw1:";

@@ -9,7 +9,7 @@ package dev.jobweaver.worker.offsets;
  * so the stuck-offset check cannot see them. Pure and not thread-safe: one per partition, used under the handler's
  * lock.
  */
-public final class DeliveryWatch {
+final class DeliveryWatch {
 
     private long lastReceived = Long.MIN_VALUE;
     private long since = -1;

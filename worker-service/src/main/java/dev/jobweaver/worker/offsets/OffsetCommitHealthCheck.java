@@ -14,7 +14,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class OffsetCommitHealthCheck implements HealthCheck {
+class OffsetCommitHealthCheck implements HealthCheck {
 
     private final OutOfOrderCommitHandlerFactory handlers;
     private final WorkerConfig config;

@@ -12,7 +12,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /** Prometheus metrics of the out-of-order commit strategy, per partition where it matters. */
 @ApplicationScoped
-public class OffsetMetrics {
+class OffsetMetrics {
 
     private final MeterRegistry registry;
     private final Map<TopicPartition, PartitionGauges> gauges = new ConcurrentHashMap<>();

@@ -51,7 +51,7 @@ import java.util.TreeSet;
  * {@code jobweaver.worker.offsets.stuck-threshold} (2 minutes) and {@code metadata-max-chars} (4096, Kafka's
  * {@code offset.metadata.max.bytes}); commits happen every {@code commit-interval} (1 s).
  */
-public final class PartitionOffsets {
+final class PartitionOffsets {
 
     /** "No offset": nothing committed yet, nothing received. */
     public static final long NONE = -1L;

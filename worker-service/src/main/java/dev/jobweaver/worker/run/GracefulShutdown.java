@@ -15,7 +15,7 @@ import org.jboss.logging.Logger;
  * database, the producers and the consumers they need to finish and publish.
  */
 @ApplicationScoped
-public class GracefulShutdown {
+class GracefulShutdown {
 
     private static final Logger LOG = Logger.getLogger(GracefulShutdown.class);
 

@@ -92,7 +92,7 @@ import org.jboss.logging.MDC;
  * quarantine publish); it never throws.
  */
 @ApplicationScoped
-public class JobRunner {
+class JobRunner {
 
     private static final Logger LOG = Logger.getLogger(JobRunner.class);
 

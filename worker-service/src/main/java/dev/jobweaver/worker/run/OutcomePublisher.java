@@ -25,7 +25,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * producer uses {@code acks=all}).
  */
 @ApplicationScoped
-public class OutcomePublisher {
+class OutcomePublisher {
 
     private final MutinyEmitter<JobCompletedEvent> completed;
     private final MutinyEmitter<JobFailedEvent> failed;

@@ -58,7 +58,7 @@ import java.util.concurrent.TimeoutException;
  * destination, which may be a third party.
  */
 @ApplicationScoped
-public class HttpCallHandler implements JobHandler<HttpCallPayload> {
+class HttpCallHandler implements JobHandler<HttpCallPayload> {
 
     private static final int MAX_SHOWN_PATH = 200;
 

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * loops ended). Platform threads are time-sliced by the operating system.
  */
 @ApplicationScoped
-public class ComputePermits {
+class ComputePermits {
 
     private final int permits;
     private final Semaphore semaphore;

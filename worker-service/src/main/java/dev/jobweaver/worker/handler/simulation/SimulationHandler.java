@@ -21,7 +21,7 @@ import java.util.List;
  * payload carries {@code input} or {@code results}: the result is then what the job received.
  */
 @ApplicationScoped
-public class SimulationHandler implements JobHandler<JobPayload> {
+class SimulationHandler implements JobHandler<JobPayload> {
 
     private final StepExecutor steps;
     private final long computeNanosPerIteration;
