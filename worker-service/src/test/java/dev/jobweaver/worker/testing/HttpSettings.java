@@ -1,6 +1,6 @@
 package dev.jobweaver.worker.testing;
 
-import dev.jobweaver.worker.config.HttpCallConfig;
+import dev.jobweaver.worker.handler.http.HttpCallConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

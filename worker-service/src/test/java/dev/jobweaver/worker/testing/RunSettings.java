@@ -1,6 +1,6 @@
 package dev.jobweaver.worker.testing;
 
-import dev.jobweaver.worker.config.WorkerConfig;
+import dev.jobweaver.worker.WorkerConfig;
 import java.time.Duration;
 
 /** {@code jobweaver.worker.run} as a plain object: the defaults, with the time-bound slack of the test's choosing. */

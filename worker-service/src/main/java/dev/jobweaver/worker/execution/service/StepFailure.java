@@ -1,9 +1,0 @@
-package dev.jobweaver.worker.execution.service;
-
-/** A step failed in an expected way (a FAIL step, a run past its time bound): the message is the attempt's error. */
-public final class StepFailure extends Exception {
-
-    public StepFailure(String message) {
-        super(message, null, false, false);
-    }
-}

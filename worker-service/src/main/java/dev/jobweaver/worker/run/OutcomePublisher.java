@@ -1,0 +1,64 @@
+package dev.jobweaver.worker.run;
+
+import dev.jobweaver.common.event.JobCompletedEvent;
+import dev.jobweaver.common.event.JobFailedEvent;
+import dev.jobweaver.worker.store.ExecutionOutcome;
+import dev.jobweaver.common.messaging.Channels;
+import dev.jobweaver.common.messaging.EventIds;
+import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.worker.store.ExecutionAttempt;
+import io.opentelemetry.context.Context;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.TracingMetadata;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * Publishes the outcome of a run, as stored in {@code execution_attempts}, to {@code job-completed} or
+ * {@code job-failed}: key jobId, header eventId = {@link EventIds#outcomeEventId} of the run, so a re-published
+ * outcome carries the same id, and the same result: the stored one. Returns only once Kafka acknowledged it (the
+ * producer uses {@code acks=all}).
+ */
+@ApplicationScoped
+class OutcomePublisher {
+
+    private final MutinyEmitter<JobCompletedEvent> completed;
+    private final MutinyEmitter<JobFailedEvent> failed;
+
+    public OutcomePublisher(@Channel(Channels.JOB_COMPLETED_OUT) MutinyEmitter<JobCompletedEvent> completed,
+            @Channel(Channels.JOB_FAILED_OUT) MutinyEmitter<JobFailedEvent> failed) {
+        this.completed = completed;
+        this.failed = failed;
+    }
+
+    /** Publishes the outcome of {@code attempt} (closed, never {@code RUNNING}) and waits for Kafka's acknowledgement. */
+    public void publish(ExecutionAttempt attempt, Duration timeout) {
+        if (attempt.outcome() == ExecutionOutcome.RUNNING) {
+            throw new IllegalArgumentException("run " + attempt.eventId() + " has no outcome yet");
+        }
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Headers.EVENT_ID,
+                EventIds.outcomeEventId(attempt.eventId()).toString().getBytes(StandardCharsets.UTF_8));
+        OutgoingKafkaRecordMetadata<String> kafka = OutgoingKafkaRecordMetadata.<String>builder()
+                .withKey(attempt.jobId().toString())
+                .withHeaders(headers)
+                .build();
+        // The send happens on the connector's threads: carry the job's trace context explicitly.
+        TracingMetadata tracing = TracingMetadata.withCurrent(Context.current());
+        if (attempt.outcome() == ExecutionOutcome.SUCCESS) {
+            JobCompletedEvent event = new JobCompletedEvent(attempt.eventId(), attempt.jobId(), attempt.attempt(),
+                    attempt.traceId(), attempt.startedAt(), attempt.finishedAt(), attempt.workerId(), attempt.result());
+            completed.sendMessage(Message.of(event).addMetadata(kafka).addMetadata(tracing)).await().atMost(timeout);
+        } else {
+            JobFailedEvent event = new JobFailedEvent(attempt.eventId(), attempt.jobId(), attempt.attempt(),
+                    attempt.traceId(), attempt.errorMessage(), attempt.startedAt(), attempt.finishedAt(),
+                    attempt.workerId());
+            failed.sendMessage(Message.of(event).addMetadata(kafka).addMetadata(tracing)).await().atMost(timeout);
+        }
+    }
+}

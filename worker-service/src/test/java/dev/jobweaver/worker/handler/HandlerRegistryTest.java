@@ -1,0 +1,75 @@
+package dev.jobweaver.worker.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.JobPayload;
+import dev.jobweaver.common.job.JobType;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The registry holds one handler per job type: a second one for a type stops start-up, a missing one is null. */
+class HandlerRegistryTest {
+
+    @Test
+    void eachTypeFindsItsHandler() {
+        Fake simulation = new Fake(JobType.SIMULATION);
+        Fake http = new Fake(JobType.HTTP);
+
+        HandlerRegistry registry = new HandlerRegistry(List.of(new HandlerRegistry.Named(simulation, "sim"),
+                new HandlerRegistry.Named(http, "http")));
+
+        assertThat(registry.handler(JobType.SIMULATION)).isSameAs(simulation);
+        assertThat(registry.handler(JobType.HTTP)).isSameAs(http);
+        assertThat(registry.types()).containsExactlyInAnyOrder(JobType.SIMULATION, JobType.HTTP);
+    }
+
+    @Test
+    void twoHandlersForOneTypeFailNamingBoth() {
+        List<HandlerRegistry.Named> twice = List.of(new HandlerRegistry.Named(new Fake(JobType.HTTP), "FirstHttp"),
+                new HandlerRegistry.Named(new Fake(JobType.SIMULATION), "Simulation"),
+                new HandlerRegistry.Named(new Fake(JobType.HTTP), "SecondHttp"));
+
+        assertThatThrownBy(() -> new HandlerRegistry(twice))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("two job handlers for job type HTTP: FirstHttp and SecondHttp; keep one");
+    }
+
+    @Test
+    void aHandlerWithoutATypeFailsStartUp() {
+        assertThatThrownBy(() -> new HandlerRegistry(List.of(new HandlerRegistry.Named(new Fake(null), "Untyped"))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("job handler Untyped names no job type");
+    }
+
+    @Test
+    void aTypeWithoutAHandlerHasNone() {
+        HandlerRegistry registry = new HandlerRegistry(
+                List.of(new HandlerRegistry.Named(new Fake(JobType.SIMULATION), "sim")));
+
+        assertThat(registry.handler(JobType.HTTP)).isNull();
+        assertThat(registry.handler(null)).isNull();
+        assertThat(registry.types()).containsExactly(JobType.SIMULATION);
+    }
+
+    /** A handler that only names its type. */
+    private record Fake(JobType type) implements JobHandler<JobPayload> {
+
+        @Override
+        public Class<JobPayload> payloadType() {
+            return JobPayload.class;
+        }
+
+        @Override
+        public Duration expectedDuration(JobPayload payload) {
+            return Duration.ZERO;
+        }
+
+        @Override
+        public JsonNode run(RunContext<JobPayload> run) {
+            return null;
+        }
+    }
+}
