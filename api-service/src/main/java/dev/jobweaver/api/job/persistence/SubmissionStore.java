@@ -183,7 +183,7 @@ public class SubmissionStore {
         return pool.preparedQuery(REMOVE).execute(Tuple.of(jobIds.toArray(UUID[]::new))).map(rows -> rows.rowCount());
     }
 
-    static OffsetDateTime utc(Instant instant) {
+    public static OffsetDateTime utc(Instant instant) {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 }

@@ -1,4 +1,4 @@
-package dev.jobweaver.api.job.service;
+package dev.jobweaver.api.outbox;
 
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.persistence.SubmissionStore;
@@ -37,7 +37,7 @@ import org.jboss.logging.Logger;
  * each group's rows at once.
  */
 @ApplicationScoped
-public class OutboxCleanup {
+class OutboxCleanup {
 
     private static final Logger LOG = Logger.getLogger(OutboxCleanup.class);
     static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(5);
@@ -52,7 +52,7 @@ public class OutboxCleanup {
     private boolean timerSet;
 
     @Inject
-    public OutboxCleanup(SubmissionStore store, Vertx vertx, JobApiConfig config) {
+    OutboxCleanup(SubmissionStore store, Vertx vertx, JobApiConfig config) {
         this(store, vertx, config.outbox().deleteDelay(), config.outbox().deleteBatchSize());
     }
 
@@ -64,7 +64,7 @@ public class OutboxCleanup {
     }
 
     /** Deletes the rows of these acknowledged jobs within the delay. Never fails; a failed delete is logged. */
-    public void deleteLater(List<UUID> acknowledged) {
+    void deleteLater(List<UUID> acknowledged) {
         if (acknowledged.isEmpty()) {
             return;
         }
@@ -88,7 +88,7 @@ public class OutboxCleanup {
     }
 
     /** Deletes every row waiting now; completes when the statement has (with 0 if nothing waited or it failed). */
-    public Uni<Integer> deleteWaiting() {
+    Uni<Integer> deleteWaiting() {
         List<UUID> ids;
         synchronized (this) {
             timerSet = false;
@@ -98,7 +98,7 @@ public class OutboxCleanup {
     }
 
     /** How many acknowledged rows wait for their delete. */
-    public synchronized int waiting() {
+    synchronized int waiting() {
         return waiting.size();
     }
 

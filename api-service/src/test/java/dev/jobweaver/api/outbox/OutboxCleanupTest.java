@@ -1,4 +1,4 @@
-package dev.jobweaver.api.job.service;
+package dev.jobweaver.api.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,4 +1,4 @@
-package dev.jobweaver.api.job.messaging;
+package dev.jobweaver.api.outbox;
 
 import dev.jobweaver.local.testing.LocalStackResource;
 import io.quarkus.test.common.ResourceArg;
