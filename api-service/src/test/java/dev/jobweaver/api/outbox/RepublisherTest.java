@@ -33,7 +33,8 @@ class RepublisherTest {
 
     @Test
     void aFullRoundKafkaTookNoneOfIsTheLast() {
-        Scripted source = new Scripted(new UnpublishedEvents.Round(BATCH, 0), new UnpublishedEvents.Round(BATCH, BATCH));
+        Scripted source = new Scripted(new UnpublishedEvents.Round(BATCH, 0),
+                new UnpublishedEvents.Round(BATCH, BATCH));
 
         assertThat(Republisher.publishAll(source).await().indefinitely()).isZero();
         assertThat(source.rounds()).as("a broker that refuses everything costs one round per run").isEqualTo(1);
