@@ -1,7 +1,6 @@
 package dev.jobweaver.api.outbox;
 
 import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.persistence.SubmissionStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -42,7 +41,7 @@ class OutboxCleanup {
     private static final Logger LOG = Logger.getLogger(OutboxCleanup.class);
     static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(5);
 
-    private final SubmissionStore store;
+    private final OutboxStore store;
     private final Vertx vertx;
     private final long delayMillis;
     private final int batchSize;
@@ -52,11 +51,11 @@ class OutboxCleanup {
     private boolean timerSet;
 
     @Inject
-    OutboxCleanup(SubmissionStore store, Vertx vertx, JobApiConfig config) {
+    OutboxCleanup(OutboxStore store, Vertx vertx, JobApiConfig config) {
         this(store, vertx, config.outbox().deleteDelay(), config.outbox().deleteBatchSize());
     }
 
-    OutboxCleanup(SubmissionStore store, Vertx vertx, Duration delay, int batchSize) {
+    OutboxCleanup(OutboxStore store, Vertx vertx, Duration delay, int batchSize) {
         this.store = store;
         this.vertx = vertx;
         this.delayMillis = delay.toMillis();
@@ -122,7 +121,7 @@ class OutboxCleanup {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        Uni<Integer> deleted = store.removeOutbox(ids)
+        Uni<Integer> deleted = store.delete(ids)
                 .onFailure().invoke(e -> LOG.warnf("%d outbox row(s) not removed (%s); the sweeper will publish those"
                         + " events again, which the scheduler ignores: %s", ids.size(), e.getMessage(), ids))
                 .onFailure().recoverWithItem(0)

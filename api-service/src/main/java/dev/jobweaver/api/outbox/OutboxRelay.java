@@ -76,7 +76,7 @@ public class OutboxRelay {
     private boolean retryPending;
 
     OutboxRelay(JobCreatedPublisher publisher, OutboxCleanup cleanup, JobMetrics metrics, Vertx vertx,
-                       JobApiConfig config) {
+                JobApiConfig config) {
         this.publisher = publisher;
         this.cleanup = cleanup;
         this.metrics = metrics;

@@ -20,7 +20,11 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
-/** The sweeper's and the backlog's side of {@code job_outbox}, with the reactive PostgreSQL client. */
+/**
+ * The outbox's side of {@code job_outbox}, with the reactive PostgreSQL client: the deletes of acknowledged rows, the
+ * sweeper's claims and the backlog's measurement. The rows are inserted with their jobs, in the group's one statement
+ * ({@code SubmissionStore}).
+ */
 @ApplicationScoped
 class OutboxStore {
 
@@ -94,6 +98,11 @@ class OutboxStore {
                             : conn.preparedQuery(DELETE).execute(Tuple.of(published.toArray(UUID[]::new)))
                                     .map(deleted -> new UnpublishedEvents.Round(claimed.size(), published.size())));
                 }));
+    }
+
+    /** Deletes the rows of jobs whose events Kafka acknowledged; returns how many were there. */
+    Uni<Integer> delete(List<UUID> jobIds) {
+        return pool.preparedQuery(DELETE).execute(Tuple.of(jobIds.toArray(UUID[]::new))).map(rows -> rows.rowCount());
     }
 
     /** The origin of a claimed row's job; null for a client's submission. */

@@ -46,8 +46,8 @@ public class OutboxSweeper implements UnpublishedEvents {
     private final Instant startedAt = Instant.now();
 
     OutboxSweeper(OutboxStore outbox, OutboxRelay relay, JobCreatedPublisher publisher, JobMetrics metrics,
-                         JobApiConfig config,
-                         @ConfigProperty(name = "jobweaver.kafka.instance-id") Optional<String> instance) {
+                  JobApiConfig config,
+                  @ConfigProperty(name = "jobweaver.kafka.instance-id") Optional<String> instance) {
         this.outbox = outbox;
         this.relay = relay;
         this.publisher = publisher;

@@ -38,7 +38,7 @@ class RelayReadinessCheck implements HealthCheck {
     private final OutboxRelay relay;
 
     RelayReadinessCheck(@Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
-                               OutboxBacklog backlog, OutboxRelay relay) {
+                        OutboxBacklog backlog, OutboxRelay relay) {
         this.backlog = backlog;
         this.relay = relay;
         Map<String, Object> config = new HashMap<>();

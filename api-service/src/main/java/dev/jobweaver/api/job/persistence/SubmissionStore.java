@@ -74,7 +74,6 @@ public class SubmissionStore {
      * A plain DELETE, not SKIP LOCKED: a row the sweeper holds makes this wait for the sweeper's transaction, after
      * which the row is gone either way.
      */
-    private static final String REMOVE = "DELETE FROM job_outbox WHERE job_id = ANY($1::uuid[])";
 
     private final Pool pool;
 
@@ -176,11 +175,6 @@ public class SubmissionStore {
         parameters.addValue(Columns.of(jobs, job -> JobControlColumns.json(job.controlOrDefaults().labels()),
                 String[]::new));
         return parameters;
-    }
-
-    /** Deletes the outbox rows of jobs whose events Kafka acknowledged; returns how many were there. */
-    public Uni<Integer> removeOutbox(List<UUID> jobIds) {
-        return pool.preparedQuery(REMOVE).execute(Tuple.of(jobIds.toArray(UUID[]::new))).map(rows -> rows.rowCount());
     }
 
     public static OffsetDateTime utc(Instant instant) {
