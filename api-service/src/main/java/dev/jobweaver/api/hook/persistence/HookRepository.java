@@ -1,6 +1,6 @@
 package dev.jobweaver.api.hook.persistence;
 
-import dev.jobweaver.api.web.persistence.LiveRowRepository;
+import dev.jobweaver.api.platform.db.LiveRowRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**

@@ -16,7 +16,7 @@ import dev.jobweaver.api.hook.service.StoredHook;
 import dev.jobweaver.api.hook.service.WorkflowStarter;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
-import dev.jobweaver.api.job.service.OutboxFullException;
+import dev.jobweaver.api.outbox.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.crypto.SecretCipher;
 import dev.jobweaver.api.security.service.Caller;

@@ -196,8 +196,8 @@ public interface JobApiConfig {
         Duration backlogRefresh();
 
         /**
-         * How often the sweeper looks for outbox rows the relay did not publish (also
-         * {@code jobweaver.api.outbox.sweep-interval} in {@code @Scheduled}).
+         * How often the sweeper looks for outbox rows the relay did not publish (the interval of its rounds in the
+         * outbox's republish loop).
          */
         @WithDefault("5s")
         Duration sweepInterval();

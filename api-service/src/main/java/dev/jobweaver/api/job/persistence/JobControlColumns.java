@@ -83,7 +83,7 @@ public final class JobControlColumns {
      * The control a row's event carries: what the row holds beyond the defaults, so that a job stored without any
      * (every job of the original API) carries none, as its first publish did.
      */
-    static JobControl control(Row row) {
+    public static JobControl control(Row row) {
         Priority priority = priority(row);
         String tenant = row.getString("tenant");
         JobControl control = new JobControl(priority == Priority.NORMAL ? null : priority, runAt(row),

@@ -6,10 +6,10 @@ import java.time.OffsetDateTime;
 import java.util.UUID;
 
 /** How a job's origin (a schedule's tick, or a workflow run's node) is read from the columns of {@code jobs}. */
-final class JobOriginColumns {
+public final class JobOriginColumns {
 
     /** The origin's columns, as {@link #origin(Row)} reads them; {@code prefix} is a table alias and its dot, or empty. */
-    static String select(String prefix) {
+    public static String select(String prefix) {
         return prefix + "schedule_id, " + prefix + "scheduled_for, " + prefix + "workflow_id, " + prefix
                 + "workflow_run_id, " + prefix + "node_id, " + prefix + "workflow_max_concurrency";
     }
@@ -18,7 +18,7 @@ final class JobOriginColumns {
     }
 
     /** What made a row's job; null for a client's submission. */
-    static JobOrigin origin(Row row) {
+    public static JobOrigin origin(Row row) {
         UUID scheduleId = row.getUUID("schedule_id");
         if (scheduleId != null) {
             OffsetDateTime scheduledFor = row.getOffsetDateTime("scheduled_for");

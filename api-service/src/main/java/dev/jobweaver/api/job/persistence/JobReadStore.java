@@ -162,7 +162,7 @@ public class JobReadStore {
     }
 
     /** A stored instruction (jsonb as text) as the payload tree. */
-    static JsonNode payload(String json) {
+    public static JsonNode payload(String json) {
         JsonNode payload = JobControlColumns.tree(json);
         if (payload == null || !payload.isObject()) {
             throw new IllegalStateException("a stored instruction is not a JSON object");

@@ -74,7 +74,6 @@ public class SubmissionStore {
      * A plain DELETE, not SKIP LOCKED: a row the sweeper holds makes this wait for the sweeper's transaction, after
      * which the row is gone either way.
      */
-    private static final String REMOVE = "DELETE FROM job_outbox WHERE job_id = ANY($1::uuid[])";
 
     private final Pool pool;
 
@@ -178,12 +177,7 @@ public class SubmissionStore {
         return parameters;
     }
 
-    /** Deletes the outbox rows of jobs whose events Kafka acknowledged; returns how many were there. */
-    public Uni<Integer> removeOutbox(List<UUID> jobIds) {
-        return pool.preparedQuery(REMOVE).execute(Tuple.of(jobIds.toArray(UUID[]::new))).map(rows -> rows.rowCount());
-    }
-
-    static OffsetDateTime utc(Instant instant) {
+    public static OffsetDateTime utc(Instant instant) {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 }

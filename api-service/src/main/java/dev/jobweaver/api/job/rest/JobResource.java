@@ -11,7 +11,7 @@ import dev.jobweaver.api.job.service.JobCommandService;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.service.JobQueryService;
 import dev.jobweaver.api.job.service.JobSubmissionService;
-import dev.jobweaver.api.job.service.OutboxFullException;
+import dev.jobweaver.api.outbox.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.job.service;
 
+import dev.jobweaver.api.outbox.OutboxBacklog;
 import dev.jobweaver.common.job.JobCommand;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -95,7 +96,7 @@ public class JobMetrics {
     }
 
     /** Registers the outbox backlog's gauges. */
-    void outboxBacklog(OutboxBacklog backlog) {
+    public void outboxBacklog(OutboxBacklog backlog) {
         Gauge.builder("jobweaver.outbox.backlog.jobs", backlog, OutboxBacklog::jobs)
                 .description("Jobs committed whose events Kafka has not acknowledged yet (all instances; measured every"
                         + " jobweaver.api.outbox.backlog-refresh)").register(registry);

@@ -1,11 +1,13 @@
 package dev.jobweaver.api.job.service;
 
+import dev.jobweaver.api.outbox.OutboxBacklog;
+import dev.jobweaver.api.outbox.OutboxFullException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
-import dev.jobweaver.api.job.messaging.OutboxRelay;
-import dev.jobweaver.api.job.messaging.OutboxSweeper;
+import dev.jobweaver.api.outbox.OutboxRelay;
+import dev.jobweaver.api.outbox.OutboxSweeper;
 import dev.jobweaver.api.job.persistence.IdempotencyStore;
 import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.job.persistence.SubmissionStore;

@@ -11,7 +11,7 @@ public interface ScheduleConfig {
     /**
      * How often the republisher looks for schedules whose latest change Kafka has not acknowledged (a crash or a Kafka
      * outage between the commit and the publish), schedules due for a refresh, and deleted schedules awaiting their
-     * tombstone (also {@code jobweaver.api.schedules.republish-interval} in {@code @Scheduled}).
+     * tombstone (the interval of its rounds in the outbox's republish loop).
      */
     @WithDefault("5s")
     Duration republishInterval();

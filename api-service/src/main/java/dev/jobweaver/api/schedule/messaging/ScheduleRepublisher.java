@@ -5,17 +5,17 @@ import dev.jobweaver.api.schedule.persistence.Schedule;
 import dev.jobweaver.api.schedule.persistence.ScheduleRepository;
 import dev.jobweaver.api.schedule.service.ScheduleMetrics;
 import dev.jobweaver.api.schedule.service.StoredSchedule;
-import dev.jobweaver.api.web.messaging.RowOutbox;
+import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.api.outbox.UnpublishedEvents;
 import dev.jobweaver.common.event.ScheduleEvent;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -33,11 +33,11 @@ import org.jboss.logging.Logger;
  * schedule back to the scheduler; its next tick finds no schedule here, makes no job, and publishes the tombstone
  * again ({@code ScheduledJobs}).
  *
- * <p>Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself; the rounds
- * are {@link RowOutbox#republishAll}.
+ * <p>Its rounds are run by the outbox's republish loop ({@link UnpublishedEvents}), on a Vert.x event loop, never
+ * concurrently with themselves; each publishes its rows with {@link RowOutbox#publishEach}.
  */
 @ApplicationScoped
-public class ScheduleRepublisher {
+public class ScheduleRepublisher implements UnpublishedEvents {
 
     private static final Logger LOG = Logger.getLogger(ScheduleRepublisher.class);
 
@@ -58,19 +58,24 @@ public class ScheduleRepublisher {
         this.config = config;
     }
 
-    @Scheduled(every = "${jobweaver.api.schedules.republish-interval:5s}", delay = 1, delayUnit = TimeUnit.SECONDS,
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "schedule-republisher",
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    Uni<Void> scheduledRound() {
-        return republishAll()
-                .onFailure().invoke(e -> LOG.warnf("schedule republish failed: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+    @Override
+    public String identity() {
+        return "schedule-republisher";
     }
 
-    /** Rounds until one finds less than a full batch; how many schedules they published. */
-    public Uni<Integer> republishAll() {
-        return RowOutbox.republishAll(LOG, "schedule(s)", config.republishBatchSize(), this::round, this::publish);
+    @Override
+    public Duration every() {
+        return config.republishInterval();
+    }
+
+    @Override
+    public int batchSize() {
+        return config.republishBatchSize();
+    }
+
+    @Override
+    public Uni<Round> publishOldest() {
+        return round().chain(due -> RowOutbox.publishEach(LOG, "schedule(s)", due, this::publish));
     }
 
     /** The rows due, read in a session of their own. */

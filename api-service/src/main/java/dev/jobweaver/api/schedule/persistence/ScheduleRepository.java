@@ -1,6 +1,6 @@
 package dev.jobweaver.api.schedule.persistence;
 
-import dev.jobweaver.api.web.persistence.LiveRowRepository;
+import dev.jobweaver.api.platform.db.LiveRowRepository;
 import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;

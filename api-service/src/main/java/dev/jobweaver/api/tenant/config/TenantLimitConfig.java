@@ -10,8 +10,8 @@ public interface TenantLimitConfig {
 
     /**
      * How often the republisher looks for limits whose latest change Kafka has not acknowledged (a crash or a Kafka
-     * outage between the commit and the publish) and limits due for a refresh (also
-     * {@code jobweaver.api.tenant-limits.republish-interval} in {@code @Scheduled}).
+     * outage between the commit and the publish) and limits due for a refresh (the interval of its rounds in the
+     * outbox's republish loop).
      */
     @WithDefault("5s")
     Duration republishInterval();

@@ -2,7 +2,7 @@ package dev.jobweaver.api.tenant.messaging;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.tenant.persistence.TenantLimitStatements;
-import dev.jobweaver.api.web.messaging.RowOutbox;
+import dev.jobweaver.api.outbox.RowOutbox;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.TenantLimitEvent;
 import dev.jobweaver.common.messaging.Channels;

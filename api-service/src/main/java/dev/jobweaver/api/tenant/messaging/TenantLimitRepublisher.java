@@ -3,15 +3,15 @@ package dev.jobweaver.api.tenant.messaging;
 import dev.jobweaver.api.tenant.config.TenantLimitConfig;
 import dev.jobweaver.api.tenant.persistence.TenantLimitRepository;
 import dev.jobweaver.api.tenant.service.StoredTenantLimit;
-import dev.jobweaver.api.web.messaging.RowOutbox;
+import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.api.outbox.UnpublishedEvents;
 import dev.jobweaver.common.event.TenantLimitEvent;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -24,11 +24,11 @@ import org.jboss.logging.Logger;
  * takes once (it keeps the highest version per tenant), and record it with a guarded update ({@code published_version
  * <= v}) that never moves a row backwards. No row is locked while Kafka answers, so a change never waits for a publish.
  *
- * <p>Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself; the rounds
- * are {@link RowOutbox#republishAll}.
+ * <p>Its rounds are run by the outbox's republish loop ({@link UnpublishedEvents}), on a Vert.x event loop, never
+ * concurrently with themselves; each publishes its rows with {@link RowOutbox#publishEach}.
  */
 @ApplicationScoped
-public class TenantLimitRepublisher {
+public class TenantLimitRepublisher implements UnpublishedEvents {
 
     private static final Logger LOG = Logger.getLogger(TenantLimitRepublisher.class);
 
@@ -43,19 +43,24 @@ public class TenantLimitRepublisher {
         this.config = config;
     }
 
-    @Scheduled(every = "${jobweaver.api.tenant-limits.republish-interval:5s}", delay = 1,
-            delayUnit = TimeUnit.SECONDS, concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
-            identity = "tenant-limit-republisher", skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    Uni<Void> scheduledRound() {
-        return republishAll()
-                .onFailure().invoke(e -> LOG.warnf("tenant limit republish failed: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+    @Override
+    public String identity() {
+        return "tenant-limit-republisher";
     }
 
-    /** Rounds until one finds less than a full batch; how many limits they published. */
-    public Uni<Integer> republishAll() {
-        return RowOutbox.republishAll(LOG, "tenant limit(s)", config.republishBatchSize(), this::round, this::publish);
+    @Override
+    public Duration every() {
+        return config.republishInterval();
+    }
+
+    @Override
+    public int batchSize() {
+        return config.republishBatchSize();
+    }
+
+    @Override
+    public Uni<Round> publishOldest() {
+        return round().chain(due -> RowOutbox.publishEach(LOG, "tenant limit(s)", due, this::publish));
     }
 
     /** The events due, read in a session of their own. */

@@ -17,8 +17,7 @@ public interface WorkflowConfig {
 
     /**
      * How often the republisher looks for runs whose start or cancel Kafka has not acknowledged (a crash or an outage
-     * between the commit and the acknowledgement); also {@code jobweaver.api.workflows.republish-interval} in
-     * {@code @Scheduled}.
+     * between the commit and the acknowledgement): the interval of its rounds in the outbox's republish loop.
      */
     @WithDefault("5s")
     Duration republishInterval();

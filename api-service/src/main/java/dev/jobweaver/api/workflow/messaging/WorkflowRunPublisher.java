@@ -1,7 +1,7 @@
 package dev.jobweaver.api.workflow.messaging;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.web.messaging.RowOutbox;
+import dev.jobweaver.api.outbox.RowOutbox;
 import dev.jobweaver.api.workflow.persistence.WorkflowRunPublications;
 import dev.jobweaver.api.workflow.service.RunAsks;
 import dev.jobweaver.common.event.WorkflowRunEvent;

@@ -5,15 +5,15 @@ import dev.jobweaver.api.workflow.persistence.WorkflowRun;
 import dev.jobweaver.api.workflow.persistence.WorkflowRunRepository;
 import dev.jobweaver.api.workflow.persistence.WorkflowVersion;
 import dev.jobweaver.api.workflow.persistence.WorkflowVersionRepository;
-import dev.jobweaver.api.web.messaging.RowOutbox;
+import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.api.outbox.UnpublishedEvents;
 import dev.jobweaver.api.workflow.service.RunAsks;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,11 +22,11 @@ import org.jboss.logging.Logger;
  *
  * <p>Every API instance runs it, without coordination: two instances may publish the same ask, which the scheduler
  * takes once, and record it with a guarded update that never moves a row backwards. No row is locked while Kafka
- * answers. Runs on a Vert.x event loop (a {@code Uni} method of the scheduler), never concurrently with itself; the
- * rounds are {@link RowOutbox#republishAll}.
+ * answers. Its rounds are run by the outbox's republish loop ({@link UnpublishedEvents}), on a Vert.x event loop,
+ * never concurrently with themselves; each publishes its rows with {@link RowOutbox#publishEach}.
  */
 @ApplicationScoped
-public class WorkflowRunRepublisher {
+public class WorkflowRunRepublisher implements UnpublishedEvents {
 
     private static final Logger LOG = Logger.getLogger(WorkflowRunRepublisher.class);
 
@@ -43,19 +43,24 @@ public class WorkflowRunRepublisher {
         this.config = config;
     }
 
-    @Scheduled(every = "${jobweaver.api.workflows.republish-interval:5s}", delay = 1, delayUnit = TimeUnit.SECONDS,
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "workflow-run-republisher",
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    Uni<Void> scheduledRound() {
-        return republishAll()
-                .onFailure().invoke(e -> LOG.warnf("workflow run republish failed: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+    @Override
+    public String identity() {
+        return "workflow-run-republisher";
     }
 
-    /** Rounds until one finds less than a full batch; how many runs they published. */
-    public Uni<Integer> republishAll() {
-        return RowOutbox.republishAll(LOG, "workflow run(s)", config.republishBatchSize(), this::round, this::publish);
+    @Override
+    public Duration every() {
+        return config.republishInterval();
+    }
+
+    @Override
+    public int batchSize() {
+        return config.republishBatchSize();
+    }
+
+    @Override
+    public Uni<Round> publishOldest() {
+        return round().chain(due -> RowOutbox.publishEach(LOG, "workflow run(s)", due, this::publish));
     }
 
     /** The runs due, with their asks, read in a session of their own. */

@@ -24,8 +24,6 @@ public class HeldSubmissionStore extends SubmissionStore {
     private final List<UUID> stored = new CopyOnWriteArrayList<>();
     private final AtomicReference<CompletableFuture<Void>> gate =
             new AtomicReference<>(CompletableFuture.completedFuture(null));
-    private final AtomicReference<CompletableFuture<Void>> removalGate =
-            new AtomicReference<>(CompletableFuture.completedFuture(null));
     private final AtomicReference<RuntimeException> failNext = new AtomicReference<>();
 
     public HeldSubmissionStore(Pool pool) {
@@ -43,11 +41,6 @@ public class HeldSubmissionStore extends SubmissionStore {
         return opened(gate).chain(() -> super.insert(jobs, relayInstance)).invoke(() -> stored.addAll(ids));
     }
 
-    @Override
-    public Uni<Integer> removeOutbox(List<UUID> jobIds) {
-        return opened(removalGate).chain(() -> super.removeOutbox(jobIds));
-    }
-
     /**
      * Completes once {@code gate} is open, on the caller's Vert.x context if it has one: the held statement then runs
      * where it would have run without the hold.
@@ -57,16 +50,6 @@ public class HeldSubmissionStore extends SubmissionStore {
         Uni<Void> opened = Uni.createFrom().completionStage(gate.get());
         return context == null ? opened
                 : opened.emitOn(command -> context.runOnContext(ignored -> command.run()));
-    }
-
-    /** From now on outbox deletes wait until {@link #releaseOutboxRemovals()}. */
-    public void holdOutboxRemovals() {
-        removalGate.set(new CompletableFuture<>());
-    }
-
-    /** Lets held outbox deletes and later ones go. */
-    public void releaseOutboxRemovals() {
-        removalGate.get().complete(null);
     }
 
     /** From now on inserts wait until {@link #release()}. */
@@ -97,7 +80,6 @@ public class HeldSubmissionStore extends SubmissionStore {
     /** Back to a pass-through store with nothing recorded. */
     public void reset() {
         release();
-        releaseOutboxRemovals();
         failNext.set(null);
         started.clear();
         stored.clear();

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.api.job.messaging.HeldJobCreatedPublisher;
 import dev.jobweaver.api.job.persistence.HeldSubmissionStore;
+import dev.jobweaver.api.outbox.HeldOutboxStore;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.testing.JobWeaverTest;
@@ -46,7 +47,7 @@ class JobSubmissionGroupsInFlightTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    /** Two group inserts in flight, and the store and publisher the test can hold back. */
+    /** Two group inserts in flight, and the stores and the publisher the test can hold back. */
     public static final class TwoInsertsInFlight implements QuarkusTestProfile {
 
         @Override
@@ -56,7 +57,7 @@ class JobSubmissionGroupsInFlightTest {
 
         @Override
         public Set<Class<?>> getEnabledAlternatives() {
-            return Set.of(HeldSubmissionStore.class, HeldJobCreatedPublisher.class);
+            return Set.of(HeldSubmissionStore.class, HeldOutboxStore.class, HeldJobCreatedPublisher.class);
         }
     }
 
@@ -67,6 +68,9 @@ class JobSubmissionGroupsInFlightTest {
     HeldSubmissionStore store;
 
     @Inject
+    HeldOutboxStore outbox;
+
+    @Inject
     HeldJobCreatedPublisher publisher;
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -74,6 +78,7 @@ class JobSubmissionGroupsInFlightTest {
     @AfterEach
     void letEverythingGo() {
         store.reset();
+        outbox.releaseDeletes();
         publisher.release();
     }
 
@@ -131,7 +136,7 @@ class JobSubmissionGroupsInFlightTest {
 
     @Test
     void theAnswerDoesNotWaitForTheOutboxDelete() throws Exception {
-        store.holdOutboxRemovals();
+        outbox.holdDeletes();
 
         HttpResponse<String> response = submit().get(30, TimeUnit.SECONDS);
 
@@ -140,7 +145,7 @@ class JobSubmissionGroupsInFlightTest {
         assertThat(count("SELECT count(*) FROM job_outbox WHERE job_id = ANY(?)", List.of(jobId)))
                 .as("outbox row still there when the 202 went out").isEqualTo(1);
 
-        store.releaseOutboxRemovals();
+        outbox.releaseDeletes();
         await().atMost(WAIT).until(() -> count("SELECT count(*) FROM job_outbox WHERE job_id = ANY(?)",
                 List.of(jobId)) == 0);
     }

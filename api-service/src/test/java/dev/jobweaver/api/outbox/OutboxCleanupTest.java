@@ -1,9 +1,8 @@
-package dev.jobweaver.api.job.service;
+package dev.jobweaver.api.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.jobweaver.api.job.persistence.SubmissionStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -17,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link OutboxCleanup} in isolation: which deletes it sends, and when, against a store that records them (a pure unit
- * test; the real statement is covered by {@code SubmissionStoreTest} and the submission tests).
+ * test; the real statement is covered by {@code OutboxSweeperTest} and the submission tests).
  */
 class OutboxCleanupTest {
 
@@ -126,7 +125,7 @@ class OutboxCleanupTest {
     }
 
     /** Records each delete's ids instead of running it; fails the next {@code failures} of them. */
-    private static final class RecordingStore extends SubmissionStore {
+    private static final class RecordingStore extends OutboxStore {
 
         final List<List<UUID>> deletes = new CopyOnWriteArrayList<>();
         final AtomicInteger attempts = new AtomicInteger();
@@ -137,7 +136,7 @@ class OutboxCleanupTest {
         }
 
         @Override
-        public Uni<Integer> removeOutbox(List<UUID> jobIds) {
+        Uni<Integer> delete(List<UUID> jobIds) {
             attempts.incrementAndGet();
             if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 return Uni.createFrom().failure(new IllegalStateException("connection refused"));

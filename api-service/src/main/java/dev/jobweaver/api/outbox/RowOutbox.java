@@ -1,4 +1,4 @@
-package dev.jobweaver.api.web.messaging;
+package dev.jobweaver.api.outbox;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,7 +19,8 @@ import org.jboss.logging.Logger;
 /**
  * Publishes a row that is its own outbox, and republishes the rows Kafka did not acknowledge: the mechanics the
  * publishers and republishers of schedules, tenant limits and workflow runs share. Each feature keeps its topic, key,
- * event and the SQL of its table in its own package.
+ * event and the SQL of its table in its own package; its republisher is an {@link UnpublishedEvents} whose rounds
+ * {@link Republisher} runs.
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -36,8 +37,8 @@ import org.jboss.logging.Logger;
  * <h2>Threads</h2>
  * {@link #send} and {@link #later} never block and may be called on an event loop; what the feature chains after
  * {@link #send} (its bookkeeping, on the reactive SQL client) runs from Kafka's acknowledgement callback.
- * {@link #republishAll} runs where its republisher's {@code @Scheduled} {@code Uni} method runs, on a Vert.x event
- * loop, never concurrently with itself ({@code SKIP}), and publishes one row after the other.
+ * {@link #publishEach} runs where its republisher's round runs ({@link Republisher}: a Vert.x event loop, never
+ * concurrently with itself), and publishes one row after the other.
  *
  * <h2>Defaults</h2>
  * Through each feature's configuration: a republisher round every 5 s ({@code republish-interval}, 1 s in tests) of at
@@ -92,23 +93,19 @@ public final class RowOutbox {
     }
 
     /**
-     * Reads rounds of at most {@code batchSize} rows due ({@code round}) and publishes each, one after the other, until
-     * a round finds less than a full batch or publishes none of it; answers how many Kafka acknowledged. A row that
-     * fails is left for the next round ({@code publish} logs why); a failing {@code round} fails the whole.
+     * One round of a feature's {@link UnpublishedEvents#publishOldest}: publishes each row {@code due}, one after the
+     * other, and answers how many Kafka acknowledged. A row that fails is left for the next round ({@code publish} logs
+     * why).
      *
-     * @param rows what the rows are, for the debug line of each round, say "schedule(s)"
+     * @param rows what the rows are, for the debug line of the round, say "schedule(s)"
      */
-    public static <T> Uni<Integer> republishAll(Logger log, String rows, int batchSize, Supplier<Uni<List<T>>> round,
-                                                Function<T, Uni<Void>> publish) {
-        return round.get().chain(found -> {
-            Uni<Integer> published = publishEach(log, rows, found, publish);
-            return found.size() < batchSize ? published : published.chain(count -> count == 0
-                    ? Uni.createFrom().item(0)
-                    : republishAll(log, rows, batchSize, round, publish).map(more -> count + more));
-        });
+    public static <T> Uni<UnpublishedEvents.Round> publishEach(Logger log, String rows, List<T> due,
+                                                              Function<T, Uni<Void>> publish) {
+        return publishedOf(log, rows, due, publish)
+                .map(published -> new UnpublishedEvents.Round(due.size(), published));
     }
 
-    private static <T> Uni<Integer> publishEach(Logger log, String rows, List<T> due, Function<T, Uni<Void>> publish) {
+    private static <T> Uni<Integer> publishedOf(Logger log, String rows, List<T> due, Function<T, Uni<Void>> publish) {
         if (due.isEmpty()) {
             return Uni.createFrom().item(0);
         }

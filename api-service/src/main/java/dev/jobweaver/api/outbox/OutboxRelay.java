@@ -1,7 +1,9 @@
-package dev.jobweaver.api.job.messaging;
+package dev.jobweaver.api.outbox;
 
+import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
+import dev.jobweaver.api.job.messaging.PublishTimings;
+import dev.jobweaver.api.job.messaging.PublishFailedException;
 import dev.jobweaver.api.job.service.JobMetrics;
-import dev.jobweaver.api.job.service.OutboxCleanup;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -55,7 +57,7 @@ public class OutboxRelay {
     static final long RETRY_BYTES = 8L * 1024 * 1024;
 
     /** A published batch: the jobIds Kafka acknowledged, and the events it did not take, both in order. */
-    public record Published(List<UUID> acknowledged, List<JobCreatedPublisher.Outgoing> failed) {
+    record Published(List<UUID> acknowledged, List<JobCreatedPublisher.Outgoing> failed) {
     }
 
     private final JobCreatedPublisher publisher;
@@ -73,8 +75,8 @@ public class OutboxRelay {
     /** Whether a timer or a retry in flight will take {@link #retry}; guarded by {@code this}. */
     private boolean retryPending;
 
-    public OutboxRelay(JobCreatedPublisher publisher, OutboxCleanup cleanup, JobMetrics metrics, Vertx vertx,
-                       JobApiConfig config) {
+    OutboxRelay(JobCreatedPublisher publisher, OutboxCleanup cleanup, JobMetrics metrics, Vertx vertx,
+                JobApiConfig config) {
         this.publisher = publisher;
         this.cleanup = cleanup;
         this.metrics = metrics;
@@ -86,7 +88,7 @@ public class OutboxRelay {
      * How old a row must be before any instance's sweeper takes it: the relay's bound (every callback has arrived) plus
      * the sweep margin. The relay drops older events from its retry queue, so that the two do not hold one row.
      */
-    public static Duration sweepAge(PublishTimings timings, JobApiConfig config) {
+    static Duration sweepAge(PublishTimings timings, JobApiConfig config) {
         return timings.callerWait().plus(config.outbox().sweepMargin());
     }
 
@@ -105,7 +107,7 @@ public class OutboxRelay {
      * Publishes the events in order and answers which Kafka acknowledged. Never fails: an event Kafka did not take is
      * counted, logged (rate-limited) and answered as failed.
      */
-    public Uni<Published> publish(List<JobCreatedPublisher.Outgoing> events) {
+    Uni<Published> publish(List<JobCreatedPublisher.Outgoing> events) {
         return publisher.publishAll(events).map(results -> {
             List<UUID> acknowledged = new ArrayList<>(events.size());
             List<JobCreatedPublisher.Outgoing> failed = new ArrayList<>();
@@ -131,7 +133,7 @@ public class OutboxRelay {
     }
 
     /** Events kept for retrying now (a gauge, not a synchronisation point). */
-    public synchronized int retrying() {
+    synchronized int retrying() {
         return retry.size();
     }
 

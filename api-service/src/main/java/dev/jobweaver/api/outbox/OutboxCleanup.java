@@ -1,7 +1,6 @@
-package dev.jobweaver.api.job.service;
+package dev.jobweaver.api.outbox;
 
 import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.persistence.SubmissionStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -37,12 +36,12 @@ import org.jboss.logging.Logger;
  * each group's rows at once.
  */
 @ApplicationScoped
-public class OutboxCleanup {
+class OutboxCleanup {
 
     private static final Logger LOG = Logger.getLogger(OutboxCleanup.class);
     static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(5);
 
-    private final SubmissionStore store;
+    private final OutboxStore store;
     private final Vertx vertx;
     private final long delayMillis;
     private final int batchSize;
@@ -52,11 +51,11 @@ public class OutboxCleanup {
     private boolean timerSet;
 
     @Inject
-    public OutboxCleanup(SubmissionStore store, Vertx vertx, JobApiConfig config) {
+    OutboxCleanup(OutboxStore store, Vertx vertx, JobApiConfig config) {
         this(store, vertx, config.outbox().deleteDelay(), config.outbox().deleteBatchSize());
     }
 
-    OutboxCleanup(SubmissionStore store, Vertx vertx, Duration delay, int batchSize) {
+    OutboxCleanup(OutboxStore store, Vertx vertx, Duration delay, int batchSize) {
         this.store = store;
         this.vertx = vertx;
         this.delayMillis = delay.toMillis();
@@ -64,7 +63,7 @@ public class OutboxCleanup {
     }
 
     /** Deletes the rows of these acknowledged jobs within the delay. Never fails; a failed delete is logged. */
-    public void deleteLater(List<UUID> acknowledged) {
+    void deleteLater(List<UUID> acknowledged) {
         if (acknowledged.isEmpty()) {
             return;
         }
@@ -88,7 +87,7 @@ public class OutboxCleanup {
     }
 
     /** Deletes every row waiting now; completes when the statement has (with 0 if nothing waited or it failed). */
-    public Uni<Integer> deleteWaiting() {
+    Uni<Integer> deleteWaiting() {
         List<UUID> ids;
         synchronized (this) {
             timerSet = false;
@@ -98,7 +97,7 @@ public class OutboxCleanup {
     }
 
     /** How many acknowledged rows wait for their delete. */
-    public synchronized int waiting() {
+    synchronized int waiting() {
         return waiting.size();
     }
 
@@ -122,7 +121,7 @@ public class OutboxCleanup {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        Uni<Integer> deleted = store.removeOutbox(ids)
+        Uni<Integer> deleted = store.delete(ids)
                 .onFailure().invoke(e -> LOG.warnf("%d outbox row(s) not removed (%s); the sweeper will publish those"
                         + " events again, which the scheduler ignores: %s", ids.size(), e.getMessage(), ids))
                 .onFailure().recoverWithItem(0)

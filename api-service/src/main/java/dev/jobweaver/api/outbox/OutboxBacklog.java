@@ -1,7 +1,7 @@
-package dev.jobweaver.api.job.service;
+package dev.jobweaver.api.outbox;
 
+import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.persistence.OutboxStore;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -43,7 +43,7 @@ public class OutboxBacklog {
     private final AtomicLong bytesSince = new AtomicLong();
     private volatile boolean refusing;
 
-    public OutboxBacklog(OutboxStore outbox, JobMetrics metrics, JobApiConfig config) {
+    OutboxBacklog(OutboxStore outbox, JobMetrics metrics, JobApiConfig config) {
         this.outbox = outbox;
         this.maxJobs = config.outbox().maxBacklogJobs();
         this.maxBytes = config.outbox().maxBacklogBytes().asLongValue();
@@ -93,7 +93,7 @@ public class OutboxBacklog {
     }
 
     /** Measures the backlog in the database now. */
-    public Uni<OutboxStore.Backlog> refresh() {
+    Uni<OutboxStore.Backlog> refresh() {
         // What is stored while the query runs is counted twice until the next refresh: the bound errs on the safe side.
         long jobsBefore = jobsSince.get();
         long bytesBefore = bytesSince.get();

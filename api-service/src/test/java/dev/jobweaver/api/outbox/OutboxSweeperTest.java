@@ -1,4 +1,4 @@
-package dev.jobweaver.api.job.messaging;
+package dev.jobweaver.api.outbox;
 
 import dev.jobweaver.testing.JobWeaverTest;
 import static io.restassured.RestAssured.given;
@@ -35,8 +35,9 @@ import org.junit.jupiter.api.Test;
  * A job committed with its outbox row but never published (the API died in between, or Kafka was down for longer than
  * the relay's delivery timeout) is published by the sweeper: another instance's row once it is older than the relay's
  * bound plus the margin, and at once a row this instance's previous run stored; a younger row of another instance (a
- * live relay's) is left alone. The profile gives this instance a stable name and a delivery timeout of two minutes, so
- * that only the rule under test can publish a recent row.
+ * live relay's) is left alone; and the delete of acknowledged rows removes those rows, not their jobs. The profile gives
+ * this instance a stable name and a delivery timeout of two minutes, so that only the rule under test can publish a
+ * recent row.
  */
 @QuarkusTest
 @TestProfile(OutboxSweeperTest.NamedInstance.class)
@@ -61,6 +62,9 @@ class OutboxSweeperTest {
 
     @Inject
     OutboxSweeper sweeper;
+
+    @Inject
+    OutboxStore outbox;
 
     private static void insertCrashedSubmission(UUID jobId, UUID eventId, Instant createdAt) throws SQLException {
         insertCrashedSubmission(jobId, eventId, createdAt, null);
@@ -175,6 +179,39 @@ class OutboxSweeperTest {
             assertThat(records).anyMatch(r -> jobId.toString().equals(r.key()));
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> !outboxHas(jobId));
+    }
+
+    @Test
+    void deleteRemovesTheRowsOfAcknowledgedJobsAndLeavesTheJobs() throws Exception {
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        // recent rows of another instance: no sweep takes them while the test runs
+        insertCrashedSubmission(first, UUID.randomUUID(), Instant.now());
+        insertCrashedSubmission(second, UUID.randomUUID(), Instant.now());
+        try {
+            int deleted = outbox.delete(List.of(first, second)).await().atMost(Duration.ofSeconds(10));
+
+            assertThat(deleted).isEqualTo(2);
+            assertThat(outboxHas(first)).isFalse();
+            assertThat(outboxHas(second)).isFalse();
+            assertThat(jobStatus(second)).isEqualTo("PENDING");
+        } finally {
+            try (Connection db = Database.connect();
+                 PreparedStatement delete = db.prepareStatement("DELETE FROM jobs WHERE id = ANY(?)")) {
+                delete.setArray(1, db.createArrayOf("uuid", new Object[] {first, second}));
+                delete.executeUpdate();
+            }
+        }
+    }
+
+    private static String jobStatus(UUID jobId) throws SQLException {
+        try (Connection db = Database.connect();
+             PreparedStatement query = db.prepareStatement("SELECT status FROM jobs WHERE id = ?")) {
+            query.setObject(1, jobId);
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
     }
 
     @Test

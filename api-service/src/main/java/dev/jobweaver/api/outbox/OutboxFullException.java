@@ -1,4 +1,4 @@
-package dev.jobweaver.api.job.service;
+package dev.jobweaver.api.outbox;
 
 import java.time.Duration;
 

@@ -1,6 +1,10 @@
-package dev.jobweaver.api.job.persistence;
+package dev.jobweaver.api.outbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.api.job.persistence.JobControlColumns;
+import dev.jobweaver.api.job.persistence.JobOriginColumns;
+import dev.jobweaver.api.job.persistence.JobReadStore;
+import dev.jobweaver.api.job.persistence.SubmissionStore;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobType;
@@ -16,9 +20,13 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
-/** The sweeper's and the backlog's side of {@code job_outbox}, with the reactive PostgreSQL client. */
+/**
+ * The outbox's side of {@code job_outbox}, with the reactive PostgreSQL client: the deletes of acknowledged rows, the
+ * sweeper's claims and the backlog's measurement. The rows are inserted with their jobs, in the group's one statement
+ * ({@code SubmissionStore}).
+ */
 @ApplicationScoped
-public class OutboxStore {
+class OutboxStore {
 
     /**
      * The oldest rows no relay can still be delivering, with what their event needs from the job: rows older than the
@@ -46,7 +54,7 @@ public class OutboxStore {
 
     private final Pool pool;
 
-    public OutboxStore(Pool pool) {
+    OutboxStore(Pool pool) {
         this.pool = pool;
     }
 
@@ -56,7 +64,7 @@ public class OutboxStore {
      * @param control the job's control, as its event carries it; null when the job has none beyond the defaults
      * @param origin the schedule tick or workflow node that made the job; null for a client's submission
      */
-    public record Claimed(UUID jobId, UUID eventId, String traceparent, JobType type, JsonNode instruction,
+    record Claimed(UUID jobId, UUID eventId, String traceparent, JobType type, JsonNode instruction,
                           int maxRetries, String traceId, Instant createdAt, JobControl control, JobOrigin origin) {
     }
 
@@ -67,9 +75,9 @@ public class OutboxStore {
      *
      * @param instance this instance's stable name, or null if it has none
      * @param startedAt when this instance started: its own rows created before are its previous run's
-     * @return how many rows were claimed, and how many of them published and deleted
+     * @return how many rows were claimed, and how many of them were published and deleted
      */
-    public Uni<Swept> sweep(Instant cutoff, String instance, Instant startedAt, int limit,
+    Uni<UnpublishedEvents.Round> sweep(Instant cutoff, String instance, Instant startedAt, int limit,
                             Function<List<Claimed>, Uni<List<UUID>>> publish) {
         return pool.withTransaction(conn -> conn.preparedQuery(CLAIM)
                 .execute(Tuple.of(SubmissionStore.utc(cutoff), limit, instance, SubmissionStore.utc(startedAt)))
@@ -83,13 +91,18 @@ public class OutboxStore {
                                 JobControlColumns.control(row), origin(row)));
                     }
                     if (claimed.isEmpty()) {
-                        return Uni.createFrom().item(new Swept(0, 0));
+                        return Uni.createFrom().item(new UnpublishedEvents.Round(0, 0));
                     }
                     return publish.apply(claimed).chain(published -> published.isEmpty()
-                            ? Uni.createFrom().item(new Swept(claimed.size(), 0))
+                            ? Uni.createFrom().item(new UnpublishedEvents.Round(claimed.size(), 0))
                             : conn.preparedQuery(DELETE).execute(Tuple.of(published.toArray(UUID[]::new)))
-                                    .map(deleted -> new Swept(claimed.size(), published.size())));
+                                    .map(deleted -> new UnpublishedEvents.Round(claimed.size(), published.size())));
                 }));
+    }
+
+    /** Deletes the rows of jobs whose events Kafka acknowledged; returns how many were there. */
+    Uni<Integer> delete(List<UUID> jobIds) {
+        return pool.preparedQuery(DELETE).execute(Tuple.of(jobIds.toArray(UUID[]::new))).map(rows -> rows.rowCount());
     }
 
     /** The origin of a claimed row's job; null for a client's submission. */
@@ -97,21 +110,17 @@ public class OutboxStore {
         return JobOriginColumns.origin(row);
     }
 
-    /** What one sweep did: rows it claimed, and how many of them Kafka acknowledged (deleted). */
-    public record Swept(int claimed, int published) {
-    }
-
     /**
      * The unpublished outbox now: rows not deleted yet (waiting for Kafka, or published within the delete delay), the
      * bytes of their events, and when the oldest was stored (null when empty).
      */
-    public record Backlog(long jobs, long bytes, Instant oldest) {
+    record Backlog(long jobs, long bytes, Instant oldest) {
 
-        public static final Backlog EMPTY = new Backlog(0, 0, null);
+        static final Backlog EMPTY = new Backlog(0, 0, null);
     }
 
     /** Measures the {@link Backlog}. */
-    public Uni<Backlog> backlog() {
+    Uni<Backlog> backlog() {
         return pool.query(BACKLOG).execute().map(rows -> {
             Row row = rows.iterator().next();
             var oldest = row.getOffsetDateTime("oldest");

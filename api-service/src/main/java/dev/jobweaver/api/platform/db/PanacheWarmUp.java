@@ -1,4 +1,4 @@
-package dev.jobweaver.api.web.persistence;
+package dev.jobweaver.api.platform.db;
 
 import dev.jobweaver.api.deadletter.persistence.DeadLetter;
 import dev.jobweaver.api.hook.persistence.Hook;

@@ -1,7 +1,5 @@
-package dev.jobweaver.api.job.health;
+package dev.jobweaver.api.outbox;
 
-import dev.jobweaver.api.job.messaging.OutboxRelay;
-import dev.jobweaver.api.job.service.OutboxBacklog;
 import dev.jobweaver.common.messaging.Topics;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.annotation.PreDestroy;
@@ -31,7 +29,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class RelayReadinessCheck implements HealthCheck {
+class RelayReadinessCheck implements HealthCheck {
 
     private static final int TIMEOUT_MS = 2000;
 
@@ -39,8 +37,8 @@ public class RelayReadinessCheck implements HealthCheck {
     private final OutboxBacklog backlog;
     private final OutboxRelay relay;
 
-    public RelayReadinessCheck(@Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
-                               OutboxBacklog backlog, OutboxRelay relay) {
+    RelayReadinessCheck(@Identifier("default-kafka-broker") Map<String, Object> kafkaConfig,
+                        OutboxBacklog backlog, OutboxRelay relay) {
         this.backlog = backlog;
         this.relay = relay;
         Map<String, Object> config = new HashMap<>();

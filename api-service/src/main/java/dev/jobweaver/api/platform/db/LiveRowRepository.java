@@ -1,4 +1,4 @@
-package dev.jobweaver.api.web.persistence;
+package dev.jobweaver.api.platform.db;
 
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Page;

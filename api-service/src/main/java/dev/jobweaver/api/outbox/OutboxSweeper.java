@@ -1,10 +1,10 @@
-package dev.jobweaver.api.job.messaging;
+package dev.jobweaver.api.outbox;
 
+import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
+import dev.jobweaver.api.job.messaging.PublishTimings;
 import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.persistence.OutboxStore;
 import dev.jobweaver.api.job.service.JobMetrics;
 import dev.jobweaver.common.event.JobCreatedEvent;
-import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -28,11 +27,11 @@ import org.jboss.logging.Logger;
  * several instances never publish the same row at the same time; a row Kafka did not take stays for the next sweep.
  * A sweep that claimed a full batch claims the next at once, so a long outage's backlog drains at the producer's pace.
  *
- * <p>Runs on the scheduler's thread, then on the event loop of the database and Kafka answers; never concurrently with
- * itself.
+ * <p>Its sweeps are run by {@link Republisher}, every {@code outbox.sweep-interval}, on a Vert.x event loop and then on
+ * the event loops of the database's and Kafka's answers; never concurrently with itself.
  */
 @ApplicationScoped
-public class OutboxSweeper {
+public class OutboxSweeper implements UnpublishedEvents {
 
     private static final Logger LOG = Logger.getLogger(OutboxSweeper.class);
 
@@ -42,23 +41,25 @@ public class OutboxSweeper {
     private final JobMetrics metrics;
     private final Duration age;
     private final int batchSize;
+    private final Duration interval;
     private final String instance;
     private final Instant startedAt = Instant.now();
 
-    public OutboxSweeper(OutboxStore outbox, OutboxRelay relay, JobCreatedPublisher publisher, JobMetrics metrics,
-                         JobApiConfig config,
-                         @ConfigProperty(name = "jobweaver.kafka.instance-id") Optional<String> instance) {
+    OutboxSweeper(OutboxStore outbox, OutboxRelay relay, JobCreatedPublisher publisher, JobMetrics metrics,
+                  JobApiConfig config,
+                  @ConfigProperty(name = "jobweaver.kafka.instance-id") Optional<String> instance) {
         this.outbox = outbox;
         this.relay = relay;
         this.publisher = publisher;
         this.metrics = metrics;
         this.age = OutboxRelay.sweepAge(publisher.timings(), config);
         this.batchSize = config.outbox().sweepBatchSize();
+        this.interval = config.outbox().sweepInterval();
         this.instance = instance.map(String::trim).filter(name -> !name.isEmpty()).orElse(null);
     }
 
     /** When this instance started: its own rows stored before are its previous run's. */
-    public Instant startedAt() {
+    Instant startedAt() {
         return startedAt;
     }
 
@@ -67,25 +68,24 @@ public class OutboxSweeper {
         return instance;
     }
 
-    @Scheduled(every = "${jobweaver.api.outbox.sweep-interval:5s}", delay = 1, delayUnit = TimeUnit.SECONDS,
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "outbox-sweeper",
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    Uni<Void> scheduledSweep() {
-        return sweepAll()
-                .onFailure().invoke(e -> LOG.warnf("outbox sweep failed: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+    @Override
+    public String identity() {
+        return "outbox-sweeper";
     }
 
-    /** Sweeps batch after batch while a sweep claims a full batch and Kafka takes it; returns how many it published. */
-    public Uni<Integer> sweepAll() {
-        return sweep().chain(swept -> swept.claimed() >= batchSize && swept.published() > 0
-                ? sweepAll().map(more -> swept.published() + more)
-                : Uni.createFrom().item(swept.published()));
+    @Override
+    public Duration every() {
+        return interval;
+    }
+
+    @Override
+    public int batchSize() {
+        return batchSize;
     }
 
     /** One sweep of at most one batch. */
-    public Uni<OutboxStore.Swept> sweep() {
+    @Override
+    public Uni<Round> publishOldest() {
         Instant cutoff = Instant.now().minus(age);
         return outbox.sweep(cutoff, instance, startedAt, batchSize, this::publishAll);
     }
