@@ -2,6 +2,7 @@ package dev.jobweaver.api.deadletter.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.deadletter.persistence.DeadLetterRepository;
 import dev.jobweaver.api.deadletter.persistence.DeadLetterState;
 import dev.jobweaver.api.deadletter.service.DeadLetterService;
@@ -160,7 +161,7 @@ public class DeadLetterResource {
         DeadLetterRequestReader.Requeue request;
         try {
             request = reader.readRequeue(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
         // The dead letter's tenant is checked first, and a new payload against the job's type, which only the stored
@@ -172,7 +173,7 @@ public class DeadLetterResource {
             refuseRequeue(stored);
             try {
                 return reader.payload(JobType.valueOf(stored.jobType()), request.payload());
-            } catch (ApiException e) {
+            } catch (RefusedException e) {
                 throw refused(e);
             }
         });
@@ -210,7 +211,7 @@ public class DeadLetterResource {
         String reason;
         try {
             reason = reader.readDiscard(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
         return visible(caller, jobId).chain(stored -> unavailableOnOutage(deadLetters.discard(jobId, reason),
@@ -244,7 +245,7 @@ public class DeadLetterResource {
         DeadLetterRequestReader.BulkFilter bulk;
         try {
             bulk = reader.readBulk(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(EnumSet.of(DeadLetterState.OPEN),
@@ -351,13 +352,13 @@ public class DeadLetterResource {
      * may be repeated. A permanent failure stays a 500.
      */
     private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
-        return call.onFailure(e -> !(e instanceof ApiException) && !(e instanceof PublishFailedException)
+        return call.onFailure(e -> !(e instanceof RefusedException) && !(e instanceof PublishFailedException)
                 && Failures.isTransient(e)).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, what
                 + ": the database is unavailable (" + Failures.describe(e) + "); retry later", null,
                 rest.retryAfter()));
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

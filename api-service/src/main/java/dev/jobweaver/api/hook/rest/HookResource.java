@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.hook.config.HookConfig;
 import dev.jobweaver.api.hook.service.HookCalls;
 import dev.jobweaver.api.hook.service.HookDefinition;
@@ -280,7 +281,7 @@ public class HookResource {
                         ApiErrorCode.PAYLOAD_TOO_LARGE, "the body is the run's input: " + e.getMessage()))
                 .onFailure(OutboxFullException.class).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
                         e.getMessage() + ", retry later", null, rest.retryAfter()))
-                .onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
+                .onFailure(e -> !(e instanceof RefusedException) && Failures.isTransient(e)).transform(e ->
                         new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the hook's job could not be stored: the"
                                 + " database is unavailable (" + Failures.describe(e) + "); nothing was made, retry"
                                 + " later", null, rest.retryAfter()))
@@ -361,7 +362,7 @@ public class HookResource {
         rest.checkSize(body);
         try {
             return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant());
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
     }
@@ -409,7 +410,7 @@ public class HookResource {
         return new ApiException(ApiErrorCode.HOOK_NOT_FOUND, "no hook with id " + hookId);
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

@@ -10,7 +10,7 @@ import dev.jobweaver.api.job.persistence.IdempotencyStore;
 import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.job.persistence.SubmissionStore;
 import dev.jobweaver.api.security.service.SubmissionRateLimiter;
-import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -117,7 +117,7 @@ public class JobSubmissionService {
      * @param acceptedAt when the job is accepted (its {@code createdAt}), to the microsecond the database keeps
      * @param clientTraceparent the request's W3C {@code traceparent} header, or null
      * @throws OutboxFullException (as the Uni's failure) when the unpublished outbox is over its bound
-     * @throws ApiException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
+     * @throws RefusedException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
      */
     public Uni<AcceptedJob> submit(JobType type, JsonNode payload, int maxRetries, JobControl control,
                                    Instant acceptedAt, String clientTraceparent) {
@@ -125,7 +125,7 @@ public class JobSubmissionService {
         try {
             rateLimiter.acquire(JobControl.orDefaults(control).tenantOrDefault());
             pending = prepare(type, payload, maxRetries, control, acceptedAt, clientTraceparent);
-        } catch (OutboxFullException | IllegalStateException | ApiException e) {
+        } catch (OutboxFullException | IllegalStateException | RefusedException e) {
             return Uni.createFrom().failure(e);
         }
         // Queued on subscription, answered once its group committed.
@@ -143,7 +143,7 @@ public class JobSubmissionService {
      *
      * @param fingerprint what identifies the request's body (see the REST layer)
      * @throws OutboxFullException (as the Uni's failure) when the unpublished outbox is over its bound
-     * @throws ApiException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
+     * @throws RefusedException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
      */
     public Uni<AcceptedJob> submitOnce(JobType type, JsonNode payload, int maxRetries, JobControl control,
                                        Instant acceptedAt, String clientTraceparent, String key, String fingerprint) {
@@ -152,7 +152,7 @@ public class JobSubmissionService {
         try {
             rateLimiter.acquire(tenant);
             pending = prepare(type, payload, maxRetries, control, acceptedAt, clientTraceparent);
-        } catch (OutboxFullException | IllegalStateException | ApiException e) {
+        } catch (OutboxFullException | IllegalStateException | RefusedException e) {
             return Uni.createFrom().failure(e);
         }
         Uni<AcceptedJob> accepted = Uni.createFrom().deferred(() -> storeKeyed(pending, tenant, key, fingerprint,

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.notification.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.notification.service.SubscriptionRequest;
 import dev.jobweaver.api.notification.service.SubscriptionService;
@@ -93,7 +94,7 @@ public class SubscriptionResource {
         SubscriptionRequest request;
         try {
             request = reader.read(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
         return VertxContexts.backToCaller(subscriptions.destinationRefusal(request))
@@ -224,7 +225,7 @@ public class SubscriptionResource {
         return new ApiException(ApiErrorCode.SUBSCRIPTION_NOT_FOUND, "no subscription with id " + id);
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

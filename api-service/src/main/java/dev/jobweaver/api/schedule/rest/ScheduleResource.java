@@ -1,6 +1,7 @@
 package dev.jobweaver.api.schedule.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.schedule.service.ScheduleDefinition;
@@ -289,7 +290,7 @@ public class ScheduleResource {
         rest.checkSize(body);
         try {
             return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
     }
@@ -321,7 +322,7 @@ public class ScheduleResource {
         return new ApiException(ApiErrorCode.SCHEDULE_NOT_FOUND, "no schedule with id " + scheduleId);
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.security.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.ApiKeyService;
 import dev.jobweaver.api.web.rest.ApiException;
@@ -82,7 +83,7 @@ public class ApiKeyResource {
         ApiKeyRequestReader.Request request;
         try {
             request = reader.read(body, Instant.now());
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw rest.refused(e);
         }
         return rest.unavailableOnOutage(keys.create(checked, request.name(), request.roles(), request.expiresAt()),

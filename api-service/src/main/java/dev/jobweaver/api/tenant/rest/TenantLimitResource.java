@@ -1,6 +1,7 @@
 package dev.jobweaver.api.tenant.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.tenant.service.TenantLimitService;
 import dev.jobweaver.api.web.rest.ApiException;
@@ -65,7 +66,7 @@ public class TenantLimitResource {
         int maxRunning;
         try {
             maxRunning = reader.read(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
         return unavailableOnOutage(limits.set(checked, maxRunning), "stored").map(TenantLimitView::of);
@@ -114,7 +115,7 @@ public class TenantLimitResource {
         return rest.unavailableOnOutage(call, "the tenant limit could not be " + what);
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

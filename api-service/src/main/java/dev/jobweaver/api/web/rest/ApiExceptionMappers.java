@@ -1,5 +1,6 @@
 package dev.jobweaver.api.web.rest;
 
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
@@ -21,11 +22,22 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ApiExceptionMappers {
 
     private static final Logger LOG = Logger.getLogger(ApiExceptionMappers.class);
+    private static final String RETRY_AFTER = "Retry-After";
 
     @ServerExceptionMapper
     public Response api(ApiException e) {
         Response.ResponseBuilder builder = builder(e.code(), e.getMessage(), e.jobId());
         e.headers().forEach(builder::header);
+        return builder.build();
+    }
+
+    /** A refusal decided below the REST layer: its code, and {@code Retry-After} when it names a time. */
+    @ServerExceptionMapper
+    public Response refused(RefusedException e) {
+        Response.ResponseBuilder builder = builder(e.code(), e.getMessage(), e.jobId());
+        if (e.retryAfterSeconds() > 0) {
+            builder.header(RETRY_AFTER, Long.toString(e.retryAfterSeconds()));
+        }
         return builder.build();
     }
 

@@ -2,6 +2,7 @@ package dev.jobweaver.api.workflow.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.security.Roles;
@@ -220,7 +221,7 @@ public class WorkflowResource {
         JsonNode input;
         try {
             input = reader.readRun(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw rest.refused(e);
         }
         String problem = runs.inputProblem(input);
@@ -276,7 +277,7 @@ public class WorkflowResource {
         WorkflowDefinition definition;
         try {
             definition = reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw rest.refused(e);
         }
         // a body naming another tenant than the caller's own is refused with 403 before anything is stored
