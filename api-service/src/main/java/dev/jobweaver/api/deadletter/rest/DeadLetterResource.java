@@ -2,7 +2,6 @@ package dev.jobweaver.api.deadletter.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.deadletter.persistence.DeadLetterRepository;
 import dev.jobweaver.api.deadletter.persistence.DeadLetterState;
 import dev.jobweaver.api.deadletter.service.DeadLetterService;
@@ -13,6 +12,7 @@ import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.api.web.rest.RestSupport;

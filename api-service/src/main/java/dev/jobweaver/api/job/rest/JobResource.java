@@ -1,7 +1,6 @@
 package dev.jobweaver.api.job.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.PublishFailedException;
 import dev.jobweaver.api.job.persistence.JobReadStore;
@@ -16,6 +15,7 @@ import dev.jobweaver.api.job.service.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.api.web.rest.RestSupport;

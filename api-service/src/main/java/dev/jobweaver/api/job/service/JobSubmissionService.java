@@ -1,6 +1,7 @@
 package dev.jobweaver.api.job.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
@@ -13,7 +14,6 @@ import dev.jobweaver.api.security.service.SubmissionRateLimiter;
 import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.event.JobCreatedEvent;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.job.JobOrigin;

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.notification.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.notification.service.SubscriptionRequest;
 import dev.jobweaver.api.notification.service.SubscriptionService;
@@ -9,6 +8,7 @@ import dev.jobweaver.api.schedule.service.ScheduleService;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.workflow.service.WorkflowService;

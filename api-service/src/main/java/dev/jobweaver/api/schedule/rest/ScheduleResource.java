@@ -1,7 +1,6 @@
 package dev.jobweaver.api.schedule.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.schedule.service.ScheduleDefinition;
@@ -13,6 +12,7 @@ import dev.jobweaver.api.schedule.service.StoredSchedule;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.workflow.service.WorkflowService;

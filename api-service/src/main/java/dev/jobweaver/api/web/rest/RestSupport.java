@@ -1,8 +1,8 @@
 package dev.jobweaver.api.web.rest;
 
-import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.quarantine.Failures;
