@@ -35,9 +35,12 @@ public final class BodyErrors {
 
     private static final String ANY_OBJECT = "{...}";
     /** How Jackson names the token it stood on: "(token `JsonToken.START_ARRAY`)". */
-    /** How Jackson names a value it would not coerce: "Cannot coerce String value ("10") to ...". */
+    /**
+     * How Jackson names a value it would not take: "Cannot coerce String value ("10") to ...", "... no
+     * String-argument constructor/factory method to deserialize from String value ('x')".
+     */
     private static final Pattern COERCED = Pattern.compile(
-            "^Cannot coerce (empty String|String|Floating-point|Integer|Boolean)");
+            "(?:Cannot coerce|from) (empty String|String|Floating-point|Integer|Boolean|Object|Array) value");
     private static final Pattern TOKEN = Pattern.compile("JsonToken\\.([A-Z_]+)");
 
     private BodyErrors() {
@@ -124,7 +127,8 @@ public final class BodyErrors {
                 return malformed("request body is not valid JSON: " + firstLine(e.getOriginalMessage())
                         + JsonBody.location(e));
             }
-            return malformed("request body must be a JSON object such as " + example(body) + ", got " + got);
+            return malformed("request body must be a JSON object, got " + got + "; expected one such as "
+                    + example(body));
         }
         return malformed(path + " must be " + expected(body, e.getPath(), e.getTargetType()) + ", got "
                 + (got == null ? "of another type" : got));
@@ -160,6 +164,8 @@ public final class BodyErrors {
                 case "Floating-point" -> "a decimal number";
                 case "Integer" -> "an integer";
                 case "Boolean" -> "a boolean";
+                case "Object" -> "an object";
+                case "Array" -> "an array";
                 default -> "a string";
             };
         }
