@@ -4,6 +4,7 @@ import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.ApiKeyService;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.BodyErrors;
+import dev.jobweaver.api.web.rest.BodyLimit;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.web.rest.StrictJson;
 import dev.jobweaver.common.error.ApiErrorCode;
@@ -72,6 +73,7 @@ public class ApiKeyResource {
             + " (API.INVALID_API_KEY_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @CustomDeserialization(StrictJson.class)
+    @BodyLimit
     public Uni<RestResponse<ApiKeyView>> create(@Parameter(description = "the tenant", schema = @Schema(
             type = SchemaType.STRING, pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant,
                                                 @Valid ApiKeyRequest request) {
