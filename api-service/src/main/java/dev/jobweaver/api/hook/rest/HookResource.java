@@ -15,6 +15,7 @@ import dev.jobweaver.api.hook.service.HookTarget;
 import dev.jobweaver.api.hook.service.StoredHook;
 import dev.jobweaver.api.hook.service.WorkflowStarter;
 import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.rest.JobRequestReader;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.job.service.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
@@ -23,15 +24,20 @@ import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.BodyErrors;
+import dev.jobweaver.api.web.rest.BodyLimit;
 import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.web.rest.StrictJson;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -91,7 +97,9 @@ public class HookResource {
     private final HookCalls calls;
     private final WorkflowStarter workflows;
     private final RestSupport rest;
-    private final HookRequestReader reader;
+    private final JobRequestReader jobs;
+    private final JobRequestValidator validator;
+    private final int defaultRetryCount;
     private final ObjectReader bodies;
     private final Duration tolerance;
     private final String base;
@@ -104,9 +112,9 @@ public class HookResource {
         this.calls = calls;
         this.workflows = workflows;
         this.rest = rest;
-        this.reader = new HookRequestReader(mapper,
-                new JobRequestValidator(JobRequestValidator.limitsOf(config.validation())),
-                config.validation().defaultRetryCount());
+        this.jobs = new JobRequestReader(mapper);
+        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
+        this.defaultRetryCount = config.validation().defaultRetryCount();
         ObjectMapper strict = mapper.copy();
         strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
@@ -122,7 +130,7 @@ public class HookResource {
             + " is), or workflowId, an existing workflow each call starts a run of. The answer carries the hook's url"
             + " and its signing secret, this once.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
+            schema = @Schema(implementation = NewHook.class, example = EXAMPLE)))
     @APIResponse(responseCode = "201", description = "created; the secret is shown this once",
             headers = @Header(name = "Location", description = "/api/hooks/{id}"),
             content = @Content(schema = @Schema(implementation = HookView.class)))
@@ -132,7 +140,9 @@ public class HookResource {
     @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
-    public Uni<RestResponse<HookView>> create(byte[] body) {
+    @CustomDeserialization(StrictJson.class)
+    @BodyLimit
+    public Uni<RestResponse<HookView>> create(@Valid NewHook body) {
         Caller caller = callers.current();
         HookDefinition definition = definition(body, caller);
         if (!(definition.target() instanceof HookTarget.Workflow)) {
@@ -358,10 +368,13 @@ public class HookResource {
     }
 
     /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
-    private HookDefinition definition(byte[] body, Caller caller) {
-        rest.checkSize(body);
+    private HookDefinition definition(NewHook body, Caller caller) {
+        if (body == null) {
+            throw refused(BodyErrors.empty(NewHook.class));
+        }
         try {
-            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant());
+            return body.definition(jobs, validator, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant(),
+                    defaultRetryCount);
         } catch (RefusedException e) {
             throw refused(e);
         }
