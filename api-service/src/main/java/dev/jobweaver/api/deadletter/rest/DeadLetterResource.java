@@ -14,15 +14,20 @@ import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
 import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.BodyErrors;
+import dev.jobweaver.api.web.rest.BodyLimit;
 import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.web.rest.StrictJson;
 import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -192,7 +197,7 @@ public class DeadLetterResource {
     @Operation(summary = "Discard a dead letter", description = "Archives an OPEN dead letter with its reason: it is"
             + " kept for audit and the job never runs again. 200 with the dead letter, DISCARDED.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = "{\"reason\":\"the input file is gone\"}")))
+            schema = @Schema(implementation = DiscardRequest.class)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
     @APIResponse(responseCode = "400", description = "the job id is not a UUID (API.INVALID_PARAMETER), the body not"
             + " JSON or reason not a string (API.MALFORMED_JSON), or reason missing, blank or over 1000 characters"
@@ -203,17 +208,17 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "409", description = "the dead letter is not OPEN; the message names its state"
             + " (API.DEAD_LETTER_NOT_OPEN)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
+    @CustomDeserialization(StrictJson.class)
+    @BodyLimit
     public Uni<DeadLetterView> discard(@Parameter(description = "the job's UUID", schema = @Schema(
-            type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id, byte[] body) {
+            type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id,
+                                       @Valid DiscardRequest body) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        rest.checkSize(body);
-        String reason;
-        try {
-            reason = reader.readDiscard(body);
-        } catch (RefusedException e) {
-            throw refused(e);
+        if (body == null) {
+            throw refused(BodyErrors.empty(DiscardRequest.class));
         }
+        String reason = body.reason();
         return visible(caller, jobId).chain(stored -> unavailableOnOutage(deadLetters.discard(jobId, reason),
                         "the dead letter could not be discarded"))
                 .map(outcome -> DeadLetterView.of(done(jobId, outcome)));
