@@ -30,8 +30,6 @@ import java.util.List;
  */
 final class DeadLetterRequestReader {
 
-    /** The longest discard reason. */
-    static final int MAX_REASON_LENGTH = 1000;
     /** How many dead letters a bulk requeue takes when the body names no limit. */
     static final int DEFAULT_LIMIT = 100;
     /** The most dead letters one bulk requeue takes. */
@@ -93,25 +91,6 @@ final class DeadLetterRequestReader {
             throw invalid(String.join("; ", violations));
         }
         return request.payload();
-    }
-
-    /** The body of {@code POST /api/dead-letters/{jobId}/discard}: its {@code reason}, 1 to 1000 characters. */
-    String readDiscard(byte[] body) {
-        JsonNode root = json.parseObject(body, "{\"reason\":\"the input file is gone\"}");
-        String text = JsonBody.text(root, "reason");
-        if (text == null) {
-            throw invalid("reason is required (1 to " + MAX_REASON_LENGTH + " characters)");
-        }
-        if (text.isBlank()) {
-            throw invalid("reason must not be blank");
-        }
-        if (text.length() > MAX_REASON_LENGTH) {
-            throw invalid("reason must be at most " + MAX_REASON_LENGTH + " characters, got " + text.length());
-        }
-        if (StepRules.hasNul(text)) {
-            throw invalid("reason must not contain the NUL character (U+0000)");
-        }
-        return text;
     }
 
     /** The body of {@code POST /api/dead-letters/requeue}: none, or a filter whose every field is optional. */

@@ -12,16 +12,22 @@ import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.BodyErrors;
+import dev.jobweaver.api.web.rest.BodyLimit;
 import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.web.rest.StrictJson;
 import dev.jobweaver.api.web.rest.UuidText;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -160,7 +166,7 @@ public class DeadLetterResource {
         DeadLetterRequestReader.Requeue request;
         try {
             request = reader.readRequeue(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
         // The dead letter's tenant is checked first, and a new payload against the job's type, which only the stored
@@ -172,7 +178,7 @@ public class DeadLetterResource {
             refuseRequeue(stored);
             try {
                 return reader.payload(JobType.valueOf(stored.jobType()), request.payload());
-            } catch (ApiException e) {
+            } catch (RefusedException e) {
                 throw refused(e);
             }
         });
@@ -191,7 +197,7 @@ public class DeadLetterResource {
     @Operation(summary = "Discard a dead letter", description = "Archives an OPEN dead letter with its reason: it is"
             + " kept for audit and the job never runs again. 200 with the dead letter, DISCARDED.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = "{\"reason\":\"the input file is gone\"}")))
+            schema = @Schema(implementation = DiscardRequest.class)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
     @APIResponse(responseCode = "400", description = "the job id is not a UUID (API.INVALID_PARAMETER), the body not"
             + " JSON or reason not a string (API.MALFORMED_JSON), or reason missing, blank or over 1000 characters"
@@ -202,17 +208,17 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "409", description = "the dead letter is not OPEN; the message names its state"
             + " (API.DEAD_LETTER_NOT_OPEN)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
+    @CustomDeserialization(StrictJson.class)
+    @BodyLimit
     public Uni<DeadLetterView> discard(@Parameter(description = "the job's UUID", schema = @Schema(
-            type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id, byte[] body) {
+            type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id,
+                                       @Valid DiscardRequest body) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        rest.checkSize(body);
-        String reason;
-        try {
-            reason = reader.readDiscard(body);
-        } catch (ApiException e) {
-            throw refused(e);
+        if (body == null) {
+            throw refused(BodyErrors.empty(DiscardRequest.class));
         }
+        String reason = body.reason();
         return visible(caller, jobId).chain(stored -> unavailableOnOutage(deadLetters.discard(jobId, reason),
                         "the dead letter could not be discarded"))
                 .map(outcome -> DeadLetterView.of(done(jobId, outcome)));
@@ -244,7 +250,7 @@ public class DeadLetterResource {
         DeadLetterRequestReader.BulkFilter bulk;
         try {
             bulk = reader.readBulk(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(EnumSet.of(DeadLetterState.OPEN),
@@ -351,13 +357,13 @@ public class DeadLetterResource {
      * may be repeated. A permanent failure stays a 500.
      */
     private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
-        return call.onFailure(e -> !(e instanceof ApiException) && !(e instanceof PublishFailedException)
+        return call.onFailure(e -> !(e instanceof RefusedException) && !(e instanceof PublishFailedException)
                 && Failures.isTransient(e)).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, what
                 + ": the database is unavailable (" + Failures.describe(e) + "); retry later", null,
                 rest.retryAfter()));
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

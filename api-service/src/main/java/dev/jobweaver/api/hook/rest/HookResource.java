@@ -15,22 +15,29 @@ import dev.jobweaver.api.hook.service.HookTarget;
 import dev.jobweaver.api.hook.service.StoredHook;
 import dev.jobweaver.api.hook.service.WorkflowStarter;
 import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.rest.JobRequestReader;
 import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.outbox.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.crypto.SecretCipher;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.BodyErrors;
+import dev.jobweaver.api.web.rest.BodyLimit;
 import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.web.rest.StrictJson;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -90,7 +97,9 @@ public class HookResource {
     private final HookCalls calls;
     private final WorkflowStarter workflows;
     private final RestSupport rest;
-    private final HookRequestReader reader;
+    private final JobRequestReader jobs;
+    private final JobRequestValidator validator;
+    private final int defaultRetryCount;
     private final ObjectReader bodies;
     private final Duration tolerance;
     private final String base;
@@ -103,9 +112,9 @@ public class HookResource {
         this.calls = calls;
         this.workflows = workflows;
         this.rest = rest;
-        this.reader = new HookRequestReader(mapper,
-                new JobRequestValidator(JobRequestValidator.limitsOf(config.validation())),
-                config.validation().defaultRetryCount());
+        this.jobs = new JobRequestReader(mapper);
+        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
+        this.defaultRetryCount = config.validation().defaultRetryCount();
         ObjectMapper strict = mapper.copy();
         strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
@@ -121,7 +130,7 @@ public class HookResource {
             + " is), or workflowId, an existing workflow each call starts a run of. The answer carries the hook's url"
             + " and its signing secret, this once.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
+            schema = @Schema(implementation = NewHook.class, example = EXAMPLE)))
     @APIResponse(responseCode = "201", description = "created; the secret is shown this once",
             headers = @Header(name = "Location", description = "/api/hooks/{id}"),
             content = @Content(schema = @Schema(implementation = HookView.class)))
@@ -131,7 +140,9 @@ public class HookResource {
     @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
-    public Uni<RestResponse<HookView>> create(byte[] body) {
+    @CustomDeserialization(StrictJson.class)
+    @BodyLimit
+    public Uni<RestResponse<HookView>> create(@Valid NewHook body) {
         Caller caller = callers.current();
         HookDefinition definition = definition(body, caller);
         if (!(definition.target() instanceof HookTarget.Workflow)) {
@@ -280,7 +291,7 @@ public class HookResource {
                         ApiErrorCode.PAYLOAD_TOO_LARGE, "the body is the run's input: " + e.getMessage()))
                 .onFailure(OutboxFullException.class).transform(e -> new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE,
                         e.getMessage() + ", retry later", null, rest.retryAfter()))
-                .onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
+                .onFailure(e -> !(e instanceof RefusedException) && Failures.isTransient(e)).transform(e ->
                         new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the hook's job could not be stored: the"
                                 + " database is unavailable (" + Failures.describe(e) + "); nothing was made, retry"
                                 + " later", null, rest.retryAfter()))
@@ -357,11 +368,14 @@ public class HookResource {
     }
 
     /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
-    private HookDefinition definition(byte[] body, Caller caller) {
-        rest.checkSize(body);
+    private HookDefinition definition(NewHook body, Caller caller) {
+        if (body == null) {
+            throw refused(BodyErrors.empty(NewHook.class));
+        }
         try {
-            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant());
-        } catch (ApiException e) {
+            return body.definition(jobs, validator, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant(),
+                    defaultRetryCount);
+        } catch (RefusedException e) {
             throw refused(e);
         }
     }
@@ -409,7 +423,7 @@ public class HookResource {
         return new ApiException(ApiErrorCode.HOOK_NOT_FOUND, "no hook with id " + hookId);
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

@@ -15,6 +15,7 @@ import dev.jobweaver.api.outbox.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.JsonBody;
 import dev.jobweaver.api.web.rest.RestSupport;
@@ -153,7 +154,7 @@ public class JobResource {
         JobRequest request;
         try {
             request = reader.read(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
         // The acceptance instant, to the microsecond the database keeps: delayMs counts from it, runAt is bounded by it.
@@ -182,7 +183,7 @@ public class JobResource {
                 // The database is unreachable or overloaded: the client's request was fine and may be retried, and
                 // nothing was stored. A permanent failure stays a 500 (it is a bug, not the client's doing). An answer
                 // already chosen above passes unchanged.
-                .onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e -> new ApiException(
+                .onFailure(e -> !(e instanceof RefusedException) && Failures.isTransient(e)).transform(e -> new ApiException(
                         ApiErrorCode.SERVICE_UNAVAILABLE, "the job could not be stored: the database is unavailable ("
                         + Failures.describe(e) + "); nothing was accepted, retry later", null, retryAfter))
                 // The header as SPEC.md writes it, relative: location(URI) would parse it and resolve it against the
@@ -300,7 +301,7 @@ public class JobResource {
                     .onFailure(PublishFailedException.class).transform(e -> unavailable("delete", jobId, e))
                     // The command was taken, so the scheduler deletes the job: a retry publishes it again, which
                     // changes nothing there, and deletes the rows here.
-                    .onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
+                    .onFailure(e -> !(e instanceof RefusedException) && Failures.isTransient(e)).transform(e ->
                             new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the delete of job " + jobId + " was"
                                     + " handed to the scheduler but the API could not remove the job: the database is"
                                     + " unavailable (" + Failures.describe(e) + "); retry later", jobId.toString(),
@@ -445,7 +446,7 @@ public class JobResource {
         return pairs;
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

@@ -3,6 +3,7 @@ package dev.jobweaver.api.job.service;
 import dev.jobweaver.api.outbox.OutboxBacklog;
 import dev.jobweaver.api.outbox.OutboxFullException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
@@ -12,10 +13,9 @@ import dev.jobweaver.api.job.persistence.IdempotencyStore;
 import dev.jobweaver.api.job.persistence.JsonColumns;
 import dev.jobweaver.api.job.persistence.SubmissionStore;
 import dev.jobweaver.api.security.service.SubmissionRateLimiter;
-import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.event.JobCreatedEvent;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.job.JobOrigin;
@@ -119,7 +119,7 @@ public class JobSubmissionService {
      * @param acceptedAt when the job is accepted (its {@code createdAt}), to the microsecond the database keeps
      * @param clientTraceparent the request's W3C {@code traceparent} header, or null
      * @throws OutboxFullException (as the Uni's failure) when the unpublished outbox is over its bound
-     * @throws ApiException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
+     * @throws RefusedException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
      */
     public Uni<AcceptedJob> submit(JobType type, JsonNode payload, int maxRetries, JobControl control,
                                    Instant acceptedAt, String clientTraceparent) {
@@ -127,7 +127,7 @@ public class JobSubmissionService {
         try {
             rateLimiter.acquire(JobControl.orDefaults(control).tenantOrDefault());
             pending = prepare(type, payload, maxRetries, control, acceptedAt, clientTraceparent);
-        } catch (OutboxFullException | IllegalStateException | ApiException e) {
+        } catch (OutboxFullException | IllegalStateException | RefusedException e) {
             return Uni.createFrom().failure(e);
         }
         // Queued on subscription, answered once its group committed.
@@ -145,7 +145,7 @@ public class JobSubmissionService {
      *
      * @param fingerprint what identifies the request's body (see the REST layer)
      * @throws OutboxFullException (as the Uni's failure) when the unpublished outbox is over its bound
-     * @throws ApiException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
+     * @throws RefusedException (as the Uni's failure) {@code 429} when the job's tenant is over its submission rate
      */
     public Uni<AcceptedJob> submitOnce(JobType type, JsonNode payload, int maxRetries, JobControl control,
                                        Instant acceptedAt, String clientTraceparent, String key, String fingerprint) {
@@ -154,7 +154,7 @@ public class JobSubmissionService {
         try {
             rateLimiter.acquire(tenant);
             pending = prepare(type, payload, maxRetries, control, acceptedAt, clientTraceparent);
-        } catch (OutboxFullException | IllegalStateException | ApiException e) {
+        } catch (OutboxFullException | IllegalStateException | RefusedException e) {
             return Uni.createFrom().failure(e);
         }
         Uni<AcceptedJob> accepted = Uni.createFrom().deferred(() -> storeKeyed(pending, tenant, key, fingerprint,

@@ -1,6 +1,5 @@
 package dev.jobweaver.api.notification.rest;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.notification.persistence.Subscription;
 import dev.jobweaver.api.notification.service.SubscriptionRequest;
 import dev.jobweaver.api.notification.service.SubscriptionService;
@@ -8,14 +7,19 @@ import dev.jobweaver.api.schedule.service.ScheduleService;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.BodyErrors;
 import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.web.rest.StrictJson;
 import dev.jobweaver.api.workflow.service.WorkflowService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.reactive.VertxContexts;
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -52,20 +56,18 @@ public class SubscriptionResource {
     static final int MAX_LIMIT = 1000;
 
     private final SubscriptionService subscriptions;
-    private final SubscriptionRequestReader reader;
     private final RestSupport rest;
 
     private final ScheduleService schedules;
     private final WorkflowService workflows;
     private final Callers callers;
 
-    public SubscriptionResource(SubscriptionService subscriptions, ObjectMapper mapper, RestSupport rest,
+    public SubscriptionResource(SubscriptionService subscriptions, RestSupport rest,
                                 ScheduleService schedules, WorkflowService workflows, Callers callers) {
         this.schedules = schedules;
         this.workflows = workflows;
         this.callers = callers;
         this.subscriptions = subscriptions;
-        this.reader = new SubscriptionRequestReader(mapper);
         this.rest = rest;
     }
 
@@ -77,7 +79,7 @@ public class SubscriptionResource {
             + " is POSTed to the URL signed as Standard Webhooks sign (webhook-id, webhook-timestamp,"
             + " webhook-signature), retried with backoff for 25 h. The answer carries the signing secret, this once.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = "{\"jobId\":\"3fa85f64-5717-4562-b3fc-2c963f66afa6\","
+            schema = @Schema(implementation = NewSubscription.class, example = "{\"jobId\":\"3fa85f64-5717-4562-b3fc-2c963f66afa6\","
                     + "\"events\":[\"COMPLETED\",\"FAILED\"],\"url\":\"https://hooks.example.com/jobweaver\"}")))
     @APIResponse(responseCode = "201", description = "created; the secret is shown this once",
             headers = @Header(name = "Location", description = "/api/subscriptions/{id}"),
@@ -88,14 +90,13 @@ public class SubscriptionResource {
     @APIResponse(responseCode = "404", description = "jobId names no job (API.JOB_NOT_FOUND, with jobId)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.SUBMITTER)
-    public Uni<RestResponse<SubscriptionView>> create(byte[] body) {
+    @CustomDeserialization(StrictJson.class)
+    public Uni<RestResponse<SubscriptionView>> create(@Valid NewSubscription body) {
         Caller caller = callers.current();
-        SubscriptionRequest request;
-        try {
-            request = reader.read(body);
-        } catch (ApiException e) {
-            throw refused(e);
+        if (body == null) {
+            throw refused(BodyErrors.empty(NewSubscription.class));
         }
+        SubscriptionRequest request = body.request();
         return VertxContexts.backToCaller(subscriptions.destinationRefusal(request))
                 .chain(refusal -> {
                     if (refusal != null) {
@@ -224,7 +225,7 @@ public class SubscriptionResource {
         return new ApiException(ApiErrorCode.SUBSCRIPTION_NOT_FOUND, "no subscription with id " + id);
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

@@ -12,6 +12,7 @@ import dev.jobweaver.api.schedule.service.StoredSchedule;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.workflow.service.WorkflowService;
@@ -289,7 +290,7 @@ public class ScheduleResource {
         rest.checkSize(body);
         try {
             return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw refused(e);
         }
     }
@@ -321,7 +322,7 @@ public class ScheduleResource {
         return new ApiException(ApiErrorCode.SCHEDULE_NOT_FOUND, "no schedule with id " + scheduleId);
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

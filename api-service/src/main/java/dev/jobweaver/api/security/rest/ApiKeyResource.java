@@ -1,14 +1,18 @@
 package dev.jobweaver.api.security.rest;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.ApiKeyService;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.BodyErrors;
+import dev.jobweaver.api.web.rest.BodyLimit;
 import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.web.rest.StrictJson;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -19,7 +23,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import java.time.Instant;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -47,17 +50,12 @@ import org.jboss.resteasy.reactive.RestResponse;
         content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
 public class ApiKeyResource {
 
-    private static final String EXAMPLE = "{\"name\":\"ci\",\"roles\":[\"submitter\"],"
-            + "\"expiresAt\":\"2030-01-01T00:00:00Z\"}";
-
     private final ApiKeyService keys;
     private final RestSupport rest;
-    private final ApiKeyRequestReader reader;
 
-    public ApiKeyResource(ApiKeyService keys, RestSupport rest, ObjectMapper mapper) {
+    public ApiKeyResource(ApiKeyService keys, RestSupport rest) {
         this.keys = keys;
         this.rest = rest;
-        this.reader = new ApiKeyRequestReader(mapper);
     }
 
     @POST
@@ -67,25 +65,23 @@ public class ApiKeyResource {
             + " future; without it the key never expires). The answer carries the key, this once: only its hash is"
             + " stored. Use it as Authorization: Bearer jw_...")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
+            schema = @Schema(implementation = ApiKeyRequest.class)))
     @APIResponse(responseCode = "201", description = "created; the key is shown this once",
             headers = @Header(name = "Location", description = "/api/tenants/{tenant}/api-keys/{id}"),
             content = @Content(schema = @Schema(implementation = ApiKeyView.class)))
     @APIResponse(responseCode = "400", description = "invalid tenant or body; the message names the field"
             + " (API.INVALID_API_KEY_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @CustomDeserialization(StrictJson.class)
+    @BodyLimit
     public Uni<RestResponse<ApiKeyView>> create(@Parameter(description = "the tenant", schema = @Schema(
             type = SchemaType.STRING, pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant,
-                                                byte[] body) {
+                                                @Valid ApiKeyRequest request) {
         String checked = tenant(tenant);
-        rest.checkSize(body);
-        ApiKeyRequestReader.Request request;
-        try {
-            request = reader.read(body, Instant.now());
-        } catch (ApiException e) {
-            throw rest.refused(e);
+        if (request == null) {
+            throw rest.refused(BodyErrors.empty(ApiKeyRequest.class));
         }
-        return rest.unavailableOnOutage(keys.create(checked, request.name(), request.roles(), request.expiresAt()),
+        return rest.unavailableOnOutage(keys.create(checked, request.name(), request.roleSet(), request.expiry()),
                         "the API key could not be stored")
                 .map(created -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED,
                                 ApiKeyView.withKey(created.stored(), created.key()))

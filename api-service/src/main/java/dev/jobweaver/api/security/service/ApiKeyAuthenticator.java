@@ -3,7 +3,7 @@ package dev.jobweaver.api.security.service;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.config.SecurityConfig;
 import dev.jobweaver.api.security.persistence.ApiKeyStatements;
-import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.quarantine.Failures;
 import io.quarkus.security.AuthenticationFailedException;
@@ -16,7 +16,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -39,7 +38,7 @@ public class ApiKeyAuthenticator {
     public static final String KEY_NAME = "jobweaver.api-key.name";
     /** More entries than live keys can explain: only expired ones; they are dropped when this is passed. */
     static final int MAX_ENTRIES = 10_000;
-    private static final Map<String, String> RETRY_AFTER = Map.of("Retry-After", "5");
+    private static final long RETRY_AFTER_SECONDS = 5;
 
     private record Entry(UUID id, Instant expiresAt, long cachedUntilNanos, SecurityIdentity identity) {
     }
@@ -83,8 +82,8 @@ public class ApiKeyAuthenticator {
             return identity;
         }).onFailure(e -> !(e instanceof AuthenticationFailedException) && Failures.isTransient(e)).transform(e ->
                 // not the client's fault, and not a verdict on its key: a 503 it may retry, not a 401 or a 500
-                new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, "the API key could not be checked: the database is"
-                        + " unavailable (" + Failures.describe(e) + "); retry later", null, RETRY_AFTER));
+                new RefusedException(ApiErrorCode.SERVICE_UNAVAILABLE, "the API key could not be checked: the database is"
+                        + " unavailable (" + Failures.describe(e) + "); retry later", null, RETRY_AFTER_SECONDS));
     }
 
     /** Forgets key {@code id} on this replica: its next use is looked up, and refused once it is revoked. */

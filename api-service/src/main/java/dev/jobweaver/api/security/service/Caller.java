@@ -1,7 +1,7 @@
 package dev.jobweaver.api.security.service;
 
 import dev.jobweaver.api.security.Roles;
-import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import java.util.Optional;
 import java.util.Set;
@@ -35,7 +35,7 @@ public record Caller(String name, String tenant, Set<String> roles, boolean allT
      * The tenant of something the caller creates: {@code requested} when it names one the caller may use, else the
      * caller's own.
      *
-     * @throws ApiException {@code 403 API.TENANT_FORBIDDEN} when {@code requested} is another tenant's
+     * @throws RefusedException {@code 403 API.TENANT_FORBIDDEN} when {@code requested} is another tenant's
      */
     public String tenantOf(String requested) {
         if (requested == null) {
@@ -49,7 +49,7 @@ public record Caller(String name, String tenant, Set<String> roles, boolean allT
      * The tenant a list is filtered by: {@code requested} when the caller may see it; the caller's own when it names
      * none and sees one tenant only; null (every tenant) for an admin that names none.
      *
-     * @throws ApiException {@code 403 API.TENANT_FORBIDDEN} when {@code requested} is another tenant's
+     * @throws RefusedException {@code 403 API.TENANT_FORBIDDEN} when {@code requested} is another tenant's
      */
     public String filterTenant(String requested) {
         if (requested == null) {
@@ -71,7 +71,7 @@ public record Caller(String name, String tenant, Set<String> roles, boolean allT
 
     private void check(String requested) {
         if (!sees(requested)) {
-            throw new ApiException(ApiErrorCode.TENANT_FORBIDDEN,
+            throw new RefusedException(ApiErrorCode.TENANT_FORBIDDEN,
                     "tenant '" + requested + "' is not the caller's; it may only name its own, '" + tenant + "'");
         }
     }

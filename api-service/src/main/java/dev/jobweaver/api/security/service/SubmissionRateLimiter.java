@@ -1,7 +1,7 @@
 package dev.jobweaver.api.security.service;
 
 import dev.jobweaver.api.security.config.SecurityConfig;
-import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
@@ -70,7 +70,7 @@ public class SubmissionRateLimiter {
     /**
      * Takes one submission of {@code tenant} from its bucket.
      *
-     * @throws ApiException {@code 429 API.RATE_LIMITED} with {@code Retry-After} when the bucket is empty
+     * @throws RefusedException {@code 429 API.RATE_LIMITED} with {@code Retry-After} when the bucket is empty
      */
     public void acquire(String tenant) {
         Limit limit = limitOf(tenant);
@@ -82,9 +82,8 @@ public class SubmissionRateLimiter {
             return;
         }
         long seconds = retryAfterSeconds(probe.getNanosToWaitForRefill());
-        throw new ApiException(ApiErrorCode.RATE_LIMITED, "tenant '" + tenant + "' is over its submission rate of "
-                + limit.described + "; nothing was stored, retry after " + seconds + " s", null,
-                Map.of("Retry-After", Long.toString(seconds)));
+        throw new RefusedException(ApiErrorCode.RATE_LIMITED, "tenant '" + tenant + "' is over its submission rate of "
+                + limit.described + "; nothing was stored, retry after " + seconds + " s", null, seconds);
     }
 
     /** Gives back a submission {@link #acquire} took that stored nothing new (an idempotent replay). */

@@ -1,14 +1,18 @@
 package dev.jobweaver.api.tenant.rest;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.tenant.service.TenantLimitService;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.rest.BodyErrors;
 import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.web.rest.StrictJson;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -38,12 +42,10 @@ public class TenantLimitResource {
 
     private final TenantLimitService limits;
     private final RestSupport rest;
-    private final TenantLimitRequestReader reader;
 
-    public TenantLimitResource(TenantLimitService limits, RestSupport rest, ObjectMapper mapper) {
+    public TenantLimitResource(TenantLimitService limits, RestSupport rest) {
         this.limits = limits;
         this.rest = rest;
-        this.reader = new TenantLimitRequestReader(mapper);
     }
 
     @PUT
@@ -53,21 +55,21 @@ public class TenantLimitResource {
             + " limit through Kafka right after. A lower limit stops no running job: new ones wait until the tenant is"
             + " under it.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = "{\"maxRunning\":10}")))
+            schema = @Schema(implementation = TenantLimitRequest.class)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = TenantLimitView.class)))
     @APIResponse(responseCode = "400", description = "invalid tenant or body; the message names the field"
             + " (API.INVALID_TENANT_LIMIT_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.ADMIN)
+    @CustomDeserialization(StrictJson.class)
     public Uni<TenantLimitView> set(@Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
-            pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant, byte[] body) {
+            pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant, @Valid TenantLimitRequest body) {
         String checked = tenant(tenant);
-        int maxRunning;
-        try {
-            maxRunning = reader.read(body);
-        } catch (ApiException e) {
-            throw refused(e);
+        if (body == null) {
+            throw refused(BodyErrors.empty(TenantLimitRequest.class));
         }
+        // in range once valid
+        int maxRunning = body.maxRunning().intValueExact();
         return unavailableOnOutage(limits.set(checked, maxRunning), "stored").map(TenantLimitView::of);
     }
 
@@ -114,7 +116,7 @@ public class TenantLimitResource {
         return rest.unavailableOnOutage(call, "the tenant limit could not be " + what);
     }
 
-    private ApiException refused(ApiException e) {
+    private <E extends RefusedException> E refused(E e) {
         return rest.refused(e);
     }
 }

@@ -1,13 +1,15 @@
 package dev.jobweaver.api.web.rest;
 
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import java.util.Map;
 
-/** A client-facing failure: answered as an {@code ErrorResponse} with the code's status and the given headers. */
-public class ApiException extends RuntimeException {
+/**
+ * A refusal the REST layer raises itself: answered as an {@code ErrorResponse} with the code's status and the given
+ * headers. Code below the REST layer raises a {@link RefusedException} instead.
+ */
+public class ApiException extends RefusedException {
 
-    private final ApiErrorCode code;
-    private final String jobId;
     private final Map<String, String> headers;
 
     public ApiException(ApiErrorCode code, String message) {
@@ -19,20 +21,8 @@ public class ApiException extends RuntimeException {
     }
 
     public ApiException(ApiErrorCode code, String message, String jobId, Map<String, String> headers) {
-        super(message, null, false, false);
-        this.code = code;
-        this.jobId = jobId;
+        super(code, message, jobId, 0);
         this.headers = Map.copyOf(headers);
-    }
-
-    /** The error code, which fixes the HTTP status. */
-    public ApiErrorCode code() {
-        return code;
-    }
-
-    /** The job concerned, if any. */
-    public String jobId() {
-        return jobId;
     }
 
     /** Extra response headers, e.g. {@code Retry-After}. */

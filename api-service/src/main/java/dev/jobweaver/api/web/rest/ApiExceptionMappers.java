@@ -1,8 +1,14 @@
 package dev.jobweaver.api.web.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
+import jakarta.inject.Inject;
+import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -13,20 +19,64 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
 
 /**
  * Turns every failure of a REST call into an {@link ErrorResponse}: client mistakes into their 4xx, anything
- * unexpected into a 500 {@code API.INTERNAL_ERROR} whose body says nothing about the cause (the log does).
+ * unexpected into a 500 {@code API.INTERNAL_ERROR} whose body says nothing about the cause (the log does). A request
+ * body that Jackson could not bind or that breaks a constraint is worded by {@link BodyErrors} and counted as a
+ * refused request, as the resources count the refusals they raise.
  */
 public class ApiExceptionMappers {
 
     private static final Logger LOG = Logger.getLogger(ApiExceptionMappers.class);
+    private static final String RETRY_AFTER = "Retry-After";
+
+    /** Null in unit tests of the mappers, which count nothing. */
+    private final JobMetrics metrics;
+
+    public ApiExceptionMappers() {
+        this(null);
+    }
+
+    @Inject
+    public ApiExceptionMappers(JobMetrics metrics) {
+        this.metrics = metrics;
+    }
 
     @ServerExceptionMapper
     public Response api(ApiException e) {
         Response.ResponseBuilder builder = builder(e.code(), e.getMessage(), e.jobId());
         e.headers().forEach(builder::header);
         return builder.build();
+    }
+
+    /** A refusal decided below the REST layer: its code, and {@code Retry-After} when it names a time. */
+    @ServerExceptionMapper
+    public Response refused(RefusedException e) {
+        Response.ResponseBuilder builder = builder(e.code(), e.getMessage(), e.jobId());
+        if (e.retryAfterSeconds() > 0) {
+            builder.header(RETRY_AFTER, Long.toString(e.retryAfterSeconds()));
+        }
+        return builder.build();
+    }
+
+    /** A body Jackson could not bind: a value of the wrong type, an unknown field, no JSON object. */
+    @ServerExceptionMapper
+    public Response unbound(MismatchedInputException e, SimpleResourceInfo resource) {
+        return body(e, resource);
+    }
+
+    /** A body that is not JSON, or that Jackson could not bind for another reason. */
+    @ServerExceptionMapper
+    public Response unreadable(JsonProcessingException e, SimpleResourceInfo resource) {
+        return body(e, resource);
+    }
+
+    /** A body that broke a constraint of its record. */
+    @ServerExceptionMapper
+    public Response violated(ConstraintViolationException e) {
+        return api(counted(BodyErrors.violated(e)));
     }
 
     @ServerExceptionMapper
@@ -56,7 +106,11 @@ public class ApiExceptionMappers {
     }
 
     @ServerExceptionMapper
-    public Response web(WebApplicationException e, HttpHeaders request) {
+    public Response web(WebApplicationException e, HttpHeaders request, SimpleResourceInfo resource) {
+        if (e.getCause() instanceof JsonProcessingException json) {
+            // Quarkus wraps what the parser refused (not JSON, a duplicate key, a number out of range)
+            return body(json, resource);
+        }
         int status = e.getResponse().getStatus();
         ApiErrorCode code = switch (status) {
             case 400 -> ApiErrorCode.INVALID_PARAMETER;
@@ -88,6 +142,18 @@ public class ApiExceptionMappers {
         LOG.errorf(e, "unexpected failure while serving a request (traceparent %s)", traceparent);
         return builder(ApiErrorCode.INTERNAL_ERROR, "internal error; see the server log for this traceId", null)
                 .build();
+    }
+
+    private Response body(JsonProcessingException e, SimpleResourceInfo resource) {
+        Class<?> body = resource == null ? null : BodyErrors.bodyAmong(resource.parameterTypes());
+        return api(counted(BodyErrors.unreadable(e, body)));
+    }
+
+    private ApiException counted(ApiException e) {
+        if (metrics != null) {
+            metrics.validationFailure(e.code().code());
+        }
+        return e;
     }
 
     /** A response with an {@link ErrorResponse} body for {@code code}. */

@@ -2,6 +2,7 @@ package dev.jobweaver.api.web.rest;
 
 import dev.jobweaver.api.job.config.JobApiConfig;
 import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.quarantine.Failures;
@@ -55,7 +56,7 @@ public class RestSupport {
      * may be repeated. A permanent failure stays a 500.
      */
     public <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
-        return call.onFailure(e -> !(e instanceof ApiException) && Failures.isTransient(e)).transform(e ->
+        return call.onFailure(e -> !(e instanceof RefusedException) && Failures.isTransient(e)).transform(e ->
                 new ApiException(ApiErrorCode.SERVICE_UNAVAILABLE, what + ": the database is unavailable ("
                         + Failures.describe(e) + "); retry later", null, retryAfter()));
     }
@@ -167,7 +168,7 @@ public class RestSupport {
     }
 
     /** {@code e}, counted as a refused request. */
-    public ApiException refused(ApiException e) {
+    public <E extends RefusedException> E refused(E e) {
         metrics.validationFailure(e.code().code());
         return e;
     }

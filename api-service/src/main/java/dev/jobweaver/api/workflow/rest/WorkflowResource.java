@@ -7,6 +7,7 @@ import dev.jobweaver.api.job.rest.JobRequestValidator;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.service.Caller;
 import dev.jobweaver.api.security.service.Callers;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.api.web.rest.ApiException;
 import dev.jobweaver.api.web.rest.RestSupport;
 import dev.jobweaver.api.workflow.service.StoredWorkflow;
@@ -220,7 +221,7 @@ public class WorkflowResource {
         JsonNode input;
         try {
             input = reader.readRun(body);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw rest.refused(e);
         }
         String problem = runs.inputProblem(input);
@@ -276,7 +277,7 @@ public class WorkflowResource {
         WorkflowDefinition definition;
         try {
             definition = reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
-        } catch (ApiException e) {
+        } catch (RefusedException e) {
             throw rest.refused(e);
         }
         // a body naming another tenant than the caller's own is refused with 403 before anything is stored

@@ -93,6 +93,15 @@ class ApiKeyResourceTest {
         assertThat(rows(tenant)).as(rule).isZero();
     }
 
+    @Test
+    void aBodyOverTheLimitIs413() throws Exception {
+        String tenant = tenant();
+        String big = "{\"name\":\"ci\",\"roles\":[\"viewer\"],\"pad\":\"" + "x".repeat(70_000) + "\"}";
+
+        assertError("too large", create(ADMIN, tenant, big), 413, "API.PAYLOAD_TOO_LARGE", "larger than 65536 bytes");
+        assertThat(rows(tenant)).isZero();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"Acme", "-acme", "acme_1", "a.b"})
     void aBadTenantIsRefusedOnEveryEndpoint(String tenant) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import io.github.bucket4j.TimeMeter;
 import java.time.Duration;
@@ -41,8 +41,8 @@ class SubmissionRateLimiterTest {
         return new SubmissionRateLimiter(new SubmissionRateLimiter.Rate(perSecond, burst), tenants, replicas, clock);
     }
 
-    private static ApiException refusal(SubmissionRateLimiter limiter, String tenant) {
-        ApiException refused = catchThrowableOfType(ApiException.class, () -> limiter.acquire(tenant));
+    private static RefusedException refusal(SubmissionRateLimiter limiter, String tenant) {
+        RefusedException refused = catchThrowableOfType(RefusedException.class, () -> limiter.acquire(tenant));
         assertThat(refused).as("a refusal for " + tenant).isNotNull();
         assertThat(refused.code()).isEqualTo(ApiErrorCode.RATE_LIMITED);
         return refused;
@@ -54,8 +54,8 @@ class SubmissionRateLimiterTest {
         for (int i = 0; i < 3; i++) {
             limiter.acquire("acme");
         }
-        ApiException refused = refusal(limiter, "acme");
-        assertThat(refused.headers()).containsEntry("Retry-After", "1");
+        RefusedException refused = refusal(limiter, "acme");
+        assertThat(refused.retryAfterSeconds()).isEqualTo(1);
         assertThat(refused.getMessage()).contains("tenant 'acme'").contains("1 jobs/s (burst 3)")
                 .contains("retry after 1 s");
 
@@ -89,11 +89,11 @@ class SubmissionRateLimiterTest {
     void retryAfterIsTheWholeSecondsToTheNextTokenRoundedUp() {
         SubmissionRateLimiter limiter = limiter(0.1, 1, Map.of(), 1);
         limiter.acquire("slow");
-        assertThat(refusal(limiter, "slow").headers()).containsEntry("Retry-After", "10");
+        assertThat(refusal(limiter, "slow").retryAfterSeconds()).isEqualTo(10);
         clock.advance(Duration.ofMillis(2_500));
-        assertThat(refusal(limiter, "slow").headers()).containsEntry("Retry-After", "8");
+        assertThat(refusal(limiter, "slow").retryAfterSeconds()).isEqualTo(8);
         clock.advance(Duration.ofMillis(7_400));
-        assertThat(refusal(limiter, "slow").headers()).containsEntry("Retry-After", "1");
+        assertThat(refusal(limiter, "slow").retryAfterSeconds()).isEqualTo(1);
         clock.advance(Duration.ofMillis(100));
         limiter.acquire("slow");
 
@@ -158,7 +158,7 @@ class SubmissionRateLimiterTest {
         for (int i = 0; i < 5; i++) {
             limiter.acquire("acme");
         }
-        ApiException refused = refusal(limiter, "acme");
+        RefusedException refused = refusal(limiter, "acme");
         assertThat(refused.getMessage()).contains("10 jobs/s (burst 10) shared by 2 replicas");
         clock.advance(Duration.ofMillis(199));
         refusal(limiter, "acme");

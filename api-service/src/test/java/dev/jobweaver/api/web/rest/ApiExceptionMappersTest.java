@@ -2,6 +2,7 @@ package dev.jobweaver.api.web.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -76,6 +77,21 @@ class ApiExceptionMappersTest {
         assertThat(body.errorCode()).isEqualTo("API.SERVICE_UNAVAILABLE");
         assertThat(body.status()).isEqualTo(503);
         assertThat(body.jobId()).isEqualTo("job-1");
+    }
+
+    @Test
+    void aRefusalFromBelowTheRestLayerKeepsItsCodeJobIdAndRetryAfter() {
+        Response limited = mappers.refused(new RefusedException(ApiErrorCode.RATE_LIMITED, "over", "job-2", 7));
+        Response forbidden = mappers.refused(new RefusedException(ApiErrorCode.TENANT_FORBIDDEN, "not yours"));
+
+        assertThat(limited.getStatus()).isEqualTo(429);
+        assertThat(limited.getHeaderString("Retry-After")).isEqualTo("7");
+        ErrorResponse body = (ErrorResponse) limited.getEntity();
+        assertThat(body.errorCode()).isEqualTo("API.RATE_LIMITED");
+        assertThat(body.message()).isEqualTo("over");
+        assertThat(body.jobId()).isEqualTo("job-2");
+        assertThat(forbidden.getStatus()).isEqualTo(403);
+        assertThat(forbidden.getHeaderString("Retry-After")).isNull();
     }
 
     /** Request headers with only {@code traceparent} (or none). */

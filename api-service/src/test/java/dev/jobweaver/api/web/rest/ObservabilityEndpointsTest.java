@@ -59,6 +59,25 @@ class ObservabilityEndpointsTest {
 
     @Test
     @SuppressWarnings("unchecked")
+    void openApiDescribesEveryRecordBodyWithItsFields() {
+        Map<String, Object> schemas = given().accept("application/json").get("/q/openapi").then().statusCode(200)
+                .extract().jsonPath().getMap("components.schemas");
+
+        Map<String, List<String>> fields = Map.of(
+                "TenantLimitRequest", List.of("maxRunning"),
+                "ApiKeyRequest", List.of("name", "roles", "expiresAt"),
+                "NewSubscription", List.of("jobId", "scheduleId", "workflowId", "jobType", "events", "url"),
+                "NewHook", List.of("name", "workflowId", "job"));
+        fields.forEach((body, names) -> {
+            assertThat(schemas).as(body).containsKey(body);
+            Map<String, Object> properties = (Map<String, Object>) ((Map<String, Object>) schemas.get(body))
+                    .get("properties");
+            assertThat(properties).as(body).containsKeys(names.toArray(String[]::new));
+        });
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void openApiListsTheRefusalsOfEveryApiKeyOperationBesideItsOwnResponses() {
         Map<String, Object> paths = given().accept("application/json").get("/q/openapi").then().statusCode(200)
                 .extract().jsonPath().getMap("paths");
