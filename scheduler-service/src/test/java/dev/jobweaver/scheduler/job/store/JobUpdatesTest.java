@@ -34,7 +34,8 @@ class JobUpdatesTest extends KafkaAndDbTest {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         List<Write> writes = new ArrayList<>();
         for (int i = 0; i < pending.size(); i++) {
-            JobExecution running = JobStateMachine.dispatch(pending.get(i), now, now.plusSeconds(60 + i));
+            // Leases longer than a test run: these rows stay RUNNING, and must not expire during a later test class.
+            JobExecution running = JobStateMachine.dispatch(pending.get(i), now, now.plusSeconds(3600 + i));
             // every other row carries an error text, the rest a null one
             JobExecution next = i % 2 == 0 ? running : withError(running, "error " + i);
             writes.add(new Write(next, pending.get(i).version()));
@@ -61,7 +62,7 @@ class JobUpdatesTest extends KafkaAndDbTest {
         JobExecution stale = pending.get(1);
         db.update("UPDATE job_executions SET version = version + 1 WHERE job_id = $1", stale.jobId());
         List<Write> writes = pending.stream()
-                .map(j -> new Write(JobStateMachine.dispatch(j, now, now.plusSeconds(60)), j.version()))
+                .map(j -> new Write(JobStateMachine.dispatch(j, now, now.plusSeconds(3600)), j.version()))
                 .toList();
 
         assertThatThrownBy(() -> write(writes))
