@@ -1,11 +1,11 @@
 package dev.jobweaver.api.platform.db;
 
-import dev.jobweaver.api.deadletter.persistence.DeadLetter;
-import dev.jobweaver.api.hook.persistence.Hook;
-import dev.jobweaver.api.notification.persistence.Subscription;
-import dev.jobweaver.api.security.persistence.ApiKey;
-import dev.jobweaver.api.schedule.persistence.Schedule;
-import dev.jobweaver.api.tenant.persistence.TenantLimit;
+import dev.jobweaver.api.deadletter.DeadLetter;
+import dev.jobweaver.api.hook.Hook;
+import dev.jobweaver.api.notification.Subscription;
+import dev.jobweaver.api.security.ApiKey;
+import dev.jobweaver.api.schedule.Schedule;
+import dev.jobweaver.api.tenant.TenantLimit;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;

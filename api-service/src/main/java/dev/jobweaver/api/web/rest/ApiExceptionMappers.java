@@ -2,7 +2,7 @@ package dev.jobweaver.api.web.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.job.JobMetrics;
 import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;

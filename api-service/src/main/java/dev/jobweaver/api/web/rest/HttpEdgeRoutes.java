@@ -2,8 +2,8 @@ package dev.jobweaver.api.web.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.job.JobApiConfig;
+import dev.jobweaver.api.job.JobMetrics;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.vertx.core.http.HttpHeaders;

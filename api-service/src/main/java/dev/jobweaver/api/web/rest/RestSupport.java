@@ -1,7 +1,7 @@
 package dev.jobweaver.api.web.rest;
 
-import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.job.JobApiConfig;
+import dev.jobweaver.api.job.JobMetrics;
 import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControlRules;
