@@ -1,8 +1,8 @@
 package dev.jobweaver.api.audit;
 
 import dev.jobweaver.api.security.Roles;
-import dev.jobweaver.api.web.rest.ApiException;
-import dev.jobweaver.api.web.rest.RestSupport;
+import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.smallrye.mutiny.Uni;
@@ -79,7 +79,7 @@ public class AuditResource {
             throw refused("query parameter since must be before until, got " + from + " and " + to);
         }
         int pageNumber = rest.page(page);
-        int pageSize = rest.integer("size", size, DEFAULT_SIZE, 1, rest.config().paging().maxSize());
+        int pageSize = rest.integer("size", size, DEFAULT_SIZE, 1, rest.limits().maxPageSize());
         AuditRepository.Filter filter = new AuditRepository.Filter(actorFilter, tenantFilter, methodAndPath[0],
                 methodAndPath[1], from, to);
         return rest.unavailableOnOutage(log.list(filter, pageNumber, pageSize), "the audit log could not be read")

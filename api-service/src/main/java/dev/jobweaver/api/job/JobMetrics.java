@@ -1,6 +1,7 @@
 package dev.jobweaver.api.job;
 
 import dev.jobweaver.api.outbox.OutboxBacklog;
+import dev.jobweaver.api.platform.http.HttpMetrics;
 import dev.jobweaver.common.job.JobCommand;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -14,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** The API's business metrics, exported at {@code /q/metrics} with the {@code jobweaver_} prefix. */
 @ApplicationScoped
-public class JobMetrics {
+public class JobMetrics implements HttpMetrics {
 
     private final MeterRegistry registry;
     private final Counter submitted;
@@ -107,6 +108,7 @@ public class JobMetrics {
     }
 
     /** A submission refused unread because the budget of bytes in flight was spent. */
+    @Override
     public void overloaded() {
         overloaded.increment();
     }
@@ -133,7 +135,7 @@ public class JobMetrics {
         statusHeld.set(held);
     }
 
-    /** A request refused with a 4xx; {@code reason} is the error code (bounded cardinality). */
+    @Override
     public void validationFailure(String reason) {
         validationFailure(reason, 1);
     }

@@ -11,7 +11,7 @@ import dev.jobweaver.api.job.store.IdempotencyStore;
 import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.api.job.store.SubmissionStore;
 import dev.jobweaver.api.security.SubmissionRateLimiter;
-import dev.jobweaver.api.web.RefusedException;
+import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobControl;

@@ -2,8 +2,8 @@ package dev.jobweaver.api.security;
 
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
-import dev.jobweaver.api.web.rest.Body;
-import dev.jobweaver.api.web.rest.Expected;
+import dev.jobweaver.api.platform.http.Body;
+import dev.jobweaver.api.platform.http.Expected;
 import dev.jobweaver.common.error.ApiErrorCode;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;

@@ -1,10 +1,10 @@
 package dev.jobweaver.api.security;
 
-import dev.jobweaver.api.web.rest.ApiException;
-import dev.jobweaver.api.web.rest.BodyErrors;
-import dev.jobweaver.api.web.rest.BodyLimit;
-import dev.jobweaver.api.web.rest.RestSupport;
-import dev.jobweaver.api.web.rest.StrictJson;
+import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.BodyErrors;
+import dev.jobweaver.api.platform.http.BodyLimit;
+import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;

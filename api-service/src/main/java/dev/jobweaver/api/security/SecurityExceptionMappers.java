@@ -1,6 +1,6 @@
 package dev.jobweaver.api.security;
 
-import dev.jobweaver.api.web.rest.ApiExceptionMappers;
+import dev.jobweaver.api.platform.http.ApiExceptionMappers;
 import dev.jobweaver.common.error.ApiErrorCode;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;

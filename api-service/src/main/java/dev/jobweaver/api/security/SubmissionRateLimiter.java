@@ -1,6 +1,6 @@
 package dev.jobweaver.api.security;
 
-import dev.jobweaver.api.web.RefusedException;
+import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;

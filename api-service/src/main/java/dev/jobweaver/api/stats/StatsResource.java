@@ -2,7 +2,7 @@ package dev.jobweaver.api.stats;
 
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Callers;
-import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.job.JobControlRules;

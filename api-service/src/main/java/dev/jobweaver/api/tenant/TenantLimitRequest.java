@@ -1,8 +1,8 @@
 package dev.jobweaver.api.tenant;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import dev.jobweaver.api.web.rest.Body;
-import dev.jobweaver.api.web.rest.Expected;
+import dev.jobweaver.api.platform.http.Body;
+import dev.jobweaver.api.platform.http.Expected;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.event.TenantLimitEvent;
 import jakarta.validation.constraints.NotNull;

@@ -1,11 +1,11 @@
 package dev.jobweaver.api.tenant;
 
 import dev.jobweaver.api.security.Roles;
-import dev.jobweaver.api.web.RefusedException;
-import dev.jobweaver.api.web.rest.ApiException;
-import dev.jobweaver.api.web.rest.BodyErrors;
-import dev.jobweaver.api.web.rest.RestSupport;
-import dev.jobweaver.api.web.rest.StrictJson;
+import dev.jobweaver.api.platform.http.RefusedException;
+import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.BodyErrors;
+import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;

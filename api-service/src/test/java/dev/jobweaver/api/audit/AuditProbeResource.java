@@ -1,7 +1,7 @@
 package dev.jobweaver.api.audit;
 
 import dev.jobweaver.api.security.Roles;
-import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;

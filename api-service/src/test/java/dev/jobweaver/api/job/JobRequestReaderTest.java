@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.web.rest.ApiException;
+import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobType;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.jobweaver.api.web.RefusedException;
+import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import io.github.bucket4j.TimeMeter;
 import java.time.Duration;

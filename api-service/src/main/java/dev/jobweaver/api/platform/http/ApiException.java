@@ -1,6 +1,5 @@
-package dev.jobweaver.api.web.rest;
+package dev.jobweaver.api.platform.http;
 
-import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package dev.jobweaver.api.web.rest;
+package dev.jobweaver.api.platform.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;

@@ -1,8 +1,5 @@
-package dev.jobweaver.api.web.rest;
+package dev.jobweaver.api.platform.http;
 
-import dev.jobweaver.api.job.JobApiConfig;
-import dev.jobweaver.api.job.JobMetrics;
-import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.quarantine.Failures;
@@ -43,12 +40,12 @@ public class RestSupport {
         P of(List<V> items, int page, int size, long totalElements, int totalPages);
     }
 
-    private final JobMetrics metrics;
-    private final JobApiConfig config;
+    private final HttpMetrics metrics;
+    private final HttpLimits limits;
 
-    public RestSupport(JobMetrics metrics, JobApiConfig config) {
+    public RestSupport(HttpMetrics metrics, HttpLimits limits) {
         this.metrics = metrics;
-        this.config = config;
+        this.limits = limits;
     }
 
     /**
@@ -63,7 +60,7 @@ public class RestSupport {
 
     /** The {@code Retry-After} header of a 503: how long a client waits before it repeats the request. */
     public Map<String, String> retryAfter() {
-        return Map.of("Retry-After", Long.toString(Math.max(1, config.publish().retryAfter().toSeconds())));
+        return Map.of("Retry-After", Long.toString(Math.max(1, limits.outageRetryAfter().toSeconds())));
     }
 
     /** The path parameter {@code name}; 400 when it is not a UUID. */
@@ -108,7 +105,7 @@ public class RestSupport {
 
     /** The page size. */
     public int size(String value) {
-        return integer("size", value, config.paging().defaultSize(), 1, config.paging().maxSize());
+        return integer("size", value, limits.defaultPageSize(), 1, limits.maxPageSize());
     }
 
     /** An integer query parameter within {@code min..max}, {@code fallback} when absent; 400 otherwise. */
@@ -131,7 +128,7 @@ public class RestSupport {
 
     /** The largest body a request may have; a 413 over it. */
     public void checkSize(byte[] body) {
-        int limit = config.validation().maxBodyBytes();
+        int limit = limits.maxBodyBytes();
         if (body != null && body.length > limit) {
             throw refused(new ApiException(ApiErrorCode.PAYLOAD_TOO_LARGE,
                     "request body is larger than " + limit + " bytes (" + (limit / 1024) + " KiB)"));
@@ -173,8 +170,8 @@ public class RestSupport {
         return e;
     }
 
-    /** The paging configuration, for the page counts. */
-    public JobApiConfig config() {
-        return config;
+    /** The body and paging bounds. */
+    public HttpLimits limits() {
+        return limits;
     }
 }

@@ -1,4 +1,4 @@
-package dev.jobweaver.api.web.rest;
+package dev.jobweaver.api.platform.http;
 
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
@@ -39,7 +39,7 @@ public @interface BodyLimit {
         @Override
         public Object aroundReadFrom(ReaderInterceptorContext context) throws IOException {
             RestSupport rest = support.get();
-            byte[] body = context.getInputStream().readNBytes(rest.config().validation().maxBodyBytes() + 1);
+            byte[] body = context.getInputStream().readNBytes(rest.limits().maxBodyBytes() + 1);
             rest.checkSize(body);
             context.setInputStream(new ByteArrayInputStream(body));
             return context.proceed();

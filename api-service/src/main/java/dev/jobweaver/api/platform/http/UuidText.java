@@ -1,4 +1,4 @@
-package dev.jobweaver.api.web.rest;
+package dev.jobweaver.api.platform.http;
 
 import java.util.regex.Pattern;
 

@@ -1,4 +1,4 @@
-package dev.jobweaver.api.web;
+package dev.jobweaver.api.platform.http;
 
 import dev.jobweaver.common.error.ApiErrorCode;
 

@@ -1,9 +1,7 @@
-package dev.jobweaver.api.web.rest;
+package dev.jobweaver.api.platform.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.job.JobApiConfig;
-import dev.jobweaver.api.job.JobMetrics;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.vertx.core.http.HttpHeaders;
@@ -49,17 +47,17 @@ public class HttpEdgeRoutes {
     static final int ADMISSION_ROUTE_ORDER = BODY_ROUTE_ORDER - 1;
 
     private final ObjectMapper mapper;
-    private final JobMetrics metrics;
+    private final HttpMetrics metrics;
     private final int maxBodyBytes;
     private final BytesInFlight bytesInFlight;
     private final String overloadedRetryAfter;
 
-    public HttpEdgeRoutes(ObjectMapper mapper, JobMetrics metrics, JobApiConfig config) {
+    public HttpEdgeRoutes(ObjectMapper mapper, HttpMetrics metrics, HttpLimits limits) {
         this.mapper = mapper;
         this.metrics = metrics;
-        this.maxBodyBytes = config.validation().maxBodyBytes();
-        this.bytesInFlight = new BytesInFlight(config.admission().maxBytesInFlight());
-        this.overloadedRetryAfter = Long.toString(Math.max(1, config.admission().retryAfter().toSeconds()));
+        this.maxBodyBytes = limits.maxBodyBytes();
+        this.bytesInFlight = new BytesInFlight(limits.maxBytesInFlight());
+        this.overloadedRetryAfter = Long.toString(Math.max(1, limits.overloadedRetryAfter().toSeconds()));
     }
 
     void install(@Observes Router router) {

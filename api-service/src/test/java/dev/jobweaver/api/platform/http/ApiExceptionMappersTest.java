@@ -1,8 +1,7 @@
-package dev.jobweaver.api.web.rest;
+package dev.jobweaver.api.platform.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import jakarta.ws.rs.core.HttpHeaders;

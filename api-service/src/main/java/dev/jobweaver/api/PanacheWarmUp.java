@@ -1,4 +1,4 @@
-package dev.jobweaver.api.platform.db;
+package dev.jobweaver.api;
 
 import dev.jobweaver.api.deadletter.DeadLetter;
 import dev.jobweaver.api.hook.Hook;

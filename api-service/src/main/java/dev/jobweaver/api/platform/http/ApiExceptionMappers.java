@@ -1,9 +1,7 @@
-package dev.jobweaver.api.web.rest;
+package dev.jobweaver.api.platform.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import dev.jobweaver.api.job.JobMetrics;
-import dev.jobweaver.api.web.RefusedException;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
@@ -33,14 +31,14 @@ public class ApiExceptionMappers {
     private static final String RETRY_AFTER = "Retry-After";
 
     /** Null in unit tests of the mappers, which count nothing. */
-    private final JobMetrics metrics;
+    private final HttpMetrics metrics;
 
     public ApiExceptionMappers() {
         this(null);
     }
 
     @Inject
-    public ApiExceptionMappers(JobMetrics metrics) {
+    public ApiExceptionMappers(HttpMetrics metrics) {
         this.metrics = metrics;
     }
 
