@@ -14,7 +14,7 @@ import java.util.UUID;
  * @param labels the job's labels, null when it has none
  * @param workflowRunId the run of a workflow node's job, null for any other job
  */
-public record StoredDeadLetter(UUID jobId, String jobType, String tenant, Map<String, String> labels,
+record StoredDeadLetter(UUID jobId, String jobType, String tenant, Map<String, String> labels,
                                DeadLetterState state, String reason, int attempts, String lastError, Instant failedAt,
                                String traceId, int deadCount, Instant requeuedAt, int requeueCount,
                                Instant discardedAt, String discardReason, UUID workflowRunId) {

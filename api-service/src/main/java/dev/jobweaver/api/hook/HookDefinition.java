@@ -5,5 +5,5 @@ package dev.jobweaver.api.hook;
  *
  * @param tenant the owning tenant: the job template's, or {@code default}
  */
-public record HookDefinition(String name, String tenant, HookTarget target) {
+record HookDefinition(String name, String tenant, HookTarget target) {
 }

@@ -3,7 +3,7 @@ package dev.jobweaver.api.hook;
 import java.util.UUID;
 
 /** What a call of a hook does: make a job from a template, or start a run of a workflow. */
-public sealed interface HookTarget {
+sealed interface HookTarget {
 
     /** Makes a job from {@code json}, a submission body as {@code POST /api/jobs} takes it, normalised and valid. */
     record Job(String json) implements HookTarget {

@@ -8,7 +8,7 @@ import java.util.UUID;
  *
  * @param secret the signing secret in clear (null in lists); shown only in the answer to the creation, never logged
  */
-public record StoredHook(UUID id, String name, String tenant, HookTarget target, String secret, Instant createdAt) {
+record StoredHook(UUID id, String name, String tenant, HookTarget target, String secret, Instant createdAt) {
 
     /** A copy of {@code hook}'s state, with {@code secret} (opened), or null where it is not needed. */
     public static StoredHook of(Hook hook, String secret) {

@@ -3,5 +3,5 @@ package dev.jobweaver.api.job;
 import java.util.UUID;
 
 /** A submission committed with its outbox row: the job exists and will reach Kafka (202). */
-public record AcceptedJob(UUID jobId, String traceId) {
+record AcceptedJob(UUID jobId, String traceId) {
 }

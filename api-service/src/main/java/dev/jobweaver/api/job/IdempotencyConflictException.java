@@ -3,7 +3,7 @@ package dev.jobweaver.api.job;
 import java.util.UUID;
 
 /** An {@code Idempotency-Key} that is live for another body: the submission is refused (409), nothing stored. */
-public class IdempotencyConflictException extends RuntimeException {
+class IdempotencyConflictException extends RuntimeException {
 
     private final UUID jobId;
 

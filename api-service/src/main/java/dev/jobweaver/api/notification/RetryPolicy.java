@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * deliveries of one outage do not all come back at once); never later than {@code give-up-after} past the delivery's
  * creation, when one last attempt is made. A failure at or after that instant gives the delivery up.
  */
-public record RetryPolicy(Duration firstDelay, Duration maxDelay, Duration giveUpAfter) {
+record RetryPolicy(Duration firstDelay, Duration maxDelay, Duration giveUpAfter) {
 
     /** The delay after the {@code attempt}-th failure (1-based), before jitter. */
     public Duration delay(int attempt) {

@@ -11,6 +11,6 @@ import java.util.UUID;
  * @param events distinct, in the order given
  * @param url absolute http or https, at most 2048 characters; its destination is judged by {@link WebhookDestinations}
  */
-public record SubscriptionRequest(UUID jobId, UUID scheduleId, UUID workflowId, JobType jobType,
+record SubscriptionRequest(UUID jobId, UUID scheduleId, UUID workflowId, JobType jobType,
                                   List<NotificationEvent> events, URI url) {
 }

@@ -12,7 +12,7 @@ import dev.jobweaver.common.schedule.Overlap;
  *     workflow is read ({@link #withTenant})
  * @param timezone the zone id the cron expression is read in
  */
-public record ScheduleDefinition(String name, String tenant, String cron, String interval, String timezone,
+record ScheduleDefinition(String name, String tenant, String cron, String interval, String timezone,
                                  Misfire misfire, Overlap overlap, boolean paused, ScheduleTarget target) {
 
     /** This definition with {@code other} as its tenant. */

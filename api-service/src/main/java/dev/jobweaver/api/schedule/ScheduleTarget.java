@@ -3,7 +3,7 @@ package dev.jobweaver.api.schedule;
 import java.util.UUID;
 
 /** What each run of a schedule starts: a job made from its template, or (once workflows exist) a workflow's run. */
-public sealed interface ScheduleTarget {
+sealed interface ScheduleTarget {
 
     /**
      * A job made from {@code json}, the submission body as {@code POST /api/jobs} takes it, validated and normalised.

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * password from its hash expensive. A key is 256 random bits; no guessing of that succeeds, fast hash or not, and a
  * fast hash lets every request be checked in microseconds.
  */
-public final class ApiKeySecrets {
+final class ApiKeySecrets {
 
     /** What every key begins with: how the API tells a key from a JWT in {@code Authorization: Bearer}. */
     public static final String PREFIX = "jw_";

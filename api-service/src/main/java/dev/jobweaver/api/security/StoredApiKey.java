@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.UUID;
 
 /** A stored API key without its secret: what the API may show of it. */
-public record StoredApiKey(UUID id, String tenant, String name, List<String> roles, String prefix, Instant createdAt,
+record StoredApiKey(UUID id, String tenant, String name, List<String> roles, String prefix, Instant createdAt,
                            Instant expiresAt, Instant revokedAt, Instant lastUsedAt) {
 
     static StoredApiKey of(ApiKey key) {

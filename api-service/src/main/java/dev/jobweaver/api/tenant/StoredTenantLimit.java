@@ -8,7 +8,7 @@ import java.time.Instant;
  *
  * @param version the row's version, that of its event
  */
-public record StoredTenantLimit(String tenant, Integer maxRunning, long version, Instant updatedAt) {
+record StoredTenantLimit(String tenant, Integer maxRunning, long version, Instant updatedAt) {
 
     public static StoredTenantLimit of(TenantLimit row) {
         return new StoredTenantLimit(row.tenant, row.maxRunning, row.version, row.updatedAt);

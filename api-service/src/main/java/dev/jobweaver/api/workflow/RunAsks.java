@@ -12,7 +12,7 @@ import java.util.UUID;
  *
  * @param changeVersion the row's change version these asks bring Kafka up to
  */
-public record RunAsks(UUID runId, int changeVersion, List<WorkflowRunEvent> events) {
+record RunAsks(UUID runId, int changeVersion, List<WorkflowRunEvent> events) {
 
     /** The change version of a run's start. */
     public static final int STARTED = 1;

@@ -15,7 +15,7 @@ import java.util.UUID;
  * @param scheduleId the schedule that started it; null when none did
  * @param scheduledFor the tick (or trigger) of that schedule; null when none started it
  */
-public record StoredRun(UUID runId, UUID workflowId, int version, String tenant, WorkflowRunStatus status,
+record StoredRun(UUID runId, UUID workflowId, int version, String tenant, WorkflowRunStatus status,
                         List<WorkflowProgressEvent.Node> nodes, JsonNode input, String traceId, Instant createdAt,
                         Instant finishedAt, boolean cancelRequested, UUID scheduleId, Instant scheduledFor) {
 

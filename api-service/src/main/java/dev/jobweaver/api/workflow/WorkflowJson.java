@@ -8,7 +8,7 @@ import dev.jobweaver.common.event.WorkflowProgressEvent;
 import java.util.List;
 
 /** How a workflow's nodes, a run's nodes and its input are written to and read from their jsonb columns. */
-public final class WorkflowJson {
+final class WorkflowJson {
 
     private static final TypeReference<List<WorkflowDefinition.Node>> NODES = new TypeReference<>() {
     };

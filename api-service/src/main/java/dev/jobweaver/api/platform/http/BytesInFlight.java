@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Every successful {@link #tryAcquire} is followed by exactly one {@link #release} of the same charge (the caller ties
  * it to the end of the request), so {@link #held()} returns to 0 once no request is in flight.
  */
-public final class BytesInFlight {
+final class BytesInFlight {
 
     private final long limit;
     private final AtomicLong held = new AtomicLong();
