@@ -1,7 +1,7 @@
 package dev.jobweaver.api.outbox;
 
-import dev.jobweaver.api.job.service.JobMetrics;
-import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.JobMetrics;
+import dev.jobweaver.api.job.JobApiConfig;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,6 +1,6 @@
 package dev.jobweaver.api.outbox;
 
-import dev.jobweaver.api.job.config.JobApiConfig;
+import dev.jobweaver.api.job.JobApiConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;

@@ -1,10 +1,10 @@
 package dev.jobweaver.api.outbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobweaver.api.job.persistence.JobControlColumns;
-import dev.jobweaver.api.job.persistence.JobOriginColumns;
-import dev.jobweaver.api.job.persistence.JobReadStore;
-import dev.jobweaver.api.job.persistence.SubmissionStore;
+import dev.jobweaver.api.job.store.JobControlColumns;
+import dev.jobweaver.api.job.store.JobOriginColumns;
+import dev.jobweaver.api.job.store.JobReadStore;
+import dev.jobweaver.api.job.store.SubmissionStore;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobType;

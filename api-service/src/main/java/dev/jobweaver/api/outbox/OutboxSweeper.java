@@ -1,9 +1,9 @@
 package dev.jobweaver.api.outbox;
 
-import dev.jobweaver.api.job.messaging.JobCreatedPublisher;
-import dev.jobweaver.api.job.messaging.PublishTimings;
-import dev.jobweaver.api.job.config.JobApiConfig;
-import dev.jobweaver.api.job.service.JobMetrics;
+import dev.jobweaver.api.job.JobCreatedPublisher;
+import dev.jobweaver.api.job.PublishTimings;
+import dev.jobweaver.api.job.JobApiConfig;
+import dev.jobweaver.api.job.JobMetrics;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

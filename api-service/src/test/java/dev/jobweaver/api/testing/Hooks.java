@@ -2,7 +2,7 @@ package dev.jobweaver.api.testing;
 
 import static io.restassured.RestAssured.given;
 
-import dev.jobweaver.api.hook.service.HookSignature;
+import dev.jobweaver.api.hook.HookSignature;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;

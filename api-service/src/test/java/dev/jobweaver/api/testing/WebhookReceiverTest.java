@@ -2,7 +2,7 @@ package dev.jobweaver.api.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.api.notification.service.WebhookSignature;
+import dev.jobweaver.api.notification.WebhookSignature;
 import dev.jobweaver.testing.WebhookReceiver;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,117 @@
+package dev.jobweaver.api.hook;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.api.job.JobRequest;
+import dev.jobweaver.api.job.JobRequestReader;
+import dev.jobweaver.api.job.JobRequestValidator;
+import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.Body;
+import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.Name;
+import dev.jobweaver.api.platform.http.Uuid;
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.job.JobControl;
+import jakarta.validation.Constraint;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import jakarta.validation.Payload;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/**
+ * The body of {@code POST /api/hooks}: a name and exactly one target, a {@code job} (checked exactly as
+ * {@code POST /api/jobs} checks a body, by {@link JobRequestReader} and {@link JobRequestValidator}, its problems named
+ * under {@code job.}) or a {@code workflowId}. Unknown fields are ignored. Whether a workflow exists is the
+ * resource's question.
+ *
+ * @param job the job each call makes, as its tree: read by the job reader, not here, so that its messages are a
+ *            submission's
+ */
+@Body(rule = ApiErrorCode.INVALID_HOOK_REQUEST, example = NewHook.EXAMPLE)
+@JsonIgnoreProperties(ignoreUnknown = true)
+@NewHook.ExactlyOneTarget
+@Schema(example = NewHook.EXAMPLE)
+public record NewHook(
+        @Schema(required = true, minLength = 1, maxLength = MAX_NAME_LENGTH) @Name(max = MAX_NAME_LENGTH) String name,
+        @Schema(format = "uuid", description = "the workflow each call starts; not with job") @Uuid String workflowId,
+        @Schema(type = SchemaType.OBJECT, implementation = JobRequest.class,
+                description = "the job each call makes, a POST /api/jobs body without runAt; not with workflowId")
+        JsonNode job) {
+
+    /** The longest name ({@code hooks.name}). */
+    static final int MAX_NAME_LENGTH = 200;
+    static final String EXAMPLE = "{\"name\":\"deploy\",\"job\":{...}} or {\"name\":\"deploy\",\"workflowId\":\"...\"}";
+
+    /**
+     * The definition, valid at {@code now}, or an {@link ApiException} naming what is wrong with the job; a job's
+     * tenant {@code ownTenant} (the caller's) when it names none; a workflow's hook takes its workflow's, which the
+     * resource reads.
+     */
+    HookDefinition definition(JobRequestReader jobs, JobRequestValidator validator, Instant now, String ownTenant,
+                              int defaultRetryCount) {
+        if (!hasJob()) {
+            return new HookDefinition(name, JobControl.DEFAULT_TENANT,
+                    new HookTarget.Workflow(UUID.fromString(workflowId)));
+        }
+        if (!job.isObject()) {
+            throw JsonBody.wrongType("job", "an object (a POST /api/jobs body)", job);
+        }
+        JobRequest request = jobs.readMember(job, "job", ApiErrorCode.INVALID_HOOK_REQUEST);
+        List<String> out = new ArrayList<>();
+        validator.violations(request, now).forEach(violation -> out.add("job." + violation));
+        if (request.runAt() != null) {
+            out.add("job.runAt is not allowed in a hook: each call's job starts when it is called; use job.delayMs"
+                    + " to start it later than its call");
+        }
+        if (!out.isEmpty()) {
+            throw new ApiException(ApiErrorCode.INVALID_HOOK_REQUEST, String.join("; ", out));
+        }
+        String tenant = request.tenant() == null ? ownTenant : request.tenant();
+        return new HookDefinition(name, tenant,
+                new HookTarget.Job(JobRequestReader.templateText(request, tenant, defaultRetryCount)));
+    }
+
+    private boolean hasJob() {
+        return job != null && !job.isNull();
+    }
+
+    /** Exactly one of {@code job} and {@code workflowId}. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.TYPE)
+    @Constraint(validatedBy = ExactlyOneTarget.Validator.class)
+    @interface ExactlyOneTarget {
+
+        String message() default "exactly one of job and workflowId is required, got none: job is the job each call"
+                + " makes (a POST /api/jobs body), workflowId the workflow each call starts";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
+
+        final class Validator implements ConstraintValidator<ExactlyOneTarget, NewHook> {
+
+            @Override
+            public boolean isValid(NewHook body, ConstraintValidatorContext context) {
+                boolean workflow = body.workflowId() != null;
+                if (body.hasJob() == workflow) {
+                    if (workflow) {
+                        context.disableDefaultConstraintViolation();
+                        context.buildConstraintViolationWithTemplate(
+                                "exactly one of job and workflowId is required, got both").addConstraintViolation();
+                    }
+                    return false;
+                }
+                return true;
+            }
+        }
+    }
+}

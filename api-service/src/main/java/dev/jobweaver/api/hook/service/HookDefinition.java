@@ -1,9 +1,0 @@
-package dev.jobweaver.api.hook.service;
-
-/**
- * A hook as a valid {@code POST /api/hooks} body defines it.
- *
- * @param tenant the owning tenant: the job template's, or {@code default}
- */
-public record HookDefinition(String name, String tenant, HookTarget target) {
-}

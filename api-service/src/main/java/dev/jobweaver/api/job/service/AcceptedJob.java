@@ -1,7 +1,0 @@
-package dev.jobweaver.api.job.service;
-
-import java.util.UUID;
-
-/** A submission committed with its outbox row: the job exists and will reach Kafka (202). */
-public record AcceptedJob(UUID jobId, String traceId) {
-}

@@ -1,0 +1,94 @@
+package dev.jobweaver.api.job.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.job.JobControl;
+import dev.jobweaver.common.job.Priority;
+import io.vertx.mutiny.sqlclient.Row;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+
+/** How a job's control and result are written to and read from the columns of {@code jobs}. */
+public final class JobControlColumns {
+
+    /** The job-control columns, with the JSON ones as text, in the order {@link #control(Row)} reads them. */
+    static final String SELECT = "priority, run_at, timeout_ms, retry_delays_ms::text AS retry_delays_ms, tenant,"
+            + " labels::text AS labels";
+
+    private static final TypeReference<List<Long>> DELAYS = new TypeReference<>() {
+    };
+    private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {
+    };
+
+    private JobControlColumns() {
+    }
+
+    /** {@code value} as the text of a jsonb column; null stays null. */
+    static String json(Object value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return JsonColumns.mapper().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("could not write a jsonb column", e);
+        }
+    }
+
+    /** The text of a jsonb column read as {@code type}; null stays null. */
+    static <T> T read(String json, TypeReference<T> type) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return JsonColumns.mapper().readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored jsonb column is not valid: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** The text of a jsonb column as a tree; null stays null. */
+    static JsonNode tree(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return JsonColumns.mapper().readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored jsonb column is not valid: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    static Priority priority(Row row) {
+        return Priority.valueOf(row.getString("priority"));
+    }
+
+    static Instant runAt(Row row) {
+        OffsetDateTime value = row.getOffsetDateTime("run_at");
+        return value == null ? null : value.toInstant();
+    }
+
+    static List<Long> retryDelays(Row row) {
+        return read(row.getString("retry_delays_ms"), DELAYS);
+    }
+
+    static Map<String, String> labels(Row row) {
+        return read(row.getString("labels"), LABELS);
+    }
+
+    /**
+     * The control a row's event carries: what the row holds beyond the defaults, so that a job stored without any
+     * (every job of the original API) carries none, as its first publish did.
+     */
+    public static JobControl control(Row row) {
+        Priority priority = priority(row);
+        String tenant = row.getString("tenant");
+        JobControl control = new JobControl(priority == Priority.NORMAL ? null : priority, runAt(row),
+                row.getLong("timeout_ms"), retryDelays(row), JobControl.DEFAULT_TENANT.equals(tenant) ? null : tenant,
+                labels(row));
+        return control.equals(JobControl.DEFAULTS) ? null : control;
+    }
+}

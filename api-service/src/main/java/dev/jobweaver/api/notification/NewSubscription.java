@@ -1,0 +1,205 @@
+package dev.jobweaver.api.notification;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import dev.jobweaver.api.platform.http.Body;
+import dev.jobweaver.api.platform.http.EnumName;
+import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.Uuid;
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.job.JobType;
+import jakarta.validation.Constraint;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import jakarta.validation.Payload;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.hibernate.validator.constraintvalidation.HibernateConstraintValidatorContext;
+
+/**
+ * The body of {@code POST /api/subscriptions}: exactly one target, the events and the URL deliveries go to. Unknown
+ * fields are ignored, as for jobs. Whether a {@code jobId} names an existing job and whether the URL's destination is
+ * allowed are the service's to decide (they need the database and DNS).
+ */
+@Body(rule = ApiErrorCode.INVALID_SUBSCRIPTION_REQUEST, example = NewSubscription.EXAMPLE)
+@JsonIgnoreProperties(ignoreUnknown = true)
+@NewSubscription.ExactlyOneTarget
+@Schema(example = NewSubscription.EXAMPLE)
+public record NewSubscription(
+        @Schema(format = "uuid") @Uuid String jobId,
+        @Schema(format = "uuid") @Uuid String scheduleId,
+        @Schema(format = "uuid") @Uuid String workflowId,
+        @Schema(enumeration = {"SIMULATION", "HTTP"}) @EnumName(JobType.class) String jobType,
+        @Schema(required = true, minItems = 1, enumeration = {"SCHEDULED", "STARTED", "RETRYING", "COMPLETED", "FAILED",
+                "CANCELLED"}) @JsonSetter(contentNulls = Nulls.FAIL) @Events List<String> events,
+        @Schema(required = true, maxLength = MAX_URL_LENGTH) @DeliveryUrl String url) {
+
+    /** The targets, exactly one of which a subscription names. */
+    static final List<String> TARGETS = List.of("jobId", "scheduleId", "workflowId", "jobType");
+    /** Longest URL. */
+    static final int MAX_URL_LENGTH = 2048;
+    static final String EXAMPLE = "{\"jobId\":\"...\",\"events\":[\"COMPLETED\"],\"url\":\"https://...\"}";
+
+    private static final String VALID_EVENTS = Arrays.stream(NotificationEvent.values()).map(Enum::name)
+            .collect(Collectors.joining(", "));
+
+    /** The request as the service takes it; valid once the record is. */
+    SubscriptionRequest request() {
+        return new SubscriptionRequest(uuid(jobId), uuid(scheduleId), uuid(workflowId),
+                jobType == null ? null : JobType.valueOf(jobType),
+                events.stream().map(NotificationEvent::valueOf).toList(), URI.create(url));
+    }
+
+    private List<String> targetsGiven() {
+        return Stream.of(jobId != null ? "jobId" : null, scheduleId != null ? "scheduleId" : null,
+                workflowId != null ? "workflowId" : null, jobType != null ? "jobType" : null)
+                .filter(name -> name != null).toList();
+    }
+
+    private static UUID uuid(String value) {
+        return value == null ? null : UUID.fromString(value);
+    }
+
+    private static String cut(String value) {
+        return JsonBody.cut(value, 60);
+    }
+
+    private static boolean refuse(ConstraintValidatorContext context, String template) {
+        context.disableDefaultConstraintViolation();
+        context.buildConstraintViolationWithTemplate(template).addConstraintViolation();
+        return false;
+    }
+
+    /** Exactly one of {@link #TARGETS}. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.TYPE)
+    @Constraint(validatedBy = ExactlyOneTarget.Validator.class)
+    @interface ExactlyOneTarget {
+
+        String message() default "exactly one of jobId, scheduleId, workflowId, jobType is required, got {given}";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
+
+        final class Validator implements ConstraintValidator<ExactlyOneTarget, NewSubscription> {
+
+            @Override
+            public boolean isValid(NewSubscription body, ConstraintValidatorContext context) {
+                List<String> given = body.targetsGiven();
+                if (given.size() == 1) {
+                    return true;
+                }
+                context.unwrap(HibernateConstraintValidatorContext.class).addMessageParameter("given",
+                        given.isEmpty() ? "none" : String.join(" and ", given));
+                return false;
+            }
+        }
+    }
+
+    /** At least one event, each a {@link NotificationEvent} named once. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT})
+    @Constraint(validatedBy = Events.Validator.class)
+    @interface Events {
+
+        String message() default "is required: a non-empty array of {valid}";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
+
+        final class Validator implements ConstraintValidator<Events, List<String>> {
+
+            private static final Set<String> KNOWN = Arrays.stream(NotificationEvent.values()).map(Enum::name)
+                    .collect(Collectors.toUnmodifiableSet());
+
+            @Override
+            public boolean isValid(List<String> events, ConstraintValidatorContext context) {
+                HibernateConstraintValidatorContext hibernate =
+                        context.unwrap(HibernateConstraintValidatorContext.class);
+                hibernate.addMessageParameter("valid", VALID_EVENTS);
+                if (events == null) {
+                    return false;
+                }
+                if (events.isEmpty()) {
+                    return refuse(context, "must not be empty; valid events are {valid}");
+                }
+                Set<String> seen = new HashSet<>();
+                for (int i = 0; i < events.size(); i++) {
+                    String event = events.get(i);
+                    hibernate.addMessageParameter("event", cut(event));
+                    String template = !KNOWN.contains(event) ? "'{event}' is not a known event; valid events are {valid}"
+                            : !seen.add(event) ? "'{event}' is given twice" : null;
+                    if (template != null) {
+                        context.disableDefaultConstraintViolation();
+                        context.buildConstraintViolationWithTemplate(template)
+                                .addBeanNode().inIterable().atIndex(i)
+                                .addConstraintViolation();
+                        return false;
+                    }
+                }
+                return true;
+            }
+        }
+    }
+
+    /** An absolute http or https URL with a host and no credentials, at most {@link #MAX_URL_LENGTH} characters. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT})
+    @Constraint(validatedBy = DeliveryUrl.Validator.class)
+    @interface DeliveryUrl {
+
+        String message() default "is required: the absolute http or https URL deliveries are POSTed to";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
+
+        final class Validator implements ConstraintValidator<DeliveryUrl, String> {
+
+            @Override
+            public boolean isValid(String value, ConstraintValidatorContext context) {
+                if (value == null) {
+                    return false;
+                }
+                HibernateConstraintValidatorContext hibernate =
+                        context.unwrap(HibernateConstraintValidatorContext.class);
+                if (value.length() > MAX_URL_LENGTH) {
+                    hibernate.addMessageParameter("length", value.length());
+                    return refuse(context, "must be at most " + MAX_URL_LENGTH + " characters, got {length}");
+                }
+                URI url;
+                try {
+                    url = new URI(value);
+                } catch (URISyntaxException e) {
+                    hibernate.addMessageParameter("reason", e.getMessage());
+                    return refuse(context, "is not a valid URL: {reason}");
+                }
+                String scheme = url.getScheme() == null ? null : url.getScheme().toLowerCase(Locale.ROOT);
+                if (!url.isAbsolute() || !("http".equals(scheme) || "https".equals(scheme)) || url.getHost() == null) {
+                    hibernate.addMessageParameter("value", cut(value));
+                    return refuse(context, "must be an absolute http or https URL with a host, got '{value}'");
+                }
+                if (url.getRawUserInfo() != null) {
+                    return refuse(context, "must not carry credentials (user info); deliveries are signed instead");
+                }
+                return true;
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.jobweaver.api.platform.http;
+
+import dev.jobweaver.common.error.ApiErrorCode;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a record as a request body bound by Jackson ({@link StrictJson}) and checked by Bean Validation, and says how
+ * its refusals read: a broken rule is answered with {@link #rule}, a body that is empty or no JSON object names
+ * {@link #example}. A value of the wrong type or a body that is not JSON is {@code API.MALFORMED_JSON} whatever the
+ * body ({@link BodyErrors}).
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.TYPE)
+public @interface Body {
+
+    /** The code of a broken rule: a constraint, an unknown field where the record refuses them. */
+    ApiErrorCode rule();
+
+    /** A body the endpoint takes, shown when the body is empty or no JSON object. */
+    String example();
+}

@@ -1,0 +1,96 @@
+package dev.jobweaver.api.schedule;
+
+import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.api.outbox.UnpublishedEvents;
+import dev.jobweaver.common.event.ScheduleEvent;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes what the publish after each commit did not: changes Kafka did not acknowledge (a crash or an outage
+ * between the commit and the acknowledgement: {@code published_version < version}), deleted schedules' tombstones
+ * (then their rows go), and every schedule last published more than {@code schedules.refresh-after} (3 days) ago, so
+ * that the compacted topic, whose records expire after 7 days, always holds every live schedule.
+ *
+ * <h2>Several instances</h2>
+ * Every API instance runs it, without coordination: two instances may publish the same version, which readers take
+ * once (they keep the highest version per schedule), and record it with a guarded update ({@code published_version <=
+ * v}) that never moves a row backwards; a tombstone published twice deletes nothing more, and its row goes once. No
+ * row is locked while Kafka answers, so a change or delete never waits for a publish. A live event that overtakes a
+ * delete's tombstone on the topic (a refresh read before the delete, acknowledged after the tombstone) would bring the
+ * schedule back to the scheduler; its next tick finds no schedule here, makes no job, and publishes the tombstone
+ * again ({@code ScheduledJobs}).
+ *
+ * <p>Its rounds are run by the outbox's republish loop ({@link UnpublishedEvents}), on a Vert.x event loop, never
+ * concurrently with themselves; each publishes its rows with {@link RowOutbox#publishEach}.
+ */
+@ApplicationScoped
+public class ScheduleRepublisher implements UnpublishedEvents {
+
+    private static final Logger LOG = Logger.getLogger(ScheduleRepublisher.class);
+
+    /** A row to publish: its timing, or its tombstone when {@code event} is null. */
+    private record Due(UUID scheduleId, ScheduleEvent event) {
+    }
+
+    private final ScheduleRepository schedules;
+    private final SchedulePublisher publisher;
+    private final ScheduleMetrics metrics;
+    private final ScheduleConfig config;
+
+    public ScheduleRepublisher(ScheduleRepository schedules, SchedulePublisher publisher, ScheduleMetrics metrics,
+                               ScheduleConfig config) {
+        this.schedules = schedules;
+        this.publisher = publisher;
+        this.metrics = metrics;
+        this.config = config;
+    }
+
+    @Override
+    public String identity() {
+        return "schedule-republisher";
+    }
+
+    @Override
+    public Duration every() {
+        return config.republishInterval();
+    }
+
+    @Override
+    public int batchSize() {
+        return config.republishBatchSize();
+    }
+
+    @Override
+    public Uni<Round> publishOldest() {
+        return round().chain(due -> RowOutbox.publishEach(LOG, "schedule(s)", due, this::publish));
+    }
+
+    /** The rows due, read in a session of their own. */
+    @WithSession
+    Uni<List<Due>> round() {
+        Instant refreshBefore = Instant.now().minus(config.refreshAfter());
+        return schedules.toRepublish(refreshBefore, config.republishBatchSize()).map(rows -> {
+            List<Due> due = new ArrayList<>(rows.size());
+            for (Schedule row : rows) {
+                due.add(new Due(row.id, row.deletedAt != null ? null : StoredSchedule.of(row).event()));
+            }
+            return due;
+        });
+    }
+
+    /** Publishes one row, its timing or its tombstone, and counts it once Kafka acknowledged it. */
+    private Uni<Void> publish(Due row) {
+        return (row.event() == null ? publisher.tombstone(row.scheduleId()) : publisher.publish(row.event()))
+                .invoke(() -> metrics.republished(1))
+                .onFailure().invoke(e -> LOG.debugf("schedule %s not republished: %s", row.scheduleId(),
+                        e.getMessage()));
+    }
+}

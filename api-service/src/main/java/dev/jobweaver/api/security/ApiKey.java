@@ -1,0 +1,56 @@
+package dev.jobweaver.api.security;
+
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * An API key ({@code api_keys}, migration V18): its tenant, name and roles, the SHA-256 of the key and the prefix it is
+ * recognised by; never the key itself. A revoked key keeps its row, so that its hash is never stored again.
+ *
+ * <p>Public fields, as Panache entities have them.
+ */
+@Entity
+@Table(name = "api_keys")
+public class ApiKey extends PanacheEntityBase {
+
+    @Id
+    public UUID id;
+
+    public String tenant;
+
+    public String name;
+
+    /** The roles granted, comma-separated, lowest first. */
+    public String roles;
+
+    /** SHA-256 of the key, lower-case hex. */
+    @Column(name = "key_hash")
+    public String keyHash;
+
+    /** The key's first characters ({@code jw_} and 8 more). */
+    public String prefix;
+
+    @Column(name = "created_at")
+    public Instant createdAt;
+
+    /** Null: never expires. */
+    @Column(name = "expires_at")
+    public Instant expiresAt;
+
+    @Column(name = "revoked_at")
+    public Instant revokedAt;
+
+    @Column(name = "last_used_at")
+    public Instant lastUsedAt;
+
+    @Override
+    public String toString() {
+        // no hash in a log line either
+        return "ApiKey[id=" + id + ", tenant=" + tenant + ", name=" + name + ", prefix=" + prefix + "]";
+    }
+}

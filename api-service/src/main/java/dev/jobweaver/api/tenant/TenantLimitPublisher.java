@@ -1,0 +1,60 @@
+package dev.jobweaver.api.tenant;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.common.event.EventRules;
+import dev.jobweaver.common.event.TenantLimitEvent;
+import dev.jobweaver.common.messaging.Channels;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.Record;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes a tenant's limit ({@link TenantLimitEvent}) to {@code tenant-limits}, keyed by the tenant, a removed limit
+ * as an event without {@code maxRunning}; once Kafka acknowledged, records it in the row, which is the outbox
+ * ({@link RowOutbox} states the guarantees and threads).
+ *
+ * <p>An emitter on {@code tenant-limits-out}, as for schedules: nothing waits for the answer (the request was answered
+ * on its commit), and a record sent twice is harmless: the scheduler keeps the highest version per tenant. What is not
+ * acknowledged stays {@code published_version < version} in the row, and {@link TenantLimitRepublisher} publishes it
+ * again.
+ */
+@ApplicationScoped
+public class TenantLimitPublisher {
+
+    private static final Logger LOG = Logger.getLogger(TenantLimitPublisher.class);
+
+    private final RowOutbox outbox;
+    private final TenantLimitStatements statements;
+
+    public TenantLimitPublisher(@Channel(Channels.TENANT_LIMITS_OUT) MutinyEmitter<Record<String, byte[]>> emitter,
+                                TenantLimitStatements statements, ObjectMapper mapper) {
+        this.outbox = new RowOutbox(emitter, mapper, LOG);
+        this.statements = statements;
+    }
+
+    /**
+     * Publishes {@code event}; completes once Kafka acknowledged it and its version is recorded as published, or fails
+     * (the row stays unpublished for the republisher).
+     */
+    public Uni<Void> publish(TenantLimitEvent event) {
+        String problem = EventRules.problem(event);
+        if (problem != null) {
+            // the scheduler would quarantine it: a bug here, not the client's doing
+            return Uni.createFrom().failure(new IllegalStateException("the limit of tenant " + event.tenant()
+                    + " breaks a rule: " + problem));
+        }
+        return outbox.send(event.tenant(), event, null)
+                .chain(() -> statements.published(event.tenant(), event.version()))
+                .replaceWithVoid();
+    }
+
+    /** {@link #publish}, without the caller waiting; a failure is logged and left to the republisher. */
+    public void publishLater(TenantLimitEvent event) {
+        outbox.later(publish(event),
+                () -> "the limit of tenant %s (version %d)".formatted(event.tenant(), event.version()));
+    }
+}

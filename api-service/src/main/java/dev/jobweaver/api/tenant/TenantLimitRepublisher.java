@@ -1,0 +1,75 @@
+package dev.jobweaver.api.tenant;
+
+import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.api.outbox.UnpublishedEvents;
+import dev.jobweaver.common.event.TenantLimitEvent;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes what the publish after each commit did not: changes Kafka did not acknowledge (a crash or an outage
+ * between the commit and the acknowledgement: {@code published_version < version}), and every limit last published
+ * more than {@code tenant-limits.refresh-after} (3 days) ago, so that the compacted topic, whose records expire after 7
+ * days, always holds every limit.
+ *
+ * <p>Every API instance runs it, without coordination: two instances may publish the same version, which the scheduler
+ * takes once (it keeps the highest version per tenant), and record it with a guarded update ({@code published_version
+ * <= v}) that never moves a row backwards. No row is locked while Kafka answers, so a change never waits for a publish.
+ *
+ * <p>Its rounds are run by the outbox's republish loop ({@link UnpublishedEvents}), on a Vert.x event loop, never
+ * concurrently with themselves; each publishes its rows with {@link RowOutbox#publishEach}.
+ */
+@ApplicationScoped
+public class TenantLimitRepublisher implements UnpublishedEvents {
+
+    private static final Logger LOG = Logger.getLogger(TenantLimitRepublisher.class);
+
+    private final TenantLimitRepository limits;
+    private final TenantLimitPublisher publisher;
+    private final TenantLimitConfig config;
+
+    public TenantLimitRepublisher(TenantLimitRepository limits, TenantLimitPublisher publisher,
+                                  TenantLimitConfig config) {
+        this.limits = limits;
+        this.publisher = publisher;
+        this.config = config;
+    }
+
+    @Override
+    public String identity() {
+        return "tenant-limit-republisher";
+    }
+
+    @Override
+    public Duration every() {
+        return config.republishInterval();
+    }
+
+    @Override
+    public int batchSize() {
+        return config.republishBatchSize();
+    }
+
+    @Override
+    public Uni<Round> publishOldest() {
+        return round().chain(due -> RowOutbox.publishEach(LOG, "tenant limit(s)", due, this::publish));
+    }
+
+    /** The events due, read in a session of their own. */
+    @WithSession
+    Uni<List<TenantLimitEvent>> round() {
+        Instant refreshBefore = Instant.now().minus(config.refreshAfter());
+        return limits.toRepublish(refreshBefore, config.republishBatchSize())
+                .map(rows -> rows.stream().map(row -> StoredTenantLimit.of(row).event()).toList());
+    }
+
+    private Uni<Void> publish(TenantLimitEvent event) {
+        return publisher.publish(event).onFailure().invoke(e -> LOG.debugf(
+                "the limit of tenant %s not republished: %s", event.tenant(), e.getMessage()));
+    }
+}

@@ -1,0 +1,80 @@
+package dev.jobweaver.api.workflow;
+
+import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.api.outbox.UnpublishedEvents;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.time.Duration;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes the asks of runs that the publish after each commit did not get acknowledged (a crash or an outage between
+ * the commit and the acknowledgement: {@code published_version < change_version}).
+ *
+ * <p>Every API instance runs it, without coordination: two instances may publish the same ask, which the scheduler
+ * takes once, and record it with a guarded update that never moves a row backwards. No row is locked while Kafka
+ * answers. Its rounds are run by the outbox's republish loop ({@link UnpublishedEvents}), on a Vert.x event loop,
+ * never concurrently with themselves; each publishes its rows with {@link RowOutbox#publishEach}.
+ */
+@ApplicationScoped
+public class WorkflowRunRepublisher implements UnpublishedEvents {
+
+    private static final Logger LOG = Logger.getLogger(WorkflowRunRepublisher.class);
+
+    private final WorkflowRunRepository runs;
+    private final WorkflowVersionRepository versions;
+    private final WorkflowRunPublisher publisher;
+    private final WorkflowConfig config;
+
+    public WorkflowRunRepublisher(WorkflowRunRepository runs, WorkflowVersionRepository versions,
+                                  WorkflowRunPublisher publisher, WorkflowConfig config) {
+        this.runs = runs;
+        this.versions = versions;
+        this.publisher = publisher;
+        this.config = config;
+    }
+
+    @Override
+    public String identity() {
+        return "workflow-run-republisher";
+    }
+
+    @Override
+    public Duration every() {
+        return config.republishInterval();
+    }
+
+    @Override
+    public int batchSize() {
+        return config.republishBatchSize();
+    }
+
+    @Override
+    public Uni<Round> publishOldest() {
+        return round().chain(due -> RowOutbox.publishEach(LOG, "workflow run(s)", due, this::publish));
+    }
+
+    /** The runs due, with their asks, read in a session of their own. */
+    @WithSession
+    Uni<List<RunAsks>> round() {
+        return runs.toRepublish(config.republishBatchSize()).chain(rows -> {
+            List<RunAsks> due = new ArrayList<>(rows.size());
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (WorkflowRun row : rows) {
+                // one after the other: a reactive session runs one statement at a time
+                chain = chain.chain(() -> versions.find(row.workflowId, row.workflowVersion)
+                        .invoke((WorkflowVersion version) -> due.add(RunAsks.of(row, version, row.publishedVersion)))
+                        .replaceWithVoid());
+            }
+            return chain.map(ignored -> due);
+        });
+    }
+
+    private Uni<Void> publish(RunAsks asks) {
+        return publisher.publish(asks).onFailure().invoke(e -> LOG.debugf(
+                "workflow run %s not republished: %s", asks.runId(), e.getMessage()));
+    }
+}

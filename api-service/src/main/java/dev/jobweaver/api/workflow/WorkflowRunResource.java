@@ -1,0 +1,97 @@
+package dev.jobweaver.api.workflow;
+
+import dev.jobweaver.api.security.Roles;
+import dev.jobweaver.api.security.Caller;
+import dev.jobweaver.api.security.Callers;
+import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.common.error.ErrorResponse;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/** {@code /api/workflow-runs}: a workflow run's state, as the scheduler last reported it, and its cancel. */
+@Path("/api/workflow-runs")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "workflows")
+public class WorkflowRunResource {
+
+    private final WorkflowRunService runs;
+    private final RestSupport rest;
+    private final Callers callers;
+
+    public WorkflowRunResource(WorkflowRunService runs, RestSupport rest, Callers callers) {
+        this.callers = callers;
+        this.runs = runs;
+        this.rest = rest;
+    }
+
+    @GET
+    @Path("{runId}")
+    @Operation(summary = "Read a workflow run", description = "Its status and every node's status and job, as the"
+            + " scheduler last reported them (PENDING with every node WAITING until its first report), and RUNNING"
+            + " for a node whose job runs.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowRunView.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such run (API.WORKFLOW_RUN_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.VIEWER)
+    public Uni<WorkflowRunView> get(@Parameter(description = "the run's UUID") @PathParam("runId") String id) {
+        Caller caller = callers.current();
+        UUID runId = rest.uuid("runId", id);
+        return rest.unavailableOnOutage(runs.find(runId).chain(found -> found == null || !caller.sees(found.tenant())
+                        ? Uni.createFrom().<StoredRun>nullItem() : runs.withRunningNodes(found)),
+                        "the run could not be read")
+                .map(found -> WorkflowRunView.of(RestSupport.found(found, () -> notFound(runId))));
+    }
+
+    @POST
+    @Path("{runId}/cancel")
+    @Operation(summary = "Cancel a workflow run", description = "202 with the run once the cancel is stored; the"
+            + " scheduler cancels every node that has not finished, and the run shows CANCELLED once it reported so."
+            + " No request body.")
+    @APIResponse(responseCode = "202", content = @Content(schema = @Schema(implementation = WorkflowRunView.class)))
+    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such run (API.WORKFLOW_RUN_NOT_FOUND)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "409", description = "the run has ended (API.WORKFLOW_RUN_NOT_CANCELLABLE)",
+            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @RolesAllowed(Roles.OPERATOR)
+    public Uni<RestResponse<WorkflowRunView>> cancel(
+            @Parameter(description = "the run's UUID") @PathParam("runId") String id) {
+        Caller caller = callers.current();
+        UUID runId = rest.uuid("runId", id);
+        // the run's tenant is checked before the cancel is stored; a run's tenant never changes
+        Uni<StoredRun> visible = RestSupport.visible(runs.find(runId), found -> caller.sees(found.tenant()),
+                () -> notFound(runId));
+        return rest.unavailableOnOutage(visible.chain(found -> runs.cancel(runId)), "the cancel could not be stored")
+                .map(found -> {
+                    WorkflowRunService.Cancel cancel = RestSupport.found(found, () -> notFound(runId));
+                    if (cancel.ended()) {
+                        throw new ApiException(ApiErrorCode.WORKFLOW_RUN_NOT_CANCELLABLE, "workflow run " + runId
+                                + " is " + cancel.run().status() + "; only a run that has not ended can be cancelled");
+                    }
+                    return RestResponse.accepted(WorkflowRunView.of(cancel.run()));
+                });
+    }
+
+    private static ApiException notFound(UUID runId) {
+        return new ApiException(ApiErrorCode.WORKFLOW_RUN_NOT_FOUND, "no workflow run with id " + runId);
+    }
+}

@@ -1,0 +1,294 @@
+package dev.jobweaver.api.workflow;
+
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.api.job.store.JobReadStore;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.api.job.JobCreatedPublisher;
+import dev.jobweaver.common.event.WorkflowProgressEvent;
+import dev.jobweaver.common.job.JobIds;
+import dev.jobweaver.common.workflow.NodeStatus;
+import dev.jobweaver.common.workflow.WorkflowRunStatus;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.instrumentation.annotations.WithSpan;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Starts, reads and cancels workflow runs. A start stores the run ({@code PENDING}, every node {@code WAITING}) with
+ * the workflow's latest version and, once committed, publishes its {@code START} to the scheduler without the caller
+ * waiting; a cancel likewise its {@code CANCEL}. The run's row is the outbox of both ({@link RunAsks}), so what Kafka
+ * does not acknowledge the republisher publishes later.
+ *
+ * <p>Each run has its own span, "workflow run", a child of the caller's context: its trace is the run's one trace, and
+ * its {@code traceparent} (stored with the run) is the parent of every node job's span. Methods return {@code Uni}s to
+ * subscribe on a Vert.x event loop (a request's, or a consumer's), where Hibernate Reactive's session lives.
+ */
+@ApplicationScoped
+public class WorkflowRunService {
+
+    private final WorkflowRepository workflows;
+    private final WorkflowVersionRepository versions;
+    private final WorkflowRunRepository runs;
+    private final WorkflowRunPublisher publisher;
+    private final JobCreatedPublisher traces;
+    private final Tracer tracer;
+    private final WorkflowConfig config;
+    private final JobReadStore jobs;
+
+    public WorkflowRunService(WorkflowRepository workflows, WorkflowVersionRepository versions,
+                              WorkflowRunRepository runs, WorkflowRunPublisher publisher, JobCreatedPublisher traces,
+                              Tracer tracer, WorkflowConfig config, JobReadStore jobs) {
+        this.workflows = workflows;
+        this.versions = versions;
+        this.runs = runs;
+        this.publisher = publisher;
+        this.traces = traces;
+        this.tracer = tracer;
+        this.config = config;
+        this.jobs = jobs;
+    }
+
+    /**
+     * A run just started: its id, its trace, and the version it keeps.
+     *
+     * @param repeated whether the run was stored before under its id, and this start changed nothing
+     */
+    public record StartedRun(UUID runId, String traceId, UUID workflowId, int version, WorkflowRunStatus status,
+                             boolean repeated) {
+    }
+
+    /** One page of a workflow's runs and how many it has. */
+    public record Slice(List<StoredRun> runs, long total) {
+    }
+
+    /** What a cancel found: the run as it is after it, and whether it had ended already (then nothing was asked). */
+    public record Cancel(StoredRun run, boolean ended) {
+    }
+
+    /**
+     * Why {@code input} cannot be a run's input (a sentence naming the field), or null when it can: any JSON, at most
+     * {@code jobweaver.api.workflows.max-input-bytes} bytes.
+     */
+    public String inputProblem(JsonNode input) {
+        if (input == null || input.isNull()) {
+            return null;
+        }
+        int bytes = WorkflowJson.write(input).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        return bytes > config.maxInputBytes() ? "input is " + bytes + " bytes of JSON, at most "
+                + config.maxInputBytes() + " are allowed" : null;
+    }
+
+    /**
+     * Starts a run of the workflow's latest version with {@code input} (any JSON, or null), in a new trace (or the
+     * current context's); the entry point of inbound hooks and schedules. Null when there is no such workflow; fails
+     * with {@link IllegalArgumentException} when {@link #inputProblem} finds one.
+     */
+    public Uni<StartedRun> start(UUID workflowId, JsonNode input) {
+        return start(workflowId, input, Context.current(), null);
+    }
+
+    /**
+     * Starts a run, its span a child of {@code parent} (a request's), or of {@code traceparent} (a client's header) when
+     * {@code parent} has no valid span. Answers once the run is committed; its {@code START} is published after.
+     */
+    public Uni<StartedRun> start(UUID workflowId, JsonNode input, Context parent, String traceparent) {
+        return start(JobIds.next(), workflowId, input, parent, traceparent);
+    }
+
+    /**
+     * {@link #start(UUID, JsonNode, Context, String)} with the run's id given: a caller that may start the same run
+     * twice (a hook's call repeated) names it, and the second start finds it and answers it as it is.
+     */
+    public Uni<StartedRun> start(UUID runId, UUID workflowId, JsonNode input, Context parent, String traceparent) {
+        return start(runId, workflowId, input, parent, traceparent, null);
+    }
+
+    /** The schedule tick (or trigger) that starts a run: the schedule and the tick's time. */
+    public record ScheduledBy(UUID scheduleId, Instant scheduledFor) {
+    }
+
+    /**
+     * A run started by a schedule ({@code scheduledBy}, or by none: null), with the run's id given: a tick consumed
+     * again names the same run, and the second start finds it and answers it as it is.
+     */
+    public Uni<StartedRun> start(UUID runId, UUID workflowId, JsonNode input, Context parent, String traceparent,
+                                 ScheduledBy scheduledBy) {
+        String problem = inputProblem(input);
+        if (problem != null) {
+            return Uni.createFrom().failure(new IllegalArgumentException(problem));
+        }
+        Context runContext = runContext(parent, traceparent);
+        Span span = Span.fromContext(runContext);
+        span.setAttribute("jobweaver.workflow.id", workflowId.toString());
+        span.setAttribute("jobweaver.workflow.run.id", runId.toString());
+        if (scheduledBy != null) {
+            span.setAttribute("jobweaver.schedule.id", scheduledBy.scheduleId().toString());
+        }
+        String traceId = span.getSpanContext().getTraceId();
+        String runTraceparent = traces.traceparentOf(runContext);
+        Instant now = WorkflowService.now();
+        return Panache.withTransaction(() -> runs.findById(runId).chain(existing -> {
+            if (existing != null) {
+                // started before under this id: answered as it is, nothing asked again
+                return Uni.createFrom().item(new Started(new StartedRun(existing.id, existing.traceId,
+                        existing.workflowId, existing.workflowVersion, existing.status, true), null));
+            }
+            return workflows.findLive(workflowId).chain(workflow -> {
+                if (workflow == null) {
+                    return Uni.createFrom().nullItem();
+                }
+                return versions.find(workflowId, workflow.latestVersion).chain(version -> {
+                    WorkflowRun run = new WorkflowRun();
+                    run.id = runId;
+                    run.workflowId = workflowId;
+                    run.workflowVersion = version.version;
+                    run.tenant = workflow.tenant;
+                    run.status = WorkflowRunStatus.PENDING;
+                    run.input = input == null || input.isNull() ? null : WorkflowJson.write(input);
+                    run.traceId = traceId;
+                    run.traceparent = runTraceparent;
+                    run.nodes = WorkflowJson.write(WorkflowJson.nodes(version.nodes).stream()
+                            .map(node -> new WorkflowProgressEvent.Node(node.id(), NodeStatus.WAITING, null))
+                            .toList());
+                    run.changeVersion = RunAsks.STARTED;
+                    run.createdAt = now;
+                    run.updatedAt = now;
+                    if (scheduledBy != null) {
+                        run.scheduleId = scheduledBy.scheduleId();
+                        run.scheduledFor = scheduledBy.scheduledFor();
+                    }
+                    return runs.persist(run).map(ignored -> new Started(new StartedRun(run.id, traceId, workflowId,
+                            version.version, run.status, false), RunAsks.of(run, version, 0)));
+                });
+            });
+        })).map(started -> {
+            if (started == null) {
+                return null;
+            }
+            if (started.asks() != null) {
+                publisher.publishLater(started.asks());
+            }
+            return started.run();
+        }).onTermination().invoke(span::end);
+    }
+
+    private record Started(StartedRun run, RunAsks asks) {
+    }
+
+    /** The run, or null when there is none. */
+    @WithSpan("find workflow run")
+    @WithSession
+    public Uni<StoredRun> find(UUID runId) {
+        return runs.findById(runId).map(run -> run == null ? null : StoredRun.of(run));
+    }
+
+    /**
+     * {@code run} with each {@code PENDING} node whose job the read model shows {@code RUNNING} shown {@code RUNNING}:
+     * the scheduler reports a node when its job is asked for and when it ends, not at each dispatch, so the job's own
+     * status tells whether it runs. One read of the jobs' statuses, on the reactive client, after the session.
+     */
+    public Uni<StoredRun> withRunningNodes(StoredRun run) {
+        if (run == null) {
+            return Uni.createFrom().nullItem();
+        }
+        List<UUID> pending = run.nodes().stream()
+                .filter(n -> n.status() == NodeStatus.PENDING && n.jobId() != null)
+                .map(WorkflowProgressEvent.Node::jobId).toList();
+        if (pending.isEmpty()) {
+            return Uni.createFrom().item(run);
+        }
+        return jobs.statuses(pending).map(statuses -> run.withNodes(run.nodes().stream()
+                .map(n -> n.status() == NodeStatus.PENDING && n.jobId() != null
+                        && statuses.get(n.jobId()) == JobStatus.RUNNING
+                        ? new WorkflowProgressEvent.Node(n.id(), NodeStatus.RUNNING, n.jobId()) : n)
+                .toList()));
+    }
+
+    /** A page of the workflow's runs, newest first; null when there is no such workflow (or it was deleted). */
+    @WithSpan("list workflow runs")
+    @WithSession
+    public Uni<Slice> list(UUID workflowId, int page, int size) {
+        return workflows.findLive(workflowId).chain(workflow -> workflow == null ? Uni.createFrom().nullItem()
+                : runs.page(workflowId, page, size).chain(found -> runs.countOf(workflowId)
+                        .map(total -> new Slice(found.stream().map(StoredRun::of).toList(), total))));
+    }
+
+    /**
+     * Asks the scheduler to cancel the run: marks it (change 2) and, once committed, publishes its {@code CANCEL}; the
+     * run shows {@code CANCELLED} once the scheduler reports it. A run already asked is answered as it is. Null when
+     * there is no such run; {@link Cancel#ended()} when it has ended (nothing is asked).
+     */
+    @WithSpan("cancel workflow run")
+    public Uni<Cancel> cancel(UUID runId) {
+        Instant now = WorkflowService.now();
+        return Panache.withTransaction(() -> runs.findForUpdate(runId).chain(run -> {
+            if (run == null) {
+                return Uni.createFrom().<CancelAsked>nullItem();
+            }
+            if (run.status.terminal()) {
+                return Uni.createFrom().item(new CancelAsked(new Cancel(StoredRun.of(run), true), null));
+            }
+            if (run.cancelRequested) {
+                return Uni.createFrom().item(new CancelAsked(new Cancel(StoredRun.of(run), false), null));
+            }
+            run.cancelRequested = true;
+            run.changeVersion = RunAsks.CANCELLED;
+            run.updatedAt = now;
+            int published = run.publishedVersion;
+            return versions.find(run.workflowId, run.workflowVersion).map(version ->
+                    new CancelAsked(new Cancel(StoredRun.of(run), false), RunAsks.of(run, version, published)));
+        })).map(asked -> {
+            if (asked == null) {
+                return null;
+            }
+            if (asked.asks() != null) {
+                publisher.publishLater(asked.asks());
+            }
+            return asked.cancel();
+        });
+    }
+
+    private record CancelAsked(Cancel cancel, RunAsks asks) {
+    }
+
+    /**
+     * The context of a new run's span: a child of {@code parent}'s span, or of {@code traceparent}'s. Without a
+     * recording tracer (traces off), a span context of the run's own in the parent's trace, or in a new trace that is not
+     * sampled, so a run always has one trace id and a traceparent its node jobs descend from.
+     */
+    private Context runContext(Context parent, String traceparent) {
+        Context base = parent;
+        if (!Span.fromContext(base).getSpanContext().isValid()) {
+            Context client = traces.contextOf(traceparent);
+            if (Span.fromContext(client).getSpanContext().isValid()) {
+                base = client;
+            }
+        }
+        Span span = tracer.spanBuilder("workflow run").setParent(base).startSpan();
+        if (span.getSpanContext().isValid()) {
+            return base.with(span);
+        }
+        SpanContext outer = Span.fromContext(base).getSpanContext();
+        SpanContext own = SpanContext.create(outer.isValid() ? outer.getTraceId() : randomHex(16), randomHex(8),
+                outer.isValid() ? outer.getTraceFlags() : TraceFlags.getDefault(), TraceState.getDefault());
+        return base.with(Span.wrap(own));
+    }
+
+    private static String randomHex(int bytes) {
+        byte[] random = new byte[bytes];
+        ThreadLocalRandom.current().nextBytes(random);
+        return HexFormat.of().formatHex(random);
+    }
+}

@@ -1,0 +1,195 @@
+package dev.jobweaver.api.deadletter;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.api.testing.DeadLetters;
+import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.testing.JobWeaverTest;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every bad input of the dead-letter endpoints is a 4xx ErrorResponse naming the field, and changes nothing: the dead
+ * letter stays as it was and no command reaches job-commands.
+ */
+@QuarkusTest
+@JobWeaverTest(database = "jobweaver_api")
+class DeadLetterValidationTest {
+
+    private static final String PARAMETER = "API.INVALID_PARAMETER";
+    private static final String MALFORMED = "API.MALFORMED_JSON";
+    private static final String INVALID = "API.INVALID_DEAD_LETTER_REQUEST";
+
+    static Stream<Arguments> queries() {
+        return Stream.of(
+                Arguments.of("state ALL", "state=ALL", "query parameter state 'ALL'"),
+                Arguments.of("state lower case", "state=open", "query parameter state"),
+                Arguments.of("state with an empty entry", "state=OPEN,", "query parameter state"),
+                Arguments.of("unknown jobType", "jobType=BATCH", "query parameter jobType 'BATCH'"),
+                Arguments.of("bad tenant", "tenant=Not_A_Tenant", "query parameter tenant"),
+                Arguments.of("negative page", "page=-1", "query parameter page"),
+                Arguments.of("page not a number", "page=first", "query parameter page"),
+                Arguments.of("size 0", "size=0", "query parameter size must be an integer between 1 and 100"),
+                Arguments.of("size over the bound", "size=101", "query parameter size"),
+                Arguments.of("size not a number", "size=ten", "query parameter size"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("queries")
+    void aBadListParameterIs400NamingIt(String rule, String query, String messagePart) {
+        refused(rule, given().get("/api/dead-letters?" + query), 400, PARAMETER, messagePart);
+    }
+
+    @Test
+    void aBadJobIdIs400OnEveryEndpoint() {
+        for (Response response : new Response[] {given().get("/api/dead-letters/not-a-uuid"),
+                DeadLetters.requeue("not-a-uuid", null), DeadLetters.requeue("1-2-3-4-5", "{}"),
+                DeadLetters.discard("not-a-uuid", "{\"reason\":\"x\"}")}) {
+            refused("bad id", response, 400, PARAMETER, "path parameter jobId must be a UUID");
+        }
+    }
+
+    static Stream<Arguments> requeueBodies() {
+        String log = "{\"action\":\"LOG\",\"message\":\"x\"}";
+        return Stream.of(
+                Arguments.of("not JSON", "{\"payload\":", MALFORMED, "request body is not valid JSON"),
+                Arguments.of("trailing data", "{} {}", MALFORMED, "request body is not valid JSON"),
+                Arguments.of("not an object", "[1]", MALFORMED, "request body must be a JSON object"),
+                Arguments.of("payload a string", "{\"payload\":\"steps\"}", MALFORMED,
+                        "payload must be an object, got a string"),
+                Arguments.of("maxRetryCount a string", "{\"maxRetryCount\":\"3\"}", MALFORMED,
+                        "maxRetryCount must be an integer, got a string"),
+                Arguments.of("maxRetryCount a decimal", "{\"maxRetryCount\":1.5}", MALFORMED,
+                        "maxRetryCount must be an integer"),
+                Arguments.of("maxRetryCount 11", "{\"maxRetryCount\":11}", INVALID,
+                        "maxRetryCount must be between 0 and 10, got 11"),
+                Arguments.of("maxRetryCount -1", "{\"maxRetryCount\":-1}", INVALID,
+                        "maxRetryCount must be between 0 and 10, got -1"),
+                Arguments.of("empty steps", "{\"payload\":{\"steps\":[]}}", INVALID,
+                        "payload.steps must hold at least one step"),
+                Arguments.of("missing steps", "{\"payload\":{}}", INVALID, "payload.steps is required"),
+                Arguments.of("unknown action", "{\"payload\":{\"steps\":[{\"action\":\"FLY\"}]}}", INVALID,
+                        "payload.steps[0].action 'FLY' is not a known action"),
+                Arguments.of("durationMs over the bound", "{\"payload\":{\"steps\":[" + log
+                        + ",{\"action\":\"SLEEP\",\"durationMs\":60001}]}}", INVALID,
+                        "payload.steps[1].durationMs must be between 0 and 60000"),
+                Arguments.of("durationMs a string", "{\"payload\":{\"steps\":[{\"action\":\"SLEEP\",\"durationMs\":"
+                        + "\"10\"}]}}", MALFORMED, "payload.steps[0].durationMs must be an integer"),
+                Arguments.of("duplicate key", "{\"maxRetryCount\":1,\"maxRetryCount\":2}", MALFORMED,
+                        "maxRetryCount"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("requeueBodies")
+    void aBadRequeueBodyIs400NamingTheFieldAndChangesNothing(String rule, String body, String errorCode,
+                                                             String messagePart) throws Exception {
+        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
+        unchanged(jobId, id -> DeadLetters.requeue(id, body), rule, errorCode, messagePart);
+    }
+
+    @Test
+    void aPayloadIsCheckedAgainstTheJobsOwnType() throws Exception {
+        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "HTTP", Instant.now());
+        // a SIMULATION payload is no HTTP job's
+        unchanged(jobId, id -> DeadLetters.requeue(id, "{\"payload\":{\"steps\":[{\"action\":\"LOG\","
+                + "\"message\":\"x\"}]}}"), "steps for an HTTP job", INVALID, "payload.");
+        unchanged(jobId, id -> DeadLetters.requeue(id, "{\"payload\":{\"method\":\"GET\",\"url\":\"ftp://x\"}}"),
+                "HTTP url not http", INVALID, "payload.url");
+    }
+
+    static Stream<Arguments> discardBodies() {
+        return Stream.of(
+                Arguments.of("no body", "", MALFORMED, "request body is empty"),
+                Arguments.of("not JSON", "{\"reason\":", MALFORMED, "request body is not valid JSON"),
+                Arguments.of("not an object", "\"gone\"", MALFORMED, "request body must be a JSON object"),
+                Arguments.of("reason missing", "{}", INVALID, "reason is required"),
+                Arguments.of("reason null", "{\"reason\":null}", INVALID, "reason is required"),
+                Arguments.of("reason empty", "{\"reason\":\"\"}", INVALID, "reason must not be blank"),
+                Arguments.of("reason blank", "{\"reason\":\"   \"}", INVALID, "reason must not be blank"),
+                Arguments.of("reason too long", "{\"reason\":\"" + "r".repeat(1001) + "\"}", INVALID,
+                        "reason must be at most 1000 characters, got 1001"),
+                Arguments.of("reason a number", "{\"reason\":5}", MALFORMED,
+                        "reason must be a string, got an integer"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("discardBodies")
+    void aBadDiscardBodyIs400NamingTheFieldAndChangesNothing(String rule, String body, String errorCode,
+                                                             String messagePart) throws Exception {
+        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
+        unchanged(jobId, id -> DeadLetters.discard(id, body), rule, errorCode, messagePart);
+    }
+
+    @Test
+    void aDiscardThatIsNotJsonIs415() throws Exception {
+        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
+        Map<String, String> before = DeadLetters.row(jobId);
+
+        Response response = given().contentType(ContentType.TEXT).body("gone")
+                .post("/api/dead-letters/" + jobId + "/discard");
+
+        refused("text/plain", response, 415, "API.UNSUPPORTED_MEDIA_TYPE", "Content-Type");
+        assertThat(DeadLetters.row(jobId)).isEqualTo(before);
+    }
+
+    static Stream<Arguments> bulkBodies() {
+        return Stream.of(
+                Arguments.of("not JSON", "{\"limit\":", MALFORMED, "request body is not valid JSON"),
+                Arguments.of("not an object", "[]", MALFORMED, "request body must be a JSON object"),
+                Arguments.of("limit 0", "{\"limit\":0}", INVALID, "limit must be between 1 and 1000, got 0"),
+                Arguments.of("limit over the bound", "{\"limit\":1001}", INVALID,
+                        "limit must be between 1 and 1000, got 1001"),
+                Arguments.of("limit a string", "{\"limit\":\"ten\"}", MALFORMED, "limit must be an integer"),
+                Arguments.of("unknown jobType", "{\"jobType\":\"BATCH\"}", INVALID, "jobType 'BATCH'"),
+                Arguments.of("jobType a number", "{\"jobType\":1}", MALFORMED, "jobType must be a string"),
+                Arguments.of("bad tenant", "{\"tenant\":\"Not_A_Tenant\"}", INVALID, "tenant must match"),
+                Arguments.of("failedAfter not an instant", "{\"failedAfter\":\"yesterday\"}", INVALID,
+                        "failedAfter must be an ISO-8601 instant"),
+                Arguments.of("failedBefore not an instant", "{\"failedBefore\":\"2026-13-01\"}", INVALID,
+                        "failedBefore must be an ISO-8601 instant"),
+                Arguments.of("an empty window", "{\"failedAfter\":\"2026-01-02T00:00:00Z\","
+                        + "\"failedBefore\":\"2026-01-01T00:00:00Z\"}", INVALID,
+                        "failedAfter must be before failedBefore"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bulkBodies")
+    void aBadBulkFilterIs400NamingTheFieldAndRequeuesNothing(String rule, String body, String errorCode,
+                                                            String messagePart) throws Exception {
+        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
+        unchanged(jobId, id -> DeadLetters.requeueAll(body), rule, errorCode, messagePart);
+    }
+
+    /** Asserts {@code call} on {@code jobId} is refused and that neither its row nor job-commands changed. */
+    private static void unchanged(String jobId, Function<String, Response> call, String rule, String errorCode,
+                                  String messagePart) throws Exception {
+        Map<String, String> before = DeadLetters.row(jobId);
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_COMMANDS)) {
+            refused(rule, call.apply(jobId), 400, errorCode, messagePart);
+            assertThat(probe.pollFor(Duration.ofMillis(500)).stream().filter(r -> jobId.equals(r.key())))
+                    .as(rule + ": no command").isEmpty();
+        }
+        assertThat(DeadLetters.row(jobId)).as(rule + ": the dead letter").isEqualTo(before);
+    }
+
+    private static void refused(String rule, Response response, int status, String errorCode, String messagePart) {
+        assertThat(response.statusCode()).as(rule + ": " + response.asString()).isEqualTo(status);
+        assertThat(response.contentType()).startsWith("application/json");
+        assertThat(response.jsonPath().getString("errorCode")).as(rule).isEqualTo(errorCode);
+        assertThat(response.jsonPath().getInt("status")).isEqualTo(status);
+        assertThat(response.jsonPath().getString("message")).as(rule).contains(messagePart)
+                .doesNotContain("at dev.jobweaver", "Exception:");
+    }
+}

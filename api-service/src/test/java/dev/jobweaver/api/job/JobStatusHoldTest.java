@@ -1,0 +1,128 @@
+package dev.jobweaver.api.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.StatusEvents;
+import dev.jobweaver.common.event.JobStatusChangedEvent;
+import dev.jobweaver.common.job.JobStatus;
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.testing.JobWeaverTest;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read model holds a job's non-terminal status back: a {@code RUNNING} followed by its {@code COMPLETED} within the
+ * hold updates the row once, and a held status is written when the hold has passed; a poll with a held status is not
+ * committed until that status is written or replaced.
+ */
+@QuarkusTest
+@TestProfile(JobStatusHoldTest.LongHold.class)
+@JobWeaverTest(database = "jobweaver_api")
+class JobStatusHoldTest {
+
+    private static final Duration HOLD = Duration.ofSeconds(3);
+    private static final String GROUP = "jobweaver-api";
+
+    /** A hold long enough to look at what is held, and offsets committed every 200 ms instead of 5 s. */
+    public static final class LongHold implements QuarkusTestProfile {
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("jobweaver.api.status.hold", HOLD.toMillis() + "ms",
+                    "mp.messaging.incoming.job-status-in.auto.commit.interval.ms", "200");
+        }
+    }
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    MeterRegistry registry;
+
+    @Test
+    void aRunningStatusFollowedByItsCompletionUpdatesTheRowOnceAndIsCommittedOnlyThen() {
+        List<String> jobIds = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            jobIds.add(Jobs.submitOne());
+        }
+        double appliedBefore = Jobs.count(registry, "jobweaver.status.events", "result", "applied");
+        Map<Integer, Long> before = KafkaProbe.endOffsets(Topics.JOB_STATUS);
+
+        StatusEvents.sendAll(mapper, events(jobIds, JobStatus.RUNNING, 1));
+        Map<Integer, Long> afterRunning = KafkaProbe.endOffsets(Topics.JOB_STATUS);
+        await().atMost(Duration.ofSeconds(20)).until(() -> held() >= jobIds.size());
+
+        for (String jobId : jobIds) {
+            assertThat(Jobs.get(jobId).getString("status")).as("%s while its RUNNING is held", jobId)
+                    .isEqualTo("PENDING");
+        }
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2))
+                .until(() -> noneCommittedTo(before, afterRunning));
+
+        StatusEvents.sendAll(mapper, events(jobIds, JobStatus.COMPLETED, 2));
+        Map<Integer, Long> afterCompleted = KafkaProbe.endOffsets(Topics.JOB_STATUS);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> jobIds.stream()
+                .allMatch(id -> "COMPLETED".equals(Jobs.get(id).getString("status"))));
+        // counted just after the commit that the rows show
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(Jobs.count(registry, "jobweaver.status.events", "result", "applied") - appliedBefore)
+                    .as("row updates: one per job, the COMPLETED; the held RUNNING was never written")
+                    .isEqualTo(jobIds.size());
+            assertThat(held()).isZero();
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> allCommittedTo(afterCompleted));
+    }
+
+    @Test
+    void aHeldStatusIsWrittenWhenTheHoldHasPassed() {
+        String jobId = Jobs.submitOne();
+        long sent = System.nanoTime();
+
+        StatusEvents.send(mapper, jobId, JobStatus.RUNNING, 1, 1, null);
+        Map<Integer, Long> afterRunning = KafkaProbe.endOffsets(Topics.JOB_STATUS);
+        await().atMost(Duration.ofSeconds(20)).until(() -> held() >= 1);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> "RUNNING".equals(Jobs.get(jobId).getString("status")));
+        assertThat(Duration.ofNanos(System.nanoTime() - sent)).as("visible only after the hold").isGreaterThan(HOLD);
+        assertThat(Jobs.get(jobId).getInt("attempts")).isEqualTo(1);
+        assertThat(held()).isZero();
+        await().atMost(Duration.ofSeconds(20)).until(() -> allCommittedTo(afterRunning));
+    }
+
+    private double held() {
+        Gauge gauge = registry.find("jobweaver.status.held").gauge();
+        return gauge == null ? -1 : gauge.value();
+    }
+
+    private static List<JobStatusChangedEvent> events(List<String> jobIds, JobStatus status, long version) {
+        return jobIds.stream().map(id -> StatusEvents.event(id, status, version, 1, null)).toList();
+    }
+
+    /** No partition that received records between {@code before} and {@code after} is committed up to its end. */
+    private static boolean noneCommittedTo(Map<Integer, Long> before, Map<Integer, Long> after) {
+        Map<Integer, Long> committed = KafkaProbe.committedOffsets(GROUP, Topics.JOB_STATUS);
+        return after.entrySet().stream()
+                .filter(end -> end.getValue() > before.getOrDefault(end.getKey(), 0L))
+                .allMatch(end -> committed.getOrDefault(end.getKey(), 0L) < end.getValue());
+    }
+
+    /** Every partition is committed up to at least {@code ends}. */
+    private static boolean allCommittedTo(Map<Integer, Long> ends) {
+        Map<Integer, Long> committed = KafkaProbe.committedOffsets(GROUP, Topics.JOB_STATUS);
+        return ends.entrySet().stream().allMatch(end -> committed.getOrDefault(end.getKey(), 0L) >= end.getValue());
+    }
+}

@@ -1,0 +1,116 @@
+package dev.jobweaver.api.tenant;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.Database;
+import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.common.event.TenantLimitEvent;
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.testing.JobWeaverTest;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The republisher publishes what the publish after the commit did not: a change Kafka has not acknowledged (a set limit
+ * and a removed one), and a limit not published for longer than the refresh age.
+ */
+@QuarkusTest
+@JobWeaverTest(database = "jobweaver_api")
+class TenantLimitRepublisherTest {
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Test
+    void aChangeKafkaDidNotAcknowledgeIsPublished() throws Exception {
+        String tenant = settled();
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.TENANT_LIMITS)) {
+            // a change committed whose publish never happened (a crash between the commit and the publish)
+            update(tenant, "UPDATE tenant_limits SET version = 7, max_running = 9 WHERE tenant = ?");
+
+            TenantLimitEvent event = next(probe, tenant);
+            assertThat(event.version()).isEqualTo(7);
+            assertThat(event.maxRunning()).isEqualTo(9);
+            await().atMost(Duration.ofSeconds(20)).until(() -> publishedVersion(tenant) == 7);
+        }
+    }
+
+    @Test
+    void aRemovalKafkaDidNotAcknowledgeIsPublishedWithoutALimit() throws Exception {
+        String tenant = settled();
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.TENANT_LIMITS)) {
+            update(tenant, "UPDATE tenant_limits SET version = 2, max_running = NULL WHERE tenant = ?");
+
+            TenantLimitEvent event = next(probe, tenant);
+            assertThat(event.version()).isEqualTo(2);
+            assertThat(event.maxRunning()).isNull();
+            await().atMost(Duration.ofSeconds(20)).until(() -> publishedVersion(tenant) == 2);
+        }
+    }
+
+    @Test
+    void aLimitNotPublishedForTheRefreshAgeIsPublishedAgain() throws Exception {
+        String tenant = settled();
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.TENANT_LIMITS)) {
+            update(tenant, "UPDATE tenant_limits SET published_at = now() - interval '4 days' WHERE tenant = ?");
+
+            TenantLimitEvent event = next(probe, tenant);
+            assertThat(event.version()).as("the same version again").isEqualTo(1);
+            assertThat(event.maxRunning()).isEqualTo(5);
+            await().atMost(Duration.ofSeconds(20)).until(() -> refreshedRecently(tenant));
+        }
+    }
+
+    /** A tenant whose limit of 5 was published and acknowledged. */
+    private static String settled() throws Exception {
+        String tenant = "r-" + UUID.randomUUID().toString().substring(0, 8);
+        given().contentType(ContentType.JSON).body("{\"maxRunning\":5}").put("/api/tenants/" + tenant + "/limits")
+                .then().statusCode(200);
+        await().atMost(Duration.ofSeconds(20)).until(() -> publishedVersion(tenant) == 1);
+        return tenant;
+    }
+
+    private TenantLimitEvent next(KafkaProbe probe, String tenant) throws Exception {
+        List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(seen -> seen.stream()
+                .anyMatch(r -> tenant.equals(r.key())), Duration.ofSeconds(20));
+        return mapper.readValue(records.stream().filter(r -> tenant.equals(r.key())).findFirst().orElseThrow()
+                .value(), TenantLimitEvent.class);
+    }
+
+    private static void update(String tenant, String sql) throws Exception {
+        try (Connection db = Database.connect(); PreparedStatement statement = db.prepareStatement(sql)) {
+            statement.setString(1, tenant);
+            assertThat(statement.executeUpdate()).isEqualTo(1);
+        }
+    }
+
+    private static long publishedVersion(String tenant) throws Exception {
+        return query(tenant, "SELECT published_version FROM tenant_limits WHERE tenant = ?");
+    }
+
+    private static boolean refreshedRecently(String tenant) throws Exception {
+        return query(tenant, "SELECT CASE WHEN published_at > now() - interval '1 minute' THEN 1 ELSE 0 END"
+                + " FROM tenant_limits WHERE tenant = ?") == 1;
+    }
+
+    private static long query(String tenant, String sql) throws Exception {
+        try (Connection db = Database.connect(); PreparedStatement query = db.prepareStatement(sql)) {
+            query.setString(1, tenant);
+            try (ResultSet rows = query.executeQuery()) {
+                return rows.next() ? rows.getLong(1) : -1;
+            }
+        }
+    }
+}
