@@ -1,5 +1,10 @@
 package dev.jobweaver.bench;
 
+import static dev.jobweaver.bench.ApiText.instant;
+import static dev.jobweaver.bench.ApiText.shorten;
+import static dev.jobweaver.bench.ApiText.sleep;
+import static dev.jobweaver.bench.ApiText.uuid;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.job.JobIds;
@@ -430,35 +435,6 @@ final class WorkflowBench {
             return node == null ? null : node.path(name).asText(null);
         } catch (java.io.IOException e) {
             return null;
-        }
-    }
-
-    private static UUID uuid(String text) {
-        try {
-            return text == null ? null : UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private static Instant instant(String text) {
-        try {
-            return text == null ? null : Instant.parse(text);
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
-        }
-    }
-
-    private static String shorten(String s) {
-        return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }

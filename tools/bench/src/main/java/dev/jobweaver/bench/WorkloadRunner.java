@@ -1,5 +1,10 @@
 package dev.jobweaver.bench;
 
+import static dev.jobweaver.bench.ApiText.instant;
+import static dev.jobweaver.bench.ApiText.shorten;
+import static dev.jobweaver.bench.ApiText.sleep;
+import static dev.jobweaver.bench.ApiText.uuid;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
@@ -1235,22 +1240,6 @@ public final class WorkloadRunner {
         }
     }
 
-    private static UUID uuid(String text) {
-        try {
-            return text == null ? null : UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private static Instant instant(String text) {
-        try {
-            return text == null ? null : Instant.parse(text);
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
-        }
-    }
-
     private String workerNote(String note, Observed run) {
         List<String> parts = new java.util.ArrayList<>();
         if (!note.isEmpty()) {
@@ -1276,18 +1265,5 @@ public final class WorkloadRunner {
             return note.isEmpty() ? refused : note + "; " + refused;
         }
         return note;
-    }
-
-    private static String shorten(String s) {
-        return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }
