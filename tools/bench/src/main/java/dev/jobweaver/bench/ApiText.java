@@ -1,5 +1,8 @@
 package dev.jobweaver.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.UUID;
@@ -11,8 +14,19 @@ import java.util.UUID;
 final class ApiText {
 
     private static final int SHORT = 200;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private ApiText() {
+    }
+
+    /** The text of {@code name} in the JSON object {@code body}; null when absent or not JSON. */
+    static String field(String body, String name) {
+        try {
+            JsonNode node = JSON.readTree(body);
+            return node == null ? null : node.path(name).asText(null);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** {@code text} as a UUID; null when null or not one. */

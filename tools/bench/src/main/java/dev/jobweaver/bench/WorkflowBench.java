@@ -1,5 +1,6 @@
 package dev.jobweaver.bench;
 
+import static dev.jobweaver.bench.ApiText.field;
 import static dev.jobweaver.bench.ApiText.instant;
 import static dev.jobweaver.bench.ApiText.shorten;
 import static dev.jobweaver.bench.ApiText.sleep;
@@ -426,15 +427,5 @@ final class WorkflowBench {
             ids.put(node, state != null && state.jobId() != null ? state.jobId() : JobIds.forNode(run.runId(), node));
         }
         return ids;
-    }
-
-    /** The text of {@code name} in the JSON object {@code body}; null when absent or not JSON. */
-    private static String field(String body, String name) {
-        try {
-            JsonNode node = JSON.readTree(body);
-            return node == null ? null : node.path(name).asText(null);
-        } catch (java.io.IOException e) {
-            return null;
-        }
     }
 }

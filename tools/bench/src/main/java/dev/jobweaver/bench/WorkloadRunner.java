@@ -1,12 +1,11 @@
 package dev.jobweaver.bench;
 
+import static dev.jobweaver.bench.ApiText.field;
 import static dev.jobweaver.bench.ApiText.instant;
 import static dev.jobweaver.bench.ApiText.shorten;
 import static dev.jobweaver.bench.ApiText.sleep;
 import static dev.jobweaver.bench.ApiText.uuid;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,8 +58,6 @@ public final class WorkloadRunner {
 
     /** The error code of the API's 404 for an unknown job: a 404 without it means the path itself is unknown. */
     static final String JOB_NOT_FOUND = "API.JOB_NOT_FOUND";
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final BenchOptions options;
     private final ApiClient api;
@@ -908,16 +905,6 @@ public final class WorkloadRunner {
                 }
                 sleep(NOTIFY_POLL_MS);
             }
-        }
-    }
-
-    /** The text of {@code name} in the JSON object {@code body}; null when absent or not JSON. */
-    private static String field(String body, String name) {
-        try {
-            JsonNode node = JSON.readTree(body);
-            return node == null ? null : node.path(name).asText(null);
-        } catch (java.io.IOException e) {
-            return null;
         }
     }
 
