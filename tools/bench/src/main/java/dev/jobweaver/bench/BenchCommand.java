@@ -294,11 +294,7 @@ public final class BenchCommand implements Callable<Integer> {
     public static final class PositiveNumber implements ITypeConverter<Double> {
         @Override
         public Double convert(String raw) {
-            double n = number(raw);
-            if (n <= 0) {
-                throw new TypeConversionException("'" + raw + "' is not a positive number");
-            }
-            return n;
+            return positive(raw);
         }
     }
 
@@ -306,11 +302,7 @@ public final class BenchCommand implements Callable<Integer> {
     static final class PositiveWholeNumber implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String raw) {
-            double n = number(raw);
-            if (n <= 0) {
-                throw new TypeConversionException("'" + raw + "' is not a positive number");
-            }
-            return whole(raw, n);
+            return whole(raw, positive(raw));
         }
     }
 
@@ -339,6 +331,14 @@ public final class BenchCommand implements Callable<Integer> {
             // reported below
         }
         throw new TypeConversionException("'" + raw + "' is not a number");
+    }
+
+    private static double positive(String raw) {
+        double n = number(raw);
+        if (n <= 0) {
+            throw new TypeConversionException("'" + raw + "' is not a positive number");
+        }
+        return n;
     }
 
     private static int whole(String raw, double n) {

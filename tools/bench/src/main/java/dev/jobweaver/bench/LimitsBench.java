@@ -1,5 +1,8 @@
 package dev.jobweaver.bench;
 
+import static dev.jobweaver.bench.ApiText.shorten;
+import static dev.jobweaver.bench.ApiText.sleep;
+
 import io.vertx.core.http.HttpMethod;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -197,18 +200,5 @@ final class LimitsBench {
         List<String> notes = new ArrayList<>();
         awaitScheduler(label, null, REMOVAL_WAIT, notes);
         return notes.isEmpty() ? null : String.join("; ", notes);
-    }
-
-    private static String shorten(String s) {
-        return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

@@ -1,5 +1,8 @@
 package dev.jobweaver.bench;
 
+import static dev.jobweaver.bench.ApiText.instant;
+import static dev.jobweaver.bench.ApiText.uuid;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -8,7 +11,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -118,22 +120,6 @@ public final class NotifyEndpoint implements AutoCloseable {
             // not JSON: kept as it came, and counted as a delivery for no job of the bench
         }
         return new Delivery(id, timestamp, signature, body, receivedAt, jobId, type, finishedAt);
-    }
-
-    private static UUID uuid(String text) {
-        try {
-            return text == null ? null : UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private static Instant instant(String text) {
-        try {
-            return text == null ? null : Instant.parse(text);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
     }
 
     /** Every delivery so far, in the order they were recorded. */

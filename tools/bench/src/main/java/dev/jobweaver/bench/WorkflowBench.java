@@ -1,5 +1,11 @@
 package dev.jobweaver.bench;
 
+import static dev.jobweaver.bench.ApiText.field;
+import static dev.jobweaver.bench.ApiText.instant;
+import static dev.jobweaver.bench.ApiText.shorten;
+import static dev.jobweaver.bench.ApiText.sleep;
+import static dev.jobweaver.bench.ApiText.uuid;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.job.JobIds;
@@ -421,44 +427,5 @@ final class WorkflowBench {
             ids.put(node, state != null && state.jobId() != null ? state.jobId() : JobIds.forNode(run.runId(), node));
         }
         return ids;
-    }
-
-    /** The text of {@code name} in the JSON object {@code body}; null when absent or not JSON. */
-    private static String field(String body, String name) {
-        try {
-            JsonNode node = JSON.readTree(body);
-            return node == null ? null : node.path(name).asText(null);
-        } catch (java.io.IOException e) {
-            return null;
-        }
-    }
-
-    private static UUID uuid(String text) {
-        try {
-            return text == null ? null : UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private static Instant instant(String text) {
-        try {
-            return text == null ? null : Instant.parse(text);
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
-        }
-    }
-
-    private static String shorten(String s) {
-        return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

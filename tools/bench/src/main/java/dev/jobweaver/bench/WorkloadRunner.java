@@ -1,7 +1,11 @@
 package dev.jobweaver.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import static dev.jobweaver.bench.ApiText.field;
+import static dev.jobweaver.bench.ApiText.instant;
+import static dev.jobweaver.bench.ApiText.shorten;
+import static dev.jobweaver.bench.ApiText.sleep;
+import static dev.jobweaver.bench.ApiText.uuid;
+
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,8 +58,6 @@ public final class WorkloadRunner {
 
     /** The error code of the API's 404 for an unknown job: a 404 without it means the path itself is unknown. */
     static final String JOB_NOT_FOUND = "API.JOB_NOT_FOUND";
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final BenchOptions options;
     private final ApiClient api;
@@ -906,16 +908,6 @@ public final class WorkloadRunner {
         }
     }
 
-    /** The text of {@code name} in the JSON object {@code body}; null when absent or not JSON. */
-    private static String field(String body, String name) {
-        try {
-            JsonNode node = JSON.readTree(body);
-            return node == null ? null : node.path(name).asText(null);
-        } catch (java.io.IOException e) {
-            return null;
-        }
-    }
-
     /**
      * Measures {@link BenchOptions#scheduleWindow} of CPU and RSS with no schedule; creates
      * {@link BenchOptions#schedules} schedules ticking every {@link ScheduleTicks#INTERVAL}, sent evenly over one
@@ -1235,22 +1227,6 @@ public final class WorkloadRunner {
         }
     }
 
-    private static UUID uuid(String text) {
-        try {
-            return text == null ? null : UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private static Instant instant(String text) {
-        try {
-            return text == null ? null : Instant.parse(text);
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
-        }
-    }
-
     private String workerNote(String note, Observed run) {
         List<String> parts = new java.util.ArrayList<>();
         if (!note.isEmpty()) {
@@ -1276,18 +1252,5 @@ public final class WorkloadRunner {
             return note.isEmpty() ? refused : note + "; " + refused;
         }
         return note;
-    }
-
-    private static String shorten(String s) {
-        return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

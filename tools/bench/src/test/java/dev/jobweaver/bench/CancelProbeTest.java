@@ -2,16 +2,10 @@ package dev.jobweaver.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +17,7 @@ class CancelProbeTest {
 
     private static final UUID JOB = UUID.fromString("6f1c1a52-3c55-4d4e-9f0e-2d5f7b9a0c11");
 
-    private HttpServer server;
-    private ApiClient client;
-    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private StubApi api;
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
     /**
@@ -33,47 +25,34 @@ class CancelProbeTest {
      * database.
      */
     private WorkloadRunner runner(int status, String body) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/jobs", exchange -> {
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " "
-                    + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+        api = StubApi.serving("/api/jobs", (exchange, request) -> {
             boolean cancel = exchange.getRequestURI().getPath().endsWith("/cancel");
-            byte[] answer = (cancel ? body : "{\"jobId\":\"" + JOB + "\"}").getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(cancel ? status : 202, answer.length == 0 ? -1 : answer.length);
-            exchange.getResponseBody().write(answer);
-            exchange.close();
+            StubApi.answer(exchange, cancel ? status : 202, cancel ? body : "{\"jobId\":\"" + JOB + "\"}");
         });
-        server.start();
-        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
-        BenchOptions options = BenchOptions.parse(List.of("cancel"), Path.of("/r"));
-        return new WorkloadRunner(options, client, null, null, Fixtures.platform(), () -> ReplicaShare.Snapshot.NONE,
-                new PrintStream(console, true), false);
+        return api.runner(List.of("cancel"), console);
     }
 
     @AfterEach
     void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.stop(0);
+        if (api != null) {
+            api.close();
         }
     }
 
     @Test
     void aCancelIsAPostToTheJobsCancelPathWithoutABody() throws IOException {
         runner(202, "{\"id\":\"" + JOB + "\",\"status\":\"PENDING\"}");
-        ApiClient.Answer answer = client.cancel(JOB).join();
+        ApiClient.Answer answer = api.client().cancel(JOB).join();
         assertThat(answer.status()).isEqualTo(202);
         assertThat(answer.jobId()).as("the job's field is id, not jobId: the id asked for").isEqualTo(JOB);
         assertThat(answer.accepted()).isTrue();
-        assertThat(requests).containsExactly("POST /api/jobs/" + JOB + "/cancel ");
+        assertThat(api.requests).containsExactly("POST /api/jobs/" + JOB + "/cancel ");
     }
 
     @Test
     void aRefusedCancelHasNoJobId() throws IOException {
         runner(409, "{\"errorCode\":\"API.JOB_NOT_CANCELLABLE\"}");
-        ApiClient.Answer answer = client.cancel(JOB).join();
+        ApiClient.Answer answer = api.client().cancel(JOB).join();
         assertThat(answer.status()).isEqualTo(409);
         assertThat(answer.jobId()).isNull();
         assertThat(answer.body()).isEqualTo("{\"errorCode\":\"API.JOB_NOT_CANCELLABLE\"}");
@@ -86,9 +65,9 @@ class CancelProbeTest {
         assertThat(result.available()).isFalse();
         assertThat(result.note()).isEqualTo("the API answers 404 to POST /api/jobs/{id}/cancel (); the platform does "
                 + "not support cancel");
-        assertThat(requests).hasSize(2);
-        assertThat(requests.get(0)).startsWith("POST /api/jobs ").contains("\"delayMs\":60000");
-        assertThat(requests.get(1)).isEqualTo("POST /api/jobs/" + JOB + "/cancel ");
+        assertThat(api.requests).hasSize(2);
+        assertThat(api.requests.get(0)).startsWith("POST /api/jobs ").contains("\"delayMs\":60000");
+        assertThat(api.requests.get(1)).isEqualTo("POST /api/jobs/" + JOB + "/cancel ");
         assertThat(console.toString()).contains("cancel: probing POST /api/jobs/{id}/cancel (one waiting job)...");
     }
 

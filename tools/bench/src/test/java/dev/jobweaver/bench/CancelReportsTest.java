@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,10 +49,7 @@ class CancelReportsTest {
 
     private static BenchRun run(WorkloadResult cancel) {
         BenchOptions options = BenchOptions.parse(List.of("cancel", "--cancel-jobs", "5"), Path.of("/r"));
-        List<WorkloadResult> results = List.of(cancel);
-        return new BenchRun(Fixtures.T0, options, Fixtures.platform(), results,
-                Targets.evaluate(results, options, Fixtures.platform(), List.of()), List.of(), Map.of(), List.of(),
-                new Machine("AMD EPYC", 2, 153.4), WarmUp.none());
+        return Fixtures.run(options, List.of(cancel));
     }
 
     @Test
@@ -78,12 +74,10 @@ class CancelReportsTest {
         WorkloadResult ran = cancel(true);
         String text = ConsoleReport.render(run(ran));
         assertThat(text).containsPattern("cancel +waiting +3 +0 +0 +1 +-\n");
-        TargetRow correctness = run(ran).targets().stream().filter(t -> t.target().equals("cancel correctness"))
-                .findFirst().orElseThrow();
+        TargetRow correctness = Fixtures.target(run(ran), "cancel correctness");
         assertThat(correctness.verdict()).isEqualTo("miss");
         assertThat(correctness.measured()).isEqualTo("4/5 as expected, 0 lost, 0 duplicated, 1 unexpected");
-        TargetRow passing = run(cancel(false)).targets().stream()
-                .filter(t -> t.target().equals("cancel correctness")).findFirst().orElseThrow();
+        TargetRow passing = Fixtures.target(run(cancel(false)), "cancel correctness");
         assertThat(passing.verdict()).isEqualTo("pass");
     }
 

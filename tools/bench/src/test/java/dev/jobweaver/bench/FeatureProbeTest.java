@@ -1,25 +1,20 @@
 package dev.jobweaver.bench;
 
+import static dev.jobweaver.bench.StubApi.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,49 +28,25 @@ class FeatureProbeTest {
     private static final UUID SCHEDULE = UUID.fromString("0b9f1a52-3c55-4d4e-9f0e-2d5f7b9a0c22");
     private static final String SECRET = "whsec_am9id2VhdmVyLWJlbmNoLXRlc3Qta2V5LTMyYnl0ZXM=";
 
-    /** How the stub answers {@code /api/subscriptions} and {@code /api/schedules}. */
-    private interface Handler {
-        void handle(HttpExchange exchange, String body) throws IOException;
-    }
-
-    private HttpServer server;
-    private ApiClient client;
-    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private StubApi api;
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
     /** An API accepting every job as {@link #JOB}, answering the feature's paths by {@code feature}; no database. */
-    private WorkloadRunner runner(Handler feature, String... args) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body);
+    private WorkloadRunner runner(StubApi.Route feature, String... args) throws IOException {
+        api = StubApi.serving("/api/", (exchange, body) -> {
             if (exchange.getRequestURI().getPath().equals("/api/jobs")) {
                 answer(exchange, 202, "{\"jobId\":\"" + JOB + "\"}");
             } else {
                 feature.handle(exchange, body);
             }
         });
-        server.start();
-        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
-        BenchOptions options = BenchOptions.parse(List.of(args), Path.of("/r"));
-        return new WorkloadRunner(options, client, null, null, Fixtures.platform(), () -> ReplicaShare.Snapshot.NONE,
-                new PrintStream(console, true), false);
-    }
-
-    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        exchange.getResponseBody().write(bytes);
-        exchange.close();
+        return api.runner(List.of(args), console);
     }
 
     @AfterEach
     void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.stop(0);
+        if (api != null) {
+            api.close();
         }
     }
 
@@ -86,9 +57,9 @@ class FeatureProbeTest {
         assertThat(result.available()).isFalse();
         assertThat(result.note()).isEqualTo("the API answers 404 to POST /api/subscriptions (); the platform does "
                 + "not support notifications");
-        assertThat(requests).hasSize(2);
-        assertThat(requests.get(0)).startsWith("POST /api/jobs ").contains("\"delayMs\":2000");
-        assertThat(requests.get(1)).startsWith("POST /api/subscriptions {\"jobId\":\"" + JOB + "\","
+        assertThat(api.requests).hasSize(2);
+        assertThat(api.requests.get(0)).startsWith("POST /api/jobs ").contains("\"delayMs\":2000");
+        assertThat(api.requests.get(1)).startsWith("POST /api/subscriptions {\"jobId\":\"" + JOB + "\","
                 + "\"events\":[\"COMPLETED\"],\"url\":\"http://127.0.0.1:").endsWith("/hook\"}");
         assertThat(console.toString()).contains("notify: probing POST /api/subscriptions");
     }
@@ -144,7 +115,7 @@ class FeatureProbeTest {
         assertThat(result.available()).isFalse();
         assertThat(result.note()).isEqualTo("the API answers 404 to POST /api/schedules (Not Found); the platform "
                 + "does not support recurring schedules");
-        assertThat(requests).singleElement().asString().startsWith("POST /api/schedules {\"name\":\"jobweaver-bench-"
+        assertThat(api.requests).singleElement().asString().startsWith("POST /api/schedules {\"name\":\"jobweaver-bench-"
                 + "probe\",\"interval\":\"PT60S\",\"job\":{");
         assertThat(console.toString()).contains("schedules: probing POST /api/schedules");
     }
@@ -159,8 +130,8 @@ class FeatureProbeTest {
             }
         }, "schedules");
         assertThat(runner.probeSchedules("schedules")).isNull();
-        assertThat(requests).hasSize(2);
-        assertThat(requests.get(1)).isEqualTo("DELETE /api/schedules/" + SCHEDULE + " ");
+        assertThat(api.requests).hasSize(2);
+        assertThat(api.requests.get(1)).isEqualTo("DELETE /api/schedules/" + SCHEDULE + " ");
     }
 
     @Test
@@ -177,6 +148,6 @@ class FeatureProbeTest {
         }, "schedules");
         assertThat(runner.probeSchedules("schedules")).isEqualTo("the probe schedule " + SCHEDULE + " could be "
                 + "neither deleted nor paused: DELETE answered 500 boom, pause 409 no");
-        assertThat(requests.get(2)).isEqualTo("POST /api/schedules/" + SCHEDULE + "/pause ");
+        assertThat(api.requests.get(2)).isEqualTo("POST /api/schedules/" + SCHEDULE + "/pause ");
     }
 }

@@ -1,6 +1,7 @@
 package dev.jobweaver.bench;
 
 import static dev.jobweaver.bench.Fixtures.at;
+import static dev.jobweaver.bench.Fixtures.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -75,14 +76,7 @@ class FeatureReportsTest {
     private static BenchRun run(WorkloadResult... results) {
         BenchOptions options = BenchOptions.parse(List.of("notify", "schedules", "--notify-jobs", "3",
                 "--schedules", "2"), Path.of("/r"));
-        List<WorkloadResult> list = List.of(results);
-        return new BenchRun(Fixtures.T0, options, Fixtures.platform(), list,
-                Targets.evaluate(list, options, Fixtures.platform(), List.of()), List.of(), Map.of(), List.of(),
-                new Machine("AMD EPYC", 2, 153.4), WarmUp.none());
-    }
-
-    private static TargetRow target(BenchRun run, String name) {
-        return run.targets().stream().filter(t -> t.target().equals(name)).findFirst().orElseThrow();
+        return Fixtures.run(options, List.of(results));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.jobweaver.bench;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** Builders of records for the bench's unit tests. */
@@ -43,6 +44,21 @@ final class Fixtures {
 
     static Submission submission(int accepted) {
         return new Submission(accepted, accepted, 0, null, T0, 1.0, 0);
+    }
+
+    /**
+     * A bench run of {@code results} with the options {@code options} on the fixture platform and a two-core machine,
+     * its targets evaluated; no replica share, no samples, no warm-up.
+     */
+    static BenchRun run(BenchOptions options, List<WorkloadResult> results) {
+        return new BenchRun(T0, options, platform(), results,
+                Targets.evaluate(results, options, platform(), List.of()), List.of(), Map.of(), List.of(),
+                new Machine("AMD EPYC", 2, 153.4), WarmUp.none());
+    }
+
+    /** The row of {@code run}'s targets named {@code name}. */
+    static TargetRow target(BenchRun run, String name) {
+        return run.targets().stream().filter(t -> t.target().equals(name)).findFirst().orElseThrow();
     }
 
     static PlatformState platform() {

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -141,9 +140,7 @@ class JobControlReportsTest {
         BenchOptions options = options("burst", "priorities", "delayed", "delayed-idle");
         List<WorkloadResult> results = List.of(burst(1_000, 1_000), priorities(1_000, 1_100, false),
                 delayed(10, 20, -3), idle());
-        return new BenchRun(Fixtures.T0, options, Fixtures.platform(), results,
-                Targets.evaluate(results, options, Fixtures.platform(), List.of()), List.of(), Map.of(), List.of(),
-                new Machine("AMD EPYC", 2, 153.4), WarmUp.none());
+        return Fixtures.run(options, results);
     }
 
     @Test

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,20 +28,15 @@ class LimitsBenchTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path CWD = Path.of("/r");
 
-    private HttpServer server;
-    private ApiClient client;
-    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private StubApi api;
     /** The limit the stub API stored last: what the fake scheduler holds. */
     private final AtomicReference<Integer> stored = new AtomicReference<>();
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
     @AfterEach
     void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.stop(0);
+        if (api != null) {
+            api.close();
         }
     }
 
@@ -218,10 +210,7 @@ class LimitsBenchTest {
 
     /** The workload against a stub API whose limits {@code answer} decides, with {@code jobs} behind it. */
     private LimitsBench bench(int putStatus, LimitsBench.Jobs jobs) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body);
+        api = StubApi.serving("/api/", (exchange, body) -> {
             int status;
             if (exchange.getRequestMethod().equals("PUT")) {
                 status = putStatus;
@@ -233,17 +222,11 @@ class LimitsBenchTest {
                 stored.set(null);
                 status = 204;
             }
-            String answer = status == 200 ? body : status == 204 ? "" : "{\"errorCode\":\"X\"}";
-            byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
+            StubApi.answer(exchange, status, status == 200 ? body : status == 204 ? "" : "{\"errorCode\":\"X\"}");
         });
-        server.start();
-        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
         BenchOptions options = BenchOptions.parse(List.of("limits", "--jobs", "4", "--limits-jobs", "10",
                 "--timeout", "5s"), CWD);
-        return new LimitsBench(options, client, jobs, new PrintStream(console, true));
+        return new LimitsBench(options, api.client(), jobs, new PrintStream(console, true));
     }
 
     /** Jobs that record which limit the scheduler held when each batch was sent. */
@@ -273,7 +256,7 @@ class LimitsBenchTest {
     void eachLimitIsHeldByTheSchedulerBeforeItsJobsAndRemovedAfter() throws IOException {
         FakeJobs jobs = new FakeJobs();
         WorkloadResult result = bench(200, jobs).run(new BenchOptions.Run(Workload.LIMITS, 64, "limits"));
-        assertThat(requests).containsExactly(
+        assertThat(api.requests).containsExactly(
                 "PUT /api/tenants/bench-limited/limits {\"maxRunning\":2048}",
                 "PUT /api/tenants/bench-limited/limits {\"maxRunning\":5}",
                 "DELETE /api/tenants/bench-limited/limits ");
@@ -299,7 +282,7 @@ class LimitsBenchTest {
         });
         assertThatThrownBy(() -> bench.run(new BenchOptions.Run(Workload.LIMITS, 64, "limits")))
                 .hasMessage("database gone");
-        assertThat(requests).last().asString().isEqualTo("DELETE /api/tenants/bench-limited/limits ");
+        assertThat(api.requests).last().asString().isEqualTo("DELETE /api/tenants/bench-limited/limits ");
         assertThat(stored.get()).isNull();
     }
 
@@ -310,7 +293,7 @@ class LimitsBenchTest {
         assertThat(result.available()).isFalse();
         assertThat(result.note()).isEqualTo("the API answers 404 to PUT /api/tenants/{tenant}/limits "
                 + "({\"errorCode\":\"X\"}); the platform does not support tenant limits");
-        assertThat(requests).hasSize(1);
+        assertThat(api.requests).hasSize(1);
         assertThat(jobs.sent).isEmpty();
     }
 
@@ -323,7 +306,7 @@ class LimitsBenchTest {
         assertThat(notes).containsExactly("the scheduler did not hold maxRunning 5 of tenant bench-limited within 100 "
                 + "ms of the API's answer (it held 7)");
         notes.clear();
-        LimitsBench unreadable = new LimitsBench(BenchOptions.parse(List.of("limits"), CWD), client, new FakeJobs() {
+        LimitsBench unreadable = new LimitsBench(BenchOptions.parse(List.of("limits"), CWD), api.client(), new FakeJobs() {
             @Override
             public Integer schedulerLimit(String tenant) {
                 throw new IllegalStateException("relation \"tenant_limits\" does not exist");

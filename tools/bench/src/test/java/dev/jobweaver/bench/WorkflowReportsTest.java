@@ -1,5 +1,6 @@
 package dev.jobweaver.bench;
 
+import static dev.jobweaver.bench.Fixtures.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,14 +45,7 @@ class WorkflowReportsTest {
     private static BenchRun run(WorkloadResult... results) {
         BenchOptions options = BenchOptions.parse(List.of("burst", "workflow", "--workflow-runs", "2",
                 "--diamond-runs", "4"), Path.of("/r"));
-        List<WorkloadResult> list = List.of(results);
-        return new BenchRun(Fixtures.T0, options, Fixtures.platform(), list,
-                Targets.evaluate(list, options, Fixtures.platform(), List.of()), List.of(), Map.of(), List.of(),
-                new Machine("AMD EPYC", 2, 153.4), WarmUp.none());
-    }
-
-    private static TargetRow target(BenchRun run, String name) {
-        return run.targets().stream().filter(t -> t.target().equals(name)).findFirst().orElseThrow();
+        return Fixtures.run(options, List.of(results));
     }
 
     @Test

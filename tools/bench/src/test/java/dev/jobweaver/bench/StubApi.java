@@ -1,0 +1,71 @@
+package dev.jobweaver.bench;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A fake API for the bench's unit tests: the JDK's HTTP server on a free loopback port, answering every request
+ * under one path by a {@link Route}, and an {@link ApiClient} to it. Each request is recorded, in arrival order, as
+ * {@code "METHOD path body"}. Closing stops the client and the server.
+ */
+final class StubApi implements AutoCloseable {
+
+    /** How the stub answers a request; {@code body} is the request's, already read. */
+    interface Route {
+        void handle(HttpExchange exchange, String body) throws IOException;
+    }
+
+    /** Every request so far, as {@code "METHOD path body"}. */
+    final List<String> requests = new CopyOnWriteArrayList<>();
+    private final HttpServer server;
+    private final ApiClient client;
+
+    private StubApi(String path, Route route) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext(path, exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body);
+            route.handle(exchange, body);
+        });
+        server.start();
+        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** A started stub answering the requests under {@code path} (e.g. {@code /api/}) by {@code route}. */
+    static StubApi serving(String path, Route route) throws IOException {
+        return new StubApi(path, route);
+    }
+
+    ApiClient client() {
+        return client;
+    }
+
+    /** A runner of what {@code args} (bench's command line) name against this API, no database, lines to console. */
+    WorkloadRunner runner(List<String> args, OutputStream console) {
+        BenchOptions options = BenchOptions.parse(args, Path.of("/r"));
+        return new WorkloadRunner(options, client, null, null, Fixtures.platform(), () -> ReplicaShare.Snapshot.NONE,
+                new PrintStream(console, true), false);
+    }
+
+    /** Answers {@code status} with {@code body}; an empty body is sent as none (no Content-Length). */
+    static void answer(HttpExchange exchange, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.stop(0);
+    }
+}
