@@ -1,23 +1,20 @@
 package dev.jobweaver.api.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobControl;
@@ -54,29 +51,8 @@ public final class JobRequestReader {
 
     public JobRequestReader(ObjectMapper base) {
         this.lenient = base;
-        ObjectMapper strict = base.copy();
-        strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        strict.enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
-        strict.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
-        strict.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
-        strict.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-        strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
-        strict.coercionConfigFor(LogicalType.Integer)
-                .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
-        strict.coercionConfigFor(LogicalType.Textual)
-                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
-        strict.coercionConfigFor(LogicalType.Enum)
-                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
-        strict.coercionConfigFor(LogicalType.Collection)
-                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
-        strict.coercionConfigFor(LogicalType.POJO)
-                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        ObjectMapper strict = StrictJson.strictCopy(base);
+        strict.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES); // named by this reader, with the field list
         this.reader = strict.readerFor(JobRequest.class);
         this.simulation = strict.readerFor(JobPayload.class);
         this.http = strict.readerFor(HttpCallPayload.class);
