@@ -250,9 +250,13 @@ public final class KafkaBroker implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
                 .start();
         try {
-            if (!formatter.waitFor(60, TimeUnit.SECONDS) || formatter.exitValue() != 0) {
+            boolean exited = formatter.waitFor(60, TimeUnit.SECONDS);
+            if (!exited || formatter.exitValue() != 0) {
+                String how = exited ? "exit " + formatter.exitValue() : "timed out after 60 s";
                 formatter.destroyForcibly();
-                throw new IllegalStateException("formatting Kafka storage failed; see " + logFile());
+                // the folder is temporary in tests and gone after the run: the cause goes into the message
+                throw new IllegalStateException("formatting Kafka storage failed (" + how + "); the end of "
+                        + logFile() + ":\n" + Platform.tail(logFile(), 15));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
