@@ -7,7 +7,7 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.job.StepRules;
-import dev.jobweaver.common.reactive.WakeTimer;
+import dev.jobweaver.common.reactive.RoundLoop;
 import dev.jobweaver.scheduler.SchedulerConfig;
 import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.job.JobStateMachine;
@@ -25,7 +25,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -39,7 +38,6 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -101,7 +99,6 @@ public class Dispatcher {
     private final JobTracing tracing;
     private final SchedulerMetrics metrics;
     private final ObjectMapper mapper;
-    private final Vertx vertx;
     private final JobTransitions transitions;
     private final int batchSize;
     private final int maxInFlight;
@@ -116,11 +113,8 @@ public class Dispatcher {
     private volatile boolean limitsInDb;
     /** The last limited claim read fewer due jobs than there were, and took some: another round follows at once. */
     private volatile boolean moreDue;
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean again = new AtomicBoolean();
-    private volatile boolean stopped;
-    /** Wakes the dispatcher when the earliest job stored for later becomes due. */
-    private final WakeTimer timer;
+    /** Runs the rounds one at a time; its timer wakes the dispatcher when the earliest job stored for later is due. */
+    private final RoundLoop loop;
 
     public Dispatcher(JobClaims claims, JobUpdates updates, JobStateWriter writer, LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
@@ -132,9 +126,10 @@ public class Dispatcher {
         this.tracing = tracing;
         this.metrics = metrics;
         this.mapper = mapper;
-        this.vertx = vertx;
         this.transitions = transitions;
-        this.timer = new WakeTimer(vertx, this::wake);
+        this.loop = new RoundLoop(vertx, this::round, failure -> LOG.errorf(failure,
+                "%s: dispatch round failed; the rows stay PENDING for the next round",
+                SchedulerErrorCode.DISPATCH_FAILED.code()));
         this.batchSize = config.dispatch().batchSize();
         this.maxInFlight = config.dispatch().maxInFlight();
         this.globalLimit = config.limits().maxRunning();
@@ -179,40 +174,23 @@ public class Dispatcher {
     }
 
     void stop(@Observes ShutdownEvent event) {
-        stopped = true;
-        timer.stop();
+        loop.stop();
     }
 
     /** Runs a round now, or right after the one in progress. Never blocks. */
     public void wake() {
-        if (stopped) {
-            return;
-        }
-        again.set(true);
-        if (running.compareAndSet(false, true)) {
-            again.set(false);
-            // A fresh duplicated context per round, as Quarkus gives each request: it carries the round's
-            // OpenTelemetry context and MDC, whichever thread woke the dispatcher.
-            VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext()).runOnContext(v -> round());
-        }
+        loop.wake();
     }
 
-    private void round() {
-        claimAndDispatch().subscribe().with(
-                round -> {
-                    boolean full = round.dispatched().size() >= batchSize || moreDue;
-                    if (!full && round.nextLater() != null) {
-                        wakeAt(round.nextLater(), round.now(), round.sentAtNanos());
-                    }
-                    finishRound(full);
-                },
-                failure -> {
-                    if (!stopped) {
-                        LOG.errorf(failure, "%s: dispatch round failed; the rows stay PENDING for the next round",
-                                SchedulerErrorCode.DISPATCH_FAILED.code());
-                    }
-                    finishRound(false);
-                });
+    /** A round run by the loop: whether its batch was full, after arming the timer for what it left for later. */
+    private Uni<Boolean> round() {
+        return claimAndDispatch().map(round -> {
+            boolean full = round.dispatched().size() >= batchSize || moreDue;
+            if (!full && round.nextLater() != null) {
+                wakeAt(round.nextLater(), round.now(), round.sentAtNanos());
+            }
+            return full;
+        });
     }
 
     /**
@@ -227,17 +205,15 @@ public class Dispatcher {
     /**
      * As {@link #wakeAt(Instant, Instant)}, for a {@code now} that the database read no earlier than
      * {@code sentAtNanos} ({@link System#nanoTime()} as the statement was sent): the time since is taken off the
-     * delay ({@link WakeTimer}).
+     * delay ({@link RoundLoop#wakeAt}).
      */
     public void wakeAt(Instant dueAt, Instant now, long sentAtNanos) {
-        if (!stopped) {
-            timer.wakeAt(dueAt, now, sentAtNanos);
-        }
+        loop.wakeAt(dueAt, now, sentAtNanos);
     }
 
     /** When the one-shot timer is armed for, or null if it is not. */
     public Instant timerDue() {
-        return timer.due();
+        return loop.timerDue();
     }
 
     /** What a round did: the jobs dispatched, and when the next job not due yet becomes due (null: none). */
@@ -246,13 +222,6 @@ public class Dispatcher {
 
     /** A job's stored payload as a tree and the lease of its next attempt. */
     private record Dispatchable(JsonNode payload, Duration lease) {
-    }
-
-    private void finishRound(boolean batchWasFull) {
-        running.set(false);
-        if (batchWasFull || again.get()) {
-            wake();
-        }
     }
 
     /**

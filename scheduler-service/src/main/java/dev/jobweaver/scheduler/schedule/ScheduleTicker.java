@@ -2,7 +2,7 @@ package dev.jobweaver.scheduler.schedule;
 
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.job.JobIds;
-import dev.jobweaver.common.reactive.WakeTimer;
+import dev.jobweaver.common.reactive.RoundLoop;
 import dev.jobweaver.common.schedule.ScheduleClock;
 import dev.jobweaver.scheduler.SchedulerConfig;
 import dev.jobweaver.scheduler.observability.JobTracing;
@@ -15,7 +15,6 @@ import io.opentelemetry.context.Context;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,7 +24,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -59,16 +57,12 @@ public class ScheduleTicker {
     private final ScheduleFiredPublisher publisher;
     private final JobTracing tracing;
     private final ScheduleMetrics metrics;
-    private final Vertx vertx;
     private final int batchSize;
     private final int maxTicksPerRound;
     private final Duration misfireThreshold;
     private final Duration ingestGrace;
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean again = new AtomicBoolean();
-    private volatile boolean stopped;
-    /** Wakes the ticker when the earliest tick to come is due. */
-    private final WakeTimer timer;
+    /** Runs the rounds one at a time; its timer wakes the ticker when the earliest tick to come is due. */
+    private final RoundLoop loop;
 
     public ScheduleTicker(ScheduleTimerRepository repository, ScheduleFiredPublisher publisher, JobTracing tracing,
                           ScheduleMetrics metrics, Vertx vertx, SchedulerConfig config) {
@@ -76,8 +70,8 @@ public class ScheduleTicker {
         this.publisher = publisher;
         this.tracing = tracing;
         this.metrics = metrics;
-        this.vertx = vertx;
-        this.timer = new WakeTimer(vertx, this::wake);
+        this.loop = new RoundLoop(vertx, this::loopRound,
+                failure -> LOG.errorf(failure, "schedule tick round failed; its ticks stay due for the next round"));
         this.batchSize = config.schedules().batchSize();
         this.maxTicksPerRound = config.schedules().maxTicksPerRound();
         this.misfireThreshold = config.schedules().misfireThreshold();
@@ -101,8 +95,7 @@ public class ScheduleTicker {
     }
 
     void stop(@Observes ShutdownEvent event) {
-        stopped = true;
-        timer.stop();
+        loop.stop();
     }
 
     @Scheduled(every = "${jobweaver.scheduler.schedules.backstop-interval}",
@@ -114,53 +107,22 @@ public class ScheduleTicker {
 
     /** Runs a round now, or right after the one in progress. Never blocks. */
     public void wake() {
-        if (stopped) {
-            return;
-        }
-        again.set(true);
-        if (running.compareAndSet(false, true)) {
-            again.set(false);
-            // A fresh duplicated context per round, as the dispatcher does: whichever thread woke the ticker.
-            VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext()).runOnContext(v -> loop());
-        }
+        loop.wake();
     }
 
-    private void loop() {
-        round().subscribe().with(
-                round -> {
-                    if (!round.full() && round.nextLater() != null) {
-                        wakeAt(round.nextLater(), round.now(), round.sentAtNanos());
-                    }
-                    finishRound(round.full());
-                },
-                failure -> {
-                    if (!stopped) {
-                        LOG.errorf(failure, "schedule tick round failed; its ticks stay due for the next round");
-                    }
-                    finishRound(false);
-                });
-    }
-
-    private void finishRound(boolean full) {
-        running.set(false);
-        if (full || again.get()) {
-            wake();
-        }
-    }
-
-    /**
-     * Wakes the ticker at {@code dueAt}, as measured from {@code now} on the database's clock read no earlier than
-     * {@code sentAtNanos} ({@link WakeTimer}); nothing changes if the timer is armed for that instant or earlier.
-     */
-    void wakeAt(Instant dueAt, Instant now, long sentAtNanos) {
-        if (!stopped) {
-            timer.wakeAt(dueAt, now, sentAtNanos);
-        }
+    /** A round run by the loop: whether due ticks may remain, after arming the timer for the earliest tick to come. */
+    private Uni<Boolean> loopRound() {
+        return round().map(round -> {
+            if (!round.full() && round.nextLater() != null) {
+                loop.wakeAt(round.nextLater(), round.now(), round.sentAtNanos());
+            }
+            return round.full();
+        });
     }
 
     /** When the one-shot timer is armed for, or null if it is not. */
     public Instant timerDue() {
-        return timer.due();
+        return loop.timerDue();
     }
 
     /** What a round decided about one timer, counted once the round committed. */
