@@ -6,20 +6,15 @@ import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.EventIds;
-import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.messaging.OutgoingRecords;
 import dev.jobweaver.common.messaging.Topics;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.smallrye.reactive.messaging.TracingMetadata;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.Message;
-import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 /**
  * Publishes the scheduler's events, keyed by jobId, with an {@code eventId} header and the job's trace context.
@@ -81,16 +76,6 @@ public class JobEventPublisher {
     }
 
     private Uni<Void> send(String topic, UUID jobId, UUID eventId, Object payload, Context trace) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Headers.EVENT_ID, eventId.toString().getBytes(StandardCharsets.UTF_8));
-        OutgoingKafkaRecordMetadata<String> kafka = OutgoingKafkaRecordMetadata.<String>builder()
-                .withTopic(topic)
-                .withKey(jobId.toString())
-                .withHeaders(headers)
-                .build();
-        Metadata metadata = trace == null
-                ? Metadata.of(kafka)
-                : Metadata.of(kafka, TracingMetadata.withCurrent(trace));
-        return events.sendMessage(Message.of(payload, metadata));
+        return events.sendMessage(OutgoingRecords.keyed(topic, jobId, eventId, payload, trace));
     }
 }

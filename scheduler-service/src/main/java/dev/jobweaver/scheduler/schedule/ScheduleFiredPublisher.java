@@ -2,20 +2,15 @@ package dev.jobweaver.scheduler.schedule;
 
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.messaging.Channels;
-import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.messaging.OutgoingRecords;
 import dev.jobweaver.common.messaging.Topics;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.smallrye.reactive.messaging.TracingMetadata;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.Message;
-import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 /**
  * Publishes fired ticks on {@code schedule-fired}, keyed by scheduleId, with an {@code eventId} derived from the
@@ -37,14 +32,8 @@ public class ScheduleFiredPublisher {
 
     /** Publishes {@code event}; a tick fired again (a round that did not commit) carries the same eventId. */
     public Uni<Void> fired(ScheduleFiredEvent event, Context trace) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Headers.EVENT_ID, eventId(event.jobId()).toString().getBytes(StandardCharsets.UTF_8));
-        OutgoingKafkaRecordMetadata<String> kafka = OutgoingKafkaRecordMetadata.<String>builder()
-                .withTopic(Topics.SCHEDULE_FIRED)
-                .withKey(event.scheduleId().toString())
-                .withHeaders(headers)
-                .build();
-        return events.sendMessage(Message.of(event, Metadata.of(kafka, TracingMetadata.withCurrent(trace))));
+        return events.sendMessage(OutgoingRecords.keyed(Topics.SCHEDULE_FIRED, event.scheduleId(),
+                eventId(event.jobId()), event, trace));
     }
 
     /** The eventId of the tick whose job is {@code jobId}: name-based, so the same tick always carries the same one. */

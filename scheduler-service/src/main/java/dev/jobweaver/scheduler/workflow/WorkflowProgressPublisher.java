@@ -3,20 +3,15 @@ package dev.jobweaver.scheduler.workflow;
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.messaging.Channels;
-import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.messaging.OutgoingRecords;
 import dev.jobweaver.common.messaging.Topics;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.smallrye.reactive.messaging.TracingMetadata;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.Message;
-import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 /**
  * Publishes what the orchestration of workflow runs decides: a run's progress on {@code workflow-progress} (keyed by
@@ -48,13 +43,6 @@ public class WorkflowProgressPublisher {
     }
 
     private Uni<Void> send(String topic, UUID key, UUID eventId, Object payload, Context trace) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Headers.EVENT_ID, eventId.toString().getBytes(StandardCharsets.UTF_8));
-        OutgoingKafkaRecordMetadata<String> kafka = OutgoingKafkaRecordMetadata.<String>builder()
-                .withTopic(topic)
-                .withKey(key.toString())
-                .withHeaders(headers)
-                .build();
-        return events.sendMessage(Message.of(payload, Metadata.of(kafka, TracingMetadata.withCurrent(trace))));
+        return events.sendMessage(OutgoingRecords.keyed(topic, key, eventId, payload, trace));
     }
 }

@@ -1,0 +1,38 @@
+package dev.jobweaver.common.messaging;
+
+import io.opentelemetry.context.Context;
+import io.smallrye.reactive.messaging.TracingMetadata;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
+
+/**
+ * The records a service sends through a producer shared by several topics: each names its topic and key, carries its
+ * {@link Headers#EVENT_ID} header, and the trace context the connector writes as {@code traceparent}.
+ */
+public final class OutgoingRecords {
+
+    private OutgoingRecords() {
+    }
+
+    /**
+     * A record of {@code payload} (null: a tombstone) for {@code topic} under {@code key}, whose eventId header is
+     * {@code eventId}, in the trace of {@code trace} (null: the connector's current one).
+     */
+    public static <T> Message<T> keyed(String topic, UUID key, UUID eventId, T payload, Context trace) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Headers.EVENT_ID, eventId.toString().getBytes(StandardCharsets.UTF_8));
+        OutgoingKafkaRecordMetadata<String> kafka = OutgoingKafkaRecordMetadata.<String>builder()
+                .withTopic(topic)
+                .withKey(key.toString())
+                .withHeaders(headers)
+                .build();
+        Metadata metadata = trace == null
+                ? Metadata.of(kafka)
+                : Metadata.of(kafka, TracingMetadata.withCurrent(trace));
+        return Message.of(payload, metadata);
+    }
+}
