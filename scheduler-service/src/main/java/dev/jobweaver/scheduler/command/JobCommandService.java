@@ -31,6 +31,7 @@ import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -87,29 +88,15 @@ public class JobCommandService {
 
     private static final Logger LOG = Logger.getLogger(JobCommandService.class);
 
-    private final JobInserts inserts;
-    private final JobClaims claims;
-    private final JobUpdates updates;
-    private final JobStateWriter writer;
-    private final JobEventPublisher publisher;
-    private final JobTracing tracing;
-    private final SchedulerMetrics metrics;
-    private final JobTransitions transitions;
-    private final ObjectMapper mapper;
-
-    public JobCommandService(JobInserts inserts, JobClaims claims, JobUpdates updates, JobStateWriter writer, JobEventPublisher publisher,
-                             JobTransitions transitions, JobTracing tracing, SchedulerMetrics metrics,
-                             ObjectMapper mapper) {
-        this.inserts = inserts;
-        this.claims = claims;
-        this.updates = updates;
-        this.writer = writer;
-        this.publisher = publisher;
-        this.transitions = transitions;
-        this.tracing = tracing;
-        this.metrics = metrics;
-        this.mapper = mapper;
-    }
+    @Inject JobInserts inserts;
+    @Inject JobClaims claims;
+    @Inject JobUpdates updates;
+    @Inject JobStateWriter writer;
+    @Inject JobEventPublisher publisher;
+    @Inject JobTracing tracing;
+    @Inject SchedulerMetrics metrics;
+    @Inject JobTransitions transitions;
+    @Inject ObjectMapper mapper;
 
     /** What applying a command did. */
     public enum Result {

@@ -20,6 +20,7 @@ import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -63,26 +64,14 @@ public class OutcomeService {
 
     private static final Logger LOG = Logger.getLogger(OutcomeService.class);
 
-    private final JobInserts inserts;
-    private final JobClaims claims;
-    private final JobUpdates updates;
-    private final JobStateWriter writer;
-    private final BackoffPolicy backoff;
-    private final JobTracing tracing;
-    private final SchedulerMetrics metrics;
-    private final JobTransitions transitions;
-
-    public OutcomeService(JobInserts inserts, JobClaims claims, JobUpdates updates, JobStateWriter writer, BackoffPolicy backoff,
-                          JobTransitions transitions, JobTracing tracing, SchedulerMetrics metrics) {
-        this.inserts = inserts;
-        this.claims = claims;
-        this.updates = updates;
-        this.writer = writer;
-        this.backoff = backoff;
-        this.transitions = transitions;
-        this.tracing = tracing;
-        this.metrics = metrics;
-    }
+    @Inject JobInserts inserts;
+    @Inject JobClaims claims;
+    @Inject JobUpdates updates;
+    @Inject JobStateWriter writer;
+    @Inject BackoffPolicy backoff;
+    @Inject JobTracing tracing;
+    @Inject SchedulerMetrics metrics;
+    @Inject JobTransitions transitions;
 
     /** What applying an outcome did. */
     public enum Result {

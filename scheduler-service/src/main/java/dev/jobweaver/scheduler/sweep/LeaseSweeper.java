@@ -22,6 +22,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,30 +42,18 @@ public class LeaseSweeper {
 
     private static final Logger LOG = Logger.getLogger(LeaseSweeper.class);
 
-    private final JobClaims claims;
-    private final JobStateWriter writer;
-    private final BackoffPolicy backoff;
-    private final JobTracing tracing;
-    private final SchedulerMetrics metrics;
-    private final JobTransitions transitions;
-    private final int batchSize;
+    @Inject JobClaims claims;
+    @Inject JobStateWriter writer;
+    @Inject BackoffPolicy backoff;
+    @Inject JobTracing tracing;
+    @Inject SchedulerMetrics metrics;
+    @Inject JobTransitions transitions;
+    @Inject SchedulerConfig config;
     /**
      * Set as shutdown begins. No tick starts a sweep from then on ({@code ApplicationNotRunning}); a sweep already
      * running fails on the closing pool, which is no news.
      */
     private volatile boolean stopping;
-
-    public LeaseSweeper(JobClaims claims, JobStateWriter writer, BackoffPolicy backoff,
-                        JobTransitions transitions, JobTracing tracing, SchedulerMetrics metrics,
-                        SchedulerConfig config) {
-        this.claims = claims;
-        this.writer = writer;
-        this.backoff = backoff;
-        this.transitions = transitions;
-        this.tracing = tracing;
-        this.metrics = metrics;
-        this.batchSize = config.lease().sweepBatchSize();
-    }
 
     /**
      * Every sweep interval, on the event loop. A tick while the previous sweep's {@code Uni} has not completed is
@@ -94,14 +83,14 @@ public class LeaseSweeper {
     /** Sweeps batches until one is not full; the number of attempts expired. */
     public Uni<Integer> sweepAll() {
         return Multi.createBy().repeating().uni(this::sweepOnce)
-                .whilst(expired -> expired.size() >= batchSize)
+                .whilst(expired -> expired.size() >= config.lease().sweepBatchSize())
                 .collect().asList()
                 .map(batches -> batches.stream().mapToInt(List::size).sum());
     }
 
     /** One transaction over at most one batch of expired leases; the jobs it moved. */
     public Uni<List<JobExecution>> sweepOnce() {
-        return transitions.run(t -> claims.claimExpiredLeases(t.tx(), batchSize).chain(claim -> {
+        return transitions.run(t -> claims.claimExpiredLeases(t.tx(), config.lease().sweepBatchSize()).chain(claim -> {
             Instant now = claim.now();
             List<JobExecution> moved = new ArrayList<>();
             Uni<Void> chain = Uni.createFrom().voidItem();

@@ -27,6 +27,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,22 +71,12 @@ public class WorkflowOrchestrator {
     private static final Logger LOG = Logger.getLogger(WorkflowOrchestrator.class);
     private static final AttributeKey<String> RUN_ID = AttributeKey.stringKey("jobweaver.workflow.run.id");
 
-    private final WorkflowRunRepository repository;
-    private final WorkflowProgressPublisher publisher;
-    private final WorkflowMetrics metrics;
-    private final Tracer tracer;
-    private final Pool pool;
-    private final int maxReadyResultsBytes;
-
-    public WorkflowOrchestrator(WorkflowRunRepository repository, WorkflowProgressPublisher publisher,
-                                WorkflowMetrics metrics, Tracer tracer, Pool pool, SchedulerConfig config) {
-        this.repository = repository;
-        this.publisher = publisher;
-        this.metrics = metrics;
-        this.tracer = tracer;
-        this.pool = pool;
-        this.maxReadyResultsBytes = config.workflows().maxReadyResultsBytes();
-    }
+    @Inject WorkflowRunRepository repository;
+    @Inject WorkflowProgressPublisher publisher;
+    @Inject WorkflowMetrics metrics;
+    @Inject Tracer tracer;
+    @Inject Pool pool;
+    @Inject SchedulerConfig config;
 
     /**
      * What one transaction did to runs, to be reported once it committed ({@link #committed}) or failed
@@ -355,6 +346,7 @@ public class WorkflowOrchestrator {
                                                                      Map<UUID, Integer> sizes, Instant now,
                                                                      Round round) {
         UUID runId = progress.run().runId();
+        int maxReadyResultsBytes = config.workflows().maxReadyResultsBytes();
         return readyBatches(progress, byJob, sizes, maxReadyResultsBytes, now, (node, size) ->
                 round.afterCommit.add(() -> {
                     metrics.resultsTooLarge();
