@@ -4,6 +4,7 @@ import dev.jobweaver.scheduler.job.store.JobReads;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 /**
@@ -16,43 +17,26 @@ public class JobGauges {
 
     private static final Logger LOG = Logger.getLogger(JobGauges.class);
 
-    private final JobReads reads;
-    private final SchedulerMetrics metrics;
-    private final BacklogGauges backlog;
-
-    public JobGauges(JobReads reads, SchedulerMetrics metrics, BacklogGauges backlog) {
-        this.reads = reads;
-        this.metrics = metrics;
-        this.backlog = backlog;
-    }
+    @Inject JobReads reads;
+    @Inject SchedulerMetrics metrics;
+    @Inject BacklogGauges backlog;
 
     @Scheduled(every = "${jobweaver.scheduler.metrics.refresh-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> refresh() {
-        return reads.countActive()
-                .invoke(counts -> metrics.activeJobs(counts[0], counts[1]))
-                .onFailure().invoke(e -> LOG.debugf("could not refresh the job gauges: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+        return GaugeRefresh.of(reads.countActive(), counts -> metrics.activeJobs(counts[0], counts[1]), LOG,
+                "job gauges");
     }
 
     @Scheduled(every = "${jobweaver.scheduler.metrics.backlog-refresh-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> refreshBacklog() {
-        return reads.backlog()
-                .invoke(backlog::update)
-                .onFailure().invoke(e -> LOG.debugf("could not refresh the backlog gauges: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+        return GaugeRefresh.of(reads.backlog(), backlog::update, LOG, "backlog gauges");
     }
 
     @Scheduled(every = "${jobweaver.scheduler.metrics.delayed-refresh-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> refreshDelayed() {
-        return reads.countDelayed()
-                .invoke(metrics::delayedJobs)
-                .onFailure().invoke(e -> LOG.debugf("could not refresh the delayed-jobs gauge: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+        return GaugeRefresh.of(reads.countDelayed(), metrics::delayedJobs, LOG, "delayed-jobs gauge");
     }
 }

@@ -61,12 +61,10 @@ public class ScheduleMetrics {
         }
     }
 
-    public void skippedOverlap(long ticks) {
-        skippedOverlap.increment(ticks);
-    }
-
-    public void skippedMisfire(long ticks) {
-        skippedMisfire.increment(ticks);
+    /** Ticks a round planned without a job: {@code overlap} by {@code overlap: SKIP}, {@code misfire} missed. */
+    public void skipped(long overlap, long misfire) {
+        skippedOverlap.increment(overlap);
+        skippedMisfire.increment(misfire);
     }
 
     /** Sets the gauge of timers that will fire (not paused, a next tick). */

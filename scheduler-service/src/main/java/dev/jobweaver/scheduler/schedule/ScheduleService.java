@@ -4,6 +4,7 @@ import dev.jobweaver.common.event.ScheduleEvent;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -44,13 +45,8 @@ public class ScheduleService {
 
     private static final Logger LOG = Logger.getLogger(ScheduleService.class);
 
-    private final ScheduleTimerRepository repository;
-    private final ScheduleTicker ticker;
-
-    public ScheduleService(ScheduleTimerRepository repository, ScheduleTicker ticker) {
-        this.repository = repository;
-        this.ticker = ticker;
-    }
+    @Inject ScheduleTimerRepository repository;
+    @Inject ScheduleTicker ticker;
 
     /**
      * A consumed record of {@code schedules}.

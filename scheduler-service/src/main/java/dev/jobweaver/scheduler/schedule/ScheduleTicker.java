@@ -211,8 +211,7 @@ public class ScheduleTicker {
                         event.catchUp() ? " (catch-up)" : "", event.jobId());
                 fired.add(event);
             }
-            metrics.skippedOverlap(p.plan().skippedOverlap());
-            metrics.skippedMisfire(p.plan().skippedMisfire());
+            metrics.skipped(p.plan().skippedOverlap(), p.plan().skippedMisfire());
             if (p.plan().skippedMisfire() > 0 || p.events().stream().anyMatch(ScheduleFiredEvent::catchUp)) {
                 LOG.infof("schedule %s misfired: %d missed tick(s) without a job of their own%s", p.scheduleId(),
                         p.plan().skippedMisfire(), p.events().isEmpty() ? "" : ", one catch-up job fired");

@@ -5,6 +5,7 @@ import dev.jobweaver.scheduler.job.store.JobInserts;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import org.jboss.logging.Logger;
 
@@ -20,13 +21,8 @@ public class EarlyCancelSweeper {
 
     private static final Logger LOG = Logger.getLogger(EarlyCancelSweeper.class);
 
-    private final JobInserts inserts;
-    private final Duration ttl;
-
-    public EarlyCancelSweeper(JobInserts inserts, SchedulerConfig config) {
-        this.inserts = inserts;
-        this.ttl = config.commands().earlyCancelTtl();
-    }
+    @Inject JobInserts inserts;
+    @Inject SchedulerConfig config;
 
     @Scheduled(every = "${jobweaver.scheduler.commands.early-cancel-sweep-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Scheduled.ApplicationNotRunning.class)
@@ -40,6 +36,7 @@ public class EarlyCancelSweeper {
 
     /** Deletes the expired placeholders; how many. */
     public Uni<Integer> sweep() {
+        Duration ttl = config.commands().earlyCancelTtl();
         return inserts.expireEarlyCancels(ttl).invoke(deleted -> {
             if (deleted > 0) {
                 LOG.infof("deleted %d cancel(s) kept for more than %s for jobs that never arrived", deleted, ttl);
