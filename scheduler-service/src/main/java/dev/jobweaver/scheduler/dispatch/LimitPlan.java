@@ -70,32 +70,25 @@ final class LimitPlan {
 
     /** The tenants at or over their limit: the claim need not read their jobs. */
     public Set<String> saturatedTenants() {
-        Set<String> saturated = new HashSet<>();
-        tenantLimits.forEach((tenant, max) -> {
-            if (byTenant.getOrDefault(tenant, 0L) >= max) {
-                saturated.add(tenant);
-            }
-        });
-        return saturated;
+        return saturated(tenantLimits, byTenant);
     }
 
     /** The job types at or over their limit. */
     public Set<String> saturatedTypes() {
-        Set<String> saturated = new HashSet<>();
-        typeLimits.forEach((type, max) -> {
-            if (byType.getOrDefault(type, 0L) >= max) {
-                saturated.add(type);
-            }
-        });
-        return saturated;
+        return saturated(typeLimits, byType);
     }
 
     /** The workflows at or over their limit. */
     public Set<UUID> saturatedWorkflows() {
-        Set<UUID> saturated = new HashSet<>();
-        workflowLimits.forEach((workflow, max) -> {
-            if (byWorkflow.getOrDefault(workflow, 0L) >= max) {
-                saturated.add(workflow);
+        return saturated(workflowLimits, byWorkflow);
+    }
+
+    /** The keys of {@code limits} whose running count is at or over their limit. */
+    private static <K> Set<K> saturated(Map<K, Integer> limits, Map<K, Long> running) {
+        Set<K> saturated = new HashSet<>();
+        limits.forEach((key, max) -> {
+            if (running.getOrDefault(key, 0L) >= max) {
+                saturated.add(key);
             }
         });
         return saturated;

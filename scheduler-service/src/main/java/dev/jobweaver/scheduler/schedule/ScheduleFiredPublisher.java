@@ -8,6 +8,7 @@ import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -24,11 +25,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 @ApplicationScoped
 public class ScheduleFiredPublisher {
 
-    private final MutinyEmitter<Object> events;
-
-    public ScheduleFiredPublisher(@Channel(Channels.SCHEDULER_EVENTS_OUT) MutinyEmitter<Object> events) {
-        this.events = events;
-    }
+    @Inject @Channel(Channels.SCHEDULER_EVENTS_OUT) MutinyEmitter<Object> events;
 
     /** Publishes {@code event}; a tick fired again (a round that did not commit) carries the same eventId. */
     public Uni<Void> fired(ScheduleFiredEvent event, Context trace) {

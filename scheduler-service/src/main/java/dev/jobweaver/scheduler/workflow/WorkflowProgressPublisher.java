@@ -9,6 +9,7 @@ import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -24,11 +25,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 @ApplicationScoped
 public class WorkflowProgressPublisher {
 
-    private final MutinyEmitter<Object> events;
-
-    public WorkflowProgressPublisher(@Channel(Channels.SCHEDULER_EVENTS_OUT) MutinyEmitter<Object> events) {
-        this.events = events;
-    }
+    @Inject @Channel(Channels.SCHEDULER_EVENTS_OUT) MutinyEmitter<Object> events;
 
     /** Publishes {@code event}; the same change published again (a transaction redone) carries the same eventId. */
     public Uni<Void> progress(WorkflowProgressEvent event, Context trace) {
