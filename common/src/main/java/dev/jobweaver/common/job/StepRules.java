@@ -29,30 +29,25 @@ public final class StepRules {
         public static final Limits CEILINGS = new Limits(1000, 3_600_000, 3_600_000, 100_000_000_000L, 65_536, 8192,
                 100);
 
+        /** The names of the bounds, in the order of {@link #bounds()}. */
+        private static final List<String> NAMES = List.of("max-steps", "max-duration-ms", "max-latency-ms",
+                "max-iterations", "max-message-length", "max-url-length", "max-retry-count");
+
         /** The first bound of this that exceeds {@code ceiling}, named, or null if none does. */
         public String exceeding(Limits ceiling) {
-            if (maxSteps > ceiling.maxSteps) {
-                return "max-steps " + maxSteps + " is above " + ceiling.maxSteps;
-            }
-            if (maxDurationMs > ceiling.maxDurationMs) {
-                return "max-duration-ms " + maxDurationMs + " is above " + ceiling.maxDurationMs;
-            }
-            if (maxLatencyMs > ceiling.maxLatencyMs) {
-                return "max-latency-ms " + maxLatencyMs + " is above " + ceiling.maxLatencyMs;
-            }
-            if (maxIterations > ceiling.maxIterations) {
-                return "max-iterations " + maxIterations + " is above " + ceiling.maxIterations;
-            }
-            if (maxMessageLength > ceiling.maxMessageLength) {
-                return "max-message-length " + maxMessageLength + " is above " + ceiling.maxMessageLength;
-            }
-            if (maxUrlLength > ceiling.maxUrlLength) {
-                return "max-url-length " + maxUrlLength + " is above " + ceiling.maxUrlLength;
-            }
-            if (maxRetryCount > ceiling.maxRetryCount) {
-                return "max-retry-count " + maxRetryCount + " is above " + ceiling.maxRetryCount;
+            long[] mine = bounds();
+            long[] max = ceiling.bounds();
+            for (int i = 0; i < mine.length; i++) {
+                if (mine[i] > max[i]) {
+                    return NAMES.get(i) + " " + mine[i] + " is above " + max[i];
+                }
             }
             return null;
+        }
+
+        private long[] bounds() {
+            return new long[] {maxSteps, maxDurationMs, maxLatencyMs, maxIterations, maxMessageLength, maxUrlLength,
+                    maxRetryCount};
         }
     }
 

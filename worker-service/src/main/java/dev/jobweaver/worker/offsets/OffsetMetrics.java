@@ -80,18 +80,16 @@ class OffsetMetrics {
         PartitionGauges g = new PartitionGauges(new AtomicLong(), new AtomicLong(), new AtomicLong(-1),
                 new AtomicLong());
         Tags tags = Tags.of("topic", tp.topic(), "partition", Integer.toString(tp.partition()));
-        Gauge.builder("jobweaver.worker.committed.offset.lag", g.lag(), AtomicLong::get)
-                .description("Records received but not yet covered by the committed offset")
-                .tags(tags).register(registry);
-        Gauge.builder("jobweaver.worker.stuck.offsets", g.stuck(), AtomicLong::get)
-                .description("Offsets in flight for longer than the stuck threshold")
-                .tags(tags).register(registry);
-        Gauge.builder("jobweaver.worker.committed.offset", g.committed(), AtomicLong::get)
-                .description("The offset last committed by this worker")
-                .tags(tags).register(registry);
-        Gauge.builder("jobweaver.worker.delivery.stalled", g.stalled(), AtomicLong::get)
-                .description("1 while the partition is paused with records waiting, free run slots and nothing received")
-                .tags(tags).register(registry);
+        gauge("jobweaver.worker.committed.offset.lag", g.lag(), tags,
+                "Records received but not yet covered by the committed offset");
+        gauge("jobweaver.worker.stuck.offsets", g.stuck(), tags, "Offsets in flight for longer than the stuck threshold");
+        gauge("jobweaver.worker.committed.offset", g.committed(), tags, "The offset last committed by this worker");
+        gauge("jobweaver.worker.delivery.stalled", g.stalled(), tags,
+                "1 while the partition is paused with records waiting, free run slots and nothing received");
         return g;
+    }
+
+    private void gauge(String name, AtomicLong value, Tags tags, String description) {
+        Gauge.builder(name, value, AtomicLong::get).description(description).tags(tags).register(registry);
     }
 }
