@@ -82,7 +82,8 @@ class OffsetMetrics {
         Tags tags = Tags.of("topic", tp.topic(), "partition", Integer.toString(tp.partition()));
         gauge("jobweaver.worker.committed.offset.lag", g.lag(), tags,
                 "Records received but not yet covered by the committed offset");
-        gauge("jobweaver.worker.stuck.offsets", g.stuck(), tags, "Offsets in flight for longer than the stuck threshold");
+        gauge("jobweaver.worker.stuck.offsets", g.stuck(), tags,
+                "Offsets in flight for longer than the stuck threshold");
         gauge("jobweaver.worker.committed.offset", g.committed(), tags, "The offset last committed by this worker");
         gauge("jobweaver.worker.delivery.stalled", g.stalled(), tags,
                 "1 while the partition is paused with records waiting, free run slots and nothing received");
