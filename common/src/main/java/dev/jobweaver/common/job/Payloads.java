@@ -111,25 +111,27 @@ public final class Payloads {
         }
         switch (type) {
             case SIMULATION -> {
-                JobPayload simulation;
-                try {
-                    simulation = simulation(payload);
-                } catch (IllegalArgumentException e) {
-                    out.add("payload is not a SIMULATION payload: " + e.getMessage());
-                    return;
+                JobPayload simulation = readOrReport(payload, JobPayload.class, "a SIMULATION", out);
+                if (simulation != null) {
+                    StepRules.check("payload.steps", simulation.steps(), limits, out, maxReported);
                 }
-                StepRules.check("payload.steps", simulation.steps(), limits, out, maxReported);
             }
             case HTTP -> {
-                HttpCallPayload http;
-                try {
-                    http = http(payload);
-                } catch (IllegalArgumentException e) {
-                    out.add("payload is not an HTTP payload: " + e.getMessage());
-                    return;
+                HttpCallPayload http = readOrReport(payload, HttpCallPayload.class, "an HTTP", out);
+                if (http != null) {
+                    checkHttp(http, limits, out);
                 }
-                checkHttp(http, limits, out);
             }
+        }
+    }
+
+    /** {@code payload} read as {@code type}, or null after adding to {@code out} why it is not {@code kind} payload. */
+    private static <T> T readOrReport(JsonNode payload, Class<T> type, String kind, List<String> out) {
+        try {
+            return read(payload, type);
+        } catch (IllegalArgumentException e) {
+            out.add("payload is not " + kind + " payload: " + e.getMessage());
+            return null;
         }
     }
 
