@@ -1,5 +1,6 @@
 package dev.jobweaver.common.net;
 
+import io.smallrye.config.WithDefault;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,6 +26,10 @@ public interface DestinationRules {
      */
     Optional<List<String>> allowedNetworks();
 
-    /** Whether requests may reach every refused range (loopback, private, link-local, ...): a trusted network only. */
+    /**
+     * Whether requests may reach every refused range (loopback, private, link-local, ...): a trusted network only.
+     * Off unless configured.
+     */
+    @WithDefault("false")
     boolean allowPrivate();
 }

@@ -4,8 +4,6 @@ import dev.jobweaver.common.net.DestinationRules;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * Typed configuration of {@code HTTP} jobs ({@code jobweaver.worker.http.*}): where they may send requests and how
@@ -13,23 +11,11 @@ import java.util.Optional;
  *
  * <p>Every address a job's host resolves to is checked. Loopback, private (RFC 1918), carrier-grade NAT, link-local
  * (which holds cloud metadata endpoints), unique-local, multicast, unspecified and reserved addresses are refused
- * unless {@link #allowPrivate()} or an {@link #allowedNetworks()} entry allows them.
+ * unless {@link #allowPrivate()} or an {@link #allowedNetworks()} entry allows them; the hosts, networks and private
+ * ranges are those of {@link DestinationRules}, unset and refused by default.
  */
 @ConfigMapping(prefix = "jobweaver.worker.http")
 public interface HttpCallConfig extends DestinationRules {
-
-    /** {@inheritDoc} Unset by default. */
-    @Override
-    Optional<List<String>> allowedHosts();
-
-    /** {@inheritDoc} Unset by default. */
-    @Override
-    Optional<List<String>> allowedNetworks();
-
-    /** {@inheritDoc} */
-    @Override
-    @WithDefault("false")
-    boolean allowPrivate();
 
     /** A request's timeout when its job names none ({@code payload.timeoutMs}); always cut to the attempt's deadline. */
     @WithDefault("10s")
