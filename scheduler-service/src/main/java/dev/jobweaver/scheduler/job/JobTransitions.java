@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -27,15 +28,9 @@ import java.util.function.Function;
 @ApplicationScoped
 public class JobTransitions {
 
-    private final Pool pool;
-    private final WorkflowOrchestrator workflows;
-    private final Event<JobsCommitted> committed;
-
-    public JobTransitions(Pool pool, WorkflowOrchestrator workflows, Event<JobsCommitted> committed) {
-        this.pool = pool;
-        this.workflows = workflows;
-        this.committed = committed;
-    }
+    @Inject Pool pool;
+    @Inject WorkflowOrchestrator workflows;
+    @Inject Event<JobsCommitted> committed;
 
     /** {@code work} in one transaction, then {@code afterCommit} with its result; completes after both. */
     public <T> Uni<T> run(Function<Transition, Uni<T>> work, BiConsumer<T, Transition> afterCommit) {

@@ -2,6 +2,7 @@ package dev.jobweaver.worker.offsets;
 
 import dev.jobweaver.worker.WorkerConfig;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -16,13 +17,8 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 class OffsetCommitHealthCheck implements HealthCheck {
 
-    private final OutOfOrderCommitHandlerFactory handlers;
-    private final WorkerConfig config;
-
-    public OffsetCommitHealthCheck(OutOfOrderCommitHandlerFactory handlers, WorkerConfig config) {
-        this.handlers = handlers;
-        this.config = config;
-    }
+    @Inject OutOfOrderCommitHandlerFactory handlers;
+    @Inject WorkerConfig config;
 
     @Override
     public HealthCheckResponse call() {

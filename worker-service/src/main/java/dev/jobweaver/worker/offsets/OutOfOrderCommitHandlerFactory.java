@@ -10,6 +10,7 @@ import io.smallrye.reactive.messaging.kafka.commit.KafkaCommitHandler;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Default;
+import jakarta.inject.Inject;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
@@ -25,16 +26,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 @Identifier(OutOfOrderCommitHandler.STRATEGY)
 public class OutOfOrderCommitHandlerFactory implements KafkaCommitHandler.Factory {
 
-    private final WorkerConfig config;
-    private final OffsetMetrics metrics;
-    private final RunDispatcher dispatcher;
+    @Inject WorkerConfig config;
+    @Inject OffsetMetrics metrics;
+    @Inject RunDispatcher dispatcher;
     private final List<OutOfOrderCommitHandler> handlers = new CopyOnWriteArrayList<>();
-
-    public OutOfOrderCommitHandlerFactory(WorkerConfig config, OffsetMetrics metrics, RunDispatcher dispatcher) {
-        this.config = config;
-        this.metrics = metrics;
-        this.dispatcher = dispatcher;
-    }
 
     @Override
     public KafkaCommitHandler create(KafkaConnectorIncomingConfiguration configuration, Vertx vertx,

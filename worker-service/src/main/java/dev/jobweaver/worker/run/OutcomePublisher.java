@@ -12,6 +12,7 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.TracingMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -27,14 +28,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 @ApplicationScoped
 class OutcomePublisher {
 
-    private final MutinyEmitter<JobCompletedEvent> completed;
-    private final MutinyEmitter<JobFailedEvent> failed;
-
-    public OutcomePublisher(@Channel(Channels.JOB_COMPLETED_OUT) MutinyEmitter<JobCompletedEvent> completed,
-            @Channel(Channels.JOB_FAILED_OUT) MutinyEmitter<JobFailedEvent> failed) {
-        this.completed = completed;
-        this.failed = failed;
-    }
+    @Inject @Channel(Channels.JOB_COMPLETED_OUT) MutinyEmitter<JobCompletedEvent> completed;
+    @Inject @Channel(Channels.JOB_FAILED_OUT) MutinyEmitter<JobFailedEvent> failed;
 
     /** Publishes the outcome of {@code attempt} (closed, never {@code RUNNING}) and waits for Kafka's acknowledgement. */
     public void publish(ExecutionAttempt attempt, Duration timeout) {

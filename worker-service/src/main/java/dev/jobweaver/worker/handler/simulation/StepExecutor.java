@@ -1,5 +1,7 @@
 package dev.jobweaver.worker.handler.simulation;
 
+import dev.jobweaver.common.job.Step;
+import dev.jobweaver.worker.handler.Deadline;
 import dev.jobweaver.worker.handler.RunResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -7,16 +9,15 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
-import dev.jobweaver.common.job.Step;
-import dev.jobweaver.worker.handler.Deadline;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.UUID;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
@@ -42,19 +43,13 @@ public class StepExecutor {
     /** COMPUTE looks at the clock and the interrupt flag once per this many iterations. */
     private static final long COMPUTE_CHECK_EVERY = 1 << 20;
 
-    private final Tracer tracer;
-    private final MeterRegistry registry;
-    private final ComputePermits computePermits;
+    @Inject Tracer tracer;
+    @Inject MeterRegistry registry;
+    @Inject ComputePermits computePermits;
     /** Meters are looked up once, not built and registered again for every step. */
     private final Map<String, Counter> stepCounters = new ConcurrentHashMap<>();
     /** Keeps COMPUTE's sum observable so that the loop is not optimised away. */
     private volatile long computeSink;
-
-    public StepExecutor(Tracer tracer, MeterRegistry registry, ComputePermits computePermits) {
-        this.tracer = tracer;
-        this.registry = registry;
-        this.computePermits = computePermits;
-    }
 
     /**
      * Runs {@code steps} of attempt {@code attempt} (1-based) of job {@code jobId}; a run not finished by
