@@ -10,17 +10,22 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 /**
- * The records a service sends through a producer shared by several topics: each names its topic and key, carries its
- * {@link Headers#EVENT_ID} header, and the trace context the connector writes as {@code traceparent}.
+ * The keyed records the services send: each names its key (and its topic, where a producer serves several), carries
+ * its {@link Headers#EVENT_ID} header, and the trace context the connector writes as {@code traceparent}.
  */
 public final class OutgoingRecords {
 
     private OutgoingRecords() {
     }
 
+    /** As {@link #keyed(String, UUID, UUID, Object, Context)}, for the topic the channel is configured with. */
+    public static <T> Message<T> keyed(UUID key, UUID eventId, T payload, Context trace) {
+        return keyed(null, key, eventId, payload, trace);
+    }
+
     /**
-     * A record of {@code payload} (null: a tombstone) for {@code topic} under {@code key}, whose eventId header is
-     * {@code eventId}, in the trace of {@code trace} (null: the connector's current one).
+     * A record of {@code payload} (null: a tombstone) for {@code topic} (null: the channel's own) under {@code key},
+     * whose eventId header is {@code eventId}, in the trace of {@code trace} (null: the connector's current one).
      */
     public static <T> Message<T> keyed(String topic, UUID key, UUID eventId, T payload, Context trace) {
         RecordHeaders headers = new RecordHeaders();

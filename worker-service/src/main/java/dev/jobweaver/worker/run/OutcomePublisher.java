@@ -2,22 +2,18 @@ package dev.jobweaver.worker.run;
 
 import dev.jobweaver.common.event.JobCompletedEvent;
 import dev.jobweaver.common.event.JobFailedEvent;
-import dev.jobweaver.worker.store.ExecutionOutcome;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.EventIds;
-import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.messaging.OutgoingRecords;
 import dev.jobweaver.worker.store.ExecutionAttempt;
+import dev.jobweaver.worker.store.ExecutionOutcome;
 import io.opentelemetry.context.Context;
 import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.smallrye.reactive.messaging.TracingMetadata;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * Publishes the outcome of a run, as stored in {@code execution_attempts}, to {@code job-completed} or
@@ -36,24 +32,19 @@ class OutcomePublisher {
         if (attempt.outcome() == ExecutionOutcome.RUNNING) {
             throw new IllegalArgumentException("run " + attempt.eventId() + " has no outcome yet");
         }
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(Headers.EVENT_ID,
-                EventIds.outcomeEventId(attempt.eventId()).toString().getBytes(StandardCharsets.UTF_8));
-        OutgoingKafkaRecordMetadata<String> kafka = OutgoingKafkaRecordMetadata.<String>builder()
-                .withKey(attempt.jobId().toString())
-                .withHeaders(headers)
-                .build();
+        UUID eventId = EventIds.outcomeEventId(attempt.eventId());
         // The send happens on the connector's threads: carry the job's trace context explicitly.
-        TracingMetadata tracing = TracingMetadata.withCurrent(Context.current());
+        Context trace = Context.current();
         if (attempt.outcome() == ExecutionOutcome.SUCCESS) {
             JobCompletedEvent event = new JobCompletedEvent(attempt.eventId(), attempt.jobId(), attempt.attempt(),
                     attempt.traceId(), attempt.startedAt(), attempt.finishedAt(), attempt.workerId(), attempt.result());
-            completed.sendMessage(Message.of(event).addMetadata(kafka).addMetadata(tracing)).await().atMost(timeout);
+            completed.sendMessage(OutgoingRecords.keyed(attempt.jobId(), eventId, event, trace))
+                    .await().atMost(timeout);
         } else {
             JobFailedEvent event = new JobFailedEvent(attempt.eventId(), attempt.jobId(), attempt.attempt(),
                     attempt.traceId(), attempt.errorMessage(), attempt.startedAt(), attempt.finishedAt(),
                     attempt.workerId());
-            failed.sendMessage(Message.of(event).addMetadata(kafka).addMetadata(tracing)).await().atMost(timeout);
+            failed.sendMessage(OutgoingRecords.keyed(attempt.jobId(), eventId, event, trace)).await().atMost(timeout);
         }
     }
 }
