@@ -17,8 +17,10 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,29 +55,19 @@ public class ScheduleTicker {
 
     private static final Logger LOG = Logger.getLogger(ScheduleTicker.class);
 
-    private final ScheduleTimerRepository repository;
-    private final ScheduleFiredPublisher publisher;
-    private final JobTracing tracing;
-    private final ScheduleMetrics metrics;
-    private final int batchSize;
-    private final int maxTicksPerRound;
-    private final Duration misfireThreshold;
-    private final Duration ingestGrace;
+    @Inject ScheduleTimerRepository repository;
+    @Inject ScheduleFiredPublisher publisher;
+    @Inject JobTracing tracing;
+    @Inject ScheduleMetrics metrics;
+    @Inject SchedulerConfig config;
+    @Inject Vertx vertx;
     /** Runs the rounds one at a time; its timer wakes the ticker when the earliest tick to come is due. */
-    private final RoundLoop loop;
+    private RoundLoop loop;
 
-    public ScheduleTicker(ScheduleTimerRepository repository, ScheduleFiredPublisher publisher, JobTracing tracing,
-                          ScheduleMetrics metrics, Vertx vertx, SchedulerConfig config) {
-        this.repository = repository;
-        this.publisher = publisher;
-        this.tracing = tracing;
-        this.metrics = metrics;
-        this.loop = new RoundLoop(vertx, this::loopRound,
+    @PostConstruct
+    void createLoop() {
+        loop = new RoundLoop(vertx, this::loopRound,
                 failure -> LOG.errorf(failure, "schedule tick round failed; its ticks stay due for the next round"));
-        this.batchSize = config.schedules().batchSize();
-        this.maxTicksPerRound = config.schedules().maxTicksPerRound();
-        this.misfireThreshold = config.schedules().misfireThreshold();
-        this.ingestGrace = config.schedules().overlapIngestGrace();
     }
 
     /**
@@ -139,6 +131,8 @@ public class ScheduleTicker {
             List<Planned> planned = new ArrayList<>();
             Instant[] clock = new Instant[2];
             long sentAt = System.nanoTime();
+            int batchSize = config.schedules().batchSize();
+            Duration ingestGrace = config.schedules().overlapIngestGrace();
             return repository.pool().withTransaction(tx -> repository.claimDue(tx, batchSize, ingestGrace)
                             .chain(claim -> {
                                 clock[0] = claim.now();
@@ -179,7 +173,7 @@ public class ScheduleTicker {
         }
         Duration every = timer.interval() == null ? null : ScheduleClock.interval(timer.interval());
         TickPlan plan = TickPlan.of(clock, every, timer.nextRunAt(), now, timer.misfire(), timer.overlap(), due.busy(),
-                misfireThreshold, maxTicksPerRound);
+                config.schedules().misfireThreshold(), config.schedules().maxTicksPerRound());
         List<ScheduleFiredEvent> events = new ArrayList<>(plan.fire().size());
         for (TickPlan.Tick tick : plan.fire()) {
             ScheduleFiredEvent event = new ScheduleFiredEvent(timer.scheduleId(), timer.version(),
@@ -202,7 +196,7 @@ public class ScheduleTicker {
 
     private Round afterCommit(Claim claim, List<Planned> planned, long sentAt) {
         List<ScheduleFiredEvent> fired = new ArrayList<>();
-        boolean full = claim.due().size() >= batchSize;
+        boolean full = claim.due().size() >= config.schedules().batchSize();
         Instant nextLater = claim.nextLater();
         for (Planned p : planned) {
             for (ScheduleFiredEvent event : p.events()) {
