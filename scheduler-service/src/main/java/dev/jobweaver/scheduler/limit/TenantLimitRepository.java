@@ -6,6 +6,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -25,11 +26,7 @@ public class TenantLimitRepository {
             + " changed_at = EXCLUDED.changed_at WHERE tenant_limits.version < EXCLUDED.version"
             + " RETURNING tenant";
 
-    private final Pool pool;
-
-    public TenantLimitRepository(Pool pool) {
-        this.pool = pool;
-    }
+    @Inject Pool pool;
 
     /**
      * Stores each tenant's newest limit among {@code events} unless a version as high is stored; one statement, one

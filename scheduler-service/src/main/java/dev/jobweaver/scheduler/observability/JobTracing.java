@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.observability;
 
+import dev.jobweaver.common.messaging.Headers;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -10,10 +11,10 @@ import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
-import dev.jobweaver.common.messaging.Headers;
 import io.smallrye.reactive.messaging.TracingMetadata;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -31,11 +32,7 @@ public class JobTracing {
     private static final AttributeKey<String> JOB_ID = AttributeKey.stringKey("jobweaver.job.id");
     private static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("jobweaver.job.attempt");
 
-    private final Tracer tracer;
-
-    public JobTracing(Tracer tracer) {
-        this.tracer = tracer;
-    }
+    @Inject Tracer tracer;
 
     /** Starts span {@code name} of job {@code jobId} under {@code parent}. */
     public Span start(String name, Context parent, UUID jobId, int attempt) {

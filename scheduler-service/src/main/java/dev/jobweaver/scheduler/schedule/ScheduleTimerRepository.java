@@ -10,6 +10,7 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -96,11 +97,7 @@ public class ScheduleTimerRepository {
 
     private static final String FIND_ONE = "SELECT " + COLUMNS + " FROM schedule_timers WHERE schedule_id = $1";
 
-    private final Pool pool;
-
-    public ScheduleTimerRepository(Pool pool) {
-        this.pool = pool;
-    }
+    @Inject Pool pool;
 
     /** The pool, for callers that open their own transaction. */
     public Pool pool() {

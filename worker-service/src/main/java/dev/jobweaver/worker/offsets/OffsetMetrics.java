@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,15 +15,11 @@ import org.apache.kafka.common.TopicPartition;
 @ApplicationScoped
 class OffsetMetrics {
 
-    private final MeterRegistry registry;
+    @Inject MeterRegistry registry;
     private final Map<TopicPartition, PartitionGauges> gauges = new ConcurrentHashMap<>();
 
     /** The gauges of one partition; they read 0 while another worker owns it. */
     private record PartitionGauges(AtomicLong lag, AtomicLong stuck, AtomicLong committed, AtomicLong stalled) {
-    }
-
-    public OffsetMetrics(MeterRegistry registry) {
-        this.registry = registry;
     }
 
     /** Updates the gauges of {@code tp} from its bookkeeping. */

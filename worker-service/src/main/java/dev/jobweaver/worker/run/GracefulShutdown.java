@@ -4,6 +4,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 /**
@@ -19,11 +20,7 @@ class GracefulShutdown {
 
     private static final Logger LOG = Logger.getLogger(GracefulShutdown.class);
 
-    private final RunDispatcher dispatcher;
-
-    public GracefulShutdown(RunDispatcher dispatcher) {
-        this.dispatcher = dispatcher;
-    }
+    @Inject RunDispatcher dispatcher;
 
     void onShutdown(@Observes @Priority(1) ShutdownEvent event) {
         dispatcher.startDraining();

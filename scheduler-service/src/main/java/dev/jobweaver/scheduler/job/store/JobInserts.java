@@ -16,6 +16,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -43,11 +44,7 @@ public class JobInserts {
      */
     public static final String EARLY_CANCEL = JobSql.EARLY_CANCEL;
 
-    private final Pool pool;
-
-    public JobInserts(Pool pool) {
-        this.pool = pool;
-    }
+    @Inject Pool pool;
 
     /**
      * A job to store, as ingestion read it.

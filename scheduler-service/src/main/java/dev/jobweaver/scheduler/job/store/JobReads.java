@@ -11,6 +11,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,11 +24,7 @@ import java.util.UUID;
 @ApplicationScoped
 public class JobReads {
 
-    private final Pool pool;
-
-    public JobReads(Pool pool) {
-        this.pool = pool;
-    }
+    @Inject Pool pool;
 
     /** One job, without a lock. */
     public Uni<Optional<JobExecution>> find(UUID jobId) {
