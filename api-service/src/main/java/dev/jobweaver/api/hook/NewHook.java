@@ -10,7 +10,7 @@ import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.Name;
 import dev.jobweaver.api.platform.http.Uuid;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobControl;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;

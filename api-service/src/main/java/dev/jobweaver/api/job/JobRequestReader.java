@@ -15,7 +15,7 @@ import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.StrictJson;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;

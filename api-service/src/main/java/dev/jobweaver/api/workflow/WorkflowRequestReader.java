@@ -8,7 +8,7 @@ import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.JsonBody;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowGraph;

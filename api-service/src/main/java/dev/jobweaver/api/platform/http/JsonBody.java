@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControlRules;
 import java.io.IOException;
 import java.util.Arrays;

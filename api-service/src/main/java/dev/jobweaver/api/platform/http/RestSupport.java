@@ -1,6 +1,5 @@
 package dev.jobweaver.api.platform.http;
 
-import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.common.error.ApiErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
