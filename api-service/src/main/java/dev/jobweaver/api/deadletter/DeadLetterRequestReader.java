@@ -8,6 +8,7 @@ import dev.jobweaver.api.job.JobRequest;
 import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.event.JobCommandEvent;
@@ -101,7 +102,7 @@ final class DeadLetterRequestReader {
         }
         String tenant = JsonBody.text(root, "tenant");
         if (tenant != null && !JobControlRules.TENANT.matcher(tenant).matches()) {
-            throw invalid("tenant must match " + JobControlRules.TENANT.pattern() + ", got '" + JsonBody.cut(tenant)
+            throw invalid("tenant must match " + JobControlRules.TENANT.pattern() + ", got '" + ClientText.cut(tenant)
                     + "'");
         }
         String type = JsonBody.text(root, "jobType");
@@ -132,7 +133,7 @@ final class DeadLetterRequestReader {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
             throw invalid(field + " must be an ISO-8601 instant such as 2030-01-31T09:00:00Z, got '"
-                    + JsonBody.cut(text) + "'");
+                    + ClientText.cut(text) + "'");
         }
     }
 

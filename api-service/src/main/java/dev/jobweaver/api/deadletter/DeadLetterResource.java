@@ -12,6 +12,7 @@ import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.BodyLimit;
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
@@ -313,7 +314,7 @@ public class DeadLetterResource {
     private UUID jobId(String value) {
         if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "path parameter jobId must be a UUID such"
-                    + " as " + UuidText.EXAMPLE + ", got '" + JsonBody.cut(String.valueOf(value)) + "'"));
+                    + " as " + UuidText.EXAMPLE + ", got '" + ClientText.cut(String.valueOf(value)) + "'"));
         }
         return UUID.fromString(value);
     }
@@ -326,7 +327,7 @@ public class DeadLetterResource {
             return JobType.valueOf(value);
         } catch (IllegalArgumentException e) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter jobType '"
-                    + JsonBody.cut(value) + "' is not valid; valid values are " + JOB_TYPES));
+                    + ClientText.cut(value) + "' is not valid; valid values are " + JOB_TYPES));
         }
     }
 
@@ -341,7 +342,7 @@ public class DeadLetterResource {
                 states.add(DeadLetterState.valueOf(name));
             } catch (IllegalArgumentException e) {
                 throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter state '"
-                        + JsonBody.cut(value) + "' is not valid; valid values are " + STATES
+                        + ClientText.cut(value) + "' is not valid; valid values are " + STATES
                         + ", or several of them comma-separated"));
             }
         }

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
@@ -303,7 +304,7 @@ public final class JobRequestReader {
             return "null";
         }
         if (value instanceof String s) {
-            return "the string \"" + JsonBody.cut(s) + "\"";
+            return "the string \"" + ClientText.cut(s) + "\"";
         }
         if (value instanceof Number) {
             return "the number " + value;

@@ -6,6 +6,7 @@ import dev.jobweaver.api.job.JobRequest;
 import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobControl;
@@ -110,8 +111,8 @@ final class ScheduleRequestReader {
                         + " start it later than its tick");
             }
             if (tenant != null && request.tenant() != null && !tenant.equals(request.tenant())) {
-                out.add("job.tenant '" + JsonBody.cut(request.tenant()) + "' differs from the schedule's tenant '"
-                        + JsonBody.cut(tenant) + "'; give one of them, or the same");
+                out.add("job.tenant '" + ClientText.cut(request.tenant()) + "' differs from the schedule's tenant '"
+                        + ClientText.cut(tenant) + "'; give one of them, or the same");
             }
             if (effectiveTenant == null) {
                 effectiveTenant = request.tenant();

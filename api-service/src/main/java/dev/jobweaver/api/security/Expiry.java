@@ -1,5 +1,6 @@
 package dev.jobweaver.api.security;
 
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.JsonBody;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -43,7 +44,7 @@ public @interface Expiry {
             try {
                 expiresAt = OffsetDateTime.parse(value).toInstant();
             } catch (DateTimeParseException e) {
-                hibernate.addMessageParameter("value", JsonBody.shown(value));
+                hibernate.addMessageParameter("value", ClientText.shown(value));
                 return false;
             }
             if (!expiresAt.isAfter(Instant.now())) {

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.security;
 
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.JsonBody;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -31,7 +32,7 @@ public @interface KnownRole {
                 return true;
             }
             // a parameter, not part of the template: the client's text is never interpolated
-            context.unwrap(HibernateConstraintValidatorContext.class).addMessageParameter("role", JsonBody.shown(role));
+            context.unwrap(HibernateConstraintValidatorContext.class).addMessageParameter("role", ClientText.shown(role));
             return false;
         }
     }

@@ -7,6 +7,7 @@ import dev.jobweaver.api.job.JobRequest;
 import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobControl;
@@ -113,7 +114,7 @@ final class WorkflowRequestReader {
                             + " dependencies completed; use delayMs to start it later than that");
                 }
                 if (request.tenant() != null && !request.tenant().equals(workflowTenant)) {
-                    out.add(field + ".job.tenant '" + JsonBody.cut(request.tenant())
+                    out.add(field + ".job.tenant '" + ClientText.cut(request.tenant())
                             + "' differs from the workflow's tenant '" + workflowTenant
                             + "'; a workflow's jobs take its tenant: give it as tenant");
                 }

@@ -54,12 +54,12 @@ public final class BodyErrors {
     public static ApiException unreadable(JsonProcessingException e, Class<?> body) {
         if (e instanceof UnrecognizedPropertyException unknown) {
             String field = path(unknown.getPath());
-            return new ApiException(rule(body), "unknown field '" + JsonBody.shown(field) + "'; "
+            return new ApiException(rule(body), "unknown field '" + ClientText.shown(field) + "'; "
                     + (field.contains(".") || field.contains("[") ? "" : "the body has " + fields(body)));
         }
         if (e instanceof InvalidFormatException format && format.getTargetType() != null
                 && format.getTargetType().isEnum() && format.getValue() instanceof String value) {
-            return new ApiException(rule(body), path(format.getPath()) + " '" + JsonBody.cut(value)
+            return new ApiException(rule(body), path(format.getPath()) + " '" + ClientText.cut(value)
                     + "' is not a known value; valid values are " + enumValues(format.getTargetType()));
         }
         if (e instanceof MismatchedInputException mismatch) {
@@ -78,7 +78,17 @@ public final class BodyErrors {
         if (e instanceof InputCoercionException coercion) {
             return malformed("a number in the request body is out of range: " + coercion.getOriginalMessage());
         }
-        return malformed("request body is not valid JSON: " + e.getOriginalMessage() + JsonBody.location(e));
+        return malformed("request body is not valid JSON: " + e.getOriginalMessage() + location(e));
+    }
+
+    /** The 400 for a body that could not be read at all (the connection failed while it was read). */
+    public static ApiException unreadable(java.io.IOException e) {
+        return malformed("request body could not be read: " + e.getMessage());
+    }
+
+    /** The 400 for a body of {@code body} that is JSON but no object, {@code got} saying what it is ("an array"). */
+    public static ApiException notAnObject(String got, Class<?> body) {
+        return malformed("request body must be a JSON object, got " + got + "; expected one such as " + example(body));
     }
 
     /**
@@ -124,10 +134,9 @@ public final class BodyErrors {
             if (got == null || "an object".equals(got) || e.getOriginalMessage().startsWith("Trailing token")) {
                 // an object it is, but something after it is not JSON
                 return malformed("request body is not valid JSON: " + firstLine(e.getOriginalMessage())
-                        + JsonBody.location(e));
+                        + location(e));
             }
-            return malformed("request body must be a JSON object, got " + got + "; expected one such as "
-                    + example(body));
+            return notAnObject(got, body);
         }
         return malformed(path + " must be " + expected(body, e.getPath(), e.getTargetType()) + ", got "
                 + (got == null ? "of another type" : got));
@@ -346,6 +355,12 @@ public final class BodyErrors {
 
     private static String enumValues(Class<?> type) {
         return Arrays.stream(type.getEnumConstants()).map(String::valueOf).collect(Collectors.joining(", "));
+    }
+
+    /** Where in the body Jackson stopped, {@code " (line 1, column 5)"}, or nothing when it does not say. */
+    private static String location(JsonProcessingException e) {
+        return e.getLocation() == null ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
     }
 
     private static String firstLine(String text) {

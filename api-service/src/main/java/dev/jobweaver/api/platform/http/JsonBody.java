@@ -288,12 +288,12 @@ public final class JsonBody {
 
     /** A client's text as a message quotes it: its first {@code max} characters, "..." when there were more. */
     public static String cut(String value, int max) {
-        return value.length() > max ? value.substring(0, max) + "..." : value;
+        return ClientText.cut(value, max);
     }
 
     /** A client's text as a message quotes it, cut, its control characters shown as {@code ?}. */
     public static String shown(String value) {
-        return cut(value).replaceAll("\\p{Cntrl}", "?");
+        return ClientText.shown(value);
     }
 
     /** A 400 {@code API.MALFORMED_JSON}: the body is not JSON, or a value in it is of the wrong type. */
