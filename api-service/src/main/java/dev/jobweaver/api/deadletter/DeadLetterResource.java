@@ -15,7 +15,6 @@ import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.BodyLimit;
 import dev.jobweaver.api.platform.http.BodyReader;
 import dev.jobweaver.api.platform.http.ClientText;
-import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.UuidText;

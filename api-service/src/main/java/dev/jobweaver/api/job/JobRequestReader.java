@@ -13,8 +13,8 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.ClientText;
-import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.HttpCallPayload;
@@ -62,7 +62,7 @@ public final class JobRequestReader {
     /** The request in {@code body}, or an {@link ApiException} naming what is wrong. */
     public JobRequest read(byte[] body) {
         if (body == null || body.length == 0) {
-            throw JsonBody.empty("{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[...]}}");
+            throw BodyErrors.empty(JobRequest.class);
         }
         JobRequest request;
         try {
@@ -71,8 +71,10 @@ public final class JobRequestReader {
             throw mapping(e, "", () -> lenient.readTree(body));
         } catch (InputCoercionException e) {
             throw malformed("a number in the request body is out of range: " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw BodyErrors.unreadable(e, JobRequest.class);
         } catch (IOException e) {
-            throw JsonBody.unreadable(e);
+            throw BodyErrors.unreadable(e);
         }
         if (request == null) {
             throw malformed("request body must be a JSON object, not null");
@@ -216,7 +218,7 @@ public final class JobRequestReader {
         if (path.isEmpty()) {
             if (actual == null || actual.isObject()) {
                 return malformed("request body is not valid JSON: " + firstLine(e.getOriginalMessage())
-                        + JsonBody.location(e));
+                        + BodyErrors.location(e));
             }
             return malformed("request body must be a JSON object, got " + describe(actual));
         }
@@ -298,7 +300,7 @@ public final class JobRequestReader {
 
     private static String describe(Object value) {
         if (value instanceof JsonNode node) {
-            return JsonBody.describe(node);
+            return BodyErrors.kind(node);
         }
         if (value == null) {
             return "null";
@@ -325,7 +327,7 @@ public final class JobRequestReader {
     }
 
     private static ApiException malformed(String message) {
-        return JsonBody.malformed(message);
+        return new ApiException(ApiErrorCode.MALFORMED_JSON, message);
     }
 
     private static ApiException invalid(String message) {

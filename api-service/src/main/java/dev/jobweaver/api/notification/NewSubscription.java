@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.Nulls;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.EnumName;
 import dev.jobweaver.api.platform.http.ClientText;
-import dev.jobweaver.api.platform.http.JsonBody;
 import dev.jobweaver.api.platform.http.Uuid;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobType;

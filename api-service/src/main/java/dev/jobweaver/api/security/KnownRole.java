@@ -1,7 +1,6 @@
 package dev.jobweaver.api.security;
 
 import dev.jobweaver.api.platform.http.ClientText;
-import dev.jobweaver.api.platform.http.JsonBody;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -84,6 +85,27 @@ public final class BodyErrors {
     /** The 400 for a body that could not be read at all (the connection failed while it was read). */
     public static ApiException unreadable(java.io.IOException e) {
         return malformed("request body could not be read: " + e.getMessage());
+    }
+
+    /** The 400 for {@code field} holding {@code actual} where it must hold {@code expected} ("a string"). */
+    public static ApiException wrongType(String field, String expected, JsonNode actual) {
+        return malformed(field + " must be " + expected + ", got " + kind(actual));
+    }
+
+    /** What kind of JSON value {@code node} is, for "got ..." ("an array"); "nothing" for no node. */
+    public static String kind(JsonNode node) {
+        if (node == null) {
+            return "nothing";
+        }
+        return switch (node.getNodeType()) {
+            case STRING -> "a string";
+            case NUMBER -> node.isIntegralNumber() ? "an integer" : "a decimal number";
+            case BOOLEAN -> "a boolean";
+            case OBJECT, POJO -> "an object";
+            case ARRAY -> "an array";
+            case NULL, MISSING -> "null";
+            case BINARY -> "binary data";
+        };
     }
 
     /** The 400 for a body of {@code body} that is JSON but no object, {@code got} saying what it is ("an array"). */
@@ -358,7 +380,7 @@ public final class BodyErrors {
     }
 
     /** Where in the body Jackson stopped, {@code " (line 1, column 5)"}, or nothing when it does not say. */
-    private static String location(JsonProcessingException e) {
+    public static String location(JsonProcessingException e) {
         return e.getLocation() == null ? ""
                 : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
     }
