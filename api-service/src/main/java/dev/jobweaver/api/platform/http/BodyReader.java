@@ -1,7 +1,6 @@
 package dev.jobweaver.api.platform.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import jakarta.inject.Singleton;
@@ -64,22 +63,6 @@ public class BodyReader {
             throw BodyErrors.empty(type);
         }
         return value;
-    }
-
-    /**
-     * The {@code type} in {@code member}, the member {@code field} of a larger body, valid: a 400 worded by
-     * {@link BodyErrors}, its fields named under {@code field}, when it is of the wrong types or breaks a rule.
-     */
-    public <T> T member(JsonNode member, Class<T> type) {
-        T value;
-        try {
-            value = readers.get(type).readValue(member);
-        } catch (JsonProcessingException e) {
-            throw BodyErrors.unreadable(e, type);
-        } catch (IOException e) {
-            throw BodyErrors.unreadable(e);
-        }
-        return valid(value);
     }
 
     private <T> T valid(T value) {
