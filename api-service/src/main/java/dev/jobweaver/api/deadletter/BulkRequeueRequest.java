@@ -41,8 +41,8 @@ public record BulkRequeueRequest(
         @IsoInstant String failedAfter,
         @Schema(type = SchemaType.STRING, format = "date-time", description = "failed before this instant")
         @IsoInstant String failedBefore,
-        @Schema(minimum = "1", maximum = "" + BulkRequeueRequest.MAX_LIMIT, defaultValue = "" + BulkRequeueRequest.DEFAULT_LIMIT)
-        @Range(min = 1, max = BulkRequeueRequest.MAX_LIMIT, message = "must be between {min} and {max}, got ${validatedValue}")
+        @Schema(minimum = "1", maximum = "" + MAX_LIMIT, defaultValue = "" + DEFAULT_LIMIT)
+        @Range(min = 1, max = MAX_LIMIT, message = "must be between {min} and {max}, got ${validatedValue}")
         BigInteger limit) {
 
     /** How many dead letters a bulk requeue takes when the body names no limit. */

@@ -36,7 +36,8 @@ public record RequeueRequest(
         ObjectNode payload,
         @Schema(minimum = "0", maximum = "" + JobCommandEvent.MAX_RETRY_COUNT,
                 description = "retries after the first attempt; absent keeps the job's own")
-        @Range(min = 0, max = JobCommandEvent.MAX_RETRY_COUNT, message = "must be between {min} and {max}, got ${validatedValue}")
+        @Range(min = 0, max = JobCommandEvent.MAX_RETRY_COUNT,
+                message = "must be between {min} and {max}, got ${validatedValue}")
         BigInteger maxRetryCount) {
 
     static final String EXAMPLE = "{\"payload\":{...},\"maxRetryCount\":3}";

@@ -212,7 +212,12 @@ public final class BodyErrors {
 
     /** {@code payload.steps[2].durationMs} from Jackson's reference chain. */
     static String path(List<JsonMappingException.Reference> references) {
-        StringBuilder out = new StringBuilder();
+        return path("", references);
+    }
+
+    /** The field path of {@code references} under {@code prefix} ({@code ""} for the body itself). */
+    public static String path(String prefix, List<JsonMappingException.Reference> references) {
+        StringBuilder out = new StringBuilder(prefix);
         for (JsonMappingException.Reference ref : references) {
             if (ref.getFieldName() != null) {
                 if (!out.isEmpty()) {
@@ -313,7 +318,7 @@ public final class BodyErrors {
     }
 
     /** How the 400 names a Java type's JSON kind: "an integer", "a string", "an array". */
-    private static String kindOf(Class<?> type) {
+    public static String kindOf(Class<?> type) {
         if (type == null) {
             return "of another type";
         }
@@ -375,7 +380,7 @@ public final class BodyErrors {
                 .collect(Collectors.joining(", "));
     }
 
-    private static String enumValues(Class<?> type) {
+    public static String enumValues(Class<?> type) {
         return Arrays.stream(type.getEnumConstants()).map(String::valueOf).collect(Collectors.joining(", "));
     }
 
@@ -385,7 +390,7 @@ public final class BodyErrors {
                 : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
     }
 
-    private static String firstLine(String text) {
+    public static String firstLine(String text) {
         if (text == null) {
             return "";
         }
