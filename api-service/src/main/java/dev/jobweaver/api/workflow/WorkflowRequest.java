@@ -12,12 +12,11 @@ import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.EnumName;
 import dev.jobweaver.api.platform.http.Expected;
 import dev.jobweaver.api.platform.http.Name;
-import dev.jobweaver.api.platform.http.NoNul;
 import dev.jobweaver.api.platform.http.TenantName;
+import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowGraph;
 import dev.jobweaver.common.workflow.WorkflowNode;
-import jakarta.validation.Valid;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,7 +49,7 @@ public record WorkflowRequest(
         @Expected("an integer between 1 and " + MAX_CONCURRENCY)
         @Range(min = 1, max = MAX_CONCURRENCY, message = "must be between {min} and {max}, got ${validatedValue}")
         BigInteger maxConcurrency,
-        @Schema(required = true, description = "1 to 100 nodes") @Expected("an array of nodes") @Valid
+        @Schema(required = true, description = "1 to 100 nodes") @Expected("an array of nodes")
         List<Node> nodes) {
 
     /** The longest name. */
@@ -74,7 +73,7 @@ public record WorkflowRequest(
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Node(
-            @Schema(required = true, description = "unique in the workflow") @NoNul String id,
+            @Schema(required = true, description = "unique in the workflow") String id,
             @Schema(required = true, type = SchemaType.OBJECT, implementation = JobRequest.class,
                     description = "the node's job, a POST /api/jobs body without runAt")
             @Expected("an object (a POST /api/jobs body)") ObjectNode job,
@@ -114,6 +113,10 @@ public record WorkflowRequest(
             if (missing >= 0) {
                 throw new ApiException(ApiErrorCode.MALFORMED_JSON, field + ".dependsOn[" + missing
                         + "] must be a node id (a string), got null");
+            }
+            if (StepRules.hasNul(node.id())) {
+                // PostgreSQL stores NUL in no text column
+                out.add(field + ".id must not contain the NUL character");
             }
             graph.add(new WorkflowNode(node.id(), node.dependencies()));
             ObjectNode template = null;
