@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.JobApiConfig;
 import dev.jobweaver.api.job.PublishFailedException;
+import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
@@ -12,12 +13,13 @@ import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.BodyLimit;
-import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.BodyReader;
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.UuidText;
-import dev.jobweaver.common.error.ApiErrorCode;
-import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
@@ -67,16 +69,22 @@ public class DeadLetterResource {
 
     private final DeadLetterService deadLetters;
     private final RestSupport rest;
-    private final DeadLetterRequestReader reader;
+    private final BodyReader bodies;
+    private final ObjectMapper mapper;
+    private final JobRequestReader jobs;
+    private final JobRequestValidator validator;
 
     private final Callers callers;
 
     public DeadLetterResource(DeadLetterService deadLetters, RestSupport rest, JobApiConfig config,
-                              ObjectMapper mapper, Callers callers) {
+                              ObjectMapper mapper, Callers callers, BodyReader bodies) {
         this.callers = callers;
         this.deadLetters = deadLetters;
         this.rest = rest;
-        this.reader = new DeadLetterRequestReader(mapper, JobRequestValidator.limitsOf(config.validation()));
+        this.bodies = bodies;
+        this.mapper = mapper;
+        this.jobs = new JobRequestReader(mapper);
+        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
     }
 
     @GET
@@ -134,8 +142,8 @@ public class DeadLetterResource {
             + " and a new maxRetryCount (0..10); without one it keeps its own. 202 with the dead letter, REQUEUED, once"
             + " Kafka acknowledged the command. Only an OPEN dead letter, and not a workflow node's job: a node runs"
             + " again in a new run of its workflow.")
-    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT,
-            example = "{\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"again\"}]},\"maxRetryCount\":2}")))
+    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = RequeueRequest.class)))
     @APIResponse(responseCode = "202", description = "the REQUEUE was handed to the scheduler; the dead letter,"
             + " REQUEUED",
             content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
@@ -159,12 +167,7 @@ public class DeadLetterResource {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
         rest.checkSize(body);
-        DeadLetterRequestReader.Requeue request;
-        try {
-            request = reader.readRequeue(body);
-        } catch (RefusedException e) {
-            throw refused(e);
-        }
+        RequeueRequest request = body(body, RequeueRequest.class, RequeueRequest.NONE);
         // The dead letter's tenant is checked first, and a new payload against the job's type, which only the stored
         // dead letter knows; neither ever changes, so reading them before the requeue's own transaction is safe.
         Uni<JsonNode> payload = visible(caller, jobId).map(stored -> {
@@ -173,13 +176,13 @@ public class DeadLetterResource {
             }
             refuseRequeue(stored);
             try {
-                return reader.payload(JobType.valueOf(stored.jobType()), request.payload());
+                return request.payload(JobType.valueOf(stored.jobType()), mapper, jobs, validator);
             } catch (RefusedException e) {
                 throw refused(e);
             }
         });
         return payload.chain(checked -> unavailableOnOutage(deadLetters.requeue(jobId, checked,
-                        request.maxRetryCount()), "the dead letter could not be requeued"))
+                        request.retries()), "the dead letter could not be requeued"))
                 .onFailure(PublishFailedException.class).transform(e -> new ApiException(
                         ApiErrorCode.SERVICE_UNAVAILABLE, "the requeue of job " + jobId + " was not acknowledged by"
                         + " Kafka in time (" + e.getMessage() + "); the dead letter is as it was, retry later",
@@ -226,9 +229,8 @@ public class DeadLetterResource {
             + " matches, newest failure first, at most limit (default 100, at most 1000) of them; every field is"
             + " optional. Workflow nodes' jobs are left OPEN and counted as skipped. 202 once Kafka acknowledged every"
             + " command.")
-    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT,
-            example = "{\"tenant\":\"acme\",\"jobType\":\"HTTP\",\"failedAfter\":\"2026-11-26T00:00:00Z\","
-                    + "\"failedBefore\":\"2026-11-27T00:00:00Z\",\"limit\":100}")))
+    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = BulkRequeueRequest.class)))
     @APIResponse(responseCode = "202", description = "the dead letters requeued",
             content = @Content(schema = @Schema(implementation = DeadLettersRequeued.class)))
     @APIResponse(responseCode = "400", description = "the body is not JSON or a value of the wrong type"
@@ -243,16 +245,10 @@ public class DeadLetterResource {
     public Uni<RestResponse<DeadLettersRequeued>> requeueAll(byte[] body) {
         Caller caller = callers.current();
         rest.checkSize(body);
-        DeadLetterRequestReader.BulkFilter bulk;
-        try {
-            bulk = reader.readBulk(body);
-        } catch (RefusedException e) {
-            throw refused(e);
-        }
+        BulkRequeueRequest bulk = body(body, BulkRequeueRequest.class, BulkRequeueRequest.ALL);
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(EnumSet.of(DeadLetterState.OPEN),
-                caller.filterTenant(bulk.tenant()), bulk.jobType() == null ? null : bulk.jobType().name(), bulk.failedAfter(),
-                bulk.failedBefore());
-        return unavailableOnOutage(deadLetters.requeueAll(filter, bulk.limit()),
+                caller.filterTenant(bulk.tenant()), bulk.jobType(), bulk.after(), bulk.before());
+        return unavailableOnOutage(deadLetters.requeueAll(filter, bulk.max()),
                         "the dead letters could not be requeued")
                 .map(done -> {
                     if (!done.unacknowledged().isEmpty()) {
@@ -264,6 +260,19 @@ public class DeadLetterResource {
                     return RestResponse.accepted(new DeadLettersRequeued(done.requeued().size(), done.requeued(),
                             done.skipped()));
                 });
+    }
+
+    /**
+     * The optional body as {@code type}, valid, {@code none} when there is none; a counted 400 otherwise. Read from the
+     * bytes rather than bound by Quarkus, so that a request without a body or a Content-Type is taken, not a 415.
+     */
+    private <T> T body(byte[] body, Class<T> type, T none) {
+        try {
+            T read = bodies.optional(body, type);
+            return read == null ? none : read;
+        } catch (RefusedException e) {
+            throw refused(e);
+        }
     }
 
     /** The stored dead letter of a review that was done; the matching 404 or 409 otherwise. */
@@ -313,7 +322,7 @@ public class DeadLetterResource {
     private UUID jobId(String value) {
         if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "path parameter jobId must be a UUID such"
-                    + " as " + UuidText.EXAMPLE + ", got '" + JsonBody.cut(String.valueOf(value)) + "'"));
+                    + " as " + UuidText.EXAMPLE + ", got '" + ClientText.cut(String.valueOf(value)) + "'"));
         }
         return UUID.fromString(value);
     }
@@ -326,7 +335,7 @@ public class DeadLetterResource {
             return JobType.valueOf(value);
         } catch (IllegalArgumentException e) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter jobType '"
-                    + JsonBody.cut(value) + "' is not valid; valid values are " + JOB_TYPES));
+                    + ClientText.cut(value) + "' is not valid; valid values are " + JOB_TYPES));
         }
     }
 
@@ -341,7 +350,7 @@ public class DeadLetterResource {
                 states.add(DeadLetterState.valueOf(name));
             } catch (IllegalArgumentException e) {
                 throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter state '"
-                        + JsonBody.cut(value) + "' is not valid; valid values are " + STATES
+                        + ClientText.cut(value) + "' is not valid; valid values are " + STATES
                         + ", or several of them comma-separated"));
             }
         }

@@ -2,7 +2,7 @@ package dev.jobweaver.api.deadletter;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.jobweaver.api.platform.http.Body;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.StepRules;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;

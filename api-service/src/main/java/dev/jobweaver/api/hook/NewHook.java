@@ -7,10 +7,10 @@ import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.Body;
-import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.Name;
 import dev.jobweaver.api.platform.http.Uuid;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobControl;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -63,7 +63,7 @@ public record NewHook(
                     new HookTarget.Workflow(UUID.fromString(workflowId)));
         }
         if (!job.isObject()) {
-            throw JsonBody.wrongType("job", "an object (a POST /api/jobs body)", job);
+            throw BodyErrors.wrongType("job", "an object (a POST /api/jobs body)", job);
         }
         JobRequest request = jobs.readMember(job, "job", ApiErrorCode.INVALID_HOOK_REQUEST);
         List<String> out = new ArrayList<>();

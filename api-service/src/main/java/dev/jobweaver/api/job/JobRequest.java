@@ -1,6 +1,8 @@
 package dev.jobweaver.api.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
+import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;
@@ -33,6 +35,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  *              naming the field
  */
 @RegisterForReflection
+@Body(rule = ApiErrorCode.INVALID_JOB_REQUEST, example = JobRequest.EXAMPLE)
 @Schema(name = "JobRequest", example = """
         {"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"hi"},{"action":"SLEEP","durationMs":500}]},"maxRetryCount":3,"priority":"HIGH","delayMs":5000,"labels":{"team":"billing"}}""")
 public record JobRequest(
@@ -65,6 +68,9 @@ public record JobRequest(
         @Schema(description = "up to 16 string pairs, filterable with GET /api/jobs?label=key:value; keys 1 to 63"
                 + " letters, digits, '.', '_', '/' or '-', values at most 255 characters")
         Map<String, String> labels) {
+
+    /** A body the endpoint takes, as a refusal of an empty or non-object body shows it. */
+    static final String EXAMPLE = "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[...]}}";
 
     /** A request of the original API, its steps as a record: type, payload and retries, no job control. */
     public JobRequest(JobType jobType, JobPayload payload, Integer maxRetryCount) {

@@ -13,9 +13,10 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.api.platform.http.ApiException;
-import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.BodyErrors;
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.StrictJson;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobPayload;
@@ -24,10 +25,7 @@ import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Step;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Parses a {@link JobRequest} strictly and turns every Jackson failure into a 400 that names the field.
@@ -61,7 +59,7 @@ public final class JobRequestReader {
     /** The request in {@code body}, or an {@link ApiException} naming what is wrong. */
     public JobRequest read(byte[] body) {
         if (body == null || body.length == 0) {
-            throw JsonBody.empty("{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[...]}}");
+            throw BodyErrors.empty(JobRequest.class);
         }
         JobRequest request;
         try {
@@ -70,8 +68,10 @@ public final class JobRequestReader {
             throw mapping(e, "", () -> lenient.readTree(body));
         } catch (InputCoercionException e) {
             throw malformed("a number in the request body is out of range: " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw BodyErrors.unreadable(e, JobRequest.class);
         } catch (IOException e) {
-            throw JsonBody.unreadable(e);
+            throw BodyErrors.unreadable(e);
         }
         if (request == null) {
             throw malformed("request body must be a JSON object, not null");
@@ -192,7 +192,7 @@ public final class JobRequestReader {
     }
 
     private static ApiException unknownAction(InvalidTypeIdException e, String prefix) {
-        String path = path(prefix, e.getPath());
+        String path = BodyErrors.path(prefix, e.getPath());
         String field = (path.isEmpty() ? "" : path + ".") + Step.DISCRIMINATOR;
         if (e.getTypeId() == null) {
             return invalid(field + " is required; valid actions are " + VALID_ACTIONS);
@@ -201,25 +201,26 @@ public final class JobRequestReader {
     }
 
     private static ApiException invalidFormat(InvalidFormatException e, String prefix) {
-        String path = path(prefix, e.getPath());
+        String path = BodyErrors.path(prefix, e.getPath());
         Class<?> target = e.getTargetType();
         if (target != null && target.isEnum() && e.getValue() instanceof String value) {
-            return invalid(path + " '" + value + "' is not a known value; valid values are " + enumValues(target));
+            return invalid(path + " '" + value + "' is not a known value; valid values are "
+                    + BodyErrors.enumValues(target));
         }
-        return malformed(path + " must be " + expected(target) + ", got " + describe(e.getValue()));
+        return malformed(path + " must be " + BodyErrors.kindOf(target) + ", got " + describe(e.getValue()));
     }
 
     private static ApiException mismatched(MismatchedInputException e, String prefix, ThrowingSupplier root) {
-        String path = path(prefix, e.getPath());
+        String path = BodyErrors.path(prefix, e.getPath());
         JsonNode actual = nodeAt(root, e.getPath());
         if (path.isEmpty()) {
             if (actual == null || actual.isObject()) {
-                return malformed("request body is not valid JSON: " + firstLine(e.getOriginalMessage())
-                        + JsonBody.location(e));
+                return malformed("request body is not valid JSON: " + BodyErrors.firstLine(e.getOriginalMessage())
+                        + BodyErrors.location(e));
             }
             return malformed("request body must be a JSON object, got " + describe(actual));
         }
-        return malformed(path + " must be " + expected(e.getTargetType()) + ", got " + describe(actual));
+        return malformed(path + " must be " + BodyErrors.kindOf(e.getTargetType()) + ", got " + describe(actual));
     }
 
     /** The JSON value at {@code path} in {@code root}, to say what the client sent instead; null if unknown. */
@@ -239,71 +240,24 @@ public final class JobRequestReader {
     }
 
     private static ApiException otherMapping(JsonMappingException e, String prefix) {
-        String path = path(prefix, e.getPath());
+        String path = BodyErrors.path(prefix, e.getPath());
         Throwable cause = e.getCause();
         if (cause instanceof InputCoercionException coercion) {
             return malformed(path + " is out of range: " + coercion.getOriginalMessage());
         }
         String reason = cause != null && cause.getMessage() != null ? cause.getMessage() : e.getOriginalMessage();
-        return malformed((path.isEmpty() ? "request body" : path) + " is not valid: " + firstLine(reason));
-    }
-
-    /** {@code payload.steps[2].durationMs} from Jackson's reference chain. */
-    static String path(List<JsonMappingException.Reference> references) {
-        return path("", references);
-    }
-
-    /** The field path of {@code references} under {@code prefix} ({@code ""} for the body itself). */
-    static String path(String prefix, List<JsonMappingException.Reference> references) {
-        StringBuilder out = new StringBuilder(prefix);
-        for (JsonMappingException.Reference ref : references) {
-            if (ref.getFieldName() != null) {
-                if (!out.isEmpty()) {
-                    out.append('.');
-                }
-                out.append(ref.getFieldName());
-            } else if (ref.getIndex() >= 0) {
-                out.append('[').append(ref.getIndex()).append(']');
-            }
-        }
-        return out.toString();
-    }
-
-    private static String expected(Class<?> type) {
-        if (type == null) {
-            return "of another type";
-        }
-        if (type == Long.class || type == Integer.class || type == long.class || type == int.class
-                || type == Short.class || type == short.class) {
-            return "an integer";
-        }
-        if (type == String.class) {
-            return "a string";
-        }
-        if (java.util.Map.class.isAssignableFrom(type)) {
-            return "an object";
-        }
-        if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
-        }
-        if (type.isEnum()) {
-            return "one of " + enumValues(type);
-        }
-        if (type.isArray() || Collection.class.isAssignableFrom(type)) {
-            return "an array";
-        }
-        return "an object";
+        return malformed((path.isEmpty() ? "request body" : path) + " is not valid: " + BodyErrors.firstLine(reason));
     }
 
     private static String describe(Object value) {
         if (value instanceof JsonNode node) {
-            return JsonBody.describe(node);
+            return BodyErrors.kind(node);
         }
         if (value == null) {
             return "null";
         }
         if (value instanceof String s) {
-            return "the string \"" + JsonBody.cut(s) + "\"";
+            return "the string \"" + ClientText.cut(s) + "\"";
         }
         if (value instanceof Number) {
             return "the number " + value;
@@ -314,17 +268,8 @@ public final class JobRequestReader {
         return value.getClass().getSimpleName();
     }
 
-    private static String enumValues(Class<?> type) {
-        return Arrays.stream(type.getEnumConstants()).map(String::valueOf).collect(Collectors.joining(", "));
-    }
-
-    private static String firstLine(String text) {
-        int newline = text.indexOf('\n');
-        return newline < 0 ? text : text.substring(0, newline);
-    }
-
     private static ApiException malformed(String message) {
-        return JsonBody.malformed(message);
+        return new ApiException(ApiErrorCode.MALFORMED_JSON, message);
     }
 
     private static ApiException invalid(String message) {

@@ -9,11 +9,11 @@ import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
-import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.UuidText;
-import dev.jobweaver.common.error.ApiErrorCode;
-import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobStatus;
@@ -407,7 +407,7 @@ public class JobResource {
         }
         if (!UuidText.matches(value)) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name + " must be a"
-                    + " UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + JsonBody.cut(value) + "'"));
+                    + " UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6, got '" + ClientText.cut(value) + "'"));
         }
         return UUID.fromString(value);
     }
@@ -431,7 +431,7 @@ public class JobResource {
                 throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter label must be"
                         + " key:value, the key 1 to 63 letters, digits, '.', '_', '/' or '-' starting with a letter or"
                         + " digit, the value at most " + JobControlRules.MAX_LABEL_VALUE + " characters; got '"
-                        + JsonBody.cut(String.valueOf(value)) + "'"));
+                        + ClientText.cut(String.valueOf(value)) + "'"));
             }
             pairs.add(Map.entry(key, labelValue));
         }

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.EnumName;
-import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.Uuid;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobType;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -75,7 +75,7 @@ public record NewSubscription(
     }
 
     private static String cut(String value) {
-        return JsonBody.cut(value, 60);
+        return ClientText.cut(value, 60);
     }
 
     private static boolean refuse(ConstraintValidatorContext context, String template) {

@@ -2,16 +2,18 @@ package dev.jobweaver.api.schedule;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.JobApiConfig;
+import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.BodyReader;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.workflow.WorkflowService;
-import dev.jobweaver.common.error.ApiErrorCode;
-import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -51,25 +53,25 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "schedules")
 public class ScheduleResource {
 
-    private static final String EXAMPLE = """
-            {"name":"nightly","cron":"0 2 * * *","timezone":"Europe/Amsterdam","misfire":"FIRE_ONCE","overlap":"ALLOW",\
-            "job":{"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"nightly run"}]}}}""";
-
     private final ScheduleService schedules;
     private final WorkflowService workflows;
     private final RestSupport rest;
-    private final ScheduleRequestReader reader;
+    private final BodyReader bodies;
+    private final JobRequestReader jobs;
+    private final JobRequestValidator validator;
+    private final int defaultRetryCount;
     private final Callers callers;
 
     public ScheduleResource(ScheduleService schedules, WorkflowService workflows, RestSupport rest,
-                            JobApiConfig config, ObjectMapper mapper, Callers callers) {
+                            JobApiConfig config, ObjectMapper mapper, Callers callers, BodyReader bodies) {
         this.callers = callers;
         this.schedules = schedules;
         this.workflows = workflows;
         this.rest = rest;
-        this.reader = new ScheduleRequestReader(mapper,
-                new JobRequestValidator(JobRequestValidator.limitsOf(config.validation())),
-                config.validation().defaultRetryCount());
+        this.bodies = bodies;
+        this.jobs = new JobRequestReader(mapper);
+        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
+        this.defaultRetryCount = config.validation().defaultRetryCount();
     }
 
     @POST
@@ -80,7 +82,7 @@ public class ScheduleResource {
             + " workflow each run starts (the schedule's tenant is then the workflow's). Answers 201 once stored; the"
             + " scheduler learns the timing through Kafka right after.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
+            schema = @Schema(implementation = ScheduleRequest.class)))
     @APIResponse(responseCode = "201", description = "created",
             headers = @Header(name = "Location", description = "/api/schedules/{id}"),
             content = @Content(schema = @Schema(implementation = ScheduleView.class)))
@@ -141,7 +143,7 @@ public class ScheduleResource {
     @Operation(summary = "Replace a schedule", description = "The body is a whole definition, as for POST; the"
             + " version goes up by one. A changed interval counts its ticks from now.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
+            schema = @Schema(implementation = ScheduleRequest.class)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
     @APIResponse(responseCode = "400", description = "invalid request or id; the message names the field",
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
@@ -283,7 +285,8 @@ public class ScheduleResource {
     private ScheduleDefinition definition(byte[] body, String ownTenant) {
         rest.checkSize(body);
         try {
-            return reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
+            return bodies.required(body, ScheduleRequest.class).definition(jobs, validator,
+                    Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant, defaultRetryCount);
         } catch (RefusedException e) {
             throw refused(e);
         }

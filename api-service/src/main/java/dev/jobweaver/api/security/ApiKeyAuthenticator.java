@@ -1,7 +1,7 @@
 package dev.jobweaver.api.security;
 
 import dev.jobweaver.api.platform.http.RefusedException;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.quarantine.Failures;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.SecurityIdentity;

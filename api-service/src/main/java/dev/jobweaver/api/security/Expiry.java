@@ -1,6 +1,6 @@
 package dev.jobweaver.api.security;
 
-import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.ClientText;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
@@ -43,7 +43,7 @@ public @interface Expiry {
             try {
                 expiresAt = OffsetDateTime.parse(value).toInstant();
             } catch (DateTimeParseException e) {
-                hibernate.addMessageParameter("value", JsonBody.shown(value));
+                hibernate.addMessageParameter("value", ClientText.shown(value));
                 return false;
             }
             if (!expiresAt.isAfter(Instant.now())) {

@@ -1,6 +1,6 @@
 package dev.jobweaver.api.security;
 
-import dev.jobweaver.api.platform.http.JsonBody;
+import dev.jobweaver.api.platform.http.ClientText;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
@@ -31,7 +31,7 @@ public @interface KnownRole {
                 return true;
             }
             // a parameter, not part of the template: the client's text is never interpolated
-            context.unwrap(HibernateConstraintValidatorContext.class).addMessageParameter("role", JsonBody.shown(role));
+            context.unwrap(HibernateConstraintValidatorContext.class).addMessageParameter("role", ClientText.shown(role));
             return false;
         }
     }

@@ -1,7 +1,7 @@
 package dev.jobweaver.api.security;
 
 import dev.jobweaver.api.platform.http.ApiExceptionMappers;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;

@@ -1,7 +1,7 @@
 package dev.jobweaver.api.security;
 
 import dev.jobweaver.api.platform.http.RefusedException;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;

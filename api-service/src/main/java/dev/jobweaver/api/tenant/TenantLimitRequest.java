@@ -3,7 +3,7 @@ package dev.jobweaver.api.tenant;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.Expected;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.event.TenantLimitEvent;
 import jakarta.validation.constraints.NotNull;
 import java.math.BigInteger;

@@ -3,15 +3,17 @@ package dev.jobweaver.api.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.JobApiConfig;
+import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
+import dev.jobweaver.api.platform.http.BodyReader;
 import dev.jobweaver.api.platform.http.RestSupport;
-import dev.jobweaver.common.error.ApiErrorCode;
-import dev.jobweaver.common.error.ErrorResponse;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -51,29 +53,28 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "workflows")
 public class WorkflowResource {
 
-    private static final String EXAMPLE = """
-            {"name":"etl","maxConcurrency":5,"onFailure":"FAIL_FAST","nodes":[\
-            {"id":"extract","job":{"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"extract"}]}}},\
-            {"id":"load","dependsOn":["extract"],\
-            "job":{"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"load"}]}}}]}""";
     private static final String ERRORS = "invalid request; the message names the field and the node"
             + " (API.INVALID_WORKFLOW_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)";
 
     private final WorkflowService workflows;
     private final WorkflowRunService runs;
     private final RestSupport rest;
-    private final WorkflowRequestReader reader;
+    private final BodyReader bodies;
+    private final JobRequestReader jobs;
+    private final JobRequestValidator validator;
+    private final int defaultRetryCount;
     private final Callers callers;
 
     public WorkflowResource(WorkflowService workflows, WorkflowRunService runs, RestSupport rest, JobApiConfig config,
-                            ObjectMapper mapper, Callers callers) {
+                            ObjectMapper mapper, Callers callers, BodyReader bodies) {
         this.callers = callers;
         this.workflows = workflows;
         this.runs = runs;
         this.rest = rest;
-        this.reader = new WorkflowRequestReader(mapper,
-                new JobRequestValidator(JobRequestValidator.limitsOf(config.validation())),
-                config.validation().defaultRetryCount());
+        this.bodies = bodies;
+        this.jobs = new JobRequestReader(mapper);
+        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
+        this.defaultRetryCount = config.validation().defaultRetryCount();
     }
 
     @POST
@@ -84,7 +85,7 @@ public class WorkflowResource {
             + " default, or CONTINUE), tenant (default 'default'), which every node's job takes. Answers 201 with"
             + " version 1.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
+            schema = @Schema(implementation = WorkflowRequest.class)))
     @APIResponse(responseCode = "201", description = "created",
             headers = @Header(name = "Location", description = "/api/workflows/{id}"),
             content = @Content(schema = @Schema(implementation = WorkflowView.class)))
@@ -155,7 +156,7 @@ public class WorkflowResource {
     @Operation(summary = "Replace a workflow", description = "The body is a whole definition, as for POST; it becomes"
             + " the next version, which new runs start with. Runs already started keep their version.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = EXAMPLE)))
+            schema = @Schema(implementation = WorkflowRequest.class)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowView.class)))
     @APIResponse(responseCode = "400", description = ERRORS,
             content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
@@ -199,7 +200,7 @@ public class WorkflowResource {
             + " scheduler starts it through Kafka right after. The run is one trace (traceId): send a W3C traceparent"
             + " header to join it to your own.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, example = "{\"input\":{\"date\":\"2026-11-26\"}}")))
+            schema = @Schema(implementation = RunRequest.class)))
     @APIResponse(responseCode = "202", description = "the run was accepted",
             headers = @Header(name = "Location", description = "/api/workflow-runs/{runId}"),
             content = @Content(schema = @Schema(implementation = RunStarted.class)))
@@ -216,7 +217,8 @@ public class WorkflowResource {
         rest.checkSize(body);
         JsonNode input;
         try {
-            input = reader.readRun(body);
+            RunRequest run = bodies.optional(body, RunRequest.class);
+            input = run == null ? null : run.given();
         } catch (RefusedException e) {
             throw rest.refused(e);
         }
@@ -272,7 +274,8 @@ public class WorkflowResource {
         rest.checkSize(body);
         WorkflowDefinition definition;
         try {
-            definition = reader.read(body, Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
+            definition = bodies.required(body, WorkflowRequest.class).definition(jobs, validator,
+                    Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant, defaultRetryCount);
         } catch (RefusedException e) {
             throw rest.refused(e);
         }

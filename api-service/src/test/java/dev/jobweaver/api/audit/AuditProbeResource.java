@@ -2,7 +2,7 @@ package dev.jobweaver.api.audit;
 
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.platform.http.ApiException;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.common.job.Payloads;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.job.Step;

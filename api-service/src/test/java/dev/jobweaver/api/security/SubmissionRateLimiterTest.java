@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.jobweaver.api.platform.http.RefusedException;
-import dev.jobweaver.common.error.ApiErrorCode;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import io.github.bucket4j.TimeMeter;
 import java.time.Duration;
 import java.util.Map;

@@ -9,7 +9,7 @@ public interface ErrorCode {
     /** The enum constant's name within its namespace. */
     String name();
 
-    /** {@code NAMESPACE.NAME}, as it appears in an {@link ErrorResponse}. */
+    /** {@code NAMESPACE.NAME}, as it appears in the body of an error answer. */
     default String code() {
         return namespace() + "." + name();
     }

@@ -1,6 +1,5 @@
 package dev.jobweaver.api.platform.http;
 
-import dev.jobweaver.common.error.ApiErrorCode;
 import java.util.Map;
 
 /**

@@ -2,8 +2,6 @@ package dev.jobweaver.api.platform.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import dev.jobweaver.common.error.ApiErrorCode;
-import dev.jobweaver.common.error.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import jakarta.inject.Inject;
 import jakarta.validation.ConstraintViolationException;

@@ -1,6 +1,5 @@
 package dev.jobweaver.api.platform.http;
 
-import dev.jobweaver.common.error.ApiErrorCode;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import dev.jobweaver.common.error.ApiErrorCode;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.ElementKind;
@@ -55,12 +55,12 @@ public final class BodyErrors {
     public static ApiException unreadable(JsonProcessingException e, Class<?> body) {
         if (e instanceof UnrecognizedPropertyException unknown) {
             String field = path(unknown.getPath());
-            return new ApiException(rule(body), "unknown field '" + JsonBody.shown(field) + "'; "
+            return new ApiException(rule(body), "unknown field '" + ClientText.shown(field) + "'; "
                     + (field.contains(".") || field.contains("[") ? "" : "the body has " + fields(body)));
         }
         if (e instanceof InvalidFormatException format && format.getTargetType() != null
                 && format.getTargetType().isEnum() && format.getValue() instanceof String value) {
-            return new ApiException(rule(body), path(format.getPath()) + " '" + JsonBody.cut(value)
+            return new ApiException(rule(body), path(format.getPath()) + " '" + ClientText.cut(value)
                     + "' is not a known value; valid values are " + enumValues(format.getTargetType()));
         }
         if (e instanceof MismatchedInputException mismatch) {
@@ -79,7 +79,38 @@ public final class BodyErrors {
         if (e instanceof InputCoercionException coercion) {
             return malformed("a number in the request body is out of range: " + coercion.getOriginalMessage());
         }
-        return malformed("request body is not valid JSON: " + e.getOriginalMessage() + JsonBody.location(e));
+        return malformed("request body is not valid JSON: " + e.getOriginalMessage() + location(e));
+    }
+
+    /** The 400 for a body that could not be read at all (the connection failed while it was read). */
+    public static ApiException unreadable(java.io.IOException e) {
+        return malformed("request body could not be read: " + e.getMessage());
+    }
+
+    /** The 400 for {@code field} holding {@code actual} where it must hold {@code expected} ("a string"). */
+    public static ApiException wrongType(String field, String expected, JsonNode actual) {
+        return malformed(field + " must be " + expected + ", got " + kind(actual));
+    }
+
+    /** What kind of JSON value {@code node} is, for "got ..." ("an array"); "nothing" for no node. */
+    public static String kind(JsonNode node) {
+        if (node == null) {
+            return "nothing";
+        }
+        return switch (node.getNodeType()) {
+            case STRING -> "a string";
+            case NUMBER -> node.isIntegralNumber() ? "an integer" : "a decimal number";
+            case BOOLEAN -> "a boolean";
+            case OBJECT, POJO -> "an object";
+            case ARRAY -> "an array";
+            case NULL, MISSING -> "null";
+            case BINARY -> "binary data";
+        };
+    }
+
+    /** The 400 for a body of {@code body} that is JSON but no object, {@code got} saying what it is ("an array"). */
+    public static ApiException notAnObject(String got, Class<?> body) {
+        return malformed("request body must be a JSON object, got " + got + "; expected one such as " + example(body));
     }
 
     /**
@@ -125,10 +156,9 @@ public final class BodyErrors {
             if (got == null || "an object".equals(got) || e.getOriginalMessage().startsWith("Trailing token")) {
                 // an object it is, but something after it is not JSON
                 return malformed("request body is not valid JSON: " + firstLine(e.getOriginalMessage())
-                        + JsonBody.location(e));
+                        + location(e));
             }
-            return malformed("request body must be a JSON object, got " + got + "; expected one such as "
-                    + example(body));
+            return notAnObject(got, body);
         }
         return malformed(path + " must be " + expected(body, e.getPath(), e.getTargetType()) + ", got "
                 + (got == null ? "of another type" : got));
@@ -182,7 +212,12 @@ public final class BodyErrors {
 
     /** {@code payload.steps[2].durationMs} from Jackson's reference chain. */
     static String path(List<JsonMappingException.Reference> references) {
-        StringBuilder out = new StringBuilder();
+        return path("", references);
+    }
+
+    /** The field path of {@code references} under {@code prefix} ({@code ""} for the body itself). */
+    public static String path(String prefix, List<JsonMappingException.Reference> references) {
+        StringBuilder out = new StringBuilder(prefix);
         for (JsonMappingException.Reference ref : references) {
             if (ref.getFieldName() != null) {
                 if (!out.isEmpty()) {
@@ -283,7 +318,7 @@ public final class BodyErrors {
     }
 
     /** How the 400 names a Java type's JSON kind: "an integer", "a string", "an array". */
-    private static String kindOf(Class<?> type) {
+    public static String kindOf(Class<?> type) {
         if (type == null) {
             return "of another type";
         }
@@ -345,11 +380,17 @@ public final class BodyErrors {
                 .collect(Collectors.joining(", "));
     }
 
-    private static String enumValues(Class<?> type) {
+    public static String enumValues(Class<?> type) {
         return Arrays.stream(type.getEnumConstants()).map(String::valueOf).collect(Collectors.joining(", "));
     }
 
-    private static String firstLine(String text) {
+    /** Where in the body Jackson stopped, {@code " (line 1, column 5)"}, or nothing when it does not say. */
+    public static String location(JsonProcessingException e) {
+        return e.getLocation() == null ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+    }
+
+    public static String firstLine(String text) {
         if (text == null) {
             return "";
         }

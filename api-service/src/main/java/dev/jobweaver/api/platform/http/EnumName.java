@@ -47,7 +47,7 @@ public @interface EnumName {
                 return true;
             }
             context.unwrap(HibernateConstraintValidatorContext.class)
-                    .addMessageParameter("name", JsonBody.cut(value, 60))
+                    .addMessageParameter("name", ClientText.cut(value, 60))
                     .addMessageParameter("valid", valid);
             return false;
         }

@@ -1,6 +1,5 @@
 package dev.jobweaver.api.platform.http;
 
-import dev.jobweaver.common.error.ApiErrorCode;
 
 /**
  * A request the API refuses, raised where the refusal is decided (a service, a check of the caller) by code that

@@ -1,6 +1,5 @@
 package dev.jobweaver.api.platform.http;
 
-import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
@@ -79,7 +78,7 @@ public class RestSupport {
         }
         if (!JobControlRules.TENANT.matcher(value).matches()) {
             throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter tenant must match"
-                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + JsonBody.cut(value) + "'"));
+                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + ClientText.cut(value) + "'"));
         }
         return value;
     }
@@ -88,7 +87,7 @@ public class RestSupport {
     public String tenantPath(String value, ApiErrorCode code) {
         if (value == null || !JobControlRules.TENANT.matcher(value).matches()) {
             throw refused(new ApiException(code, "path parameter tenant must match [a-z0-9][a-z0-9-]{0,62}, got '"
-                    + (value == null ? "" : JsonBody.cut(value)) + "'"));
+                    + (value == null ? "" : ClientText.cut(value)) + "'"));
         }
         return value;
     }
@@ -123,7 +122,7 @@ public class RestSupport {
         }
         throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER,
                 "query parameter " + name + " must be an integer between " + min + " and " + max + ", got '"
-                        + JsonBody.cut(value) + "'"));
+                        + ClientText.cut(value) + "'"));
     }
 
     /** The largest body a request may have; a 413 over it. */

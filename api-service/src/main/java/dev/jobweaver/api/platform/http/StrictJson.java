@@ -13,9 +13,9 @@ import java.util.function.BiFunction;
 /**
  * How a {@link Body} is read, named on its endpoint by {@code @CustomDeserialization(StrictJson.class)}: with a copy of
  * the application's {@link ObjectMapper} that takes a value only in its own JSON type. No string, decimal or boolean
- * as an integer, no number or boolean as a string, no number as an enum, no empty string as an object or a list; no
- * trailing data, no duplicate key, and an unknown field is refused unless the record says
- * {@code @JsonIgnoreProperties(ignoreUnknown = true)}.
+ * as an integer, no number or boolean as a string, no string or number as a boolean, no number as an enum, no empty
+ * string as an object or a list; no trailing data, no duplicate key, and an unknown field is refused unless the
+ * record says {@code @JsonIgnoreProperties(ignoreUnknown = true)}.
  *
  * <p>A copy rather than a change of the application's mapper: responses, stored JSON and Kafka events keep their
  * formats. Quarkus asks once per endpoint and keeps the reader, so the body is parsed once, straight into the record.
@@ -69,6 +69,11 @@ public final class StrictJson implements BiFunction<ObjectMapper, Type, ObjectRe
                 .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        strict.coercionConfigFor(LogicalType.Boolean)
+                .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
         strict.coercionConfigFor(LogicalType.Enum)
                 .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);

@@ -31,7 +31,7 @@ public @interface Uuid {
             }
             // a parameter, never part of the template: the client's text is not interpolated
             context.unwrap(HibernateConstraintValidatorContext.class).addMessageParameter("value",
-                    JsonBody.cut(value, 60));
+                    ClientText.cut(value, 60));
             return false;
         }
     }

@@ -2,8 +2,6 @@ package dev.jobweaver.api.platform.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.common.error.ApiErrorCode;
-import dev.jobweaver.common.error.ErrorResponse;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.lang.reflect.Proxy;

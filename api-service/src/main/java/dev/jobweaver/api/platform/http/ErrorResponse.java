@@ -1,4 +1,4 @@
-package dev.jobweaver.common.error;
+package dev.jobweaver.api.platform.http;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;

@@ -1,4 +1,6 @@
-package dev.jobweaver.common.error;
+package dev.jobweaver.api.platform.http;
+
+import dev.jobweaver.common.error.ErrorCode;
 
 /** Errors the API answers with; each maps to exactly one HTTP status. */
 public enum ApiErrorCode implements ErrorCode {
