@@ -2,6 +2,8 @@ package dev.jobweaver.api.testing;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
@@ -19,6 +21,31 @@ public final class Database {
         return DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
                 config.getValue("quarkus.datasource.username", String.class),
                 config.getValue("quarkus.datasource.password", String.class));
+    }
+
+    /** Whether {@code sql}, its one parameter {@code id}, finds a row. */
+    public static boolean hasRow(String sql, UUID id) throws SQLException {
+        return query(sql, id, ResultSet::next);
+    }
+
+    /** The first column of the first row {@code sql} finds, its one parameter {@code id}, as text; null for none. */
+    public static String firstString(String sql, UUID id) throws SQLException {
+        return query(sql, id, rs -> rs.next() ? rs.getString(1) : null);
+    }
+
+    /** What {@code sql} finds, read by {@code reader}. */
+    @FunctionalInterface
+    private interface Reader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private static <T> T query(String sql, UUID id, Reader<T> reader) throws SQLException {
+        try (Connection db = connect(); PreparedStatement query = db.prepareStatement(sql)) {
+            query.setObject(1, id);
+            try (ResultSet rs = query.executeQuery()) {
+                return reader.read(rs);
+            }
+        }
     }
 
     /**
