@@ -8,15 +8,22 @@ import java.util.logging.Logger;
 import org.jboss.logmanager.ExtLogRecord;
 
 /**
- * What the jobs' LOG steps write under {@code jobweaver.job} while a test listens: {@link #listen()} in its
- * {@code @BeforeEach}, {@link #close()} in its {@code @AfterEach}. Records arrive on the worker's threads, hence a
- * thread-safe list, each with the MDC it had when it was logged.
+ * What the jobs' LOG steps write under {@code jobweaver.job} while a test listens: from {@link #listen()} (in its
+ * {@code @BeforeEach}, or {@link #listening()} in a try-with-resources) until {@link #close()}. Records arrive on the
+ * worker's threads, hence a thread-safe list, each with the MDC it had when it was logged.
  */
-public final class JobLog extends Handler {
+public final class JobLog extends Handler implements AutoCloseable {
 
     private static final String CATEGORY = "jobweaver.job";
 
     private final List<ExtLogRecord> records = new CopyOnWriteArrayList<>();
+
+    /** A log that is recording already. */
+    public static JobLog listening() {
+        JobLog log = new JobLog();
+        log.listen();
+        return log;
+    }
 
     /** Starts recording. */
     public void listen() {

@@ -14,26 +14,12 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.logging.Level;
 import org.jboss.logmanager.ExtLogRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A LOG step writes its message, verbatim, at INFO under {@code jobweaver.job}, with the job's traceId and jobId. */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_worker")
 class StepExecutorLogTest {
-
-    private final JobLog log = new JobLog();
-
-    @BeforeEach
-    void listen() {
-        log.listen();
-    }
-
-    @AfterEach
-    void stopListening() {
-        log.close();
-    }
 
     @Test
     void theMessageIsLoggedAtInfoWithTheJobsTraceIdAndJobId() throws Exception {
@@ -42,13 +28,14 @@ class StepExecutorLogTest {
         // Braces and a percent sign: the message is what the job said, never a format pattern.
         String message = "50% done {0} %s " + UUID.randomUUID();
         RunJobEvent run = sent.on(WorkerKafka.run(new Step.Log(message)));
-        try (WorkerKafka kafka = new WorkerKafka()) {
-            kafka.sendInTrace(run, sent.traceparent());
+        ExtLogRecord line;
+        try (JobLog log = JobLog.listening()) {
+            try (WorkerKafka kafka = new WorkerKafka()) {
+                kafka.sendInTrace(run, sent.traceparent());
+            }
+            line = await().atMost(Duration.ofSeconds(60)).until(() -> log.records().stream()
+                    .filter(r -> message.equals(r.getFormattedMessage())).findFirst().orElse(null), r -> r != null);
         }
-
-        ExtLogRecord line = await().atMost(Duration.ofSeconds(60)).until(
-                () -> log.records().stream().filter(r -> message.equals(r.getFormattedMessage())).findFirst().orElse(null),
-                r -> r != null);
         assertThat(line.getLevel()).isEqualTo(Level.INFO);
         assertThat(line.getLoggerName()).isEqualTo("jobweaver.job");
         assertThat(line.getMdc("traceId")).isEqualTo(traceId);
