@@ -15,7 +15,6 @@ import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -96,20 +95,11 @@ class TenantLimitRepublisherTest {
     }
 
     private static long publishedVersion(String tenant) throws Exception {
-        return query(tenant, "SELECT published_version FROM tenant_limits WHERE tenant = ?");
+        return TenantLimitResourceTest.publishedVersion(tenant);
     }
 
     private static boolean refreshedRecently(String tenant) throws Exception {
-        return query(tenant, "SELECT CASE WHEN published_at > now() - interval '1 minute' THEN 1 ELSE 0 END"
-                + " FROM tenant_limits WHERE tenant = ?") == 1;
-    }
-
-    private static long query(String tenant, String sql) throws Exception {
-        try (Connection db = Database.connect(); PreparedStatement query = db.prepareStatement(sql)) {
-            query.setString(1, tenant);
-            try (ResultSet rows = query.executeQuery()) {
-                return rows.next() ? rows.getLong(1) : -1;
-            }
-        }
+        return Database.firstLong("SELECT CASE WHEN published_at > now() - interval '1 minute' THEN 1 ELSE 0 END"
+                + " FROM tenant_limits WHERE tenant = ?", tenant) == 1;
     }
 }

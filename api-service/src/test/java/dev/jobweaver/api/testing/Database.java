@@ -23,14 +23,19 @@ public final class Database {
                 config.getValue("quarkus.datasource.password", String.class));
     }
 
-    /** Whether {@code sql}, its one parameter {@code id}, finds a row. */
-    public static boolean hasRow(String sql, UUID id) throws SQLException {
-        return query(sql, id, ResultSet::next);
+    /** Whether {@code sql}, its one parameter {@code param}, finds a row. */
+    public static boolean hasRow(String sql, Object param) throws SQLException {
+        return query(sql, param, ResultSet::next);
     }
 
-    /** The first column of the first row {@code sql} finds, its one parameter {@code id}, as text; null for none. */
-    public static String firstString(String sql, UUID id) throws SQLException {
-        return query(sql, id, rs -> rs.next() ? rs.getString(1) : null);
+    /** The first column of the first row {@code sql} finds, its one parameter {@code param}, as text; null for none. */
+    public static String firstString(String sql, Object param) throws SQLException {
+        return query(sql, param, rs -> rs.next() ? rs.getString(1) : null);
+    }
+
+    /** The first column of the first row {@code sql} finds, its one parameter {@code param}, as a number; -1 for none. */
+    public static long firstLong(String sql, Object param) throws SQLException {
+        return query(sql, param, rs -> rs.next() ? rs.getLong(1) : -1);
     }
 
     /** What {@code sql} finds, read by {@code reader}. */
@@ -39,9 +44,9 @@ public final class Database {
         T read(ResultSet rs) throws SQLException;
     }
 
-    private static <T> T query(String sql, UUID id, Reader<T> reader) throws SQLException {
+    private static <T> T query(String sql, Object param, Reader<T> reader) throws SQLException {
         try (Connection db = connect(); PreparedStatement query = db.prepareStatement(sql)) {
-            query.setObject(1, id);
+            query.setObject(1, param);
             try (ResultSet rs = query.executeQuery()) {
                 return reader.read(rs);
             }
