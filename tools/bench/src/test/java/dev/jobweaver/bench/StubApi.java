@@ -42,7 +42,7 @@ final class StubApi implements AutoCloseable {
             route.handle(exchange, body);
         });
         server.start();
-        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
+        client = new ApiClient(url());
     }
 
     /** A started stub answering the requests under {@code path} (e.g. {@code /api/}) by {@code route}. */
@@ -53,6 +53,11 @@ final class StubApi implements AutoCloseable {
     /** Likewise, answering up to {@code threads} requests at once. */
     static StubApi serving(String path, int threads, Route route) throws IOException {
         return new StubApi(path, threads, route);
+    }
+
+    /** Where the stub listens, for a client of a test's own settings. */
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
     ApiClient client() {
