@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Runs a query whose one parameter is {@code = ANY(?)} over a bench's job ids, {@link #CHUNK} ids at a time: one array
- * of 20,000 ids would make a statement PostgreSQL plans and ships far worse than four of 5,000.
+ * Runs a query whose one parameter is the array of {@code = ANY(?)} over a bench's job ids, {@link #CHUNK} ids at a
+ * time, for {@link PlatformDb} and the chaos run's reader alike.
  */
 public final class IdChunks {
 
