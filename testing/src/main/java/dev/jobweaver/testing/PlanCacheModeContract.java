@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.inject.spi.CDI;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -14,13 +15,14 @@ import org.junit.jupiter.api.Test;
  * set-based write never keeps a plan made while its table was small (each service's application.properties says
  * why).
  *
- * <p>Each service runs it with a subclass that carries {@code @QuarkusTest} and {@link JobWeaverTest} and injects its
- * {@link Pool}.
+ * <p>Each service runs it with a subclass that carries {@code @QuarkusTest} and {@link JobWeaverTest}.
  */
 public abstract class PlanCacheModeContract {
 
-    /** The service's connection pool, injected by the subclass. */
-    protected abstract Pool pool();
+    /** The service's connection pool: its one {@link Pool} bean, looked up when the test runs. */
+    protected Pool pool() {
+        return CDI.current().select(Pool.class).get();
+    }
 
     @Test
     public void everyPooledSessionPlansEachExecutionAfresh() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import jakarta.enterprise.inject.spi.CDI;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * says why): a column left at the default would bring back ANALYZE's 30,000-row sample, which stalls the platform on
  * two cores.
  *
- * <p>Each service runs it with a subclass that carries {@code @QuarkusTest} and {@link JobWeaverTest}, injects its
- * {@link Pool} and names its table and the targets it pins.
+ * <p>Each service runs it with a subclass that carries {@code @QuarkusTest} and {@link JobWeaverTest} and names its
+ * table and the targets it pins.
  */
 public abstract class StatisticsTargetContract {
 
@@ -31,8 +32,10 @@ public abstract class StatisticsTargetContract {
         this.pinned = pinned;
     }
 
-    /** The service's connection pool, injected by the subclass. */
-    protected abstract Pool pool();
+    /** The service's connection pool: its one {@link Pool} bean, looked up when the test runs. */
+    protected Pool pool() {
+        return CDI.current().select(Pool.class).get();
+    }
 
     @Test
     public void everyColumnHasASmallTargetAndTheFreeTextColumnsNone() {

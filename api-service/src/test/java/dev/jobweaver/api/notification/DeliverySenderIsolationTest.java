@@ -8,7 +8,6 @@ import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.PatientDeliveries;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.testing.WebhookReceiver;
 import dev.jobweaver.testing.WebhookReceiver.Behaviour;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
@@ -19,8 +18,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,25 +27,13 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(PatientDeliveries.class)
 @JobWeaverTest(database = "jobweaver_api")
-class DeliverySenderIsolationTest {
+class DeliverySenderIsolationTest extends ReceiverTest {
 
     /** The profile's answer timeout: how long the dead endpoint holds each slot it was given. */
     private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
 
     @Inject
     ObjectMapper mapper;
-
-    WebhookReceiver receiver;
-
-    @BeforeEach
-    void startReceiver() throws Exception {
-        receiver = WebhookReceiver.start();
-    }
-
-    @AfterEach
-    void stopReceiver() {
-        receiver.close();
-    }
 
     @Test
     void endpointsThatNeverAnswerOrFailDoNotHoldBackAnotherSubscriber() {

@@ -22,8 +22,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,25 +32,13 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
 @JobWeaverTest(database = "jobweaver_api")
-class DeliverySenderTest {
+class DeliverySenderTest extends ReceiverTest {
 
     @Inject
     ObjectMapper mapper;
 
     @Inject
     MeterRegistry registry;
-
-    WebhookReceiver receiver;
-
-    @BeforeEach
-    void startReceiver() throws Exception {
-        receiver = WebhookReceiver.start();
-    }
-
-    @AfterEach
-    void stopReceiver() {
-        receiver.close();
-    }
 
     @Test
     void a500ThenA200MakesTwoAttemptsAndTheDeliveryIsDelivered() {

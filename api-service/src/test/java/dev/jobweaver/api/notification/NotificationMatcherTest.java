@@ -10,7 +10,6 @@ import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.testing.WebhookReceiver;
 import dev.jobweaver.testing.WebhookReceiver.Received;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
@@ -24,8 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
@@ -38,25 +35,13 @@ import static io.restassured.RestAssured.given;
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
 @JobWeaverTest(database = "jobweaver_api")
-class NotificationMatcherTest {
+class NotificationMatcherTest extends ReceiverTest {
 
     @Inject
     ObjectMapper mapper;
 
     @Inject
     NotificationMetrics metrics;
-
-    WebhookReceiver receiver;
-
-    @BeforeEach
-    void startReceiver() throws Exception {
-        receiver = WebhookReceiver.start();
-    }
-
-    @AfterEach
-    void stopReceiver() {
-        receiver.close();
-    }
 
     @Test
     void aCompletedJobIsDeliveredOnceSignedAndARedeliveredStatusMakesNoSecondDelivery() throws Exception {

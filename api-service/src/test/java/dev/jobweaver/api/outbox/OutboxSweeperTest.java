@@ -20,7 +20,6 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -111,13 +110,11 @@ class OutboxSweeperTest {
     }
 
     private static boolean outboxHas(UUID jobId) throws SQLException {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT 1 FROM job_outbox WHERE job_id = ?")) {
-            query.setObject(1, jobId);
-            try (ResultSet rs = query.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return Database.hasRow("SELECT 1 FROM job_outbox WHERE job_id = ?", jobId);
+    }
+
+    private static String jobStatus(UUID jobId) throws SQLException {
+        return Database.firstString("SELECT status FROM jobs WHERE id = ?", jobId);
     }
 
     @Test
@@ -200,16 +197,6 @@ class OutboxSweeperTest {
                  PreparedStatement delete = db.prepareStatement("DELETE FROM jobs WHERE id = ANY(?)")) {
                 delete.setArray(1, db.createArrayOf("uuid", new Object[] {first, second}));
                 delete.executeUpdate();
-            }
-        }
-    }
-
-    private static String jobStatus(UUID jobId) throws SQLException {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT status FROM jobs WHERE id = ?")) {
-            query.setObject(1, jobId);
-            try (ResultSet rs = query.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
             }
         }
     }

@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -221,7 +222,7 @@ class ApiKeyResourceTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"viewer", "submitter", "operator"})
-    void aKeyBelowAdminIsForbiddenOnEveryKeyEndpointOfAnyTenant(String role) {
+    void aKeyBelowAdminIsForbiddenOnEveryKeyEndpointOfAnyTenant(String role) throws SQLException {
         String tenant = tenant();
         String key = createKey(tenant, role);
         String auth = TestTokens.bearer(key);
@@ -303,16 +304,7 @@ class ApiKeyResourceTest {
         assertThat(response.jsonPath().getString("message")).as(rule).contains(messagePart);
     }
 
-    private static long rows(String tenant) {
-        try (Connection db = Database.connect();
-             PreparedStatement count = db.prepareStatement("SELECT count(*) FROM api_keys WHERE tenant = ?")) {
-            count.setString(1, tenant);
-            try (ResultSet rows = count.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
+    private static long rows(String tenant) throws SQLException {
+        return Database.firstLong("SELECT count(*) FROM api_keys WHERE tenant = ?", tenant);
     }
 }

@@ -15,7 +15,6 @@ import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -36,41 +35,32 @@ class TenantLimitRepublisherTest {
     @Test
     void aChangeKafkaDidNotAcknowledgeIsPublished() throws Exception {
         String tenant = settled();
-        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.TENANT_LIMITS)) {
-            // a change committed whose publish never happened (a crash between the commit and the publish)
-            update(tenant, "UPDATE tenant_limits SET version = 7, max_running = 9 WHERE tenant = ?");
+        // a change committed whose publish never happened (a crash between the commit and the publish)
+        TenantLimitEvent event = republished(tenant, "version = 7, max_running = 9");
 
-            TenantLimitEvent event = next(probe, tenant);
-            assertThat(event.version()).isEqualTo(7);
-            assertThat(event.maxRunning()).isEqualTo(9);
-            await().atMost(Duration.ofSeconds(20)).until(() -> publishedVersion(tenant) == 7);
-        }
+        assertThat(event.version()).isEqualTo(7);
+        assertThat(event.maxRunning()).isEqualTo(9);
+        await().atMost(Duration.ofSeconds(20)).until(() -> publishedVersion(tenant) == 7);
     }
 
     @Test
     void aRemovalKafkaDidNotAcknowledgeIsPublishedWithoutALimit() throws Exception {
         String tenant = settled();
-        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.TENANT_LIMITS)) {
-            update(tenant, "UPDATE tenant_limits SET version = 2, max_running = NULL WHERE tenant = ?");
+        TenantLimitEvent event = republished(tenant, "version = 2, max_running = NULL");
 
-            TenantLimitEvent event = next(probe, tenant);
-            assertThat(event.version()).isEqualTo(2);
-            assertThat(event.maxRunning()).isNull();
-            await().atMost(Duration.ofSeconds(20)).until(() -> publishedVersion(tenant) == 2);
-        }
+        assertThat(event.version()).isEqualTo(2);
+        assertThat(event.maxRunning()).isNull();
+        await().atMost(Duration.ofSeconds(20)).until(() -> publishedVersion(tenant) == 2);
     }
 
     @Test
     void aLimitNotPublishedForTheRefreshAgeIsPublishedAgain() throws Exception {
         String tenant = settled();
-        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.TENANT_LIMITS)) {
-            update(tenant, "UPDATE tenant_limits SET published_at = now() - interval '4 days' WHERE tenant = ?");
+        TenantLimitEvent event = republished(tenant, "published_at = now() - interval '4 days'");
 
-            TenantLimitEvent event = next(probe, tenant);
-            assertThat(event.version()).as("the same version again").isEqualTo(1);
-            assertThat(event.maxRunning()).isEqualTo(5);
-            await().atMost(Duration.ofSeconds(20)).until(() -> refreshedRecently(tenant));
-        }
+        assertThat(event.version()).as("the same version again").isEqualTo(1);
+        assertThat(event.maxRunning()).isEqualTo(5);
+        await().atMost(Duration.ofSeconds(20)).until(() -> refreshedRecently(tenant));
     }
 
     /** A tenant whose limit of 5 was published and acknowledged. */
@@ -80,6 +70,14 @@ class TenantLimitRepublisherTest {
                 .then().statusCode(200);
         await().atMost(Duration.ofSeconds(20)).until(() -> publishedVersion(tenant) == 1);
         return tenant;
+    }
+
+    /** The event published for {@code tenant} once its row was changed by {@code set}, behind the API's back. */
+    private TenantLimitEvent republished(String tenant, String set) throws Exception {
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.TENANT_LIMITS)) {
+            update(tenant, "UPDATE tenant_limits SET " + set + " WHERE tenant = ?");
+            return next(probe, tenant);
+        }
     }
 
     private TenantLimitEvent next(KafkaProbe probe, String tenant) throws Exception {
@@ -97,20 +95,11 @@ class TenantLimitRepublisherTest {
     }
 
     private static long publishedVersion(String tenant) throws Exception {
-        return query(tenant, "SELECT published_version FROM tenant_limits WHERE tenant = ?");
+        return TenantLimitResourceTest.publishedVersion(tenant);
     }
 
     private static boolean refreshedRecently(String tenant) throws Exception {
-        return query(tenant, "SELECT CASE WHEN published_at > now() - interval '1 minute' THEN 1 ELSE 0 END"
-                + " FROM tenant_limits WHERE tenant = ?") == 1;
-    }
-
-    private static long query(String tenant, String sql) throws Exception {
-        try (Connection db = Database.connect(); PreparedStatement query = db.prepareStatement(sql)) {
-            query.setString(1, tenant);
-            try (ResultSet rows = query.executeQuery()) {
-                return rows.next() ? rows.getLong(1) : -1;
-            }
-        }
+        return Database.firstLong("SELECT CASE WHEN published_at > now() - interval '1 minute' THEN 1 ELSE 0 END"
+                + " FROM tenant_limits WHERE tenant = ?", tenant) == 1;
     }
 }

@@ -14,11 +14,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -187,26 +185,12 @@ class TenantLimitResourceTest {
                 .doesNotContain("at dev.jobweaver", "Exception:");
     }
 
-    private static long rows(String tenant) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT count(*) FROM tenant_limits WHERE tenant = ?")) {
-            query.setString(1, tenant);
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+    private static long rows(String tenant) throws SQLException {
+        return Database.firstLong("SELECT count(*) FROM tenant_limits WHERE tenant = ?", tenant);
     }
 
     /** The row's acknowledged version, -1 without a row. */
-    static long publishedVersion(String tenant) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement(
-                     "SELECT published_version FROM tenant_limits WHERE tenant = ?")) {
-            query.setString(1, tenant);
-            try (ResultSet rows = query.executeQuery()) {
-                return rows.next() ? rows.getLong(1) : -1;
-            }
-        }
+    static long publishedVersion(String tenant) throws SQLException {
+        return Database.firstLong("SELECT published_version FROM tenant_limits WHERE tenant = ?", tenant);
     }
 }

@@ -2,6 +2,8 @@ package dev.jobweaver.api.testing;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
@@ -19,6 +21,36 @@ public final class Database {
         return DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class),
                 config.getValue("quarkus.datasource.username", String.class),
                 config.getValue("quarkus.datasource.password", String.class));
+    }
+
+    /** Whether {@code sql}, its one parameter {@code param}, finds a row. */
+    public static boolean hasRow(String sql, Object param) throws SQLException {
+        return query(sql, param, ResultSet::next);
+    }
+
+    /** The first column of the first row {@code sql} finds, its one parameter {@code param}, as text; null for none. */
+    public static String firstString(String sql, Object param) throws SQLException {
+        return query(sql, param, rs -> rs.next() ? rs.getString(1) : null);
+    }
+
+    /** The first column of the first row {@code sql} finds, its one parameter {@code param}, as a number; -1 for none. */
+    public static long firstLong(String sql, Object param) throws SQLException {
+        return query(sql, param, rs -> rs.next() ? rs.getLong(1) : -1);
+    }
+
+    /** What {@code sql} finds, read by {@code reader}. */
+    @FunctionalInterface
+    private interface Reader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private static <T> T query(String sql, Object param, Reader<T> reader) throws SQLException {
+        try (Connection db = connect(); PreparedStatement query = db.prepareStatement(sql)) {
+            query.setObject(1, param);
+            try (ResultSet rs = query.executeQuery()) {
+                return reader.read(rs);
+            }
+        }
     }
 
     /**

@@ -4,12 +4,10 @@ import static io.restassured.RestAssured.given;
 
 import dev.jobweaver.api.hook.HookSignature;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Map;
@@ -30,16 +28,13 @@ public final class Hooks {
 
     /** POST /api/hooks with {@code body} as JSON. */
     public static Response create(String body) {
-        return given().contentType(ContentType.JSON).body(body).when().post("/api/hooks");
+        return Answers.postJson("/api/hooks", body);
     }
 
     /** Creates a hook making {@link #JOB}, asserts the 201, and returns its id and secret. */
     public static Created createJobHook(String name) {
-        Response response = create("{\"name\":\"" + name + "\",\"job\":" + JOB + "}");
-        if (response.statusCode() != 201) {
-            throw new AssertionError("expected 201, got " + response.statusCode() + ": " + response.body().asString());
-        }
-        return new Created(response.jsonPath().getString("id"), response.jsonPath().getString("secret"));
+        JsonPath created = Answers.expect(create("{\"name\":\"" + name + "\",\"job\":" + JOB + "}"), 201, "");
+        return new Created(created.getString("id"), created.getString("secret"));
     }
 
     /** The current time as the timestamp header writes it. */
@@ -68,14 +63,6 @@ public final class Hooks {
 
     /** How many jobs the database holds whose payload's input has {@code "marker": marker}. */
     public static int jobsWithMarker(String marker) throws SQLException {
-        try (Connection connection = Database.connect();
-             PreparedStatement statement = connection.prepareStatement(
-                     "SELECT count(*) FROM jobs WHERE instruction->'input'->>'marker' = ?")) {
-            statement.setString(1, marker);
-            try (ResultSet rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getInt(1);
-            }
-        }
+        return (int) Database.firstLong("SELECT count(*) FROM jobs WHERE instruction->'input'->>'marker' = ?", marker);
     }
 }

@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 
@@ -20,17 +19,12 @@ public final class Jobs {
 
     /** POST /api/jobs with {@code body} as JSON. */
     public static Response submit(String body) {
-        return given().contentType(ContentType.JSON).body(body).when().post("/api/jobs");
+        return Answers.postJson("/api/jobs", body);
     }
 
     /** Submits {@link #VALID}, asserts the 202, and returns the new job's id. */
     public static String submitOne() {
-        Response response = submit(VALID);
-        if (response.statusCode() != 202) {
-            throw new AssertionError("expected 202 for a valid job, got " + response.statusCode() + ": "
-                    + response.body().asString());
-        }
-        return response.jsonPath().getString("jobId");
+        return Answers.expect(submit(VALID), 202, "a valid job").getString("jobId");
     }
 
     /** GET /api/jobs/{id}, which must answer 200. */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.messaging.Topics;
-import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import java.util.UUID;
@@ -23,17 +22,12 @@ public final class Schedules {
 
     /** POST /api/schedules with {@code body} as JSON. */
     public static Response create(String body) {
-        return given().contentType(ContentType.JSON).body(body).when().post("/api/schedules");
+        return Answers.postJson("/api/schedules", body);
     }
 
     /** Creates {@code body}, asserts the 201, and returns the schedule as answered. */
     public static JsonPath createOne(String body) {
-        Response response = create(body);
-        if (response.statusCode() != 201) {
-            throw new AssertionError("expected 201 for a valid schedule, got " + response.statusCode() + ": "
-                    + response.body().asString());
-        }
-        return response.jsonPath();
+        return Answers.expect(create(body), 201, "a valid schedule");
     }
 
     /** Creates {@link #VALID} and returns its id. */

@@ -3,7 +3,6 @@ package dev.jobweaver.api.testing;
 import static io.restassured.RestAssured.given;
 
 import dev.jobweaver.testing.WebhookReceiver;
-import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import java.util.List;
@@ -17,7 +16,7 @@ public final class Subscriptions {
 
     /** POST /api/subscriptions with {@code body} as JSON. */
     public static Response create(String body) {
-        return given().contentType(ContentType.JSON).body(body).when().post("/api/subscriptions");
+        return Answers.postJson("/api/subscriptions", body);
     }
 
     /**
@@ -29,13 +28,9 @@ public final class Subscriptions {
         String body = "{\"" + target + "\":\"" + value + "\",\"events\":[" + String.join(",",
                 List.of(events).stream().map(e -> "\"" + e + "\"").toList()) + "],\"url\":\"" + receiver.url(name)
                 + "\"}";
-        Response response = create(body);
-        if (response.statusCode() != 201) {
-            throw new AssertionError("expected 201 for " + body + ", got " + response.statusCode() + ": "
-                    + response.body().asString());
-        }
-        receiver.secret(name, response.jsonPath().getString("secret"));
-        return response.jsonPath().getString("id");
+        JsonPath created = Answers.expect(create(body), 201, body);
+        receiver.secret(name, created.getString("secret"));
+        return created.getString("id");
     }
 
     /** The delivery log of subscription {@code id}, which must answer 200. */

@@ -5,7 +5,6 @@ import static io.restassured.RestAssured.given;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.messaging.Topics;
-import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -30,17 +29,12 @@ public final class Workflows {
 
     /** POST /api/workflows with {@code body} as JSON. */
     public static Response create(String body) {
-        return given().contentType(ContentType.JSON).body(body).when().post("/api/workflows");
+        return Answers.postJson("/api/workflows", body);
     }
 
     /** Creates {@code body}, asserts the 201, and returns the workflow as answered. */
     public static JsonPath createOne(String body) {
-        Response response = create(body);
-        if (response.statusCode() != 201) {
-            throw new AssertionError("expected 201 for a valid workflow, got " + response.statusCode() + ": "
-                    + response.body().asString());
-        }
-        return response.jsonPath();
+        return Answers.expect(create(body), 201, "a valid workflow");
     }
 
     /** Creates {@link #VALID} and returns its id. */
@@ -50,13 +44,7 @@ public final class Workflows {
 
     /** Starts a run of {@code workflowId} with {@code body}, asserts the 202, and returns the answer. */
     public static JsonPath start(String workflowId, String body) {
-        Response response = given().contentType(ContentType.JSON).body(body).when()
-                .post("/api/workflows/" + workflowId + "/runs");
-        if (response.statusCode() != 202) {
-            throw new AssertionError("expected 202 for a run, got " + response.statusCode() + ": "
-                    + response.body().asString());
-        }
-        return response.jsonPath();
+        return Answers.expect(Answers.postJson("/api/workflows/" + workflowId + "/runs", body), 202, "a run");
     }
 
     /** GET /api/workflow-runs/{runId}, asserting the 200. */

@@ -10,8 +10,6 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,17 +27,7 @@ class KafkaSaslComponentTest {
     /** prod with the component, through a kustomization of its own (a Component does not render alone). */
     static synchronized List<HasMetadata> rendered() throws IOException {
         if (rendered == null) {
-            Path dir = Overlay.k8sDir().resolve("target/kafka-sasl-render");
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("kustomization.yaml"), """
-                    apiVersion: kustomize.config.k8s.io/v1beta1
-                    kind: Kustomization
-                    resources:
-                      - ../../overlays/prod
-                    components:
-                      - ../../components/kafka-sasl
-                    """);
-            rendered = StrictKubernetesModel.parseAll(Kubectl.kustomize(dir));
+            rendered = StrictKubernetesModel.parseAll(Overlay.prodWith("kafka-sasl", ""));
         }
         return rendered;
     }

@@ -38,20 +38,9 @@ class MonitoringTest {
     /** prod with the component, rendered through a kustomization of its own (a Component does not render alone). */
     static synchronized List<JsonNode> rendered() throws IOException {
         if (rendered == null) {
-            Path dir = Overlay.k8sDir().resolve("target/monitoring-render");
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("kustomization.yaml"), """
-                    apiVersion: kustomize.config.k8s.io/v1beta1
-                    kind: Kustomization
-                    resources:
-                      - ../../overlays/prod
-                    components:
-                      - ../../components/monitoring
-                    namespace: jobweaver
-                    """);
             List<JsonNode> objects = new ArrayList<>();
             try (MappingIterator<JsonNode> it = new YAMLMapper().readerFor(JsonNode.class)
-                    .readValues(Kubectl.kustomize(dir))) {
+                    .readValues(Overlay.prodWith("monitoring", "namespace: jobweaver\n"))) {
                 it.forEachRemaining(objects::add);
             }
             rendered = objects;

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,6 +67,24 @@ enum Overlay {
 
     Path dir() {
         return k8sDir().resolve(relativePath);
+    }
+
+    /**
+     * `kubectl kustomize` of prod with components/{@code component}, through a kustomization of its own under target
+     * (a Component does not render alone); {@code more} is added to that kustomization as it stands.
+     */
+    static String prodWith(String component, String more) throws IOException {
+        Path dir = k8sDir().resolve("target/" + component + "-render");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("kustomization.yaml"), """
+                apiVersion: kustomize.config.k8s.io/v1beta1
+                kind: Kustomization
+                resources:
+                  - ../../overlays/prod
+                components:
+                  - ../../components/%s
+                """.formatted(component) + more);
+        return Kubectl.kustomize(dir);
     }
 
     String relativePath() {

@@ -120,9 +120,7 @@ class JobCommandServiceCancelTest extends KafkaAndDbTest {
 
     @Test
     void aCancelOfAFinishedJobOrARedeliveredCancelChangesNothing() {
-        UUID completed = runningJob();
-        producer.sendJson(Topics.JOB_COMPLETED, completed, TestJobs.completed(completed, 1));
-        db.awaitJob(completed, j -> j.status() == JobStatus.COMPLETED);
+        UUID completed = completedJob();
         UUID failed = runningJob();
         producer.sendJson(Topics.JOB_FAILED, failed, TestJobs.failed(failed, 1, "boom"));
         db.awaitJob(failed, j -> j.status() == JobStatus.FAILED);

@@ -31,12 +31,8 @@ class JobCommandServiceDeleteTest extends KafkaAndDbTest {
 
     @Test
     void aFinishedJobIsDeletedWithItsTombstoneAndTheWorkersDelete() {
-        UUID completed = runningJob();
-        producer.sendJson(Topics.JOB_COMPLETED, completed, TestJobs.completed(completed, 1));
-        db.awaitJob(completed, j -> j.status() == JobStatus.COMPLETED);
-        UUID cancelled = delayedJob();
-        command(TestJobs.cancel(cancelled));
-        db.awaitJob(cancelled, j -> j.status() == JobStatus.CANCELLED);
+        UUID completed = completedJob();
+        UUID cancelled = cancelledJob();
 
         for (UUID jobId : List.of(completed, cancelled)) {
             command(TestJobs.delete(jobId));

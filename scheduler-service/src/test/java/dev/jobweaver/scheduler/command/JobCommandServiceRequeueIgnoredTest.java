@@ -38,12 +38,8 @@ class JobCommandServiceRequeueIgnoredTest extends KafkaAndDbTest {
     void aRequeueOfAJobThatIsNotFailedOrUnknownChangesNothing() {
         UUID pending = delayedJob();
         UUID running = runningJob();
-        UUID completed = runningJob();
-        producer.sendJson(Topics.JOB_COMPLETED, completed, TestJobs.completed(completed, 1));
-        db.awaitJob(completed, j -> j.status() == JobStatus.COMPLETED);
-        UUID cancelled = delayedJob();
-        command(TestJobs.cancel(cancelled));
-        db.awaitJob(cancelled, j -> j.status() == JobStatus.CANCELLED);
+        UUID completed = completedJob();
+        UUID cancelled = cancelledJob();
         UUID unknown = UUID.randomUUID();
         List<UUID> jobs = List.of(pending, running, completed, cancelled);
         recorder.await(Topics.JOB_STATUS, completed, 2);

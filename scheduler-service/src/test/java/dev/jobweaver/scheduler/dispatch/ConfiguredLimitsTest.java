@@ -3,19 +3,15 @@ package dev.jobweaver.scheduler.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.job.JobStatus;
-import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.testing.ConfiguredLimitsProfile;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,10 +28,6 @@ import org.junit.jupiter.api.Test;
 class ConfiguredLimitsTest extends KafkaAndDbTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private static final List<List<Priority>> ORDERS = List.of(
-            List.of(Priority.HIGH, Priority.NORMAL, Priority.LOW),
-            List.of(Priority.LOW, Priority.NORMAL, Priority.HIGH),
-            List.of(Priority.NORMAL, Priority.LOW, Priority.HIGH));
     private static final String HTTP_INSTRUCTION = "{\"method\":\"GET\",\"url\":\"http://example.test/\"}";
 
     @Inject
@@ -59,7 +51,7 @@ class ConfiguredLimitsTest extends KafkaAndDbTest {
     void racingRoundsNeverStartMoreJobsThanTheGlobalLimit() {
         dueJobs("SIMULATION", TestJobs.LOG_INSTRUCTION, 100);
 
-        race(2, 10);
+        ClaimRace.race(dispatcher, 2, 10);
 
         assertThat(countAllRunning()).isEqualTo(ConfiguredLimitsProfile.GLOBAL);
         assertThat(count("SIMULATION", JobStatus.PENDING)).isEqualTo(100 - ConfiguredLimitsProfile.GLOBAL);
@@ -70,7 +62,7 @@ class ConfiguredLimitsTest extends KafkaAndDbTest {
         dueJobs("HTTP", HTTP_INSTRUCTION, 40);
         dueJobs("SIMULATION", TestJobs.LOG_INSTRUCTION, 5);
 
-        race(2, 10);
+        ClaimRace.race(dispatcher, 2, 10);
 
         assertThat(count("HTTP", JobStatus.RUNNING)).isEqualTo(ConfiguredLimitsProfile.HTTP);
         assertThat(count("SIMULATION", JobStatus.RUNNING)).as("other types are not held back").isEqualTo(5);
@@ -85,21 +77,6 @@ class ConfiguredLimitsTest extends KafkaAndDbTest {
                         + " (ARRAY['HIGH', 'NORMAL', 'LOW'])[1 + i % 3]"
                         + " FROM generate_series(1, $4) AS i")
                 .execute(Tuple.of(tenant, type, instruction, count)).await().atMost(TIMEOUT);
-    }
-
-    /**
-     * {@code rounds} times, {@code concurrent} rounds at once, each in its own transaction on its own connection, each
-     * starting from another priority level: without the claim lock they would count the same free room and take
-     * different jobs with it.
-     */
-    private void race(int concurrent, int rounds) {
-        for (int r = 0; r < rounds; r++) {
-            List<Uni<List<UUID>>> together = new ArrayList<>();
-            for (int c = 0; c < concurrent; c++) {
-                together.add(dispatcher.dispatchRoundInOrder(ORDERS.get(c % ORDERS.size())));
-            }
-            Uni.join().all(together).andFailFast().await().atMost(TIMEOUT);
-        }
     }
 
     private long count(String type, JobStatus status) {

@@ -14,7 +14,6 @@ import dev.jobweaver.scheduler.job.store.JobInserts.Stored;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -38,10 +37,6 @@ import org.junit.jupiter.api.Test;
 class LimitedDispatchTest extends KafkaAndDbTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private static final List<List<Priority>> ORDERS = List.of(
-            List.of(Priority.HIGH, Priority.NORMAL, Priority.LOW),
-            List.of(Priority.LOW, Priority.NORMAL, Priority.HIGH),
-            List.of(Priority.NORMAL, Priority.LOW, Priority.HIGH));
 
     @Inject
     Dispatcher dispatcher;
@@ -62,7 +57,7 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         limit(tenant, 5);
         dueJobs(tenant, 200, null, null);
 
-        race(2, 10);
+        ClaimRace.race(dispatcher, 2, 10);
 
         assertThat(count(tenant, JobStatus.RUNNING)).isEqualTo(5);
         assertThat(count(tenant, JobStatus.PENDING)).isEqualTo(195);
@@ -73,12 +68,12 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         String tenant = tenant();
         limit(tenant, 5);
         dueJobs(tenant, 20, null, null);
-        race(2, 3);
+        ClaimRace.race(dispatcher, 2, 3);
         assertThat(count(tenant, JobStatus.RUNNING)).isEqualTo(5);
 
         db.update("UPDATE job_executions SET job_status = 'COMPLETED', finished_at = now() WHERE job_id IN"
                 + " (SELECT job_id FROM job_executions WHERE tenant = $1 AND job_status = 'RUNNING' LIMIT 2)", tenant);
-        race(2, 3);
+        ClaimRace.race(dispatcher, 2, 3);
 
         assertThat(count(tenant, JobStatus.RUNNING)).isEqualTo(5);
         assertThat(count(tenant, JobStatus.COMPLETED)).isEqualTo(2);
@@ -94,7 +89,7 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         dueJobs(limited, 200, null, null);
         dueJobs(other, 30, null, null);
 
-        race(2, 5);
+        ClaimRace.race(dispatcher, 2, 5);
 
         assertThat(count(limited, JobStatus.RUNNING)).isEqualTo(5);
         assertThat(count(other, JobStatus.RUNNING)).isEqualTo(30);
@@ -108,7 +103,7 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         dueJobs(tenant, 60, workflow, 3);
         dueJobs(tenant, 10, unlimitedWorkflow, null);
 
-        race(2, 10);
+        ClaimRace.race(dispatcher, 2, 10);
 
         assertThat(countWorkflow(workflow, JobStatus.RUNNING)).isEqualTo(3);
         assertThat(countWorkflow(unlimitedWorkflow, JobStatus.RUNNING)).isEqualTo(10);
@@ -127,7 +122,7 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         await().atMost(TIMEOUT).until(() -> count(tenant, JobStatus.RUNNING) + count(tenant, JobStatus.PENDING) == 10);
         // The dispatcher, woken by the ingestion, starts the limit's worth; more rounds start nothing more.
         await().atMost(TIMEOUT).until(() -> count(tenant, JobStatus.RUNNING) == 2);
-        race(2, 3);
+        ClaimRace.race(dispatcher, 2, 3);
         assertThat(count(tenant, JobStatus.RUNNING)).isEqualTo(2);
         assertThat(count(tenant, JobStatus.PENDING)).isEqualTo(8);
     }
@@ -194,21 +189,6 @@ class LimitedDispatchTest extends KafkaAndDbTest {
                         + " FROM generate_series(1, $5) AS i")
                 .execute(Tuple.from(new Object[] {tenant, TestJobs.LOG_INSTRUCTION, workflow, workflowMax, count}))
                 .await().atMost(TIMEOUT);
-    }
-
-    /**
-     * {@code rounds} times, {@code concurrent} rounds at once, each in its own transaction on its own connection, each
-     * starting from another priority level: without the claim lock they would count the same free room and take
-     * different jobs with it.
-     */
-    private void race(int concurrent, int rounds) {
-        for (int r = 0; r < rounds; r++) {
-            List<Uni<List<UUID>>> together = new ArrayList<>();
-            for (int c = 0; c < concurrent; c++) {
-                together.add(dispatcher.dispatchRoundInOrder(ORDERS.get(c % ORDERS.size())));
-            }
-            Uni.join().all(together).andFailFast().await().atMost(TIMEOUT);
-        }
     }
 
     private long count(String tenant, JobStatus status) {

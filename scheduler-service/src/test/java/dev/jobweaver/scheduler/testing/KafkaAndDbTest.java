@@ -100,6 +100,22 @@ public abstract class KafkaAndDbTest {
         return jobId;
     }
 
+    /** A job that ran once and completed: COMPLETED. */
+    protected UUID completedJob() {
+        UUID jobId = runningJob();
+        producer.sendJson(Topics.JOB_COMPLETED, jobId, TestJobs.completed(jobId, 1));
+        db.awaitJob(jobId, j -> j.status() == JobStatus.COMPLETED);
+        return jobId;
+    }
+
+    /** A job for later, cancelled before it was due: CANCELLED. */
+    protected UUID cancelledJob() {
+        UUID jobId = delayedJob();
+        command(TestJobs.cancel(jobId));
+        db.awaitJob(jobId, j -> j.status() == JobStatus.CANCELLED);
+        return jobId;
+    }
+
     /** A job that ran once and failed with {@code error}, with no retry left: FAILED and dead-lettered. */
     protected UUID deadLetteredJob(String error) {
         UUID jobId = runningJob();

@@ -29,11 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Stands in for the API's side of workflows: publishes starts and cancels on {@code workflow-runs}, follows
@@ -58,13 +55,8 @@ public final class TestWorkflows implements AutoCloseable {
     public TestWorkflows(String bootstrapServers, TestProducer producer, ObjectMapper mapper) {
         this.producer = producer;
         this.mapper = mapper;
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, "scheduler-test-workflows-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName()));
+        KafkaConsumer<String, byte[]> consumer = TopicRecorder.fromTheStart(bootstrapServers,
+                "scheduler-test-workflows-");
         consumer.subscribe(List.of(Topics.WORKFLOW_PROGRESS));
         poller = Thread.ofPlatform().daemon().name("test-workflows").start(() -> {
             try (consumer) {

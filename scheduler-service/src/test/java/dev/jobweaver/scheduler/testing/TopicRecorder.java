@@ -23,13 +23,7 @@ public final class TopicRecorder implements AutoCloseable {
     private final Thread poller;
 
     private TopicRecorder(String bootstrapServers, List<String> topics) {
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, "scheduler-test-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName()));
+        KafkaConsumer<String, byte[]> consumer = fromTheStart(bootstrapServers, "scheduler-test-");
         consumer.subscribe(topics);
         poller = Thread.ofPlatform().daemon().name("topic-recorder").start(() -> {
             try (consumer) {
@@ -38,6 +32,20 @@ public final class TopicRecorder implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /**
+     * A consumer in a group of its own ({@code groupPrefix} and a random id) that reads from the start of its topics
+     * and commits nothing, so that it sees every record whatever other tests consumed.
+     */
+    static KafkaConsumer<String, byte[]> fromTheStart(String bootstrapServers, String groupPrefix) {
+        return new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName()));
     }
 
     /** Starts recording {@code topics}. */

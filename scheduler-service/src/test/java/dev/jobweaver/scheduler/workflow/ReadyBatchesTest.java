@@ -30,7 +30,8 @@ class ReadyBatchesTest {
     @Test
     void readyNodesAreSpreadOverRecordsWithinTheBound() {
         // root, then four leaves; root's result is 102 bytes of JSON ({"r":"x...x"}), so two leaves fit in 250.
-        RunProgress run = run(OnFailure.FAIL_FAST, "root", "l1:root", "l2:root", "l3:root", "l4:root");
+        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.FAIL_FAST, "root", "l1:root", "l2:root", "l3:root",
+                "l4:root");
         run.start(NOW);
         run = new RunProgress(run.run(), run.nodes());
         run.jobEnded("root", JobStatus.COMPLETED, NOW);
@@ -49,7 +50,7 @@ class ReadyBatchesTest {
 
     @Test
     void aNodeWhoseOwnResultsExceedTheBoundFailsAndItsRunHandlesIt() {
-        RunProgress run = run(OnFailure.CONTINUE, "a", "b", "big:a,b", "small:a", "after:big");
+        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.CONTINUE, "a", "b", "big:a,b", "small:a", "after:big");
         run.start(NOW);
         run = new RunProgress(run.run(), run.nodes());
         run.jobEnded("a", JobStatus.COMPLETED, NOW);
@@ -71,7 +72,7 @@ class ReadyBatchesTest {
 
     @Test
     void aChangeWithoutReadyNodesIsOneRecordWithNone() {
-        RunProgress run = run(OnFailure.FAIL_FAST, "a");
+        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.FAIL_FAST, "a");
         run.start(NOW);
         run = new RunProgress(run.run(), run.nodes());
         run.jobEnded("a", JobStatus.COMPLETED, NOW);
@@ -81,16 +82,5 @@ class ReadyBatchesTest {
 
         assertThat(batches).containsExactly(List.of());
         assertThat(run.run().status()).isEqualTo(WorkflowRunStatus.COMPLETED);
-    }
-
-    private static RunProgress run(OnFailure onFailure, String... nodes) {
-        List<RunNode> graph = new ArrayList<>();
-        for (int i = 0; i < nodes.length; i++) {
-            String[] parts = nodes[i].split(":");
-            graph.add(new RunNode(parts[0], i, parts.length == 1 ? List.of() : List.of(parts[1].split(",")),
-                    NodeStatus.WAITING, JobIds.forNode(RUN, parts[0]), null));
-        }
-        return new RunProgress(new WorkflowRun(RUN, UUID.randomUUID(), 1, "default", onFailure, null,
-                WorkflowRunStatus.RUNNING, 0, null, null, NOW, null, null), graph);
     }
 }

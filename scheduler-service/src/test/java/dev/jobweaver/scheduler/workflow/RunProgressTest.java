@@ -8,7 +8,6 @@ import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -21,7 +20,7 @@ class RunProgressTest {
 
     @Test
     void aNodeIsReadyOnlyWhenAllItsDependenciesCompleted() {
-        RunProgress run = run(OnFailure.FAIL_FAST, "a", "b", "c:a,b");
+        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.FAIL_FAST, "a", "b", "c:a,b");
         run.start(NOW);
         assertThat(ready(run)).containsExactly("a", "b");
 
@@ -40,7 +39,7 @@ class RunProgressTest {
 
     @Test
     void failFastCancelsTheRestAndTheJobsOfReadyNodes() {
-        RunProgress run = run(OnFailure.FAIL_FAST, "a", "b", "c:a");
+        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.FAIL_FAST, "a", "b", "c:a");
         run.start(NOW);
         run = reread(run);
 
@@ -55,7 +54,7 @@ class RunProgressTest {
 
     @Test
     void continueSkipsDependentsTransitivelyAndEndsFailedWhenTheRestEnded() {
-        RunProgress run = run(OnFailure.CONTINUE, "a", "b:a", "c:b", "d", "e:c,d");
+        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.CONTINUE, "a", "b:a", "c:b", "d", "e:c,d");
         run.start(NOW);
         run = reread(run);
 
@@ -74,7 +73,7 @@ class RunProgressTest {
 
     @Test
     void anEndedRunOrNodeTakesNoMoreChanges() {
-        RunProgress run = run(OnFailure.FAIL_FAST, "a", "b");
+        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.FAIL_FAST, "a", "b");
         run.start(NOW);
         run = reread(run);
         assertThat(run.cancel(NOW)).isTrue();
@@ -88,7 +87,7 @@ class RunProgressTest {
 
     @Test
     void aNodeMadeReadyAndCancelledByOneChangeNeverGetsItsJob() {
-        RunProgress run = run(OnFailure.FAIL_FAST, "a", "b", "c:a");
+        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.FAIL_FAST, "a", "b", "c:a");
         run.start(NOW);
         run = reread(run);
 
@@ -104,7 +103,7 @@ class RunProgressTest {
 
     @Test
     void aReadyNodeThatCannotGetItsJobFailsLikeItsJob() {
-        RunProgress run = run(OnFailure.CONTINUE, "a", "b:a", "c:b");
+        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.CONTINUE, "a", "b:a", "c:b");
         run.start(NOW);
         run = reread(run);
         run.jobEnded("a", JobStatus.COMPLETED, NOW);
@@ -117,18 +116,6 @@ class RunProgressTest {
         assertThat(run.node("b").readyAt()).isNull();
         assertThat(status(run, "c")).isEqualTo(NodeStatus.SKIPPED);
         assertThat(run.run().status()).isEqualTo(WorkflowRunStatus.FAILED);
-    }
-
-    /** A run of nodes written {@code id} or {@code id:dep,dep}. */
-    private static RunProgress run(OnFailure onFailure, String... nodes) {
-        List<RunNode> graph = new ArrayList<>();
-        for (int i = 0; i < nodes.length; i++) {
-            String[] parts = nodes[i].split(":");
-            graph.add(new RunNode(parts[0], i, parts.length == 1 ? List.of() : List.of(parts[1].split(",")),
-                    NodeStatus.WAITING, JobIds.forNode(RUN, parts[0]), null));
-        }
-        return new RunProgress(new WorkflowRun(RUN, UUID.randomUUID(), 1, "default", onFailure, null,
-                WorkflowRunStatus.RUNNING, 0, null, null, NOW, null, null), graph);
     }
 
     /** The run as the next transaction reads it. */

@@ -4,17 +4,12 @@ import static dev.jobweaver.e2e.support.Browser.byTestid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobweaver.e2e.support.Browser;
 import dev.jobweaver.e2e.support.E2ePlatform;
-import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -25,28 +20,7 @@ import org.openqa.selenium.support.ui.Select;
  * jobs that fail with {@code maxRetryCount} 0 become dead letters; one is requeued with an edited payload that passes
  * and completes under the same id, the other is discarded with a reason and is then listed under {@code DISCARDED}.
  */
-class DashboardDeadLettersIT {
-
-    private static Browser browser;
-    private static JobWeaverClient api;
-
-    @BeforeAll
-    static void openBrowser() {
-        api = E2ePlatform.api();
-        browser = Browser.open(api);
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
+class DashboardDeadLettersIT extends InBrowser {
 
     @Test
     void aDeadLetterIsRequeuedWithAnEditedPayloadAndAnotherDiscardedWithAReason() {

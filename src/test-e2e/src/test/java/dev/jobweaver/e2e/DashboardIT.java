@@ -4,7 +4,6 @@ import static dev.jobweaver.e2e.support.Browser.byTestid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobweaver.e2e.support.Browser;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
@@ -14,8 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -27,27 +24,10 @@ import org.openqa.selenium.WebElement;
  * resumed with its buttons (and the API agrees); a workflow run drawn as its graph with its nodes' states; and at a
  * phone's width (390x844) no page scrolls sideways. Each page's screenshot is in {@code target/screenshots/}.
  */
-class DashboardIT {
-
-    private static Browser browser;
-    private static JobWeaverClient api;
-
-    @BeforeAll
-    static void openBrowser() {
-        api = E2ePlatform.api();
-        browser = Browser.open(api);
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
+class DashboardIT extends InBrowser {
 
     @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
+    void desktopWidth() {
         browser.phone(false);
     }
 

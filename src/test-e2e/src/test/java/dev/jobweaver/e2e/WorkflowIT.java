@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.Executions;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.local.Platform.Service;
@@ -314,7 +315,7 @@ class WorkflowIT {
                     .allSatisfy((node, status) -> assertThat(status).as(node).isEqualTo("COMPLETED"));
             allJobs.addAll(nodeJobs(done).values());
         }
-        Map<UUID, Integer> completions = completionsPerJob(allJobs);
+        Map<UUID, Integer> completions = Executions.completedPerJob(allJobs);
         assertThat(completions).hasSize(100);
         assertThat(completions.values()).as("completed executions per node job").containsOnly(1);
         assertThat(jobsOfRuns(runs)).as("jobs the API holds for these runs").isEqualTo(100);
@@ -462,25 +463,6 @@ class WorkflowIT {
         } catch (SQLException e) {
             throw new IllegalStateException("could not read execution_attempts", e);
         }
-    }
-
-    /** Completed executions per job on the workers, for the given jobs (0 for none). */
-    private static Map<UUID, Integer> completionsPerJob(List<UUID> jobs) {
-        Map<UUID, Integer> counts = new HashMap<>();
-        jobs.forEach(id -> counts.put(id, 0));
-        try (Connection c = E2ePlatform.database("jobweaver_worker");
-             PreparedStatement query = c.prepareStatement("SELECT job_id, count(*) FROM execution_attempts"
-                     + " WHERE job_id = ANY (?) AND outcome = 'SUCCESS' GROUP BY job_id")) {
-            query.setArray(1, c.createArrayOf("uuid", jobs.toArray()));
-            try (ResultSet rs = query.executeQuery()) {
-                while (rs.next()) {
-                    counts.put(rs.getObject(1, UUID.class), rs.getInt(2));
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not read execution_attempts", e);
-        }
-        return counts;
     }
 
     /** How many jobs the API's read model holds for the given runs. */

@@ -93,10 +93,7 @@ public final class ConcurrencySweep {
             SummaryJson.percentiles(o.putObject("submitToStartMs"), r.toStart());
             Correctness c = r.correctness();
             ObjectNode exactlyOnce = o.putObject("correctness");
-            exactlyOnce.put("asExpected", c.asExpected());
-            exactlyOnce.put("lost", c.lost());
-            exactlyOnce.put("duplicated", c.duplicated());
-            exactlyOnce.put("unexpected", c.unexpected());
+            SummaryJson.outcomeCounts(exactlyOnce, c);
             exactlyOnce.put("ok", c.ok());
         }
     }

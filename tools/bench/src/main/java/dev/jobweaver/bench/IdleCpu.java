@@ -107,11 +107,7 @@ public record IdleCpu(int rows, Duration dueIn, double insertSeconds, Duration w
             if (p.pid() <= 0) {
                 continue;
             }
-            List<Long> pids = new ArrayList<>();
-            pids.add(p.pid());
-            if (p.withDescendants()) {
-                pids.addAll(descendants.apply(p.pid()));
-            }
+            List<Long> pids = p.pids(descendants);
             Map<Long, Long> byPid = new LinkedHashMap<>();
             for (long pid : pids) {
                 try {

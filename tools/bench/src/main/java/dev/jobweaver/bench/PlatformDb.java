@@ -1,6 +1,7 @@
 package dev.jobweaver.bench;
 
-import java.sql.Array;
+import static dev.jobweaver.bench.IdChunks.instant;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -8,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,9 +25,6 @@ import java.util.function.IntConsumer;
  * (column names as in the services' Flyway migrations).
  */
 public final class PlatformDb implements AutoCloseable {
-
-    /** Ids per {@code = ANY(?)} query. */
-    static final int CHUNK = 5_000;
 
     private static final String TERMINAL = "SELECT id FROM jobs WHERE id = ANY(?)"
             + " AND status IN ('COMPLETED', 'FAILED', 'REJECTED')";
@@ -374,26 +371,10 @@ public final class PlatformDb implements AutoCloseable {
         return schedulerProblem;
     }
 
-    /** One row handler. */
-    @FunctionalInterface
-    private interface RowHandler {
-        void row(ResultSet rs) throws SQLException;
-    }
-
-    private static void forChunks(Connection connection, String sql, Collection<UUID> ids, RowHandler handler) {
-        List<UUID> all = List.copyOf(ids);
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int from = 0; from < all.size(); from += CHUNK) {
-                List<UUID> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
-                Array array = connection.createArrayOf("uuid", chunk.toArray());
-                statement.setArray(1, array);
-                try (ResultSet rs = statement.executeQuery()) {
-                    while (rs.next()) {
-                        handler.row(rs);
-                    }
-                }
-                array.free();
-            }
+    private static void forChunks(Connection connection, String sql, Collection<UUID> ids,
+                                  IdChunks.RowHandler handler) {
+        try {
+            IdChunks.query(connection, sql, ids, handler);
         } catch (SQLException e) {
             throw new IllegalStateException(explain(e), e);
         }
@@ -407,11 +388,6 @@ public final class PlatformDb implements AutoCloseable {
             case "42703" -> message + " (the bench's queries no longer match the services' Flyway migrations)";
             default -> "querying the platform's PostgreSQL failed: " + message;
         };
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
     }
 
     /**

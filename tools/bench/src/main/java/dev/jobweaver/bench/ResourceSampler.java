@@ -88,11 +88,7 @@ public final class ResourceSampler implements AutoCloseable {
             if (p.pid() <= 0) {
                 continue;
             }
-            List<Long> pids = new ArrayList<>();
-            pids.add(p.pid());
-            if (p.withDescendants()) {
-                pids.addAll(descendants.apply(p.pid()));
-            }
+            List<Long> pids = p.pids(descendants);
             long privateKb = 0;
             long sharedKb = 0;
             long fileKb = 0;

@@ -228,12 +228,17 @@ public final class SummaryJson {
 
     private static void correctness(ObjectNode o, Correctness c) {
         o.put("accepted", c.accepted());
+        outcomeCounts(o, c);
+        ArrayNode examples = o.putArray("examples");
+        c.examples().forEach(examples::add);
+    }
+
+    /** How the accepted jobs of {@code c} ended: as expected, lost, duplicated, unexpected. */
+    static void outcomeCounts(ObjectNode o, Correctness c) {
         o.put("asExpected", c.asExpected());
         o.put("lost", c.lost());
         o.put("duplicated", c.duplicated());
         o.put("unexpected", c.unexpected());
-        ArrayNode examples = o.putArray("examples");
-        c.examples().forEach(examples::add);
     }
 
     private static void notifications(ObjectNode o, Notifications n) {

@@ -2,6 +2,7 @@ package dev.jobweaver.bench;
 
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -10,44 +11,42 @@ import java.util.stream.Collectors;
  */
 public enum Workload {
     /** N no-op jobs as fast as the API takes them. */
-    BURST("burst", true),
+    BURST(true),
     /** A fixed offered rate for a duration, open loop. */
-    STEADY("steady", true),
+    STEADY(true),
     /** Like burst, with 5% of the jobs sleeping 5 s. */
-    SLEEPERS("sleepers", true),
+    SLEEPERS(true),
     /** Like burst, with 10% of the jobs failing their first attempt. */
-    RETRIES("retries", true),
+    RETRIES(true),
     /** Like burst, every job with a priority: 60% HIGH, 30% NORMAL, 10% LOW. */
-    PRIORITIES("priorities", false),
+    PRIORITIES(false),
     /** No-op jobs at a modest rate, each with a delay of a few seconds: how late they start. */
-    DELAYED("delayed", false),
+    DELAYED(false),
     /** The platform's idle CPU without and with a million future jobs in the scheduler's table. */
-    DELAYED_IDLE("delayed-idle", false),
+    DELAYED_IDLE(false),
     /** Waiting and running jobs cancelled: how soon the cancel shows in the API and stops the worker's run. */
-    CANCEL("cancel", false),
+    CANCEL(false),
     /** No-op jobs each subscribed to COMPLETED: how soon its signed webhook reaches a receiver in the bench. */
-    NOTIFY("notify", false),
+    NOTIFY(false),
     /** Interval schedules ticking every minute: every tick one job, how late, and what they cost the scheduler. */
-    SCHEDULES("schedules", false),
+    SCHEDULES(false),
     /** A 100-node fan-out run one run at a time, and many runs of a 5-node diamond at once. */
-    WORKFLOW("workflow", false),
+    WORKFLOW(false),
     /**
      * The burst's jobs under a tenant limit that does not bind (the cost of the limited claim), then sleeping jobs
      * under one that does: never more running than the limit, and how near its ideal rate.
      */
-    LIMITS("limits", false);
+    LIMITS(false);
 
-    private final String cliName;
     private final boolean byDefault;
 
-    Workload(String cliName, boolean byDefault) {
-        this.cliName = cliName;
+    Workload(boolean byDefault) {
         this.byDefault = byDefault;
     }
 
-    /** The name on the command line and in file names. */
+    /** The name on the command line and in file names: the constant's, in lower case, with a hyphen for '_'. */
     public String cliName() {
-        return cliName;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /**
@@ -62,7 +61,7 @@ public enum Workload {
 
     /** The workload called {@code name}, or an {@link IllegalArgumentException} listing the valid names. */
     public static Workload named(String name) {
-        return Arrays.stream(values()).filter(w -> w.cliName.equals(name)).findFirst()
+        return Arrays.stream(values()).filter(w -> w.cliName().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown workload '" + name + "'; valid: "
                         + Arrays.stream(values()).map(Workload::cliName).collect(Collectors.joining(", "))));
     }

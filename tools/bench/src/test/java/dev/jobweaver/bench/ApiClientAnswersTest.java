@@ -2,21 +2,16 @@ package dev.jobweaver.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,36 +22,21 @@ import org.junit.jupiter.api.Test;
  */
 class ApiClientAnswersTest {
 
-    private HttpServer server;
-    private ExecutorService handlers;
+    @AutoClose
+    private StubApi api;
+    @AutoClose
     private ApiClient client;
     private final AtomicInteger served = new AtomicInteger();
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/jobs", exchange -> {
-            exchange.getRequestBody().readAllBytes();
+        api = StubApi.serving("/api/jobs", 4, (exchange, body) -> {
             // counted before answering: counted after, the caller could have its answer, and the test its count,
             // before the handler's thread got to the increment
             served.incrementAndGet();
-            byte[] answer = ("{\"jobId\":\"" + UUID.randomUUID() + "\",\"traceId\":\"abc\"}")
-                    .getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(202, answer.length);
-            exchange.getResponseBody().write(answer);
-            exchange.close();
+            StubApi.answer(exchange, 202, "{\"jobId\":\"" + UUID.randomUUID() + "\",\"traceId\":\"abc\"}");
         });
-        handlers = Executors.newFixedThreadPool(4);
-        server.setExecutor(handlers);
-        server.start();
-        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort(), Duration.ofSeconds(3));
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.stop(0);
-        handlers.shutdownNow();
+        client = new ApiClient(api.url(), Duration.ofSeconds(3));
     }
 
     @Test

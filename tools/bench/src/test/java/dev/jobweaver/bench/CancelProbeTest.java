@@ -6,7 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +17,7 @@ class CancelProbeTest {
 
     private static final UUID JOB = UUID.fromString("6f1c1a52-3c55-4d4e-9f0e-2d5f7b9a0c11");
 
+    @AutoClose
     private StubApi api;
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
@@ -30,13 +31,6 @@ class CancelProbeTest {
             StubApi.answer(exchange, cancel ? status : 202, cancel ? body : "{\"jobId\":\"" + JOB + "\"}");
         });
         return api.runner(List.of("cancel"), console);
-    }
-
-    @AfterEach
-    void stop() {
-        if (api != null) {
-            api.close();
-        }
     }
 
     @Test

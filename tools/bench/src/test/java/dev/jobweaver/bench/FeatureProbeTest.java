@@ -15,7 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +28,7 @@ class FeatureProbeTest {
     private static final UUID SCHEDULE = UUID.fromString("0b9f1a52-3c55-4d4e-9f0e-2d5f7b9a0c22");
     private static final String SECRET = "whsec_am9id2VhdmVyLWJlbmNoLXRlc3Qta2V5LTMyYnl0ZXM=";
 
+    @AutoClose
     private StubApi api;
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
@@ -41,13 +42,6 @@ class FeatureProbeTest {
             }
         });
         return api.runner(List.of(args), console);
-    }
-
-    @AfterEach
-    void stop() {
-        if (api != null) {
-            api.close();
-        }
     }
 
     @Test

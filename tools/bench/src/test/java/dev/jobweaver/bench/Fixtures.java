@@ -1,5 +1,8 @@
 package dev.jobweaver.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -57,6 +60,14 @@ final class Fixtures {
     }
 
     /** The row of {@code run}'s targets named {@code name}. */
+    /** The names of the files {@link Bench#write} puts into {@code out} for {@code run}, sorted. */
+    static List<String> written(Path out, BenchRun run) throws IOException {
+        Bench.write(out, run);
+        try (var files = Files.list(out)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
     static TargetRow target(BenchRun run, String name) {
         return run.targets().stream().filter(t -> t.target().equals(name)).findFirst().orElseThrow();
     }

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** A platform that refuses a job-control field makes its workload unavailable after one request, saying why. */
 class JobControlProbeTest {
 
+    @AutoClose
     private StubApi api;
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
@@ -18,13 +19,6 @@ class JobControlProbeTest {
     private WorkloadRunner runner(int status, String body, String... args) throws IOException {
         api = StubApi.serving("/api/jobs", (exchange, request) -> StubApi.answer(exchange, status, body));
         return api.runner(List.of(args), console);
-    }
-
-    @AfterEach
-    void stop() {
-        if (api != null) {
-            api.close();
-        }
     }
 
     @Test

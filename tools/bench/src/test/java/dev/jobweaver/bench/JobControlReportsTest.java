@@ -187,12 +187,9 @@ class JobControlReportsTest {
     @Test
     void rawFilesOfJobControlRunsHaveTheirColumnsAndTheIdleRunHasNone() throws Exception {
         Path out = folder.resolve("x");
-        Bench.write(out, run());
-        try (var files = Files.list(out)) {
-            assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly("burst-jobs.csv",
-                    "burst-jobs.json", "delayed-jobs.csv", "delayed-jobs.json", "priorities-jobs.csv",
-                    "priorities-jobs.json", "report.html", "resources.csv", "summary.json");
-        }
+        assertThat(Fixtures.written(out, run())).containsExactly("burst-jobs.csv",
+                "burst-jobs.json", "delayed-jobs.csv", "delayed-jobs.json", "priorities-jobs.csv",
+                "priorities-jobs.json", "report.html", "resources.csv", "summary.json");
         assertThat(Files.readAllLines(out.resolve("burst-jobs.csv")).getFirst()).isEqualTo(RawFiles.JOBS_HEADER);
         List<String> delayed = Files.readAllLines(out.resolve("delayed-jobs.csv"));
         assertThat(delayed.getFirst()).isEqualTo(RawFiles.JOBS_HEADER + "," + RawFiles.CONTROL_HEADER);

@@ -16,7 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,17 +28,11 @@ class LimitsBenchTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path CWD = Path.of("/r");
 
+    @AutoClose
     private StubApi api;
     /** The limit the stub API stored last: what the fake scheduler holds. */
     private final AtomicReference<Integer> stored = new AtomicReference<>();
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
-
-    @AfterEach
-    void stop() {
-        if (api != null) {
-            api.close();
-        }
-    }
 
     private static TenantLimits.Interval interval(long startMs, Long endMs) {
         return new TenantLimits.Interval(UUID.randomUUID(), Fixtures.at(startMs),

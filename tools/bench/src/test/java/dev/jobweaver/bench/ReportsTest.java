@@ -125,11 +125,8 @@ class ReportsTest {
     @Test
     void theFolderGetsRawFiguresPerWorkloadAndTheReports() throws Exception {
         Path out = folder.resolve("bench/x");
-        Bench.write(out, run());
-        try (var files = Files.list(out)) {
-            assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly("burst-jobs.csv",
-                    "burst-jobs.json", "report.html", "resources.csv", "summary.json");
-        }
+        assertThat(Fixtures.written(out, run())).containsExactly("burst-jobs.csv",
+                "burst-jobs.json", "report.html", "resources.csv", "summary.json");
         assertThat(Files.readAllLines(out.resolve("burst-jobs.csv"))).hasSize(4);
         assertThat(JSON.readTree(out.resolve("burst-jobs.json").toFile())).hasSize(3);
         assertThat(JSON.readTree(out.resolve("summary.json").toFile()).path("workloads")).hasSize(2);
@@ -163,12 +160,9 @@ class ReportsTest {
                 "POST /api/jobs answer by concurrency");
 
         Path out = folder.resolve("sweep");
-        Bench.write(out, run);
-        try (var files = Files.list(out)) {
-            assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly("burst-c1-jobs.csv",
-                    "burst-c1-jobs.json", "burst-c64-jobs.csv", "burst-c64-jobs.json", "report.html",
-                    "resources.csv", "summary.json");
-        }
+        assertThat(Fixtures.written(out, run)).containsExactly("burst-c1-jobs.csv",
+                "burst-c1-jobs.json", "burst-c64-jobs.csv", "burst-c64-jobs.json", "report.html",
+                "resources.csv", "summary.json");
     }
 
     @Test

@@ -10,11 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * A fake API for the bench's unit tests: the JDK's HTTP server on a free loopback port, answering every request
  * under one path by a {@link Route}, and an {@link ApiClient} to it. Each request is recorded, in arrival order, as
- * {@code "METHOD path body"}. Closing stops the client and the server.
+ * {@code "METHOD path body"}. Closing stops the client and the server; a test holds it in an {@code @AutoClose} field.
  */
 final class StubApi implements AutoCloseable {
 
@@ -26,22 +28,36 @@ final class StubApi implements AutoCloseable {
     /** Every request so far, as {@code "METHOD path body"}. */
     final List<String> requests = new CopyOnWriteArrayList<>();
     private final HttpServer server;
+    private final ExecutorService handlers;
     private final ApiClient client;
 
-    private StubApi(String path, Route route) throws IOException {
+    private StubApi(String path, int threads, Route route) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        // More than one thread lets the requests a client keeps in flight be in flight at the stub too.
+        handlers = threads > 1 ? Executors.newFixedThreadPool(threads) : null;
+        server.setExecutor(handlers);
         server.createContext(path, exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body);
             route.handle(exchange, body);
         });
         server.start();
-        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
+        client = new ApiClient(url());
     }
 
     /** A started stub answering the requests under {@code path} (e.g. {@code /api/}) by {@code route}. */
     static StubApi serving(String path, Route route) throws IOException {
-        return new StubApi(path, route);
+        return new StubApi(path, 1, route);
+    }
+
+    /** Likewise, answering up to {@code threads} requests at once. */
+    static StubApi serving(String path, int threads, Route route) throws IOException {
+        return new StubApi(path, threads, route);
+    }
+
+    /** Where the stub listens, for a client of a test's own settings. */
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
     ApiClient client() {
@@ -67,5 +83,8 @@ final class StubApi implements AutoCloseable {
     public void close() {
         client.close();
         server.stop(0);
+        if (handlers != null) {
+            handlers.shutdownNow();
+        }
     }
 }

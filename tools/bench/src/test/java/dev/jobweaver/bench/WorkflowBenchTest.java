@@ -4,20 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.jobweaver.common.job.JobIds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,10 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class WorkflowBenchTest {
 
-    private HttpServer server;
-    private java.util.concurrent.ExecutorService executor;
-    private ApiClient client;
-    private final List<String> requests = new CopyOnWriteArrayList<>();
+    @AutoClose
+    private StubApi api;
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
     /** How the stub answers {@code /api/workflows}. */
@@ -38,37 +32,8 @@ class WorkflowBenchTest {
     }
 
     private WorkloadRunner runner(Handler workflows) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body);
-            workflows.handle(exchange);
-        });
-        server.start();
-        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
-        BenchOptions options = BenchOptions.parse(List.of("workflow"), Path.of("/r"));
-        return new WorkloadRunner(options, client, null, null, Fixtures.platform(), () -> ReplicaShare.Snapshot.NONE,
-                new PrintStream(console, true), false);
-    }
-
-    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        exchange.getResponseBody().write(bytes);
-        exchange.close();
-    }
-
-    @AfterEach
-    void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.stop(0);
-        }
-        if (executor != null) {
-            executor.shutdownNow();
-        }
+        api = StubApi.serving("/api/", (exchange, body) -> workflows.handle(exchange));
+        return api.runner(List.of("workflow"), console);
     }
 
     @Test
@@ -99,13 +64,13 @@ class WorkflowBenchTest {
 
     @Test
     void theWorkloadIsUnavailableWhenTheApiHasNoWorkflows() throws IOException {
-        WorkloadRunner runner = runner(exchange -> answer(exchange, 404, "Not Found"));
+        WorkloadRunner runner = runner(exchange -> StubApi.answer(exchange, 404, "Not Found"));
         WorkloadResult result = runner.run(new BenchOptions.Run(Workload.WORKFLOW, 64, "workflow"));
         assertThat(result.available()).isFalse();
         assertThat(result.note()).isEqualTo("the API answers 404 to POST /api/workflows (Not Found); the platform "
                 + "does not support workflows");
-        assertThat(requests).singleElement().asString().startsWith("POST /api/workflows {\"name\":\"jobweaver-bench-"
-                + "probe\",\"nodes\":[{\"id\":\"only\",\"job\":{");
+        assertThat(api.requests).singleElement().asString().startsWith("POST /api/workflows {\"name\":"
+                + "\"jobweaver-bench-probe\",\"nodes\":[{\"id\":\"only\",\"job\":{");
         assertThat(console.toString()).contains("workflow: probing POST /api/workflows");
     }
 
@@ -113,23 +78,23 @@ class WorkflowBenchTest {
     void theProbePassesOnACreatedWorkflowAndDeletesIt() throws IOException {
         WorkloadRunner runner = runner(exchange -> {
             if (exchange.getRequestMethod().equals("POST")) {
-                answer(exchange, 201, "{\"id\":\"wf-1\",\"version\":1}");
+                StubApi.answer(exchange, 201, "{\"id\":\"wf-1\",\"version\":1}");
             } else {
-                answer(exchange, 204, "");
+                StubApi.answer(exchange, 204, "");
             }
         });
         assertThat(runner.workflows().probe("workflow")).isNull();
-        assertThat(requests).hasSize(2);
-        assertThat(requests.get(1)).isEqualTo("DELETE /api/workflows/wf-1 ");
+        assertThat(api.requests).hasSize(2);
+        assertThat(api.requests.get(1)).isEqualTo("DELETE /api/workflows/wf-1 ");
     }
 
     @Test
     void aRefusedOrIdlessProbeSaysWhat() throws IOException {
-        WorkloadRunner runner = runner(exchange -> answer(exchange, 400, "{\"error\":\"nodes: too many\"}"));
+        WorkloadRunner runner = runner(exchange -> StubApi.answer(exchange, 400, "{\"error\":\"nodes: too many\"}"));
         assertThat(runner.workflows().probe("workflow"))
                 .isEqualTo("the probe workflow was answered 400 {\"error\":\"nodes: too many\"}, not 201");
-        stop();
-        WorkloadRunner idless = runner(exchange -> answer(exchange, 201, "{\"version\":1}"));
+        api.close();
+        WorkloadRunner idless = runner(exchange -> StubApi.answer(exchange, 201, "{\"version\":1}"));
         assertThat(idless.workflows().probe("workflow")).isEqualTo("the probe workflow's 201 has no id: "
                 + "{\"version\":1}");
     }
@@ -188,9 +153,9 @@ class WorkflowBenchTest {
                 new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).path("nodes")
                         .forEach(n -> ids.add(n.path("id").asText()));
                 nodesByWorkflow.put(id, ids);
-                answer(exchange, 201, "{\"id\":\"" + id + "\",\"version\":1}");
+                StubApi.answer(exchange, 201, "{\"id\":\"" + id + "\",\"version\":1}");
             } else if (method.equals("DELETE")) {
-                answer(exchange, 204, "");
+                StubApi.answer(exchange, 204, "");
             } else if (method.equals("POST") && path.endsWith("/runs")) {
                 mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 try {
@@ -202,7 +167,7 @@ class WorkflowBenchTest {
                 workflowOfRun.put(runId, path.split("/")[3]);
                 createdAt.put(runId, Instant.now());
                 inFlight.decrementAndGet();
-                answer(exchange, 202, "{\"runId\":\"" + runId + "\",\"traceId\":\"t\"}");
+                StubApi.answer(exchange, 202, "{\"runId\":\"" + runId + "\",\"traceId\":\"t\"}");
             } else if (method.equals("GET") && path.startsWith("/api/workflow-runs/")) {
                 UUID runId = UUID.fromString(path.substring(path.lastIndexOf('/') + 1));
                 List<String> ids = nodesByWorkflow.get(workflowOfRun.get(runId));
@@ -215,10 +180,10 @@ class WorkflowBenchTest {
                     }
                 }
                 Instant created = createdAt.get(runId);
-                answer(exchange, 200, "{\"runId\":\"" + runId + "\",\"status\":\"COMPLETED\",\"nodes\":[" + nodes
+                StubApi.answer(exchange, 200, "{\"runId\":\"" + runId + "\",\"status\":\"COMPLETED\",\"nodes\":[" + nodes
                         + "],\"createdAt\":\"" + created + "\",\"finishedAt\":\"" + created.plusMillis(30) + "\"}");
             } else {
-                answer(exchange, 404, "");
+                StubApi.answer(exchange, 404, "");
             }
         }
 
@@ -247,20 +212,11 @@ class WorkflowBenchTest {
     @Test
     void theWholeWorkloadAgainstAStubPlatform() throws IOException {
         StubPlatform platform = new StubPlatform();
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        // several threads, so that the requests the bench keeps in flight are in flight at the stub too
-        executor = java.util.concurrent.Executors.newFixedThreadPool(16);
-        server.setExecutor(executor);
-        server.createContext("/api/", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
-            platform.handle(exchange, body);
-        });
-        server.start();
-        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
+        api = StubApi.serving("/api/", 16, platform::handle);
         BenchOptions options = BenchOptions.parse(List.of("workflow", "--workflow-runs", "3", "--diamond-runs", "40",
                 "--concurrency", "8"), Path.of("/r"));
-        WorkloadResult result = new WorkflowBench(options, client, platform, new PrintStream(console, true), false)
+        WorkloadResult result = new WorkflowBench(options, api.client(), platform, new PrintStream(console, true),
+                false)
                 .run(new BenchOptions.Run(Workload.WORKFLOW, 8, "workflow"));
 
         assertThat(result.available()).as(result.note()).isTrue();
@@ -277,10 +233,10 @@ class WorkflowBenchTest {
         assertThat(platform.mostInFlight.get()).isBetween(2, 8);
         assertThat(w.deleted()).isEqualTo(2);
         // the probe's workflow, then the two the workload made, each deleted
-        assertThat(requests).contains("DELETE /api/workflows/wf-1", "DELETE /api/workflows/wf-2",
-                "DELETE /api/workflows/wf-3");
-        assertThat(requests.stream().filter(r -> r.startsWith("POST /api/workflows/wf-2/runs"))).hasSize(3);
-        assertThat(requests.stream().filter(r -> r.startsWith("POST /api/workflows/wf-3/runs"))).hasSize(40);
+        assertThat(api.requests).contains("DELETE /api/workflows/wf-1 ", "DELETE /api/workflows/wf-2 ",
+                "DELETE /api/workflows/wf-3 ");
+        assertThat(api.requests.stream().filter(r -> r.startsWith("POST /api/workflows/wf-2/runs"))).hasSize(3);
+        assertThat(api.requests.stream().filter(r -> r.startsWith("POST /api/workflows/wf-3/runs"))).hasSize(40);
         assertThat(result.note()).startsWith("fan-out: start, 98 no-op branches, join (100 nodes), 3 runs one after "
                 + "another; diamond: a -> b, c, d -> e, 40 runs, 8 requests in flight");
     }
@@ -288,21 +244,17 @@ class WorkflowBenchTest {
     @Test
     void aRunThatCannotBeReadStopsTheFanOutAfterTheTimeoutAndCountsAsLost() throws IOException {
         StubPlatform platform = new StubPlatform();
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+        api = StubApi.serving("/api/", (exchange, body) -> {
             if (exchange.getRequestMethod().equals("GET")) {
-                answer(exchange, 404, "");
+                StubApi.answer(exchange, 404, "");
             } else {
                 platform.handle(exchange, body);
             }
         });
-        server.start();
-        client = new ApiClient("http://127.0.0.1:" + server.getAddress().getPort());
         BenchOptions options = BenchOptions.parse(List.of("workflow", "--workflow-runs", "3", "--diamond-runs", "2",
                 "--concurrency", "2", "--timeout", "300ms"), Path.of("/r"));
-        WorkloadResult result = new WorkflowBench(options, client, platform, new PrintStream(console, true), false)
+        WorkloadResult result = new WorkflowBench(options, api.client(), platform, new PrintStream(console, true),
+                false)
                 .run(new BenchOptions.Run(Workload.WORKFLOW, 2, "workflow"));
 
         assertThat(result.workflows().fanOut().runs()).isEqualTo(1);
@@ -310,6 +262,6 @@ class WorkflowBenchTest {
         assertThat(result.correctness().summary()).isEqualTo("0/3 as expected, 3 lost, 0 duplicated, 0 unexpected");
         assertThat(result.note()).contains(" could not be read (GET /api/workflow-runs/",
                 "the other 2 fan-out runs were not started", "2 diamond runs had not ended after 0 s");
-        assertThat(requests).contains("DELETE /api/workflows/wf-2", "DELETE /api/workflows/wf-3");
+        assertThat(api.requests).contains("DELETE /api/workflows/wf-2 ", "DELETE /api/workflows/wf-3 ");
     }
 }

@@ -28,18 +28,27 @@ class ReaperTest {
                 + "while :; do sleep 0.1; done";
         // With default dispositions: a build started as a background job inherits SIGINT ignored, and sh cannot trap
         // a signal that was ignored on entry, so the database's SIGINT would never reach the trap.
-        Process p = new ProcessBuilder(Reaper.detached(List.of("env", "--default-signal=INT,TERM", "sh", "-c", script)))
-                .start();
-        started.add(p);
-        return p;
+        return started(new ProcessBuilder(Reaper.detached(List.of("env", "--default-signal=INT,TERM", "sh", "-c",
+                script))).start());
+    }
+
+    /** {@code process}, stopped after the test. */
+    private Process started(Process process) {
+        started.add(process);
+        return process;
+    }
+
+    /** A reaper watching {@code launcher} (a stand-in that lives until the test kills it), stopped after the test. */
+    private Reaper reaperOf(Process launcher) {
+        Reaper reaper = Reaper.start(dir.resolve("run"), launcher.pid());
+        started(reaper.process());
+        return reaper;
     }
 
     @Test
     void whenTheLauncherDiesItsChildrenAreStoppedServicesFirstDatabaseLast() throws Exception {
-        Process launcher = new ProcessBuilder("sleep", "600").start();
-        started.add(launcher);
-        Reaper reaper = Reaper.start(dir.resolve("run"), launcher.pid());
-        started.add(reaper.process());
+        Process launcher = started(new ProcessBuilder("sleep", "600").start());
+        Reaper reaper = reaperOf(launcher);
         Process database = child(Reaper.DATABASE);
         Process broker = child(Reaper.BROKERS);
         Process service = child(Reaper.SERVICES);
@@ -62,10 +71,8 @@ class ReaperTest {
 
     @Test
     void aChildTheLauncherStoppedItselfIsLeftAlone() throws Exception {
-        Process launcher = new ProcessBuilder("sleep", "600").start();
-        started.add(launcher);
-        Reaper reaper = Reaper.start(dir.resolve("run"), launcher.pid());
-        started.add(reaper.process());
+        Process launcher = started(new ProcessBuilder("sleep", "600").start());
+        Reaper reaper = reaperOf(launcher);
         Process unregistered = child(Reaper.SERVICES);
         Thread.sleep(300);
         reaper.register(Reaper.SERVICES, "api-service", unregistered.pid());

@@ -8,6 +8,7 @@ import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.worker.testing.JobLog;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
@@ -19,10 +20,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,36 +33,19 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_worker")
 class JobCommandsCancelTest extends WorkerKafkaTest {
 
-    /** Where LOG steps write (StepExecutor). */
-    private static final String JOB_LOG = "jobweaver.job";
-
     @Inject
     StoppedJobs stopped;
 
-    private final List<String> logged = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final JobLog log = new JobLog();
 
     @BeforeEach
     void listen() {
-        Logger.getLogger(JOB_LOG).addHandler(capture);
+        log.listen();
     }
 
     @AfterEach
     void stopListening() {
-        Logger.getLogger(JOB_LOG).removeHandler(capture);
+        log.close();
     }
 
     @Test
@@ -75,7 +55,8 @@ class JobCommandsCancelTest extends WorkerKafkaTest {
         RunJobEvent run = WorkerKafka.run(new Step.Log(sleeping), new Step.Sleep(30_000L));
         kafka.send(run, null);
         // the row is RUNNING before the attempt starts its steps; the log line says the sleep is next
-        await().atMost(WAIT).until(() -> logged.contains(sleeping) && "RUNNING".equals(outcome(run.eventId())));
+        await().atMost(WAIT)
+                .until(() -> log.messages().contains(sleeping) && "RUNNING".equals(outcome(run.eventId())));
 
         long sent = System.nanoTime();
         kafka.send(WorkerKafka.command(run.jobId(), JobCommand.CANCEL));
@@ -104,14 +85,14 @@ class JobCommandsCancelTest extends WorkerKafkaTest {
         RunJobEvent run = WorkerKafka.run(new Step.Log(before), new Step.Compute(20_000_000_000L),
                 new Step.Log(after), new Step.Sleep(10L));
         kafka.send(run, null);
-        await().atMost(WAIT).until(() -> logged.contains(before));
+        await().atMost(WAIT).until(() -> log.messages().contains(before));
 
         kafka.send(WorkerKafka.command(run.jobId(), JobCommand.CANCEL));
         Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
 
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_FAILED);
         assertThat(outcome.errorMessage()).startsWith("WORKER.CANCELLED");
-        assertThat(logged).as("the LOG step after the cancelled COMPUTE").doesNotContain(after);
+        assertThat(log.messages()).as("the LOG step after the cancelled COMPUTE").doesNotContain(after);
         assertThat(row(run.eventId()).getString("error_message")).startsWith("WORKER.CANCELLED");
     }
 
@@ -130,7 +111,7 @@ class JobCommandsCancelTest extends WorkerKafkaTest {
         assertThat(outcome.errorMessage())
                 .isEqualTo("WORKER.CANCELLED: the job was cancelled before the attempt started");
         assertThat(row(run.eventId()).getString("outcome")).isEqualTo("FAILURE");
-        assertThat(logged).as("the handler was not called").doesNotContain(step);
+        assertThat(log.messages()).as("the handler was not called").doesNotContain(step);
         await().atMost(WAIT).untilAsserted(() -> assertThat(cancelled("before-start"))
                 .isGreaterThanOrEqualTo(cancelledBefore + 1));
 

@@ -3,8 +3,6 @@ package dev.jobweaver.scheduler.job.store;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.testing.StatisticsTargetContract;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
-import jakarta.inject.Inject;
 import java.util.Map;
 
 /** Every column of {@code job_executions} has an explicit, small statistics target ({@link StatisticsTargetContract}). */
@@ -12,15 +10,7 @@ import java.util.Map;
 @JobWeaverTest(database = "jobweaver_scheduler")
 class StatisticsTargetTest extends StatisticsTargetContract {
 
-    @Inject
-    Pool pool;
-
     StatisticsTargetTest() {
         super("job_executions", Map.of("instruction", 0, "traceparent", 0, "last_error", 0, "job_status", 10));
-    }
-
-    @Override
-    protected Pool pool() {
-        return pool;
     }
 }

@@ -26,11 +26,20 @@ public final class Executions {
 
     /** Executions started per job, for the given jobs (0 for a job never started). */
     public static Map<UUID, Integer> perJob(Collection<UUID> jobIds) {
+        return countPerJob("", jobIds);
+    }
+
+    /** Executions that ended in SUCCESS per job, for the given jobs (0 for none). */
+    public static Map<UUID, Integer> completedPerJob(Collection<UUID> jobIds) {
+        return countPerJob(" AND outcome = 'SUCCESS'", jobIds);
+    }
+
+    private static Map<UUID, Integer> countPerJob(String condition, Collection<UUID> jobIds) {
         Map<UUID, Integer> counts = new HashMap<>();
         jobIds.forEach(id -> counts.put(id, 0));
         try (Connection c = E2ePlatform.database("jobweaver_worker");
-             PreparedStatement query = c.prepareStatement(
-                     "SELECT job_id, count(*) FROM execution_attempts WHERE job_id = ANY (?) GROUP BY job_id")) {
+             PreparedStatement query = c.prepareStatement("SELECT job_id, count(*) FROM execution_attempts"
+                     + " WHERE job_id = ANY (?)" + condition + " GROUP BY job_id")) {
             query.setArray(1, c.createArrayOf("uuid", jobIds.toArray()));
             try (ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {

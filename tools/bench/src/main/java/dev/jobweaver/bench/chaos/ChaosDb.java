@@ -1,18 +1,16 @@
 package dev.jobweaver.bench.chaos;
 
+import static dev.jobweaver.bench.IdChunks.instant;
+
+import dev.jobweaver.bench.IdChunks;
 import dev.jobweaver.local.Postgres;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -22,9 +20,6 @@ import java.util.UUID;
  * Flyway migrations). A connection per call: PostgreSQL may have been killed and started again since the last one.
  */
 final class ChaosDb {
-
-    /** Ids per {@code = ANY(?)} query. */
-    static final int CHUNK = 5_000;
 
     private static final String TERMINAL = "SELECT id FROM jobs WHERE id = ANY(?) AND status IN ('COMPLETED',"
             + " 'FAILED', 'REJECTED')";
@@ -76,34 +71,12 @@ final class ChaosDb {
         return states;
     }
 
-    /** One row handler. */
-    @FunctionalInterface
-    private interface RowHandler {
-        void row(ResultSet rs) throws SQLException;
-    }
-
-    private void query(String database, String sql, Collection<UUID> ids, RowHandler handler) {
-        List<UUID> all = List.copyOf(ids);
+    private void query(String database, String sql, Collection<UUID> ids, IdChunks.RowHandler handler) {
         try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database,
-                Postgres.USER, Postgres.PASSWORD);
-             PreparedStatement statement = c.prepareStatement(sql)) {
-            for (int from = 0; from < all.size(); from += CHUNK) {
-                Array array = c.createArrayOf("uuid", all.subList(from, Math.min(all.size(), from + CHUNK)).toArray());
-                statement.setArray(1, array);
-                try (ResultSet rs = statement.executeQuery()) {
-                    while (rs.next()) {
-                        handler.row(rs);
-                    }
-                }
-                array.free();
-            }
+                Postgres.USER, Postgres.PASSWORD)) {
+            IdChunks.query(c, sql, ids, handler);
         } catch (SQLException e) {
             throw new IllegalStateException("reading " + database + " failed: " + e.getMessage(), e);
         }
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
     }
 }

@@ -3,8 +3,6 @@ package dev.jobweaver.worker.execution.persistence;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.testing.StatisticsTargetContract;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.sqlclient.Pool;
-import jakarta.inject.Inject;
 import java.util.Map;
 
 /** Every column of {@code execution_attempts} has an explicit, small statistics target ({@link StatisticsTargetContract}). */
@@ -12,15 +10,7 @@ import java.util.Map;
 @JobWeaverTest(database = "jobweaver_worker")
 class StatisticsTargetTest extends StatisticsTargetContract {
 
-    @Inject
-    Pool pool;
-
     StatisticsTargetTest() {
         super("execution_attempts", Map.of("error_message", 0, "trace_id", 0, "outcome", 10));
-    }
-
-    @Override
-    protected Pool pool() {
-        return pool;
     }
 }

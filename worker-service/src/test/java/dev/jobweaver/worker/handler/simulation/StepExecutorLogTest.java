@@ -6,55 +6,20 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.worker.testing.JobLog;
 import dev.jobweaver.worker.testing.TestTrace;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.jboss.logmanager.ExtLogRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A LOG step writes its message, verbatim, at INFO under {@code jobweaver.job}, with the job's traceId and jobId. */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_worker")
 class StepExecutorLogTest {
-
-    private final List<ExtLogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            // Copy the MDC now: the record may be reused or its thread's MDC cleared once the step returns.
-            ExtLogRecord ext = ExtLogRecord.wrap(record);
-            ext.copyMdc();
-            records.add(ext);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-
-    @BeforeEach
-    void listen() {
-        Logger.getLogger(StepExecutor.JOB_LOG_CATEGORY).addHandler(capture);
-    }
-
-    @AfterEach
-    void stopListening() {
-        Logger.getLogger(StepExecutor.JOB_LOG_CATEGORY).removeHandler(capture);
-    }
 
     @Test
     void theMessageIsLoggedAtInfoWithTheJobsTraceIdAndJobId() throws Exception {
@@ -63,13 +28,14 @@ class StepExecutorLogTest {
         // Braces and a percent sign: the message is what the job said, never a format pattern.
         String message = "50% done {0} %s " + UUID.randomUUID();
         RunJobEvent run = sent.on(WorkerKafka.run(new Step.Log(message)));
-        try (WorkerKafka kafka = new WorkerKafka()) {
-            kafka.sendInTrace(run, sent.traceparent());
+        ExtLogRecord line;
+        try (JobLog log = JobLog.listening()) {
+            try (WorkerKafka kafka = new WorkerKafka()) {
+                kafka.sendInTrace(run, sent.traceparent());
+            }
+            line = await().atMost(Duration.ofSeconds(60)).until(() -> log.records().stream()
+                    .filter(r -> message.equals(r.getFormattedMessage())).findFirst().orElse(null), r -> r != null);
         }
-
-        ExtLogRecord line = await().atMost(Duration.ofSeconds(60)).until(
-                () -> records.stream().filter(r -> message.equals(r.getFormattedMessage())).findFirst().orElse(null),
-                r -> r != null);
         assertThat(line.getLevel()).isEqualTo(Level.INFO);
         assertThat(line.getLoggerName()).isEqualTo("jobweaver.job");
         assertThat(line.getMdc("traceId")).isEqualTo(traceId);
