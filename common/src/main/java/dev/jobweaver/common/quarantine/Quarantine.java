@@ -8,6 +8,7 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,7 +26,9 @@ import org.jboss.logging.Logger;
  * <h2>Guarantee</h2>
  * The Uni of {@link #send} completes only once Kafka acknowledged the quarantined copy ({@code acks=all}); a consumer
  * acknowledges the original record only after that, so a record is either processed, quarantined, or consumed again.
- * Publishing failures (Kafka unreachable) fail the Uni and are the caller's transient failure: it retries.
+ * Publishing failures (Kafka unreachable) fail the Uni of {@link #send}; {@link #sendUntilTaken} retries them itself,
+ * whatever they are, so that a caller never has to choose between acknowledging a record without its copy and giving
+ * up.
  *
  * <h2>What is kept</h2>
  * The copy has the original key and value byte for byte and the original headers, plus the
@@ -40,6 +43,8 @@ public class Quarantine {
 
     private static final Logger LOG = Logger.getLogger(Quarantine.class);
     private static final int MAX_LOGGED_BYTES = 200;
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
 
     private final MutinyEmitter<byte[]> emitter;
     private final MeterRegistry registry;
@@ -85,8 +90,29 @@ public class Quarantine {
 
     /** Publishes the quarantined copy of {@code origin}, which failed with the permanent {@code failure}. */
     public Uni<Void> send(RecordOrigin origin, Throwable failure) {
+        return send(origin, reasonOf(failure), Failures.describe(failure));
+    }
+
+    private static QuarantineReason reasonOf(Throwable failure) {
         QuarantineReason reason = Failures.permanentReason(failure);
-        return send(origin, reason == null ? QuarantineReason.UNPROCESSABLE : reason, Failures.describe(failure));
+        return reason == null ? QuarantineReason.UNPROCESSABLE : reason;
+    }
+
+    /**
+     * Publishes the quarantined copy of {@code origin} like {@link #send}, and sends it again after any failure, with
+     * back-off from 200 ms doubling up to 10 s, until Kafka acknowledged it: a record must never be acknowledged without
+     * its copy, and a copy is a key, headers and raw bytes, which only an unreachable broker refuses.
+     */
+    public Uni<Void> sendUntilTaken(RecordOrigin origin, QuarantineReason reason, String detail) {
+        return Uni.createFrom().deferred(() -> send(origin, reason, detail))
+                .onFailure().invoke(failure -> LOG.warnf("could not quarantine %s, retrying: %s", origin.position(),
+                        failure.toString()))
+                .onFailure().retry().withBackOff(FIRST_BACKOFF, MAX_BACKOFF).indefinitely();
+    }
+
+    /** {@link #sendUntilTaken(RecordOrigin, QuarantineReason, String)} of a record that failed with {@code failure}. */
+    public Uni<Void> sendUntilTaken(RecordOrigin origin, Throwable failure) {
+        return sendUntilTaken(origin, reasonOf(failure), Failures.describe(failure));
     }
 
     /** How many records of {@code topic} were quarantined for {@code reason} by this service (for tests). */

@@ -1,14 +1,11 @@
-package dev.jobweaver.scheduler.intake;
+package dev.jobweaver.common.quarantine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.common.quarantine.Quarantine;
-import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.common.quarantine.RecordOrigin;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
-import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.DatabaseException;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,14 +13,15 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link QuarantiningRound} without Kafka or a database: a round function that refuses what the test says, and a
- * quarantine whose Kafka acknowledgements the test gives.
+ * The rounds of {@link BatchIntake} without Kafka or a database: a round function that refuses what the test says, and
+ * a quarantine whose Kafka acknowledgements the test gives.
  */
-class QuarantiningRoundTest {
+class BatchIntakeTest {
 
     /** What the round function applied, in order, round after round. */
     private final List<Integer> applied = new CopyOnWriteArrayList<>();
@@ -33,8 +31,9 @@ class QuarantiningRoundTest {
     private Uni<Void> refusing(List<Integer> items, int bad) {
         rounds.incrementAndGet();
         if (items.contains(bad)) {
-            return Uni.createFrom().failure(new PgException("value too long for type character varying(64)",
-                    "ERROR", "22001", null));
+            return Uni.createFrom().failure(new DatabaseException("value too long for type character varying(64)", 0,
+                    "22001", null) {
+            });
         }
         applied.addAll(items);
         return Uni.createFrom().voidItem();
@@ -42,6 +41,12 @@ class QuarantiningRoundTest {
 
     private static Quarantine quarantine(RecordingEmitter emitter) {
         return new Quarantine(emitter.emitter(), new SimpleMeterRegistry(), "scheduler-test");
+    }
+
+    private static BatchIntake<Integer> intake(Function<List<Integer>, Uni<Void>> apply, Quarantine quarantine) {
+        return new BatchIntake<>("test", quarantine, (record, origin) -> {
+            throw new UnsupportedOperationException("rounds are given their records");
+        }, apply);
     }
 
     private static RecordOrigin origin(long offset) {
@@ -60,10 +65,9 @@ class QuarantiningRoundTest {
     @Test
     void refusedRecordsAreQuarantinedAndTheUsableOnesAppliedInOneRound() {
         RecordingEmitter kafka = RecordingEmitter.acknowledging();
-        QuarantiningRound<Integer> round = new QuarantiningRound<>("test", items -> refusing(items, -1),
-                quarantine(kafka));
+        BatchIntake<Integer> intake = intake(items -> refusing(items, -1), quarantine(kafka));
 
-        round.apply(List.of(usable(1), refused(2), usable(3), refused(4))).await().atMost(Duration.ofSeconds(5));
+        intake.round(List.of(usable(1), refused(2), usable(3), refused(4))).await().atMost(Duration.ofSeconds(5));
 
         assertThat(applied).containsExactly(1, 3);
         assertThat(rounds).hasValue(1);
@@ -74,14 +78,13 @@ class QuarantiningRoundTest {
     @Test
     void aRoundTheDatabaseRefusesIsSplitUntilTheRecordItRefusesIsQuarantinedAlone() {
         RecordingEmitter kafka = RecordingEmitter.acknowledging();
-        QuarantiningRound<Integer> round = new QuarantiningRound<>("test", items -> refusing(items, 13),
-                quarantine(kafka));
+        BatchIntake<Integer> intake = intake(items -> refusing(items, 13), quarantine(kafka));
         List<Consumed<Integer>> items = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             items.add(usable(i));
         }
 
-        round.apply(items).await().atMost(Duration.ofSeconds(5));
+        intake.round(items).await().atMost(Duration.ofSeconds(5));
 
         assertThat(applied).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19);
         assertThat(kafka.sent).containsExactly(new RecordingEmitter.Sent("key-13", 13, "REJECTED_BY_DATABASE"));
@@ -91,10 +94,9 @@ class QuarantiningRoundTest {
     void theRoundCompletesOnlyOnceKafkaAcknowledgedTheQuarantinedCopies() {
         CompletableFuture<Void> ack = new CompletableFuture<>();
         RecordingEmitter kafka = new RecordingEmitter(sent -> Uni.createFrom().completionStage(ack));
-        QuarantiningRound<Integer> round = new QuarantiningRound<>("test", items -> refusing(items, 2),
-                quarantine(kafka));
+        BatchIntake<Integer> intake = intake(items -> refusing(items, 2), quarantine(kafka));
 
-        UniAssertSubscriber<Void> done = round.apply(List.of(usable(1), usable(2), refused(3)))
+        UniAssertSubscriber<Void> done = intake.round(List.of(usable(1), usable(2), refused(3)))
                 .subscribe().withSubscriber(UniAssertSubscriber.create());
 
         assertThat(kafka.sent).extracting(RecordingEmitter.Sent::offset).containsExactly(3L);
@@ -111,10 +113,9 @@ class QuarantiningRoundTest {
         RecordingEmitter kafka = new RecordingEmitter(sent -> attempts.incrementAndGet() < 3
                 ? Uni.createFrom().failure(new IllegalArgumentException("not now"))
                 : Uni.createFrom().voidItem());
-        QuarantiningRound<Integer> round = new QuarantiningRound<>("test", items -> refusing(items, -1),
-                quarantine(kafka));
+        BatchIntake<Integer> intake = intake(items -> refusing(items, -1), quarantine(kafka));
 
-        round.apply(List.of(refused(7), usable(8))).await().atMost(Duration.ofSeconds(10));
+        intake.round(List.of(refused(7), usable(8))).await().atMost(Duration.ofSeconds(10));
 
         assertThat(kafka.sent).extracting(RecordingEmitter.Sent::offset).containsExactly(7L, 7L, 7L);
         assertThat(applied).containsExactly(8);
@@ -124,11 +125,11 @@ class QuarantiningRoundTest {
     void aTransientFailureIsRetriedAndQuarantinesNothing() {
         RecordingEmitter kafka = RecordingEmitter.acknowledging();
         AtomicInteger calls = new AtomicInteger();
-        QuarantiningRound<Integer> round = new QuarantiningRound<>("test", items -> calls.incrementAndGet() < 3
+        BatchIntake<Integer> intake = intake(items -> calls.incrementAndGet() < 3
                 ? Uni.createFrom().failure(new ConnectException("database down"))
                 : refusing(items, -1), quarantine(kafka));
 
-        round.apply(List.of(usable(1), usable(2))).await().atMost(Duration.ofSeconds(10));
+        intake.round(List.of(usable(1), usable(2))).await().atMost(Duration.ofSeconds(10));
 
         assertThat(calls).hasValue(3);
         assertThat(applied).containsExactly(1, 2);
