@@ -116,7 +116,7 @@ public final class BatchIntake<T> {
         return (record, origin) -> switch (EventReader.read(mapper, origin.value(), type, problem)) {
             case EventReader.Read.Bad<E> bad -> new Consumed.Refused<>(origin, bad.reason(), bad.detail());
             case EventReader.Read.Ok<E> ok -> {
-                String wrongKey = keyProblem.apply(origin.key(), ok.event());
+                String wrongKey = keyProblem.apply(record.getKey(), ok.event());
                 yield wrongKey != null ? new Consumed.Refused<>(origin, QuarantineReason.INVALID, wrongKey)
                         : new Consumed.Usable<>(item.apply(record, ok.event()), origin);
             }
@@ -145,7 +145,8 @@ public final class BatchIntake<T> {
 
     /**
      * One round: its refused records quarantined, one after the other, then its usable ones applied, split until the
-     * ones refused for good stand alone and are quarantined; completes when every record was applied or quarantined.
+     * ones refused for good stand alone and are quarantined; completes when every record was applied, quarantined or
+     * ignored.
      */
     public Uni<Void> round(List<Consumed<T>> round) {
         List<Consumed.Refused<T>> refused = new ArrayList<>();
@@ -154,6 +155,8 @@ public final class BatchIntake<T> {
             switch (item) {
                 case Consumed.Usable<T> u -> usable.add(u);
                 case Consumed.Refused<T> r -> refused.add(r);
+                case Consumed.Ignored<T> ignored -> {
+                }
             }
         }
         Uni<Void> setAside = refused.isEmpty() ? Uni.createFrom().voidItem()

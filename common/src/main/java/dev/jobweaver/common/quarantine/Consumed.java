@@ -18,4 +18,11 @@ public sealed interface Consumed<T> {
     /** A record that is no usable item (unreadable, invalid, or keyed wrongly), to be quarantined for {@code reason}. */
     record Refused<T>(RecordOrigin origin, QuarantineReason reason, String detail) implements Consumed<T> {
     }
+
+    /**
+     * A record that carries nothing to apply and nothing wrong, such as a tombstone on a compacted topic whose consumer
+     * has no use for deletions: acknowledged with its poll, neither applied nor set aside.
+     */
+    record Ignored<T>(RecordOrigin origin) implements Consumed<T> {
+    }
 }

@@ -7,11 +7,13 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -49,13 +51,25 @@ public class Quarantine {
     private final MutinyEmitter<byte[]> emitter;
     private final MeterRegistry registry;
     private final String service;
+    private final Consumer<QuarantineReason> sent;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
+    @Inject
     public Quarantine(@Channel(Channels.QUARANTINE_OUT) MutinyEmitter<byte[]> emitter, MeterRegistry registry,
                       @ConfigProperty(name = "quarkus.application.name", defaultValue = "jobweaver") String service) {
+        this(emitter, registry, service, reason -> { });
+    }
+
+    /**
+     * A quarantine of its own for a consumer whose copies are counted elsewhere as well: {@code sent} is told the
+     * reason of each copy Kafka acknowledged, after the count in {@code registry}.
+     */
+    public Quarantine(MutinyEmitter<byte[]> emitter, MeterRegistry registry, String service,
+                      Consumer<QuarantineReason> sent) {
         this.emitter = emitter;
         this.registry = registry;
         this.service = service;
+        this.sent = sent;
     }
 
     /** Publishes the quarantined copy of {@code origin}; completes once Kafka acknowledged it. */
@@ -83,6 +97,7 @@ public class Quarantine {
         return emitter.sendMessage(Message.of(value).addMetadata(metadata))
                 .invoke(() -> {
                     counter(origin.topic(), reason).increment();
+                    sent.accept(reason);
                     LOG.warnf("quarantined record %s key=%s: %s: %s (value starts with: %s)", origin.position(),
                             origin.key(), reason, cut, preview(origin.value()));
                 });
