@@ -2,11 +2,14 @@ package dev.jobweaver.common.quarantine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
+import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.vertx.sqlclient.DatabaseException;
 import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,5 +137,45 @@ class BatchIntakeTest {
         assertThat(calls).hasValue(3);
         assertThat(applied).containsExactly(1, 2);
         assertThat(kafka.sent).isEmpty();
+    }
+
+    @Test
+    void anIgnoredRecordIsNeitherAppliedNorQuarantined() {
+        RecordingEmitter kafka = RecordingEmitter.acknowledging();
+        BatchIntake<Integer> intake = intake(items -> refusing(items, -1), quarantine(kafka));
+
+        intake.round(List.of(usable(1), new Consumed.Ignored<>(origin(2)), usable(3)))
+                .await().atMost(Duration.ofSeconds(5));
+
+        assertThat(applied).containsExactly(1, 3);
+        assertThat(kafka.sent).isEmpty();
+    }
+
+    /** An event of the reader's test: {@code n} must be positive. */
+    record Numbered(String id, int n) {
+    }
+
+    @Test
+    void theEventsReaderRefusesWhatDoesNotParseBreaksARuleOrIsKeyedWrongly() {
+        BatchIntake.Reader<Integer> reader = BatchIntake.events(new ObjectMapper(), Numbered.class,
+                e -> e.n() > 0 ? null : "n must be positive", (key, e) -> e.id().equals(key) ? null : "wrong key",
+                (record, e) -> e.n());
+
+        assertThat(read(reader, "a", "{\"id\":\"a\",\"n\":7}")).isInstanceOfSatisfying(Consumed.Usable.class,
+                usable -> assertThat(usable.value()).isEqualTo(7));
+        assertThat(read(reader, "a", "not json")).isInstanceOfSatisfying(Consumed.Refused.class,
+                refused -> assertThat(refused.reason()).isEqualTo(QuarantineReason.UNREADABLE));
+        assertThat(read(reader, "a", "{\"id\":\"a\",\"n\":0}")).isInstanceOfSatisfying(Consumed.Refused.class,
+                refused -> assertThat(refused.detail()).isEqualTo("n must be positive"));
+        assertThat(read(reader, "b", "{\"id\":\"a\",\"n\":7}")).isInstanceOfSatisfying(Consumed.Refused.class,
+                refused -> assertThat(refused.detail()).isEqualTo("wrong key"));
+    }
+
+    private static Consumed<Integer> read(BatchIntake.Reader<Integer> reader, String key, String value) {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        KafkaRecord<String, byte[]> record = KafkaRecord.of(key, bytes);
+        Consumed<Integer> read = reader.read(record, RecordOrigin.of(record, bytes));
+        assertThat(read.origin().value()).isEqualTo(bytes);
+        return read;
     }
 }
