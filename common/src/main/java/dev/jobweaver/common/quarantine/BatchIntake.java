@@ -27,8 +27,9 @@ import org.jboss.logging.Logger;
  *       are applied, in order.</li>
  *   <li>Nothing accepted is lost: a transient failure of a round ({@link Failures#isTransient}: the database or Kafka
  *       unreachable) is retried with back-off, 200 ms doubling up to 10 s, until it succeeds; it never skips or
- *       quarantines a record. A channel that gave up would stay down, so an outage is waited out. A quarantined copy that Kafka does not take is sent again whatever the failure
- *       ({@link Quarantine#sendUntilTaken}), so no record is acknowledged without its copy.</li>
+ *       quarantines a record. A channel that gave up would stay down, so an outage is waited out. A quarantined copy
+ *       that Kafka does not take is sent again whatever the failure ({@link Quarantine#sendUntilTaken}), so no record
+ *       is acknowledged without its copy.</li>
  *   <li>Offsets commit only after processing: a poll is acknowledged only once each of its records was applied by a
  *       successful round or quarantined, with Kafka's acknowledgement of the copy. A crash before consumes it again,
  *       which the rounds' idempotence makes harmless.</li>
@@ -83,7 +84,8 @@ public final class BatchIntake<T> {
         this.quarantine = quarantine;
         this.reader = reader;
         this.bisection = new Bisection<>(
-                items -> apply.apply(values(items)).onFailure().invoke(failure -> logFailedRound(items.size(), failure)),
+                items -> apply.apply(values(items))
+                        .onFailure().invoke(failure -> logFailedRound(items.size(), failure)),
                 Bisection.retryForever(Duration.ofMillis(200), Duration.ofSeconds(10)),
                 (item, failure) -> quarantine.sendUntilTaken(item.origin(), failure));
         this.rounds = null;

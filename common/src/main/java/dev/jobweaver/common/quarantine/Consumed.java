@@ -15,7 +15,7 @@ public sealed interface Consumed<T> {
     record Usable<T>(T value, RecordOrigin origin) implements Consumed<T> {
     }
 
-    /** A record that is no usable item (unreadable, invalid, or keyed wrongly), to be quarantined for {@code reason}. */
+    /** A record that is no usable item (unreadable, invalid, or keyed wrongly), to be quarantined. */
     record Refused<T>(RecordOrigin origin, QuarantineReason reason, String detail) implements Consumed<T> {
     }
 

@@ -116,7 +116,8 @@ final class PollRounds<T> {
         waitingItems.addAndGet(-items.size());
         waitingBytes.addAndGet(-bytes);
         polls.forEach(poll -> poll.taken().complete(null)); // no-op for those let through already
-        Uni<Void> acks = Uni.join().all(polls.stream().map(p -> Uni.createFrom().completionStage(p.batch()::ack)).toList())
+        Uni<Void> acks = Uni.join().all(polls.stream()
+                        .map(p -> Uni.createFrom().completionStage(p.batch()::ack)).toList())
                 .andFailFast().replaceWithVoid();
         return Uni.createFrom().deferred(() -> round.apply(items))
                 .chain(() -> acks)

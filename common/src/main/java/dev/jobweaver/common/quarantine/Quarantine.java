@@ -115,8 +115,8 @@ public class Quarantine {
 
     /**
      * Publishes the quarantined copy of {@code origin} like {@link #send}, and sends it again after any failure, with
-     * back-off from 200 ms doubling up to 10 s, until Kafka acknowledged it: a record must never be acknowledged without
-     * its copy, and a copy is a key, headers and raw bytes, which only an unreachable broker refuses.
+     * back-off from 200 ms doubling up to 10 s, until Kafka acknowledged it: a record must never be acknowledged
+     * without its copy, and a copy is a key, headers and raw bytes, which only an unreachable broker refuses.
      */
     public Uni<Void> sendUntilTaken(RecordOrigin origin, QuarantineReason reason, String detail) {
         return Uni.createFrom().deferred(() -> send(origin, reason, detail))

@@ -20,7 +20,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Consumes {@code job-created} in batch mode: the polls that arrive while an ingestion round runs are stored together
- * by the next round, in one transaction ({@link BatchIntake#inRounds}), and their offsets acknowledged only after the round.
+ * by the next round, in one transaction ({@link BatchIntake#inRounds}), and their offsets acknowledged only after the
+ * round.
  *
  * <h2>Guarantees</h2>
  * <ul>

@@ -47,10 +47,9 @@ public class TenantLimitConsumer {
         BatchIntake.Reader<TenantLimitEvent> events = BatchIntake.events(mapper, TenantLimitEvent.class,
                 EventRules::problem, (key, event) -> EventRules.tenantLimitKeyProblem(key, event.tenant()),
                 (record, event) -> event);
-        this.intake = new BatchIntake<>(Channels.TENANT_LIMITS_IN, quarantine, (record, origin) -> origin.value() == null
-                ? new Consumed.Refused<>(origin, QuarantineReason.INVALID,
-                        "a tombstone; a removed limit is an event without maxRunning")
-                : events.read(record, origin),
+        this.intake = new BatchIntake<>(Channels.TENANT_LIMITS_IN, quarantine,
+                (record, origin) -> origin.value() == null ? new Consumed.Refused<>(origin, QuarantineReason.INVALID,
+                        "a tombstone; a removed limit is an event without maxRunning") : events.read(record, origin),
                 limits -> repository.applyAll(limits).invoke(changed -> {
                     if (changed > 0) {
                         dispatcher.wake();
