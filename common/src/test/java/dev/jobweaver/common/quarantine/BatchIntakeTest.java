@@ -7,17 +7,23 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.vertx.sqlclient.DatabaseException;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -177,5 +183,98 @@ class BatchIntakeTest {
         Consumed<Integer> read = reader.read(record, RecordOrigin.of(record, bytes));
         assertThat(read.origin().value()).isEqualTo(bytes);
         return read;
+    }
+
+    @Test
+    void aPollIsAcknowledgedOnlyAfterItsRecordsWereAppliedOrQuarantined() {
+        CompletableFuture<Void> kafkaAck = new CompletableFuture<>();
+        RecordingEmitter kafka = new RecordingEmitter(sent -> Uni.createFrom().completionStage(kafkaAck));
+        BatchIntake<Integer> intake = new BatchIntake<>("test", quarantine(kafka), numbers(),
+                items -> refusing(items, -1));
+        Poll poll = new Poll(List.of(KafkaRecord.of("k", bytes("1")), KafkaRecord.of("k", bytes("x")),
+                KafkaRecord.of("k", bytes("3"))), null);
+
+        UniAssertSubscriber<Void> done = intake.consume(poll).subscribe().withSubscriber(UniAssertSubscriber.create());
+
+        assertThat(kafka.sent).hasSize(1);
+        assertThat(applied).as("the usable records wait for the quarantined copy").isEmpty();
+        assertThat(poll.acked).hasValue(0);
+        kafkaAck.complete(null);
+        done.awaitItem(Duration.ofSeconds(5));
+        assertThat(applied).containsExactly(1, 3);
+        assertThat(poll.acked).hasValue(1);
+    }
+
+    @Test
+    void aFailedPollIsHandedBackToTheChannelAndNeverNacked() {
+        BatchIntake<Integer> intake = new BatchIntake<>("test", quarantine(RecordingEmitter.acknowledging()),
+                numbers(), items -> refusing(items, -1));
+        Poll poll = new Poll(List.of(KafkaRecord.of("k", bytes("1"))), new IllegalStateException("consumer closed"));
+
+        UniAssertSubscriber<Void> done = intake.consume(poll).subscribe().withSubscriber(UniAssertSubscriber.create());
+
+        done.awaitFailure(Duration.ofSeconds(5)).assertFailedWith(IllegalStateException.class, "consumer closed");
+        assertThat(applied).containsExactly(1);
+        assertThat(poll.nacked).as("a nack on a channel whose failure strategy is ignore commits").hasValue(0);
+    }
+
+    /** Reads a record's value as a number, refusing one that is not. */
+    private static BatchIntake.Reader<Integer> numbers() {
+        return (record, origin) -> {
+            String value = new String(origin.value(), StandardCharsets.UTF_8);
+            return value.matches("\\d+") ? new Consumed.Usable<>(Integer.parseInt(value), origin)
+                    : new Consumed.Refused<>(origin, QuarantineReason.UNREADABLE, "not a number");
+        };
+    }
+
+    private static byte[] bytes(String value) {
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A poll without Kafka, counting its acknowledgements (which fail with {@code ackFailure}) and nacks. */
+    private static final class Poll implements KafkaRecordBatch<String, byte[]> {
+
+        final List<KafkaRecord<String, byte[]>> records;
+        final AtomicInteger acked = new AtomicInteger();
+        final AtomicInteger nacked = new AtomicInteger();
+        private final Throwable ackFailure;
+
+        Poll(List<KafkaRecord<String, byte[]>> records, Throwable ackFailure) {
+            this.records = records;
+            this.ackFailure = ackFailure;
+        }
+
+        @Override
+        public List<KafkaRecord<String, byte[]>> getRecords() {
+            return records;
+        }
+
+        @Override
+        public Map<TopicPartition, KafkaRecord<String, byte[]>> getLatestOffsetRecords() {
+            return Map.of();
+        }
+
+        @Override
+        public Iterator<KafkaRecord<String, byte[]>> iterator() {
+            return records.iterator();
+        }
+
+        @Override
+        public List<byte[]> getPayload() {
+            return records.stream().map(KafkaRecord::getPayload).toList();
+        }
+
+        @Override
+        public CompletionStage<Void> ack(Metadata metadata) {
+            acked.incrementAndGet();
+            return ackFailure == null ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.failedFuture(ackFailure);
+        }
+
+        @Override
+        public CompletionStage<Void> nack(Throwable reason, Metadata metadata) {
+            nacked.incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        }
     }
 }
