@@ -13,7 +13,6 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
  * Keeps every job the scheduler dead-letters on {@code job-dead-letter} for review ({@link DeadLetterService#receive}):
@@ -35,15 +34,13 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class DeadLetterConsumer {
 
-    private static final Logger LOG = Logger.getLogger(DeadLetterConsumer.class);
-
     private final Quarantine quarantine;
     private final BatchIntake<DeadLetterEvent> intake;
 
     public DeadLetterConsumer(DeadLetterService deadLetters, Quarantine quarantine, ObjectMapper mapper) {
         this.quarantine = quarantine;
         // keyed by another job, a dead letter could overtake that job's dead letters
-        this.intake = new BatchIntake<>("dead letter(s)", LOG, quarantine, BatchIntake.events(mapper,
+        this.intake = new BatchIntake<>(Channels.JOB_DEAD_LETTER_IN, quarantine, BatchIntake.events(mapper,
                 DeadLetterEvent.class, EventRules::problem, (key, event) -> EventRules.keyProblem(key, event.jobId()),
                 (record, event) -> event), deadLetters::receive);
     }

@@ -15,7 +15,6 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
  * Records every attempt the workers report on {@code job-completed} and {@code job-failed} into {@code job_attempts}
@@ -37,8 +36,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class JobAttemptConsumer {
 
-    private static final Logger LOG = Logger.getLogger(JobAttemptConsumer.class);
-
     private final Quarantine quarantine;
     private final BatchIntake<JobAttemptStore.Attempt> intake;
 
@@ -52,9 +49,9 @@ public class JobAttemptConsumer {
                 EventRules::problem, (key, e) -> EventRules.keyProblem(key, e.jobId()),
                 (record, e) -> new JobAttemptStore.Attempt(e.jobId(), e.attempt(), JobAttemptStore.Outcome.FAILED,
                         e.startedAt(), e.failedAt(), e.errorMessage(), e.workerId()));
-        this.intake = new BatchIntake<>("attempt(s)", LOG, quarantine,
-                (record, value) -> Topics.JOB_COMPLETED.equals(record.getTopic())
-                        ? completed.read(record, value) : failed.read(record, value),
+        this.intake = new BatchIntake<>(Channels.JOB_ATTEMPTS_IN, quarantine,
+                (record, origin) -> Topics.JOB_COMPLETED.equals(record.getTopic())
+                        ? completed.read(record, origin) : failed.read(record, origin),
                 attempts -> store.recordAll(attempts).replaceWithVoid());
     }
 

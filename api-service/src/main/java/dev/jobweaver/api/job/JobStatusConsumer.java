@@ -7,13 +7,14 @@ import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Bisection;
+import dev.jobweaver.common.quarantine.Consumed;
 import dev.jobweaver.common.quarantine.EventReader;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.reactive.VertxContexts;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
@@ -21,7 +22,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,7 +33,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -75,23 +74,19 @@ import org.jboss.logging.Logger;
 public class JobStatusConsumer {
 
     private static final Logger LOG = Logger.getLogger(JobStatusConsumer.class);
-    /**
-     * A transient failure is retried with back-off (200 ms to 10 s) until it succeeds: the read model catches up by
-     * itself once the database is back. Measured 2026-11-25: with five retries, a 10 s PostgreSQL outage failed the
-     * channel, and on one machine, where nothing restarts a process whose liveness is DOWN, the read model showed every
-     * later job PENDING for good. Permanent failures pass at once, to be split or quarantined.
-     */
-    private static final UnaryOperator<Uni<Void>> RETRY_TRANSIENT = Bisection.retryForever(Duration.ofMillis(200),
-            Duration.ofSeconds(10));
-    /** Quarantine publishes of one poll in flight at once: well under the emitter's buffer of 128. */
-    private static final int QUARANTINE_CONCURRENCY = 32;
 
     private final JobStatusStore store;
     private final JobMetrics metrics;
     private final Quarantine quarantine;
     private final ObjectMapper mapper;
     private final StatusHold<Message<?>, StatusRecord> hold;
-    private final Bisection<StatusRecord> bisection;
+    /**
+     * Quarantines and writes a step ({@link BatchIntake#round}); the polls and the hold are handled here. A transient
+     * failure is retried until it succeeds, so the read model catches up by itself once the database is back: on one
+     * machine, where nothing restarts a process whose liveness is DOWN, a channel that gave up after five retries
+     * showed every later job PENDING for good (measured 2026-11-25, a 10 s PostgreSQL outage).
+     */
+    private final BatchIntake<StatusRecord> writes;
     /** The last write taken; the next one starts after it (event loop only). */
     private CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
     /** The pending timer that writes held events when they are due, or -1 (event loop only). */
@@ -104,8 +99,8 @@ public class JobStatusConsumer {
         this.quarantine = quarantine;
         this.mapper = mapper;
         this.hold = new StatusHold<>(config.status().hold().toNanos(), StatusRecord::event);
-        this.bisection = new Bisection<>(this::round, RETRY_TRANSIENT,
-                (item, failure) -> quarantine.send(item.origin(), failure));
+        this.writes = new BatchIntake<>(Channels.JOB_STATUS_IN, quarantine,
+                (record, origin) -> StatusRecord.consumed(mapper, record, origin), this::round);
     }
 
     /** The quarantine counters of the consumed topic exist, at zero, before its first bad record. */
@@ -171,8 +166,10 @@ public class JobStatusConsumer {
     private Uni<Void> apply(StatusHold.Step<Message<?>, StatusRecord> step, List<Unusable> unusable,
                             Message<?> current) {
         List<StatusRecord> records = step.write();
-        return setAside(unusable)
-                .chain(() -> bisection.apply(records))
+        List<Consumed<StatusRecord>> round = new ArrayList<>(unusable.size() + records.size());
+        unusable.forEach(bad -> round.add(new Consumed.Refused<>(bad.origin(), bad.reason(), bad.detail())));
+        records.forEach(record -> round.add(new Consumed.Usable<>(record, record.origin())));
+        return writes.round(round)
                 .chain(() -> Uni.join().all(step.ackable().stream().map(JobStatusConsumer::ack).toList())
                         .andFailFast().replaceWithVoid())
                 .onFailure().call(failure -> {
@@ -190,7 +187,7 @@ public class JobStatusConsumer {
                 });
     }
 
-    /** One all-or-nothing write (one statement) of {@code records}; the unit {@link #bisection} splits. */
+    /** One all-or-nothing write (one statement) of {@code records}; the unit {@link #writes} splits. */
     private Uni<Void> round(List<StatusRecord> records) {
         List<JobStatusChangedEvent> events = records.stream().map(StatusRecord::event).toList();
         return store.applyAll(events, Instant.now())
@@ -198,19 +195,6 @@ public class JobStatusConsumer {
                     metrics.statusApplied(applied);
                     metrics.statusStale(events.size() - applied);
                 })
-                .replaceWithVoid();
-    }
-
-    /** Publishes every unusable record of a poll to the quarantine; completes once Kafka acknowledged them all. */
-    private Uni<Void> setAside(List<Unusable> unusable) {
-        if (unusable.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        return Multi.createFrom().iterable(unusable)
-                .onItem().transformToUni(bad -> RETRY_TRANSIENT.apply(Uni.createFrom().deferred(
-                        () -> quarantine.send(bad.origin(), bad.reason(), bad.detail()))))
-                .merge(QUARANTINE_CONCURRENCY)
-                .collect().last()
                 .replaceWithVoid();
     }
 

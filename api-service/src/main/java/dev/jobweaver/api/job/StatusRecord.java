@@ -3,6 +3,8 @@ package dev.jobweaver.api.job;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
+import dev.jobweaver.common.quarantine.BatchIntake;
+import dev.jobweaver.common.quarantine.Consumed;
 import dev.jobweaver.common.quarantine.EventReader;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.quarantine.RecordOrigin;
@@ -27,23 +29,30 @@ public record StatusRecord(JobStatusChangedEvent event, RecordOrigin origin) {
      * is neither usable nor set aside.
      */
     public static StatusRecord read(ObjectMapper mapper, KafkaRecord<String, byte[]> record, List<Unusable> unusable) {
-        byte[] value = record.getPayload();
-        if (value == null) {
-            return null;
-        }
-        RecordOrigin origin = RecordOrigin.of(record, value);
-        return switch (EventReader.read(mapper, value, JobStatusChangedEvent.class, EventRules::problem)) {
-            case EventReader.Read.Bad<JobStatusChangedEvent> bad -> {
-                unusable.add(new Unusable(origin, bad.reason(), bad.detail()));
+        return switch (consumed(mapper, record, RecordOrigin.of(record, record.getPayload()))) {
+            case Consumed.Usable<StatusRecord> usable -> usable.value();
+            case Consumed.Refused<StatusRecord> bad -> {
+                unusable.add(new Unusable(bad.origin(), bad.reason(), bad.detail()));
                 yield null;
             }
+            case Consumed.Ignored<StatusRecord> tombstone -> null;
+        };
+    }
+
+    /** {@link #read} of {@code record}, whose origin is {@code origin}, as a {@link BatchIntake} round takes it. */
+    public static Consumed<StatusRecord> consumed(ObjectMapper mapper, KafkaRecord<String, byte[]> record,
+                                                  RecordOrigin origin) {
+        byte[] value = origin.value();
+        if (value == null) {
+            return new Consumed.Ignored<>(origin);
+        }
+        return switch (EventReader.read(mapper, value, JobStatusChangedEvent.class, EventRules::problem)) {
+            case EventReader.Read.Bad<JobStatusChangedEvent> bad ->
+                    new Consumed.Refused<>(origin, bad.reason(), bad.detail());
             case EventReader.Read.Ok<JobStatusChangedEvent> ok -> {
                 String keyProblem = EventRules.keyProblem(record.getKey(), ok.event().jobId());
-                if (keyProblem != null) {
-                    unusable.add(new Unusable(origin, QuarantineReason.INVALID, keyProblem));
-                    yield null;
-                }
-                yield new StatusRecord(ok.event(), origin);
+                yield keyProblem != null ? new Consumed.Refused<>(origin, QuarantineReason.INVALID, keyProblem)
+                        : new Consumed.Usable<>(new StatusRecord(ok.event(), origin), origin);
             }
         };
     }

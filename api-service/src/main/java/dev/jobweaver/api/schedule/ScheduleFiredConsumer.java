@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
  * Makes the job of every tick on {@code schedule-fired} ({@link ScheduledJobs}): one job per tick, whose id is the
@@ -43,8 +42,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class ScheduleFiredConsumer {
 
-    private static final Logger LOG = Logger.getLogger(ScheduleFiredConsumer.class);
-
     /** A usable tick and the trace context its record carries. */
     record TickRecord(ScheduleFiredEvent event, String traceparent) {
     }
@@ -56,7 +53,7 @@ public class ScheduleFiredConsumer {
     public ScheduleFiredConsumer(ScheduledJobs jobs, Quarantine quarantine, ObjectMapper mapper) {
         this.jobs = jobs;
         this.quarantine = quarantine;
-        this.intake = new BatchIntake<>("tick(s)", LOG, quarantine, BatchIntake.events(mapper,
+        this.intake = new BatchIntake<>(Channels.SCHEDULE_FIRED_IN, quarantine, BatchIntake.events(mapper,
                 ScheduleFiredEvent.class, EventRules::problem,
                 (key, event) -> EventRules.scheduleKeyProblem(key, event.scheduleId()),
                 (record, event) -> new TickRecord(event, traceparent(record))), this::round);

@@ -14,7 +14,6 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
  * Follows {@code workflow-progress} ({@link WorkflowProgress}): each run takes the state of its newest event, and each
@@ -36,14 +35,12 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class WorkflowProgressConsumer {
 
-    private static final Logger LOG = Logger.getLogger(WorkflowProgressConsumer.class);
-
     private final Quarantine quarantine;
     private final BatchIntake<WorkflowProgressEvent> intake;
 
     public WorkflowProgressConsumer(WorkflowProgress progress, Quarantine quarantine, ObjectMapper mapper) {
         this.quarantine = quarantine;
-        this.intake = new BatchIntake<>("workflow progress event(s)", LOG, quarantine, BatchIntake.events(mapper,
+        this.intake = new BatchIntake<>(Channels.WORKFLOW_PROGRESS_IN, quarantine, BatchIntake.events(mapper,
                 WorkflowProgressEvent.class, WorkflowProgressConsumer::problem,
                 // keyed by another run, it could overtake that run's events
                 (key, event) -> event.runId().toString().equals(key) ? null

@@ -11,85 +11,101 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
 /**
- * The poll of a batch consumer that applies what it reads in all-or-nothing rounds, under the quarantine rule every
- * consumer of the platform follows. A consumer gives it how to read one record ({@link Reader}) and how to apply a
- * round ({@code round}); it does the rest.
+ * The intake of every batch consumer of the platform: it reads a channel's polls, applies them in all-or-nothing
+ * rounds and acknowledges them, under the quarantine rule. A consumer gives it how to read one record
+ * ({@link Reader}, usually {@link #events}) and how to apply a round ({@code apply}); it does the rest.
  *
  * <h2>Guarantees</h2>
  * <ul>
- *   <li>A record that is no usable item (it does not parse, breaks a rule, or is keyed wrongly: whatever the reader
- *       says) is set aside in {@code jobweaver-quarantine} with its original bytes before its poll is
- *       acknowledged.</li>
- *   <li>The usable items of a poll are applied in one round; a round the database refuses for good is split
- *       ({@link Bisection}) until the refused item stands alone, which is set aside while the items beside it are
- *       applied, in order.</li>
- *   <li>A transient failure (database or Kafka unreachable) is retried with back-off, 200 ms to 10 s, until it
- *       succeeds: never skipped, never quarantined. A channel that gave up would stay down, so an outage is waited
- *       out.</li>
- *   <li>The poll is acknowledged only after all that, so its offsets are committed only then; a crash before consumes
- *       it again, which the rounds' idempotence makes harmless. Only a failure that is neither transient nor
- *       permanent (a bug) nacks the poll, which stops the channel.</li>
+ *   <li>The quarantine rule: a record that is no usable item (it does not parse, breaks a rule, or is keyed wrongly:
+ *       whatever the reader says) is set aside in {@code jobweaver-quarantine} with its original bytes and never
+ *       blocks its partition. A round of usable items that the database (or the data) refuses for good is split
+ *       ({@link Bisection}) until the refused item stands alone; that record is set aside too, and the items beside it
+ *       are applied, in order.</li>
+ *   <li>Nothing accepted is lost: a transient failure of a round ({@link Failures#isTransient}: the database or Kafka
+ *       unreachable) is retried with back-off, 200 ms doubling up to 10 s, until it succeeds; it never skips or
+ *       quarantines a record. A channel that gave up would stay down, so an outage is waited out. A quarantined copy
+ *       that Kafka does not take is sent again whatever the failure ({@link Quarantine#sendUntilTaken}), so no record
+ *       is acknowledged without its copy.</li>
+ *   <li>Offsets commit only after processing: a poll is acknowledged only once each of its records was applied by a
+ *       successful round or quarantined, with Kafka's acknowledgement of the copy. A crash before consumes it again,
+ *       which the rounds' idempotence makes harmless.</li>
+ *   <li>A failure that is neither transient nor permanent (a bug) is logged and handed back to the channel, which
+ *       stops (its health turns DOWN); the poll is neither acknowledged nor nacked, since a channel whose failure
+ *       strategy is {@code ignore} commits a nacked record.</li>
  * </ul>
+ * Where the consumers' intakes differed, the safer rule was kept: quarantined copies of a poll are sent one after the
+ * other, in the poll's order (never more than one in flight, far under the emitter's buffer), and a copy is retried on
+ * any failure, not only on a transient one; a bug stops the channel without a nack.
+ *
+ * <h2>Rounds</h2>
+ * By default each poll is one round ({@link #consume} completes when the poll is acknowledged, so the connector hands
+ * over its next poll only then). {@link #inRounds} makes each round take every poll that arrived while the previous
+ * round ran ({@link PollRounds}), for a channel whose polls are often small and whose rounds are costly.
  *
  * <h2>Threads</h2>
- * {@link #consume} runs on the consumer's Vert.x event loop and its {@code Uni} completes back on that loop
- * ({@link VertxContexts#backToCaller}); polls are taken one at a time, since the channel waits for the {@code Uni}.
+ * {@link #consume} runs on the consumer's Vert.x event loop and only reads; its {@code Uni} completes back on that
+ * loop's context ({@link VertxContexts#backToCaller}). Rounds run one at a time, in the order polls came; a round
+ * starts on the caller's thread, and a retry after a back-off continues on Mutiny's timer threads. The round function
+ * must not block. An intake is thread-safe, but holds one channel's order: one intake per channel.
  *
- * @param <T> one usable item of a poll, handed to the round
+ * @param <T> one usable item of a poll, handed to the round function
  */
 public final class BatchIntake<T> {
 
-    private static final UnaryOperator<Uni<Void>> RETRY_TRANSIENT = Bisection.retryForever(Duration.ofMillis(200),
-            Duration.ofSeconds(10));
-
-    /** What one record is: an item to apply, or a record to set aside and why. */
-    public sealed interface Read<T> {
-
-        /** A usable item. */
-        record Usable<T>(T item) implements Read<T> {
-        }
-
-        /** A record to quarantine. */
-        record Unusable<T>(QuarantineReason reason, String detail) implements Read<T> {
-        }
-    }
+    private static final Logger LOG = Logger.getLogger(BatchIntake.class);
 
     /** Reads one record of a poll. */
     @FunctionalInterface
     public interface Reader<T> {
 
-        /** What {@code record} (whose value is {@code value}) is. */
-        Read<T> read(KafkaRecord<String, byte[]> record, byte[] value);
+        /** What {@code record} is, with {@code origin} (its position, key, headers and raw value) kept. */
+        Consumed<T> read(KafkaRecord<String, byte[]> record, RecordOrigin origin);
     }
 
-    private record Item<T>(T value, RecordOrigin origin) {
-    }
-
-    private record SetAside(RecordOrigin origin, QuarantineReason reason, String detail) {
-    }
-
-    private final String what;
-    private final Logger log;
+    private final String name;
     private final Quarantine quarantine;
     private final Reader<T> reader;
-    private final Bisection<Item<T>> bisection;
+    private final Bisection<Consumed.Usable<T>> bisection;
+    /** Groups polls into rounds, or null when each poll is its own round. */
+    private final PollRounds<Consumed<T>> rounds;
 
     /**
-     * @param what the items, for the log line of a failed poll ("tick(s)", "attempt(s)")
-     * @param round applies a round's items all or nothing (one statement or transaction)
+     * @param name       names the channel in log lines
+     * @param quarantine where refused records go
+     * @param reader     reads one record
+     * @param apply      applies a round's items all or nothing (one statement or transaction); must not retry itself
      */
-    public BatchIntake(String what, Logger log, Quarantine quarantine, Reader<T> reader,
-                       Function<List<T>, Uni<Void>> round) {
-        this.what = what;
-        this.log = log;
+    public BatchIntake(String name, Quarantine quarantine, Reader<T> reader, Function<List<T>, Uni<Void>> apply) {
+        this.name = name;
         this.quarantine = quarantine;
         this.reader = reader;
-        this.bisection = new Bisection<>(items -> round.apply(items.stream().map(Item::value).toList()),
-                RETRY_TRANSIENT, (item, failure) -> quarantine.send(item.origin(), failure));
+        this.bisection = new Bisection<>(
+                items -> apply.apply(values(items))
+                        .onFailure().invoke(failure -> logFailedRound(items.size(), failure)),
+                Bisection.retryForever(Duration.ofMillis(200), Duration.ofSeconds(10)),
+                (item, failure) -> quarantine.sendUntilTaken(item.origin(), failure));
+        this.rounds = null;
+    }
+
+    private BatchIntake(BatchIntake<T> single, int maxWaiting, long maxWaitingBytes) {
+        this.name = single.name;
+        this.quarantine = single.quarantine;
+        this.reader = single.reader;
+        this.bisection = single.bisection;
+        this.rounds = new PollRounds<>(name, this::round, maxWaiting, maxWaitingBytes);
+    }
+
+    /**
+     * This intake, with each round taking every poll that arrived while the previous one ran. Up to
+     * {@code maxWaiting} records and {@code maxWaitingBytes} of their raw values may wait for the next round before
+     * {@link #consume} holds the connector back; see {@link PollRounds}.
+     */
+    public BatchIntake<T> inRounds(int maxWaiting, long maxWaitingBytes) {
+        return new BatchIntake<>(this, maxWaiting, maxWaitingBytes);
     }
 
     /**
@@ -99,49 +115,73 @@ public final class BatchIntake<T> {
     public static <E, T> Reader<T> events(ObjectMapper mapper, Class<E> type, Function<E, String> problem,
                                           BiFunction<String, E, String> keyProblem,
                                           BiFunction<KafkaRecord<String, byte[]>, E, T> item) {
-        return (record, value) -> switch (EventReader.read(mapper, value, type, problem)) {
-            case EventReader.Read.Bad<E> bad -> new Read.Unusable<>(bad.reason(), bad.detail());
+        return (record, origin) -> switch (EventReader.read(mapper, origin.value(), type, problem)) {
+            case EventReader.Read.Bad<E> bad -> new Consumed.Refused<>(origin, bad.reason(), bad.detail());
             case EventReader.Read.Ok<E> ok -> {
                 String wrongKey = keyProblem.apply(record.getKey(), ok.event());
-                yield wrongKey != null ? new Read.Unusable<>(QuarantineReason.INVALID, wrongKey)
-                        : new Read.Usable<>(item.apply(record, ok.event()));
+                yield wrongKey != null ? new Consumed.Refused<>(origin, QuarantineReason.INVALID, wrongKey)
+                        : new Consumed.Usable<>(item.apply(record, ok.event()), origin);
             }
         };
     }
 
-    /** Reads, sets aside, applies and acknowledges one poll; see the guarantees above. */
+    /** Reads one poll and hands it to its round; see the guarantees above. */
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        List<SetAside> unusable = new ArrayList<>();
-        List<Item<T>> items = new ArrayList<>(batch.getRecords().size());
+        List<Consumed<T>> consumed = new ArrayList<>(batch.getRecords().size());
+        long bytes = 0;
         for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
             byte[] value = record.getPayload();
-            RecordOrigin origin = RecordOrigin.of(record, value);
-            switch (reader.read(record, value)) {
-                case Read.Usable<T> usable -> items.add(new Item<>(usable.item(), origin));
-                case Read.Unusable<T> bad -> unusable.add(new SetAside(origin, bad.reason(), bad.detail()));
-            }
+            bytes += value == null ? 0 : value.length;
+            consumed.add(reader.read(record, RecordOrigin.of(record, value)));
         }
-        Uni<Void> done = setAside(unusable)
-                .chain(() -> bisection.apply(items))
+        if (rounds != null) {
+            return rounds.offer(consumed, bytes, batch);
+        }
+        Uni<Void> done = round(consumed)
                 .chain(() -> Uni.createFrom().completionStage(batch::ack))
-                .onFailure().call(failure -> {
-                    log.errorf(failure, "could not apply %d %s or quarantine %d record(s); the channel stops here and"
-                            + " the records are consumed again from the last committed offset", items.size(), what,
-                            unusable.size());
-                    return Uni.createFrom().completionStage(() -> batch.nack(failure)).onFailure().recoverWithNull();
-                });
+                .onFailure().invoke(failure -> LOG.errorf(failure, "%s: could not apply or quarantine a poll of %d"
+                        + " record(s); the channel stops here and the poll is consumed again from the last committed"
+                        + " offset", name, consumed.size()));
         return VertxContexts.backToCaller(done);
     }
 
-    /** Publishes every unusable record of a poll to the quarantine, in order; completes once Kafka took them all. */
-    private Uni<Void> setAside(List<SetAside> unusable) {
-        if (unusable.isEmpty()) {
-            return Uni.createFrom().voidItem();
+    /**
+     * One round: its refused records quarantined, one after the other, then its usable ones applied, split until the
+     * ones refused for good stand alone and are quarantined; completes when every record was applied, quarantined or
+     * ignored.
+     */
+    public Uni<Void> round(List<Consumed<T>> round) {
+        List<Consumed.Refused<T>> refused = new ArrayList<>();
+        List<Consumed.Usable<T>> usable = new ArrayList<>(round.size());
+        for (Consumed<T> item : round) {
+            switch (item) {
+                case Consumed.Usable<T> u -> usable.add(u);
+                case Consumed.Refused<T> r -> refused.add(r);
+                case Consumed.Ignored<T> ignored -> {
+                }
+            }
         }
-        return Multi.createFrom().iterable(unusable)
-                .onItem().transformToUniAndConcatenate(bad -> RETRY_TRANSIENT.apply(Uni.createFrom().deferred(
-                        () -> quarantine.send(bad.origin(), bad.reason(), bad.detail()))))
-                .collect().last()
-                .replaceWithVoid();
+        Uni<Void> setAside = refused.isEmpty() ? Uni.createFrom().voidItem()
+                : Multi.createFrom().iterable(refused)
+                        .onItem().transformToUniAndConcatenate(r -> quarantine.sendUntilTaken(r.origin(), r.reason(),
+                                r.detail()))
+                        .collect().last().replaceWithVoid();
+        return setAside.chain(() -> bisection.apply(usable));
+    }
+
+    private void logFailedRound(int size, Throwable failure) {
+        if (Failures.isTransient(failure)) {
+            LOG.warnf("%s: could not apply %d record(s), retrying: %s", name, size, failure.toString());
+        } else if (size > 1) {
+            // Each record that fails alone is logged once, at WARN, by the quarantine.
+            LOG.debugf("%s: a round of %d record(s) failed for good (%s): applying it in halves", name, size,
+                    Failures.describe(failure));
+        }
+    }
+
+    private static <T> List<T> values(List<Consumed.Usable<T>> items) {
+        List<T> values = new ArrayList<>(items.size());
+        items.forEach(item -> values.add(item.value()));
+        return values;
     }
 }

@@ -7,10 +7,13 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -25,7 +28,9 @@ import org.jboss.logging.Logger;
  * <h2>Guarantee</h2>
  * The Uni of {@link #send} completes only once Kafka acknowledged the quarantined copy ({@code acks=all}); a consumer
  * acknowledges the original record only after that, so a record is either processed, quarantined, or consumed again.
- * Publishing failures (Kafka unreachable) fail the Uni and are the caller's transient failure: it retries.
+ * Publishing failures (Kafka unreachable) fail the Uni of {@link #send}; {@link #sendUntilTaken} retries them itself,
+ * whatever they are, so that a caller never has to choose between acknowledging a record without its copy and giving
+ * up.
  *
  * <h2>What is kept</h2>
  * The copy has the original key and value byte for byte and the original headers, plus the
@@ -40,17 +45,31 @@ public class Quarantine {
 
     private static final Logger LOG = Logger.getLogger(Quarantine.class);
     private static final int MAX_LOGGED_BYTES = 200;
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
 
     private final MutinyEmitter<byte[]> emitter;
     private final MeterRegistry registry;
     private final String service;
+    private final Consumer<QuarantineReason> sent;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
+    @Inject
     public Quarantine(@Channel(Channels.QUARANTINE_OUT) MutinyEmitter<byte[]> emitter, MeterRegistry registry,
                       @ConfigProperty(name = "quarkus.application.name", defaultValue = "jobweaver") String service) {
+        this(emitter, registry, service, reason -> { });
+    }
+
+    /**
+     * A quarantine of its own for a consumer whose copies are counted elsewhere as well: {@code sent} is told the
+     * reason of each copy Kafka acknowledged, after the count in {@code registry}.
+     */
+    public Quarantine(MutinyEmitter<byte[]> emitter, MeterRegistry registry, String service,
+                      Consumer<QuarantineReason> sent) {
         this.emitter = emitter;
         this.registry = registry;
         this.service = service;
+        this.sent = sent;
     }
 
     /** Publishes the quarantined copy of {@code origin}; completes once Kafka acknowledged it. */
@@ -78,6 +97,7 @@ public class Quarantine {
         return emitter.sendMessage(Message.of(value).addMetadata(metadata))
                 .invoke(() -> {
                     counter(origin.topic(), reason).increment();
+                    sent.accept(reason);
                     LOG.warnf("quarantined record %s key=%s: %s: %s (value starts with: %s)", origin.position(),
                             origin.key(), reason, cut, preview(origin.value()));
                 });
@@ -85,8 +105,29 @@ public class Quarantine {
 
     /** Publishes the quarantined copy of {@code origin}, which failed with the permanent {@code failure}. */
     public Uni<Void> send(RecordOrigin origin, Throwable failure) {
+        return send(origin, reasonOf(failure), Failures.describe(failure));
+    }
+
+    private static QuarantineReason reasonOf(Throwable failure) {
         QuarantineReason reason = Failures.permanentReason(failure);
-        return send(origin, reason == null ? QuarantineReason.UNPROCESSABLE : reason, Failures.describe(failure));
+        return reason == null ? QuarantineReason.UNPROCESSABLE : reason;
+    }
+
+    /**
+     * Publishes the quarantined copy of {@code origin} like {@link #send}, and sends it again after any failure, with
+     * back-off from 200 ms doubling up to 10 s, until Kafka acknowledged it: a record must never be acknowledged
+     * without its copy, and a copy is a key, headers and raw bytes, which only an unreachable broker refuses.
+     */
+    public Uni<Void> sendUntilTaken(RecordOrigin origin, QuarantineReason reason, String detail) {
+        return Uni.createFrom().deferred(() -> send(origin, reason, detail))
+                .onFailure().invoke(failure -> LOG.warnf("could not quarantine %s, retrying: %s", origin.position(),
+                        failure.toString()))
+                .onFailure().retry().withBackOff(FIRST_BACKOFF, MAX_BACKOFF).indefinitely();
+    }
+
+    /** {@link #sendUntilTaken(RecordOrigin, QuarantineReason, String)} of a record that failed with {@code failure}. */
+    public Uni<Void> sendUntilTaken(RecordOrigin origin, Throwable failure) {
+        return sendUntilTaken(origin, reasonOf(failure), Failures.describe(failure));
     }
 
     /** How many records of {@code topic} were quarantined for {@code reason} by this service (for tests). */

@@ -1,23 +1,19 @@
 package dev.jobweaver.scheduler.command;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.scheduler.command.JobCommandService.Received;
-import dev.jobweaver.scheduler.intake.Consumed;
-import dev.jobweaver.scheduler.intake.IncomingRecords;
-import dev.jobweaver.scheduler.intake.QuarantiningRound;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.ArrayList;
-import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -29,27 +25,27 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * <ul>
  *   <li>A record that is no usable {@link JobCommandEvent} ({@link EventRules}, keyed by its jobId) is quarantined
  *       before any of it reaches SQL; a usable one the database refuses for good is found by splitting the poll
- *       ({@link QuarantiningRound}) and quarantined alone, while the commands beside it are applied, in order. The
+ *       ({@link BatchIntake}) and quarantined alone, while the commands beside it are applied, in order. The
  *       poll is acknowledged only after every record of it was applied or quarantined.</li>
  *   <li>Database or Kafka failures are retried with backoff: the partition waits, nothing is skipped.</li>
  * </ul>
  *
  * <h2>Threads</h2>
  * The channel calls {@link #consume} on its event loop, one poll at a time; the round runs as
- * {@link QuarantiningRound} says.
+ * {@link BatchIntake} says.
  */
 @ApplicationScoped
 public class JobCommandConsumer {
 
-    private final IncomingRecords records;
     private final Quarantine quarantine;
-    private final QuarantiningRound<Received> round;
+    private final BatchIntake<Received> intake;
 
-    public JobCommandConsumer(IncomingRecords records, JobCommandService commands, Quarantine quarantine) {
-        this.records = records;
+    public JobCommandConsumer(JobCommandService commands, Quarantine quarantine, ObjectMapper mapper) {
         this.quarantine = quarantine;
-        this.round = new QuarantiningRound<>(Channels.JOB_COMMANDS_IN,
-                received -> commands.applyAll(received).replaceWithVoid(), quarantine);
+        this.intake = new BatchIntake<>(Channels.JOB_COMMANDS_IN, quarantine, BatchIntake.events(mapper,
+                JobCommandEvent.class, EventRules::problem, (key, event) -> EventRules.keyProblem(key, event.jobId()),
+                (record, command) -> new Received(command, JobTracing.incoming(record))),
+                received -> commands.applyAll(received).replaceWithVoid());
     }
 
     /** The quarantine counters of job-commands exist (at zero) from the start, not from the first bad record. */
@@ -59,11 +55,6 @@ public class JobCommandConsumer {
 
     @Incoming(Channels.JOB_COMMANDS_IN)
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        List<Consumed<Received>> consumed = new ArrayList<>(batch.getRecords().size());
-        for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
-            consumed.add(records.read(record, JobCommandEvent.class, EventRules::problem, JobCommandEvent::jobId)
-                    .map(command -> new Received(command, JobTracing.incoming(record))));
-        }
-        return round.apply(consumed).chain(() -> IncomingRecords.ack(batch));
+        return intake.consume(batch);
     }
 }

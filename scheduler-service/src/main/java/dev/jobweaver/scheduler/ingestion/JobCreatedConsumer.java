@@ -1,42 +1,40 @@
 package dev.jobweaver.scheduler.ingestion;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.BatchIntake;
+import dev.jobweaver.common.quarantine.Consumed;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.scheduler.ingestion.IngestionService.Accepted;
-import dev.jobweaver.scheduler.intake.Consumed;
-import dev.jobweaver.scheduler.intake.IncomingRecords;
-import dev.jobweaver.scheduler.intake.PollRounds;
-import dev.jobweaver.scheduler.intake.QuarantiningRound;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Consumes {@code job-created} in batch mode: the polls that arrive while an ingestion round runs are stored together
- * by the next round, in one transaction ({@link PollRounds}), and their offsets acknowledged only after the round.
+ * by the next round, in one transaction ({@link BatchIntake#inRounds}), and their offsets acknowledged only after the
+ * round.
  *
  * <h2>Guarantees</h2>
  * <ul>
  *   <li>A record that is no usable {@link JobCreatedEvent} ({@link EventRules}, keyed by its jobId) is quarantined
  *       before any of it reaches SQL; a usable one the database refuses for good (SQL state 22 or 23) is found by
- *       splitting its round ({@link QuarantiningRound}) and quarantined alone, while the jobs beside it are stored.
+ *       splitting its round ({@link BatchIntake}) and quarantined alone, while the jobs beside it are stored.
  *       A poll is acknowledged only after its round stored or quarantined every record of it.</li>
  *   <li>A transient failure (the database or Kafka unreachable) is retried with backoff: the partition waits,
  *       nothing is skipped.</li>
  * </ul>
  *
  * <h2>Threads</h2>
- * {@link #consume} runs on the channel's event loop and only parses; rounds run as {@link PollRounds} says.
+ * {@link #consume} runs on the channel's event loop and only parses; rounds run as {@link BatchIntake} says.
  */
 @ApplicationScoped
 public class JobCreatedConsumer {
@@ -51,17 +49,15 @@ public class JobCreatedConsumer {
      */
     static final long MAX_WAITING_BYTES = 2L * 1024 * 1024;
 
-    private final IncomingRecords records;
     private final Quarantine quarantine;
-    private final QuarantiningRound<Accepted> round;
-    private final PollRounds<Consumed<Accepted>> rounds;
+    private final BatchIntake<Accepted> intake;
 
-    public JobCreatedConsumer(IncomingRecords records, IngestionService ingestion, Quarantine quarantine) {
-        this.records = records;
+    public JobCreatedConsumer(IngestionService ingestion, Quarantine quarantine, ObjectMapper mapper) {
         this.quarantine = quarantine;
-        this.round = new QuarantiningRound<>(Channels.JOB_CREATED_IN,
-                accepted -> ingestion.ingest(accepted).replaceWithVoid(), quarantine);
-        this.rounds = new PollRounds<>(Channels.JOB_CREATED_IN, this::round, MAX_WAITING, MAX_WAITING_BYTES);
+        this.intake = new BatchIntake<>(Channels.JOB_CREATED_IN, quarantine, BatchIntake.events(mapper,
+                JobCreatedEvent.class, EventRules::problem, (key, event) -> EventRules.keyProblem(key, event.jobId()),
+                (record, event) -> new Accepted(event, JobTracing.incoming(record))),
+                accepted -> ingestion.ingest(accepted).replaceWithVoid()).inRounds(MAX_WAITING, MAX_WAITING_BYTES);
     }
 
     /** The quarantine counters of job-created exist (at zero) from the start, not from the first bad record. */
@@ -71,14 +67,7 @@ public class JobCreatedConsumer {
 
     @Incoming(Channels.JOB_CREATED_IN)
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        List<Consumed<Accepted>> consumed = new ArrayList<>(batch.getRecords().size());
-        long bytes = 0;
-        for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
-            bytes += record.getPayload() == null ? 0 : record.getPayload().length;
-            consumed.add(records.read(record, JobCreatedEvent.class, EventRules::problem, JobCreatedEvent::jobId)
-                    .map(event -> new Accepted(event, JobTracing.incoming(record))));
-        }
-        return rounds.offer(consumed, bytes, batch);
+        return intake.consume(batch);
     }
 
     /**
@@ -86,6 +75,6 @@ public class JobCreatedConsumer {
      * the database refuses stand alone and are quarantined; completes when every record is stored or quarantined.
      */
     Uni<Void> round(List<Consumed<Accepted>> records) {
-        return round.apply(records);
+        return intake.round(records);
     }
 }

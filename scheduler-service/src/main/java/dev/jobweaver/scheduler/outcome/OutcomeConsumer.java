@@ -1,27 +1,21 @@
 package dev.jobweaver.scheduler.outcome;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobCompletedEvent;
 import dev.jobweaver.common.event.JobFailedEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
-import dev.jobweaver.scheduler.intake.Consumed;
-import dev.jobweaver.scheduler.intake.IncomingRecords;
-import dev.jobweaver.scheduler.intake.QuarantiningRound;
 import dev.jobweaver.scheduler.job.Outcome;
 import dev.jobweaver.scheduler.observability.JobTracing;
 import dev.jobweaver.scheduler.outcome.OutcomeService.Received;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
-import java.util.function.Function;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -33,30 +27,32 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * <ul>
  *   <li>A record that is no usable outcome ({@link EventRules}, keyed by its jobId) is quarantined before any of it
  *       reaches SQL; a usable one the database refuses for good is found by splitting the batch
- *       ({@link QuarantiningRound}) and quarantined alone, while the outcomes beside it are applied, in order. The
+ *       ({@link BatchIntake}) and quarantined alone, while the outcomes beside it are applied, in order. The
  *       batch is acknowledged only after every record of it was applied or quarantined.</li>
  *   <li>Database or Kafka failures are retried with backoff: the partition waits, nothing is skipped.</li>
  * </ul>
  *
  * <h2>Threads</h2>
  * Each channel calls its method on its event loop, one batch at a time; the round runs as
- * {@link QuarantiningRound} says.
+ * {@link BatchIntake} says.
  */
 @ApplicationScoped
 public class OutcomeConsumer {
 
-    private final IncomingRecords records;
     private final Quarantine quarantine;
-    private final QuarantiningRound<Received> completedRound;
-    private final QuarantiningRound<Received> failedRound;
+    private final BatchIntake<Received> completedIntake;
+    private final BatchIntake<Received> failedIntake;
 
-    public OutcomeConsumer(IncomingRecords records, OutcomeService outcomes, Quarantine quarantine) {
-        this.records = records;
+    public OutcomeConsumer(OutcomeService outcomes, Quarantine quarantine, ObjectMapper mapper) {
         this.quarantine = quarantine;
-        this.completedRound = new QuarantiningRound<>(Channels.JOB_COMPLETED_IN,
-                received -> outcomes.applyAll(received).replaceWithVoid(), quarantine);
-        this.failedRound = new QuarantiningRound<>(Channels.JOB_FAILED_IN,
-                received -> outcomes.applyAll(received).replaceWithVoid(), quarantine);
+        this.completedIntake = intake(Channels.JOB_COMPLETED_IN, BatchIntake.events(mapper,
+                JobCompletedEvent.class, EventRules::problem, (key, e) -> EventRules.keyProblem(key, e.jobId()),
+                (record, e) -> new Received(Outcome.of(e), Topics.JOB_COMPLETED, JobTracing.incoming(record))),
+                outcomes);
+        this.failedIntake = intake(Channels.JOB_FAILED_IN, BatchIntake.events(mapper,
+                JobFailedEvent.class, EventRules::problem, (key, e) -> EventRules.keyProblem(key, e.jobId()),
+                (record, e) -> new Received(Outcome.of(e), Topics.JOB_FAILED, JobTracing.incoming(record))),
+                outcomes);
     }
 
     /** The quarantine counters of both topics exist (at zero) from the start, not from the first bad record. */
@@ -66,24 +62,16 @@ public class OutcomeConsumer {
 
     @Incoming(Channels.JOB_COMPLETED_IN)
     public Uni<Void> completed(KafkaRecordBatch<String, byte[]> batch) {
-        return apply(batch, JobCompletedEvent.class, EventRules::problem, JobCompletedEvent::jobId, Outcome::of,
-                Topics.JOB_COMPLETED, completedRound);
+        return completedIntake.consume(batch);
     }
 
     @Incoming(Channels.JOB_FAILED_IN)
     public Uni<Void> failed(KafkaRecordBatch<String, byte[]> batch) {
-        return apply(batch, JobFailedEvent.class, EventRules::problem, JobFailedEvent::jobId, Outcome::of,
-                Topics.JOB_FAILED, failedRound);
+        return failedIntake.consume(batch);
     }
 
-    private <T> Uni<Void> apply(KafkaRecordBatch<String, byte[]> batch, Class<T> type, Function<T, String> rules,
-                                Function<T, UUID> jobId, Function<T, Outcome> toOutcome, String topic,
-                                QuarantiningRound<Received> round) {
-        List<Consumed<Received>> consumed = new ArrayList<>(batch.getRecords().size());
-        for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
-            consumed.add(records.read(record, type, rules, jobId)
-                    .map(event -> new Received(toOutcome.apply(event), topic, JobTracing.incoming(record))));
-        }
-        return round.apply(consumed).chain(() -> IncomingRecords.ack(batch));
+    /** Both topics' outcomes are applied alike; only how a record is read differs. */
+    private BatchIntake<Received> intake(String channel, BatchIntake.Reader<Received> reader, OutcomeService outcomes) {
+        return new BatchIntake<>(channel, quarantine, reader, received -> outcomes.applyAll(received).replaceWithVoid());
     }
 }

@@ -1,24 +1,21 @@
 package dev.jobweaver.scheduler.schedule;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.BatchIntake;
+import dev.jobweaver.common.quarantine.Consumed;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.quarantine.RecordOrigin;
-import dev.jobweaver.scheduler.intake.Consumed;
-import dev.jobweaver.scheduler.intake.IncomingRecords;
-import dev.jobweaver.scheduler.intake.QuarantiningRound;
 import dev.jobweaver.scheduler.schedule.ScheduleService.ScheduleChange;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
@@ -32,27 +29,29 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  *       scheduleId.</li>
  *   <li>A record that is no usable {@link ScheduleEvent} ({@link EventRules}, keyed by its scheduleId), or a tombstone
  *       whose key is no scheduleId, is quarantined before any of it reaches SQL; a usable one that the database refuses
- *       for good is found by splitting the poll ({@link QuarantiningRound}) and quarantined alone, while the records
+ *       for good is found by splitting the poll ({@link BatchIntake}) and quarantined alone, while the records
  *       beside it are applied, in order.</li>
  *   <li>Database failures are retried with backoff: the partition waits, nothing is skipped.</li>
  * </ul>
  *
  * <h2>Threads</h2>
  * The channel calls {@link #consume} on its event loop, one poll at a time; the round runs as
- * {@link QuarantiningRound} says.
+ * {@link BatchIntake} says.
  */
 @ApplicationScoped
 public class ScheduleEventConsumer {
 
-    private final IncomingRecords records;
     private final Quarantine quarantine;
-    private final QuarantiningRound<ScheduleChange> round;
+    private final BatchIntake<ScheduleChange> intake;
 
-    public ScheduleEventConsumer(IncomingRecords records, ScheduleService schedules, Quarantine quarantine) {
-        this.records = records;
+    public ScheduleEventConsumer(ScheduleService schedules, Quarantine quarantine, ObjectMapper mapper) {
         this.quarantine = quarantine;
-        this.round = new QuarantiningRound<>(Channels.SCHEDULES_IN,
-                changes -> schedules.applyAll(changes).replaceWithVoid(), quarantine);
+        BatchIntake.Reader<ScheduleChange> events = BatchIntake.events(mapper, ScheduleEvent.class,
+                EventRules::problem, (key, event) -> EventRules.scheduleKeyProblem(key, event.scheduleId()),
+                (record, event) -> new ScheduleChange(event.scheduleId(), event));
+        this.intake = new BatchIntake<>(Channels.SCHEDULES_IN, quarantine,
+                (record, origin) -> origin.value() == null ? tombstone(origin) : events.read(record, origin),
+                changes -> schedules.applyAll(changes).replaceWithVoid());
     }
 
     /** The quarantine counters of schedules exist (at zero) from the start, not from the first bad record. */
@@ -62,30 +61,16 @@ public class ScheduleEventConsumer {
 
     @Incoming(Channels.SCHEDULES_IN)
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        List<Consumed<ScheduleChange>> consumed = new ArrayList<>(batch.getRecords().size());
-        for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
-            consumed.add(read(record));
-        }
-        return round.apply(consumed).chain(() -> IncomingRecords.ack(batch));
+        return intake.consume(batch);
     }
 
-    /** A poll's records as consumed, applied or set aside; completes when every one was. */
-    public Uni<Void> round(List<Consumed<ScheduleChange>> consumed) {
-        return round.apply(consumed);
-    }
-
-    private Consumed<ScheduleChange> read(KafkaRecord<String, byte[]> record) {
-        if (record.getPayload() == null) {
-            RecordOrigin origin = RecordOrigin.of(record, null);
-            UUID scheduleId = uuid(origin.key());
-            return scheduleId != null ? new Consumed.Usable<>(new ScheduleChange(scheduleId, null), origin)
-                    : new Consumed.Refused<>(origin, QuarantineReason.INVALID,
-                            "a tombstone's key must be the deleted scheduleId, got "
-                                    + (origin.key() == null ? "no key" : "'" + origin.key() + "'"));
-        }
-        return records.read(record, ScheduleEvent.class, EventRules::problem,
-                        (key, event) -> EventRules.scheduleKeyProblem(key, event.scheduleId()))
-                .map(event -> new ScheduleChange(event.scheduleId(), event));
+    /** A record without a value: the deletion of the schedule its key names. */
+    private static Consumed<ScheduleChange> tombstone(RecordOrigin origin) {
+        UUID scheduleId = uuid(origin.key());
+        return scheduleId != null ? new Consumed.Usable<>(new ScheduleChange(scheduleId, null), origin)
+                : new Consumed.Refused<>(origin, QuarantineReason.INVALID,
+                        "a tombstone's key must be the deleted scheduleId, got "
+                                + (origin.key() == null ? "no key" : "'" + origin.key() + "'"));
     }
 
     private static UUID uuid(String key) {

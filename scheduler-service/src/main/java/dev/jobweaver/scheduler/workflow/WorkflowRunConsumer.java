@@ -1,20 +1,16 @@
 package dev.jobweaver.scheduler.workflow;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.WorkflowRunEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
-import dev.jobweaver.scheduler.intake.Consumed;
-import dev.jobweaver.scheduler.intake.IncomingRecords;
-import dev.jobweaver.scheduler.intake.QuarantiningRound;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.ArrayList;
-import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -25,26 +21,27 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * <ul>
  *   <li>A record that is no usable {@link WorkflowRunEvent} (unreadable; a START without its fields or whose graph
  *       breaks {@code WorkflowGraph}'s rules; keyed by something other than its runId) is quarantined before any of
- *       it reaches SQL; one the database refuses for good is found by splitting the poll ({@link QuarantiningRound})
+ *       it reaches SQL; one the database refuses for good is found by splitting the poll ({@link BatchIntake})
  *       and quarantined alone, while the records beside it are applied, in order.</li>
  *   <li>Database and Kafka failures are retried with backoff: the partition waits, nothing is skipped.</li>
  * </ul>
  *
  * <h2>Threads</h2>
  * The channel calls {@link #consume} on its event loop, one poll at a time; the round runs as
- * {@link QuarantiningRound} says.
+ * {@link BatchIntake} says.
  */
 @ApplicationScoped
 public class WorkflowRunConsumer {
 
-    private final IncomingRecords records;
     private final Quarantine quarantine;
-    private final QuarantiningRound<WorkflowRunEvent> round;
+    private final BatchIntake<WorkflowRunEvent> intake;
 
-    public WorkflowRunConsumer(IncomingRecords records, WorkflowOrchestrator orchestrator, Quarantine quarantine) {
-        this.records = records;
+    public WorkflowRunConsumer(WorkflowOrchestrator orchestrator, Quarantine quarantine, ObjectMapper mapper) {
         this.quarantine = quarantine;
-        this.round = new QuarantiningRound<>(Channels.WORKFLOW_RUNS_IN, orchestrator::applyAll, quarantine);
+        this.intake = new BatchIntake<>(Channels.WORKFLOW_RUNS_IN, quarantine, BatchIntake.events(mapper,
+                WorkflowRunEvent.class, WorkflowRunRules::problem,
+                (key, event) -> WorkflowRunRules.keyProblem(key, event.runId()), (record, event) -> event),
+                orchestrator::applyAll);
     }
 
     /** The quarantine counters of workflow-runs exist (at zero) from the start, not from the first bad record. */
@@ -54,11 +51,6 @@ public class WorkflowRunConsumer {
 
     @Incoming(Channels.WORKFLOW_RUNS_IN)
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        List<Consumed<WorkflowRunEvent>> consumed = new ArrayList<>(batch.getRecords().size());
-        for (KafkaRecord<String, byte[]> record : batch.getRecords()) {
-            consumed.add(records.read(record, WorkflowRunEvent.class, WorkflowRunRules::problem,
-                    (key, event) -> WorkflowRunRules.keyProblem(key, event.runId())));
-        }
-        return round.apply(consumed).chain(() -> IncomingRecords.ack(batch));
+        return intake.consume(batch);
     }
 }

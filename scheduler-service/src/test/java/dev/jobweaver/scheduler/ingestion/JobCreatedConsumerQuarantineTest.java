@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.Consumed;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
@@ -17,8 +18,6 @@ import dev.jobweaver.testing.PoisonCorpus.Poison;
 import dev.jobweaver.testing.QuarantineTopic.Position;
 import dev.jobweaver.testing.QuarantineTopic;
 import dev.jobweaver.scheduler.ingestion.IngestionService.Accepted;
-import dev.jobweaver.scheduler.intake.Consumed;
-import dev.jobweaver.scheduler.intake.IncomingRecords;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.PoisonRecords;
 import dev.jobweaver.scheduler.testing.QuarantineCounts;
@@ -46,9 +45,6 @@ import org.junit.jupiter.api.Test;
 class JobCreatedConsumerQuarantineTest extends KafkaAndDbTest {
 
     private static final String TRACE_ID_OF_100 = "0af7651916cd43dd8448eb211c80319c".repeat(4).substring(0, 100);
-
-    @Inject
-    IncomingRecords records;
 
     @Inject
     IngestionService ingestion;
@@ -139,7 +135,7 @@ class JobCreatedConsumerQuarantineTest extends KafkaAndDbTest {
     void aRoundWhoseInsertFailsWithValueTooLongIsSplitAndOnlyThatJobIsQuarantined() throws Exception {
         // The reported failure itself, in SQL: the event reaches the round without the rules (as it did before
         // them), and trace_id is VARCHAR(64).
-        JobCreatedConsumer consumer = new JobCreatedConsumer(records, ingestion, quarantine);
+        JobCreatedConsumer consumer = new JobCreatedConsumer(ingestion, quarantine, mapper);
         List<UUID> jobIds = new ArrayList<>();
         List<Consumed<Accepted>> round = new ArrayList<>();
         long firstOffset = -1_000_000L * (1 + ThreadLocalRandom.current().nextInt(1_000_000));

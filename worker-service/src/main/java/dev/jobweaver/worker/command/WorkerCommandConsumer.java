@@ -20,7 +20,6 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
 import java.time.Instant;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -122,13 +121,10 @@ public class WorkerCommandConsumer {
     }
 
     /**
-     * Publishes the quarantined copy; retried with back-off while Kafka does not acknowledge it (the copy is a key and
-     * raw bytes: only an unreachable broker refuses it, and then no command arrives either).
+     * Publishes the quarantined copy, sent again while Kafka does not acknowledge it (only an unreachable broker refuses
+     * it, and then no command arrives either).
      */
     private Uni<Void> setAside(RecordOrigin origin, QuarantineReason reason, String detail) {
-        return quarantine.send(origin, reason, detail)
-                .onFailure().invoke(e -> LOG.warnf("could not quarantine record %s: %s; trying again",
-                        origin.position(), e.toString()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely();
+        return quarantine.sendUntilTaken(origin, reason, detail);
     }
 }

@@ -1,10 +1,7 @@
-package dev.jobweaver.scheduler.intake;
+package dev.jobweaver.common.quarantine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.common.quarantine.Quarantine;
-import dev.jobweaver.common.quarantine.QuarantineReason;
-import dev.jobweaver.common.quarantine.RecordOrigin;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
@@ -131,11 +128,14 @@ class PollRoundsTest {
         CompletableFuture<Void> kafkaAck = new CompletableFuture<>();
         RecordingEmitter kafka = new RecordingEmitter(sent -> Uni.createFrom().completionStage(kafkaAck));
         List<String> stored = new CopyOnWriteArrayList<>();
-        QuarantiningRound<String> round = new QuarantiningRound<>("test", items -> {
-            stored.addAll(items);
-            return Uni.createFrom().voidItem();
-        }, new Quarantine(kafka.emitter(), new SimpleMeterRegistry(), "scheduler-test"));
-        PollRounds<Consumed<String>> polls = new PollRounds<>("test", round::apply, 100, Long.MAX_VALUE);
+        BatchIntake<String> intake = new BatchIntake<>("test",
+                new Quarantine(kafka.emitter(), new SimpleMeterRegistry(), "scheduler-test"), (record, origin) -> {
+                    throw new UnsupportedOperationException("rounds are given their records");
+                }, items -> {
+                    stored.addAll(items);
+                    return Uni.createFrom().voidItem();
+                });
+        PollRounds<Consumed<String>> polls = new PollRounds<>("test", intake::round, 100, Long.MAX_VALUE);
         AtomicInteger acked = new AtomicInteger();
         RecordOrigin origin = new RecordOrigin("job-created", 0, 41, null, "k", new RecordHeaders(), new byte[0]);
 

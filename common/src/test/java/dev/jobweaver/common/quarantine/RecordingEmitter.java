@@ -1,4 +1,4 @@
-package dev.jobweaver.scheduler.intake;
+package dev.jobweaver.common.quarantine;
 
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import io.smallrye.mutiny.Uni;

@@ -1,4 +1,4 @@
-package dev.jobweaver.scheduler.intake;
+package dev.jobweaver.common.quarantine;
 
 import dev.jobweaver.common.batch.GroupCommit;
 import dev.jobweaver.common.reactive.VertxContexts;
@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
  *   <li>Polls are applied in the order they were offered; rounds never overlap.</li>
  *   <li>A poll is acknowledged only after the round that applied it succeeded, so its offsets are committed only
  *       then; a round is retried (by the {@code round} function) until it succeeds or the application stops, and
- *       polls left unacknowledged at a stop are delivered again. With a {@link QuarantiningRound} as the round
+ *       polls left unacknowledged at a stop are delivered again. With {@link BatchIntake#round} as the round
  *       function, a round succeeds once each of its records was applied or quarantined, so a poll is acknowledged
  *       after its quarantined copies too.</li>
  *   <li>At most {@code maxWaiting} records, and at most {@code maxWaitingBytes} of their encoded size, wait here
@@ -50,7 +50,7 @@ import org.jboss.logging.Logger;
  *
  * @param <T> what one record becomes, the input of a round
  */
-public final class PollRounds<T> {
+final class PollRounds<T> {
 
     private static final Logger LOG = Logger.getLogger(PollRounds.class);
 
@@ -76,7 +76,7 @@ public final class PollRounds<T> {
      * @param maxWaitingBytes encoded bytes that may wait for the next round before the connector is held back: the
      *                        bound that matters when records are large (a job may carry 64 KiB)
      */
-    public PollRounds(String name, Function<List<T>, Uni<Void>> round, int maxWaiting, long maxWaitingBytes) {
+    PollRounds(String name, Function<List<T>, Uni<Void>> round, int maxWaiting, long maxWaitingBytes) {
         this.name = name;
         this.round = round;
         this.maxWaiting = maxWaiting;
@@ -84,7 +84,7 @@ public final class PollRounds<T> {
     }
 
     /** Adds a poll to the next round; the Uni completes when the connector may hand over its next poll. */
-    public Uni<Void> offer(List<T> items, long bytes, Message<?> batch) {
+    Uni<Void> offer(List<T> items, long bytes, Message<?> batch) {
         Poll<T> poll = new Poll<>(items, bytes, batch, new CompletableFuture<>());
         boolean withinItems = waitingItems.addAndGet(items.size()) <= maxWaiting;
         boolean withinBytes = waitingBytes.addAndGet(bytes) <= maxWaitingBytes;
@@ -96,12 +96,12 @@ public final class PollRounds<T> {
     }
 
     /** Encoded bytes waiting for the next round now (for tests). */
-    public long waitingBytes() {
+    long waitingBytes() {
         return waitingBytes.get();
     }
 
     /** Items waiting for the next round now (for tests and metrics). */
-    public int waiting() {
+    int waiting() {
         return waitingItems.get();
     }
 
@@ -116,7 +116,8 @@ public final class PollRounds<T> {
         waitingItems.addAndGet(-items.size());
         waitingBytes.addAndGet(-bytes);
         polls.forEach(poll -> poll.taken().complete(null)); // no-op for those let through already
-        Uni<Void> acks = Uni.join().all(polls.stream().map(p -> IncomingRecords.ack(p.batch())).toList())
+        Uni<Void> acks = Uni.join().all(polls.stream()
+                        .map(p -> Uni.createFrom().completionStage(p.batch()::ack)).toList())
                 .andFailFast().replaceWithVoid();
         return Uni.createFrom().deferred(() -> round.apply(items))
                 .chain(() -> acks)
