@@ -1,12 +1,13 @@
 package dev.jobweaver.api.audit;
 
-import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -36,13 +37,8 @@ public class AuditResource {
 
     private static final Pattern PATH = Pattern.compile("/\\S*");
 
-    private final AuditLog log;
-    private final RestSupport rest;
-
-    public AuditResource(AuditLog log, RestSupport rest) {
-        this.log = log;
-        this.rest = rest;
-    }
+    @Inject AuditLog log;
+    @Inject RestSupport rest;
 
     @GET
     @RolesAllowed(Roles.ADMIN)

@@ -1,14 +1,14 @@
 package dev.jobweaver.api.notification;
 
-import dev.jobweaver.api.schedule.ScheduleService;
-import dev.jobweaver.api.security.Roles;
-import dev.jobweaver.api.security.Caller;
-import dev.jobweaver.api.security.Callers;
-import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyErrors;
+import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
+import dev.jobweaver.api.schedule.ScheduleService;
+import dev.jobweaver.api.security.Caller;
+import dev.jobweaver.api.security.Callers;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.workflow.WorkflowService;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
@@ -16,6 +16,7 @@ import dev.jobweaver.common.reactive.VertxContexts;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -52,21 +53,12 @@ public class SubscriptionResource {
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 1000;
 
-    private final SubscriptionService subscriptions;
-    private final RestSupport rest;
+    @Inject SubscriptionService subscriptions;
+    @Inject RestSupport rest;
 
-    private final ScheduleService schedules;
-    private final WorkflowService workflows;
-    private final Callers callers;
-
-    public SubscriptionResource(SubscriptionService subscriptions, RestSupport rest,
-                                ScheduleService schedules, WorkflowService workflows, Callers callers) {
-        this.schedules = schedules;
-        this.workflows = workflows;
-        this.callers = callers;
-        this.subscriptions = subscriptions;
-        this.rest = rest;
-    }
+    @Inject ScheduleService schedules;
+    @Inject WorkflowService workflows;
+    @Inject Callers callers;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)

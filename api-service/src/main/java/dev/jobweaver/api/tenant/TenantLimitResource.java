@@ -1,16 +1,17 @@
 package dev.jobweaver.api.tenant;
 
-import dev.jobweaver.api.security.Roles;
-import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyErrors;
+import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.common.error.ApiErrorCode;
 import dev.jobweaver.common.error.ErrorResponse;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -39,13 +40,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "tenants")
 public class TenantLimitResource {
 
-    private final TenantLimitService limits;
-    private final RestSupport rest;
-
-    public TenantLimitResource(TenantLimitService limits, RestSupport rest) {
-        this.limits = limits;
-        this.rest = rest;
-    }
+    @Inject TenantLimitService limits;
+    @Inject RestSupport rest;
 
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
