@@ -2,7 +2,6 @@ package dev.jobweaver.api.notification;
 
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyErrors;
-import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.schedule.ScheduleService;
@@ -83,13 +82,13 @@ public class SubscriptionResource {
     public Uni<RestResponse<SubscriptionView>> create(@Valid NewSubscription body) {
         Caller caller = callers.current();
         if (body == null) {
-            throw refused(BodyErrors.empty(NewSubscription.class));
+            throw rest.refused(BodyErrors.empty(NewSubscription.class));
         }
         SubscriptionRequest request = body.request();
         return VertxContexts.backToCaller(subscriptions.destinationRefusal(request))
                 .chain(refusal -> {
                     if (refusal != null) {
-                        throw refused(new ApiException(ApiErrorCode.INVALID_SUBSCRIPTION_REQUEST,
+                        throw rest.refused(new ApiException(ApiErrorCode.INVALID_SUBSCRIPTION_REQUEST,
                                 "url is refused: " + refusal));
                     }
                     return owner(request, caller).chain(tenant -> subscriptions.create(request, tenant,
@@ -97,7 +96,7 @@ public class SubscriptionResource {
                 })
                 .onFailure(SubscriptionService.JobNotFoundException.class).transform(e -> {
                     UUID jobId = ((SubscriptionService.JobNotFoundException) e).jobId();
-                    return refused(new ApiException(ApiErrorCode.JOB_NOT_FOUND, "jobId " + jobId
+                    return rest.refused(new ApiException(ApiErrorCode.JOB_NOT_FOUND, "jobId " + jobId
                             + " names no job; a subscription to a job needs an existing job", jobId.toString()));
                 })
                 // Location as JobResource writes it: relative, as SPEC.md shows it
@@ -119,7 +118,7 @@ public class SubscriptionResource {
     @RolesAllowed(Roles.VIEWER)
     public Uni<SubscriptionView> get(@Parameter(description = "the subscription's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
-        UUID subscriptionId = subscriptionId(id);
+        UUID subscriptionId = rest.uuid("id", id);
         return visible(caller, subscriptionId).map(SubscriptionView::of);
     }
 
@@ -136,7 +135,7 @@ public class SubscriptionResource {
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the subscription's UUID") @PathParam("id")
                                           String id) {
         Caller caller = callers.current();
-        UUID subscriptionId = subscriptionId(id);
+        UUID subscriptionId = rest.uuid("id", id);
         return visible(caller, subscriptionId).chain(existing -> subscriptions.delete(subscriptionId))
                 .map(deleted -> RestSupport.noContent(deleted, () -> notFound(subscriptionId)));
     }
@@ -157,15 +156,10 @@ public class SubscriptionResource {
             @Parameter(description = "most entries, 1..1000", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "1000", defaultValue = "100")) @QueryParam("limit") String limit) {
         Caller caller = callers.current();
-        UUID subscriptionId = subscriptionId(id);
+        UUID subscriptionId = rest.uuid("id", id);
         int max = limit(limit);
         return visible(caller, subscriptionId).chain(existing -> subscriptions.deliveries(subscriptionId, max))
                 .map(entries -> new DeliveryLog(RestSupport.found(entries, () -> notFound(subscriptionId))));
-    }
-
-    /** The path's subscription id; 400 when it is not a UUID. */
-    private UUID subscriptionId(String id) {
-        return rest.uuid("id", id);
     }
 
     /** The limit query parameter, 1..{@value #MAX_LIMIT}, {@value #DEFAULT_LIMIT} when absent; 400 otherwise. */
@@ -212,9 +206,5 @@ public class SubscriptionResource {
 
     private static ApiException notFound(UUID id) {
         return new ApiException(ApiErrorCode.SUBSCRIPTION_NOT_FOUND, "no subscription with id " + id);
-    }
-
-    private <E extends RefusedException> E refused(E e) {
-        return rest.refused(e);
     }
 }
