@@ -52,7 +52,8 @@ class Republisher {
 
     /** Rounds until one finds less than a full batch or publishes none of it; how many events they published. */
     static Uni<Integer> publishAll(UnpublishedEvents source) {
-        return source.publishOldest().chain(round -> round.found() >= source.rounds().batchSize() && round.published() > 0
+        int batchSize = source.rounds().batchSize();
+        return source.publishOldest().chain(round -> round.found() >= batchSize && round.published() > 0
                 ? publishAll(source).map(more -> round.published() + more)
                 : Uni.createFrom().item(round.published()));
     }

@@ -84,10 +84,10 @@ public class RowOutbox {
     }
 
     /**
-     * Publishes a row's change: sends {@code records} on {@code emitter}'s channel, one after the other, and, once Kafka acknowledged them all, runs
-     * {@code recorded} (the feature's bookkeeping that the row is published); completes once that is done, or fails,
-     * and then the row stays unpublished for the republisher. A change whose event breaks a rule ({@code problem} not
-     * null) fails at once, as {@code what} (say, "the limit of tenant t") "breaks a rule".
+     * Publishes a row's change: sends {@code records} on {@code emitter}'s channel, one after the other, and once Kafka
+     * acknowledged them all runs {@code recorded} (the feature's bookkeeping that the row is published); completes
+     * once that is done, or fails, and then the row stays unpublished for the republisher. A change whose event breaks
+     * a rule ({@code problem} not null) fails at once, as {@code what} (say, "the limit of tenant t") "breaks a rule".
      */
     public Uni<Void> publish(MutinyEmitter<Record<String, byte[]>> emitter, String what, String problem,
                              List<Outgoing> records, Supplier<Uni<?>> recorded) {
@@ -104,7 +104,8 @@ public class RowOutbox {
 
     /**
      * Runs {@code publish} without the caller waiting; a failure is logged as {@code what} (say, "the limit of tenant
-     * t (version 3)") in {@code log}, the publisher's, and left to the republisher, which finds the row still unpublished.
+     * t (version 3)") in {@code log}, the publisher's, and left to the republisher, which finds the row still
+     * unpublished.
      */
     public static void later(Logger log, Uni<Void> publish, Supplier<String> what) {
         publish.subscribe().with(ignored -> { }, e -> log.warnf(

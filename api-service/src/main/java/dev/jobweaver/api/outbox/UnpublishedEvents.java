@@ -6,11 +6,11 @@ import java.time.Duration;
 /**
  * Events committed to the database that the publish right after their commit may not have brought to Kafka: the job
  * outbox ({@link OutboxSweeper}), or the rows of a feature that carry their own unpublished state (schedules, tenant
- * limits, workflow runs). {@link Republisher} calls {@link #publishOldest} every {@link Rounds#every()}, round after round
- * while a round finds a full batch and Kafka takes some of it.
+ * limits, workflow runs). {@link Republisher} calls {@link #publishOldest} every {@link Rounds#every()}, round after
+ * round while a round finds a full batch and Kafka takes some of it.
  *
- * <p>Contract: a round publishes at most {@link Rounds#batchSize()} events, oldest first, and marks as published (deletes
- * or records in the row) only those Kafka acknowledged, so what fails is found again by a later round. It never
+ * <p>Contract: a round publishes at most {@link Rounds#batchSize()} events, oldest first, and marks as published
+ * (deletes or records in the row) only those Kafka acknowledged, so what fails is found again by a later round. It never
  * holds a row lock while Kafka answers unless it claims the rows for itself ({@code SKIP LOCKED}). A round may find
  * events that another instance, or the publish after the commit, is sending at the same moment: their readers take a
  * repeat once. It runs on a Vert.x event loop and must not block.
