@@ -10,10 +10,10 @@ import java.time.Duration;
  * round while a round finds a full batch and Kafka takes some of it.
  *
  * <p>Contract: a round publishes at most {@link Rounds#batchSize()} events, oldest first, and marks as published
- * (deletes or records in the row) only those Kafka acknowledged, so what fails is found again by a later round. It never
- * holds a row lock while Kafka answers unless it claims the rows for itself ({@code SKIP LOCKED}). A round may find
- * events that another instance, or the publish after the commit, is sending at the same moment: their readers take a
- * repeat once. It runs on a Vert.x event loop and must not block.
+ * (deletes or records in the row) only those Kafka acknowledged, so what fails is found again by a later round. It
+ * never holds a row lock while Kafka answers unless it claims the rows for itself ({@code SKIP LOCKED}). A round may
+ * find events that another instance, or the publish after the commit, is sending at the same moment: their readers
+ * take a repeat once. It runs on a Vert.x event loop and must not block.
  */
 public interface UnpublishedEvents {
 
