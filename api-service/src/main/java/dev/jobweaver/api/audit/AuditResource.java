@@ -74,13 +74,14 @@ public class AuditResource {
         if (from != null && to != null && !from.isBefore(to)) {
             throw refused("query parameter since must be before until, got " + from + " and " + to);
         }
-        int pageNumber = rest.page(page);
-        int pageSize = rest.integer("size", size, DEFAULT_SIZE, 1, rest.limits().maxPageSize());
+        RestSupport.Paging paging = new RestSupport.Paging(rest.page(page),
+                rest.integer("size", size, DEFAULT_SIZE, 1, rest.limits().maxPageSize()));
         AuditRepository.Filter filter = new AuditRepository.Filter(actorFilter, tenantFilter, methodAndPath[0],
                 methodAndPath[1], from, to);
-        return rest.unavailableOnOutage(log.list(filter, pageNumber, pageSize), "the audit log could not be read")
-                .map(slice -> new AuditPage(slice.entries().stream().map(AuditView::of).toList(), pageNumber,
-                        pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
+        return rest.unavailableOnOutage(log.list(filter, paging.page(), paging.size()),
+                        "the audit log could not be read")
+                .map(slice -> paging.of(slice.entries().stream().map(AuditView::of).toList(), slice.total(),
+                        AuditPage::new));
     }
 
     private String actor(String value) {
