@@ -3,7 +3,7 @@ package dev.jobweaver.api.audit;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
@@ -17,15 +17,8 @@ public class AuditCleanup {
 
     private static final Logger LOG = Logger.getLogger(AuditCleanup.class);
 
-    private final AuditRepository repository;
-    private final Duration retention;
-    private final int batchSize;
-
-    public AuditCleanup(AuditRepository repository, AuditConfig config) {
-        this.repository = repository;
-        this.retention = config.retention();
-        this.batchSize = config.cleanupBatchSize();
-    }
+    @Inject AuditRepository repository;
+    @Inject AuditConfig config;
 
     @Scheduled(every = "${jobweaver.audit.cleanup-interval:1h}", delay = 60, delayUnit = TimeUnit.SECONDS,
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "audit-log-cleanup",
@@ -34,7 +27,7 @@ public class AuditCleanup {
         return deleteExpired()
                 .invoke(deleted -> {
                     if (deleted > 0) {
-                        LOG.infof("deleted %d audit entries older than %s", deleted, retention);
+                        LOG.infof("deleted %d audit entries older than %s", deleted, config.retention());
                     }
                 })
                 .onFailure().invoke(e -> LOG.warnf("audit log cleanup failed: %s", e.getMessage()))
@@ -44,13 +37,12 @@ public class AuditCleanup {
 
     /** Deletes every entry older than the retention now, batch after batch; how many. */
     public Uni<Integer> deleteExpired() {
-        Instant cutoff = Instant.now().minus(retention);
-        return deleteOlderThan(cutoff);
+        return deleteOlderThan(Instant.now().minus(config.retention()), config.cleanupBatchSize());
     }
 
-    private Uni<Integer> deleteOlderThan(Instant cutoff) {
+    private Uni<Integer> deleteOlderThan(Instant cutoff, int batchSize) {
         return repository.deleteOlderThan(cutoff, batchSize).chain(deleted -> deleted >= batchSize
-                ? deleteOlderThan(cutoff).map(more -> deleted + more)
+                ? deleteOlderThan(cutoff, batchSize).map(more -> deleted + more)
                 : Uni.createFrom().item(deleted));
     }
 }

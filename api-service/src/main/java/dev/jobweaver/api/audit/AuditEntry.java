@@ -1,7 +1,6 @@
 package dev.jobweaver.api.audit;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -26,11 +25,9 @@ public class AuditEntry extends PanacheEntityBase {
     public String actor;
 
     /** The caller's own tenant; null when not authenticated. */
-    @Column(name = "actor_tenant")
     public String actorTenant;
 
     /** The caller's highest role; null when not authenticated. */
-    @Column(name = "actor_role")
     public String actorRole;
 
     public String method;
@@ -39,7 +36,6 @@ public class AuditEntry extends PanacheEntityBase {
     public String path;
 
     /** The object the path names, as given. */
-    @Column(name = "object_id")
     public String objectId;
 
     /** The tenant the path names, as given. */
@@ -47,6 +43,5 @@ public class AuditEntry extends PanacheEntityBase {
 
     public int status;
 
-    @Column(name = "trace_id")
     public String traceId;
 }

@@ -64,35 +64,32 @@ public class AuditRepository implements PanacheRepositoryBase<AuditEntry, UUID> 
     }
 
     private PanacheQuery<AuditEntry> query(Filter filter) {
-        List<String> where = new ArrayList<>();
-        Parameters parameters = new Parameters();
-        if (filter.actor() != null) {
-            where.add("actor = :actor");
-            parameters.and("actor", filter.actor());
-        }
-        if (filter.tenant() != null) {
-            // the actions of the tenant's callers and the actions on its objects
-            where.add("(tenant = :tenant or actorTenant = :tenant)");
-            parameters.and("tenant", filter.tenant());
-        }
-        if (filter.method() != null) {
-            where.add("method = :method");
-            parameters.and("method", filter.method());
-        }
-        if (filter.path() != null) {
-            where.add("path = :path");
-            parameters.and("path", filter.path());
-        }
-        if (filter.since() != null) {
-            where.add("at >= :since");
-            parameters.and("since", filter.since());
-        }
-        if (filter.until() != null) {
-            where.add("at < :until");
-            parameters.and("until", filter.until());
-        }
+        Where where = new Where()
+                .and("actor = :actor", "actor", filter.actor())
+                // the actions of the tenant's callers and the actions on its objects
+                .and("(tenant = :tenant or actorTenant = :tenant)", "tenant", filter.tenant())
+                .and("method = :method", "method", filter.method())
+                .and("path = :path", "path", filter.path())
+                .and("at >= :since", "since", filter.since())
+                .and("at < :until", "until", filter.until());
         Sort order = Sort.descending("at", "id");
-        return where.isEmpty() ? findAll(order) : find(String.join(" and ", where), order, parameters);
+        return where.clauses.isEmpty() ? findAll(order)
+                : find(String.join(" and ", where.clauses), order, where.parameters);
+    }
+
+    /** A filter's clauses and their parameters, each added only when its value is given. */
+    private static final class Where {
+
+        final List<String> clauses = new ArrayList<>();
+        final Parameters parameters = new Parameters();
+
+        Where and(String clause, String parameter, Object value) {
+            if (value != null) {
+                clauses.add(clause);
+                parameters.and(parameter, value);
+            }
+            return this;
+        }
     }
 
     private static OffsetDateTime utc(Instant instant) {

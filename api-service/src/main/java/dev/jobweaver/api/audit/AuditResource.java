@@ -1,12 +1,13 @@
 package dev.jobweaver.api.audit;
 
-import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.ErrorResponse;
+import dev.jobweaver.api.security.Roles;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -36,13 +37,8 @@ public class AuditResource {
 
     private static final Pattern PATH = Pattern.compile("/\\S*");
 
-    private final AuditLog log;
-    private final RestSupport rest;
-
-    public AuditResource(AuditLog log, RestSupport rest) {
-        this.log = log;
-        this.rest = rest;
-    }
+    @Inject AuditLog log;
+    @Inject RestSupport rest;
 
     @GET
     @RolesAllowed(Roles.ADMIN)
@@ -78,13 +74,14 @@ public class AuditResource {
         if (from != null && to != null && !from.isBefore(to)) {
             throw refused("query parameter since must be before until, got " + from + " and " + to);
         }
-        int pageNumber = rest.page(page);
-        int pageSize = rest.integer("size", size, DEFAULT_SIZE, 1, rest.limits().maxPageSize());
+        RestSupport.Paging paging = new RestSupport.Paging(rest.page(page),
+                rest.integer("size", size, DEFAULT_SIZE, 1, rest.limits().maxPageSize()));
         AuditRepository.Filter filter = new AuditRepository.Filter(actorFilter, tenantFilter, methodAndPath[0],
                 methodAndPath[1], from, to);
-        return rest.unavailableOnOutage(log.list(filter, pageNumber, pageSize), "the audit log could not be read")
-                .map(slice -> new AuditPage(slice.entries().stream().map(AuditView::of).toList(), pageNumber,
-                        pageSize, slice.total(), (int) ((slice.total() + pageSize - 1) / pageSize)));
+        return rest.unavailableOnOutage(log.list(filter, paging.page(), paging.size()),
+                        "the audit log could not be read")
+                .map(slice -> paging.of(slice.entries().stream().map(AuditView::of).toList(), slice.total(),
+                        AuditPage::new));
     }
 
     private String actor(String value) {

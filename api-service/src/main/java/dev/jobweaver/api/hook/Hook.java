@@ -33,7 +33,6 @@ public class Hook extends PanacheEntityBase {
     public String job;
 
     /** The workflow each call starts a run of; null with a job. */
-    @Column(name = "workflow_id")
     public UUID workflowId;
 
     /**
@@ -44,11 +43,9 @@ public class Hook extends PanacheEntityBase {
     @Column(name = "secret")
     public String sealedSecret;
 
-    @Column(name = "created_at")
     public Instant createdAt;
 
     /** Set by a delete: the hook answers 404 from then on. */
-    @Column(name = "deleted_at")
     public Instant deletedAt;
 
     @Override

@@ -16,6 +16,7 @@ import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -39,24 +40,13 @@ public class HookJobs {
     public record Made(UUID jobId, String traceId, boolean repeated) {
     }
 
-    private final Pool pool;
-    private final SubmissionStore store;
-    private final JobSubmissionService submissions;
-    private final JobQueryService queries;
-    private final OutboxBacklog backlog;
-    private final JobMetrics metrics;
-    private final int defaultRetryCount;
-
-    public HookJobs(Pool pool, SubmissionStore store, JobSubmissionService submissions, JobQueryService queries,
-                    OutboxBacklog backlog, JobMetrics metrics, JobApiConfig config) {
-        this.pool = pool;
-        this.store = store;
-        this.submissions = submissions;
-        this.queries = queries;
-        this.backlog = backlog;
-        this.metrics = metrics;
-        this.defaultRetryCount = config.validation().defaultRetryCount();
-    }
+    @Inject Pool pool;
+    @Inject SubmissionStore store;
+    @Inject JobSubmissionService submissions;
+    @Inject JobQueryService queries;
+    @Inject OutboxBacklog backlog;
+    @Inject JobMetrics metrics;
+    @Inject JobApiConfig config;
 
     /**
      * Makes job {@code jobId} from {@code template} with {@code input} as its payload's {@link Payloads#INPUT}, in the
@@ -99,7 +89,8 @@ public class HookJobs {
         ObjectNode payload = ((ObjectNode) request.payload()).deepCopy();
         payload.set(Payloads.INPUT, input);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount() : defaultRetryCount;
+        int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount()
+                : config.validation().defaultRetryCount();
         return submissions.prepareScheduled(jobId, request.jobType(), payload, maxRetries, request.control(now), now,
                 null, Context.current(), traceparent);
     }

@@ -144,13 +144,13 @@ public class HookResource {
         // a workflow's hook belongs to the workflow's tenant: each call starts a run there
         Uni<String> owner = definition.target() instanceof HookTarget.Workflow workflow
                 ? workflows.tenantOf(workflow.workflowId()) : Uni.createFrom().item(definition.tenant());
-        return unavailableOnOutage(owner.chain(tenant -> {
+        return rest.unavailableOnOutage(owner.chain(tenant -> {
             if (tenant == null || !caller.sees(tenant)) {
-                throw refused(new ApiException(ApiErrorCode.INVALID_HOOK_REQUEST, "workflowId "
+                throw rest.refused(new ApiException(ApiErrorCode.INVALID_HOOK_REQUEST, "workflowId "
                         + ((HookTarget.Workflow) definition.target()).workflowId() + " names no workflow"));
             }
             return hooks.create(new HookDefinition(definition.name(), tenant, definition.target()));
-        }), "stored")
+        }), "the hook could not be stored")
                 // relative, as for jobs and schedules
                 .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED,
                                 HookView.withSecret(stored, url(stored.id())))
@@ -174,7 +174,8 @@ public class HookResource {
                     maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
         RestSupport.Paging paging = rest.paging(page, size);
-        return unavailableOnOutage(hooks.list(tenantFilter, paging.page(), paging.size()), "read")
+        return rest.unavailableOnOutage(hooks.list(tenantFilter, paging.page(), paging.size()),
+                        "the hook could not be read")
                 .map(slice -> paging.of(slice.hooks().stream().map(h -> HookView.of(h, url(h.id()))).toList(),
                         slice.total(), HookPage::new));
     }
@@ -190,7 +191,7 @@ public class HookResource {
     @RolesAllowed(Roles.VIEWER)
     public Uni<HookView> get(@Parameter(description = "the hook's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
-        UUID hookId = hookId(id);
+        UUID hookId = rest.uuid("id", id);
         return visible(caller, hookId).map(found -> HookView.of(found, url(hookId)));
     }
 
@@ -206,8 +207,9 @@ public class HookResource {
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the hook's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
-        UUID hookId = hookId(id);
-        return visible(caller, hookId).chain(existing -> unavailableOnOutage(hooks.delete(hookId), "deleted"))
+        UUID hookId = rest.uuid("id", id);
+        return visible(caller, hookId)
+                .chain(existing -> rest.unavailableOnOutage(hooks.delete(hookId), "the hook could not be deleted"))
                 .map(deleted -> RestSupport.noContent(deleted, () -> notFound(hookId)));
     }
 
@@ -250,7 +252,7 @@ public class HookResource {
     @PermitAll
     public Uni<RestResponse<HookCalled>> call(@Parameter(description = "the hook's UUID") @PathParam("id") String id,
                                               @Context RoutingContext routing) {
-        UUID hookId = hookId(id);
+        UUID hookId = rest.uuid("id", id);
         // HttpEdgeRoutes buffered the raw body (and enforced its size): the signature is over these exact bytes.
         byte[] body = routing.body() == null || routing.body().buffer() == null ? new byte[0]
                 : routing.body().buffer().getBytes();
@@ -266,9 +268,9 @@ public class HookResource {
             throw rejected(HookSignature.SIGNATURE_HEADER + " does not verify: signature refused");
         }
         String traceparent = routing.request().getHeader(Headers.TRACEPARENT);
-        return unavailableOnOutage(hooks.findWithSecret(hookId)
+        return rest.unavailableOnOutage(hooks.findWithSecret(hookId)
                 .onFailure(SecretCipher.UnreadableSecretException.class).transform(HookResource::secretUnreadable),
-                "read").chain(found -> {
+                "the hook could not be read").chain(found -> {
             StoredHook hook = RestSupport.found(found, () -> notFound(hookId));
             if (!HookSignature.matches(hook.secret(), timestampText, body, signature)) {
                 throw rejected(HookSignature.SIGNATURE_HEADER + " does not verify: signature refused");
@@ -305,26 +307,26 @@ public class HookResource {
      */
     private JsonNode input(byte[] body) {
         if (body.length == 0) {
-            throw refused(new ApiException(ApiErrorCode.MALFORMED_JSON, "request body is empty; a hook's call carries"
-                    + " a JSON body, which becomes the input of what it makes"));
+            throw rest.refused(new ApiException(ApiErrorCode.MALFORMED_JSON, "request body is empty; a hook's call"
+                    + " carries a JSON body, which becomes the input of what it makes"));
         }
         JsonNode input;
         try {
             input = bodies.readTree(body);
         } catch (JsonProcessingException e) {
-            throw refused(new ApiException(ApiErrorCode.MALFORMED_JSON, "request body is not valid JSON: "
+            throw rest.refused(new ApiException(ApiErrorCode.MALFORMED_JSON, "request body is not valid JSON: "
                     + e.getOriginalMessage() + (e.getLocation() == null ? "" : " (line "
                     + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")")));
         } catch (IOException e) {
-            throw refused(new ApiException(ApiErrorCode.MALFORMED_JSON, "request body could not be read: "
+            throw rest.refused(new ApiException(ApiErrorCode.MALFORMED_JSON, "request body could not be read: "
                     + e.getMessage()));
         }
         if (input == null || input.isMissingNode()) {
-            throw refused(new ApiException(ApiErrorCode.MALFORMED_JSON, "request body holds no JSON value"));
+            throw rest.refused(new ApiException(ApiErrorCode.MALFORMED_JSON, "request body holds no JSON value"));
         }
         String problem = unstorable(input, "body");
         if (problem != null) {
-            throw refused(new ApiException(ApiErrorCode.MALFORMED_JSON, problem));
+            throw rest.refused(new ApiException(ApiErrorCode.MALFORMED_JSON, problem));
         }
         return input;
     }
@@ -362,13 +364,13 @@ public class HookResource {
     /** The body's definition, valid now; a 400 (or 413) naming what is wrong otherwise. */
     private HookDefinition definition(NewHook body, Caller caller) {
         if (body == null) {
-            throw refused(BodyErrors.empty(NewHook.class));
+            throw rest.refused(BodyErrors.empty(NewHook.class));
         }
         try {
             return body.definition(jobs, validator, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant(),
                     defaultRetryCount);
         } catch (RefusedException e) {
-            throw refused(e);
+            throw rest.refused(e);
         }
     }
 
@@ -379,25 +381,12 @@ public class HookResource {
 
     /** A 401 that names the header refused, nothing more: a forger learns nothing from it. */
     private ApiException rejected(String message) {
-        return refused(new ApiException(ApiErrorCode.HOOK_SIGNATURE_REJECTED, message, null, CHALLENGE));
-    }
-
-    /**
-     * A 503 with {@code Retry-After} when the database is unreachable or overloaded: the client's request was fine and
-     * may be repeated. A permanent failure stays a 500.
-     */
-    private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
-        return rest.unavailableOnOutage(call, "the hook could not be " + what);
-    }
-
-    /** The path's hook id; 400 when it is not a UUID. */
-    private UUID hookId(String id) {
-        return rest.uuid("id", id);
+        return rest.refused(new ApiException(ApiErrorCode.HOOK_SIGNATURE_REJECTED, message, null, CHALLENGE));
     }
 
     /** The hook; 404 when there is none or the caller may not see its tenant, before anything is changed. */
     private Uni<StoredHook> visible(Caller caller, UUID hookId) {
-        return RestSupport.visible(unavailableOnOutage(hooks.find(hookId), "read"),
+        return RestSupport.visible(rest.unavailableOnOutage(hooks.find(hookId), "the hook could not be read"),
                 found -> caller.sees(found.tenant()), () -> notFound(hookId));
     }
 
@@ -413,9 +402,5 @@ public class HookResource {
 
     private static ApiException notFound(UUID hookId) {
         return new ApiException(ApiErrorCode.HOOK_NOT_FOUND, "no hook with id " + hookId);
-    }
-
-    private <E extends RefusedException> E refused(E e) {
-        return rest.refused(e);
     }
 }

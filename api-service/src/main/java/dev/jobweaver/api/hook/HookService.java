@@ -6,6 +6,7 @@ import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -19,13 +20,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class HookService {
 
-    private final HookRepository hooks;
-    private final SealedSecrets secrets;
-
-    public HookService(HookRepository hooks, SealedSecrets secrets) {
-        this.hooks = hooks;
-        this.secrets = secrets;
-    }
+    @Inject HookRepository hooks;
+    @Inject SealedSecrets secrets;
 
     /** One page of hooks and how many match. */
     public record Slice(List<StoredHook> hooks, long total) {

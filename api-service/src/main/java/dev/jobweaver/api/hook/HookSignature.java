@@ -1,12 +1,11 @@
 package dev.jobweaver.api.hook;
 
+import dev.jobweaver.api.security.crypto.RandomKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
@@ -31,13 +30,10 @@ public final class HookSignature {
     public static final String PREFIX = "sha256=";
     /** What a secret starts with, so that one found in a file or a log names what it opens. */
     public static final String SECRET_PREFIX = "jwhook_";
-    /** 32 random bytes: the size of HMAC-SHA256's output, the strength its key can use. */
-    static final int KEY_BYTES = 32;
 
     /** Unix seconds as decimal digits: 12 of them reach far beyond any clock that is within the window. */
     private static final Pattern TIMESTAMP = Pattern.compile("[0-9]{1,12}");
     private static final Pattern SIGNATURE = Pattern.compile("sha256=[0-9a-f]{64}");
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final HexFormat HEX = HexFormat.of();
 
     private HookSignature() {
@@ -45,9 +41,7 @@ public final class HookSignature {
 
     /** A new secret: {@value #SECRET_PREFIX} and the unpadded base64url of 32 random bytes (43 characters). */
     public static String newSecret() {
-        byte[] key = new byte[KEY_BYTES];
-        RANDOM.nextBytes(key);
-        return SECRET_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(key);
+        return RandomKeys.urlSafe(SECRET_PREFIX);
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.notification;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -19,10 +18,8 @@ public class Delivery extends PanacheEntityBase {
     @Id
     public UUID id;
 
-    @Column(name = "subscription_id")
     public UUID subscriptionId;
 
-    @Column(name = "job_id")
     public UUID jobId;
 
     public String event;
@@ -35,15 +32,11 @@ public class Delivery extends PanacheEntityBase {
 
     public int attempts;
 
-    @Column(name = "next_attempt_at")
     public Instant nextAttemptAt;
 
-    @Column(name = "changed_at")
     public Instant changedAt;
 
-    @Column(name = "created_at")
     public Instant createdAt;
 
-    @Column(name = "finished_at")
     public Instant finishedAt;
 }

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.notification;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
@@ -18,13 +17,11 @@ import java.util.UUID;
 public class DeliveryAttempt extends PanacheEntityBase {
 
     @Id
-    @Column(name = "delivery_id")
     public UUID deliveryId;
 
     @Id
     public int attempt;
 
-    @Column(name = "attempted_at")
     public Instant attemptedAt;
 
     /** The HTTP status answered; null when there was no answer. */
@@ -32,7 +29,6 @@ public class DeliveryAttempt extends PanacheEntityBase {
 
     public String error;
 
-    @Column(name = "duration_ms")
     public long durationMs;
 
     /** The primary key: (delivery, attempt). */

@@ -6,6 +6,7 @@ import dev.jobweaver.common.event.JobStatusChangedEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,13 +24,8 @@ import java.util.List;
 @ApplicationScoped
 public class DeliveryIntake {
 
-    private final DeliveryStore store;
-    private final DeliverySender sender;
-
-    public DeliveryIntake(DeliveryStore store, DeliverySender sender) {
-        this.store = store;
-        this.sender = sender;
-    }
+    @Inject DeliveryStore store;
+    @Inject DeliverySender sender;
 
     /**
      * Makes the deliveries of {@code events} (one statement, committed on its own) and wakes the sender if any was

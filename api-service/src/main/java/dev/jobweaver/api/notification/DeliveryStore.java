@@ -9,6 +9,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -190,13 +191,8 @@ public class DeliveryStore {
 
     private static final Logger LOG = Logger.getLogger(DeliveryStore.class);
 
-    private final Pool pool;
-    private final SealedSecrets secrets;
-
-    public DeliveryStore(Pool pool, SealedSecrets secrets) {
-        this.pool = pool;
-        this.secrets = secrets;
-    }
+    @Inject Pool pool;
+    @Inject SealedSecrets secrets;
 
     /**
      * Whether any subscription exists: one index-only probe, so that a poll of job-status costs next to nothing while

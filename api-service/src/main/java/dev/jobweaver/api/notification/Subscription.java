@@ -21,16 +21,12 @@ public class Subscription extends PanacheEntityBase {
 
     public String tenant;
 
-    @Column(name = "job_id")
     public UUID jobId;
 
-    @Column(name = "schedule_id")
     public UUID scheduleId;
 
-    @Column(name = "workflow_id")
     public UUID workflowId;
 
-    @Column(name = "job_type")
     public String jobType;
 
     /** The notification events, as {@code NotificationEvent} names. */
@@ -51,6 +47,5 @@ public class Subscription extends PanacheEntityBase {
     @Transient
     public String secret;
 
-    @Column(name = "created_at")
     public Instant createdAt;
 }

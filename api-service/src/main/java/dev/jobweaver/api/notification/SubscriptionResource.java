@@ -1,14 +1,13 @@
 package dev.jobweaver.api.notification;
 
-import dev.jobweaver.api.schedule.ScheduleService;
-import dev.jobweaver.api.security.Roles;
-import dev.jobweaver.api.security.Caller;
-import dev.jobweaver.api.security.Callers;
-import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
+import dev.jobweaver.api.schedule.ScheduleService;
+import dev.jobweaver.api.security.Caller;
+import dev.jobweaver.api.security.Callers;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.workflow.WorkflowService;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.ErrorResponse;
@@ -16,6 +15,7 @@ import dev.jobweaver.common.reactive.VertxContexts;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -52,21 +52,12 @@ public class SubscriptionResource {
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 1000;
 
-    private final SubscriptionService subscriptions;
-    private final RestSupport rest;
+    @Inject SubscriptionService subscriptions;
+    @Inject RestSupport rest;
 
-    private final ScheduleService schedules;
-    private final WorkflowService workflows;
-    private final Callers callers;
-
-    public SubscriptionResource(SubscriptionService subscriptions, RestSupport rest,
-                                ScheduleService schedules, WorkflowService workflows, Callers callers) {
-        this.schedules = schedules;
-        this.workflows = workflows;
-        this.callers = callers;
-        this.subscriptions = subscriptions;
-        this.rest = rest;
-    }
+    @Inject ScheduleService schedules;
+    @Inject WorkflowService workflows;
+    @Inject Callers callers;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -91,13 +82,13 @@ public class SubscriptionResource {
     public Uni<RestResponse<SubscriptionView>> create(@Valid NewSubscription body) {
         Caller caller = callers.current();
         if (body == null) {
-            throw refused(BodyErrors.empty(NewSubscription.class));
+            throw rest.refused(BodyErrors.empty(NewSubscription.class));
         }
         SubscriptionRequest request = body.request();
         return VertxContexts.backToCaller(subscriptions.destinationRefusal(request))
                 .chain(refusal -> {
                     if (refusal != null) {
-                        throw refused(new ApiException(ApiErrorCode.INVALID_SUBSCRIPTION_REQUEST,
+                        throw rest.refused(new ApiException(ApiErrorCode.INVALID_SUBSCRIPTION_REQUEST,
                                 "url is refused: " + refusal));
                     }
                     return owner(request, caller).chain(tenant -> subscriptions.create(request, tenant,
@@ -105,7 +96,7 @@ public class SubscriptionResource {
                 })
                 .onFailure(SubscriptionService.JobNotFoundException.class).transform(e -> {
                     UUID jobId = ((SubscriptionService.JobNotFoundException) e).jobId();
-                    return refused(new ApiException(ApiErrorCode.JOB_NOT_FOUND, "jobId " + jobId
+                    return rest.refused(new ApiException(ApiErrorCode.JOB_NOT_FOUND, "jobId " + jobId
                             + " names no job; a subscription to a job needs an existing job", jobId.toString()));
                 })
                 // Location as JobResource writes it: relative, as SPEC.md shows it
@@ -127,7 +118,7 @@ public class SubscriptionResource {
     @RolesAllowed(Roles.VIEWER)
     public Uni<SubscriptionView> get(@Parameter(description = "the subscription's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
-        UUID subscriptionId = subscriptionId(id);
+        UUID subscriptionId = rest.uuid("id", id);
         return visible(caller, subscriptionId).map(SubscriptionView::of);
     }
 
@@ -144,7 +135,7 @@ public class SubscriptionResource {
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the subscription's UUID") @PathParam("id")
                                           String id) {
         Caller caller = callers.current();
-        UUID subscriptionId = subscriptionId(id);
+        UUID subscriptionId = rest.uuid("id", id);
         return visible(caller, subscriptionId).chain(existing -> subscriptions.delete(subscriptionId))
                 .map(deleted -> RestSupport.noContent(deleted, () -> notFound(subscriptionId)));
     }
@@ -165,15 +156,10 @@ public class SubscriptionResource {
             @Parameter(description = "most entries, 1..1000", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
                     maximum = "1000", defaultValue = "100")) @QueryParam("limit") String limit) {
         Caller caller = callers.current();
-        UUID subscriptionId = subscriptionId(id);
+        UUID subscriptionId = rest.uuid("id", id);
         int max = limit(limit);
         return visible(caller, subscriptionId).chain(existing -> subscriptions.deliveries(subscriptionId, max))
                 .map(entries -> new DeliveryLog(RestSupport.found(entries, () -> notFound(subscriptionId))));
-    }
-
-    /** The path's subscription id; 400 when it is not a UUID. */
-    private UUID subscriptionId(String id) {
-        return rest.uuid("id", id);
     }
 
     /** The limit query parameter, 1..{@value #MAX_LIMIT}, {@value #DEFAULT_LIMIT} when absent; 400 otherwise. */
@@ -220,9 +206,5 @@ public class SubscriptionResource {
 
     private static ApiException notFound(UUID id) {
         return new ApiException(ApiErrorCode.SUBSCRIPTION_NOT_FOUND, "no subscription with id " + id);
-    }
-
-    private <E extends RefusedException> E refused(E e) {
-        return rest.refused(e);
     }
 }

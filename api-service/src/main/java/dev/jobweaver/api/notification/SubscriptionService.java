@@ -8,15 +8,16 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Predicate;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Predicate;
 
 /**
  * Subscriptions (Panache, {@link Subscription}): create, read, delete, their delivery log; and the deletes that go with
@@ -38,15 +39,9 @@ public class SubscriptionService {
             where d.subscriptionId = :subscription and d.attempts = 0
             order by d.createdAt desc""";
 
-    private final JobQueryService jobs;
-    private final WebhookDestinations destinations;
-    private final SealedSecrets secrets;
-
-    public SubscriptionService(JobQueryService jobs, WebhookDestinations destinations, SealedSecrets secrets) {
-        this.jobs = jobs;
-        this.destinations = destinations;
-        this.secrets = secrets;
-    }
+    @Inject JobQueryService jobs;
+    @Inject WebhookDestinations destinations;
+    @Inject SealedSecrets secrets;
 
     /** Why deliveries to the request's URL would be refused now, or null; resolves its host off the event loop. */
     public Uni<String> destinationRefusal(SubscriptionRequest request) {

@@ -1,8 +1,8 @@
 package dev.jobweaver.api.notification;
 
+import dev.jobweaver.api.security.crypto.RandomKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -15,19 +15,13 @@ public final class WebhookSignature {
 
     /** The prefix of a secret. */
     public static final String SECRET_PREFIX = "whsec_";
-    /** 32 random bytes: the size of the HMAC-SHA256 block output, within the standard's 24 to 64. */
-    static final int KEY_BYTES = 32;
-
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private WebhookSignature() {
     }
 
-    /** A new secret: {@code whsec_} and base64 of 32 random bytes. */
+    /** A new secret: {@code whsec_} and base64 of 32 random bytes (within the standard's 24 to 64). */
     public static String newSecret() {
-        byte[] key = new byte[KEY_BYTES];
-        RANDOM.nextBytes(key);
-        return SECRET_PREFIX + Base64.getEncoder().encodeToString(key);
+        return SECRET_PREFIX + Base64.getEncoder().encodeToString(RandomKeys.next());
     }
 
     /** The {@code webhook-signature} header of {@code body} sent as {@code id} at {@code timestamp} (Unix seconds). */

@@ -40,8 +40,7 @@ public class OutboxSweeper implements UnpublishedEvents {
     private final JobCreatedPublisher publisher;
     private final JobMetrics metrics;
     private final Duration age;
-    private final int batchSize;
-    private final Duration interval;
+    private final Rounds rounds;
     private final String instance;
     private final Instant startedAt = Instant.now();
 
@@ -53,8 +52,7 @@ public class OutboxSweeper implements UnpublishedEvents {
         this.publisher = publisher;
         this.metrics = metrics;
         this.age = OutboxRelay.sweepAge(publisher.timings(), config);
-        this.batchSize = config.outbox().sweepBatchSize();
-        this.interval = config.outbox().sweepInterval();
+        this.rounds = new Rounds("outbox-sweeper", config.outbox().sweepInterval(), config.outbox().sweepBatchSize());
         this.instance = instance.map(String::trim).filter(name -> !name.isEmpty()).orElse(null);
     }
 
@@ -69,25 +67,15 @@ public class OutboxSweeper implements UnpublishedEvents {
     }
 
     @Override
-    public String identity() {
-        return "outbox-sweeper";
-    }
-
-    @Override
-    public Duration every() {
-        return interval;
-    }
-
-    @Override
-    public int batchSize() {
-        return batchSize;
+    public Rounds rounds() {
+        return rounds;
     }
 
     /** One sweep of at most one batch. */
     @Override
     public Uni<Round> publishOldest() {
         Instant cutoff = Instant.now().minus(age);
-        return outbox.sweep(cutoff, instance, startedAt, batchSize, this::publishAll);
+        return outbox.sweep(cutoff, instance, startedAt, rounds.batchSize(), this::publishAll);
     }
 
     /** Publishes the claimed rows through the relay; answers the jobs Kafka acknowledged. */

@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 /**
@@ -30,23 +31,19 @@ class Republisher {
 
     private static final Logger LOG = Logger.getLogger(Republisher.class);
 
-    private final Scheduler scheduler;
-    private final Instance<UnpublishedEvents> sources;
-
-    Republisher(Scheduler scheduler, @Any Instance<UnpublishedEvents> sources) {
-        this.scheduler = scheduler;
-        this.sources = sources;
-    }
+    @Inject Scheduler scheduler;
+    @Inject @Any Instance<UnpublishedEvents> sources;
 
     void start(@Observes StartupEvent event) {
         for (UnpublishedEvents source : sources) {
-            scheduler.newJob(source.identity())
-                    .setInterval(source.every().toString())
+            UnpublishedEvents.Rounds rounds = source.rounds();
+            scheduler.newJob(rounds.identity())
+                    .setInterval(rounds.every().toString())
                     .setDelayed("1s")
                     .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
                     .setSkipPredicate(Scheduled.ApplicationNotRunning.class)
                     .setAsyncTask(execution -> publishAll(source)
-                            .onFailure().invoke(e -> LOG.warnf("%s failed: %s", source.identity(), e.getMessage()))
+                            .onFailure().invoke(e -> LOG.warnf("%s failed: %s", rounds.identity(), e.getMessage()))
                             .onFailure().recoverWithNull()
                             .replaceWithVoid())
                     .schedule();
@@ -55,7 +52,8 @@ class Republisher {
 
     /** Rounds until one finds less than a full batch or publishes none of it; how many events they published. */
     static Uni<Integer> publishAll(UnpublishedEvents source) {
-        return source.publishOldest().chain(round -> round.found() >= source.batchSize() && round.published() > 0
+        int batchSize = source.rounds().batchSize();
+        return source.publishOldest().chain(round -> round.found() >= batchSize && round.published() > 0
                 ? publishAll(source).map(more -> round.published() + more)
                 : Uni.createFrom().item(round.published()));
     }

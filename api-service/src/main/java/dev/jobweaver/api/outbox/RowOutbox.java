@@ -7,6 +7,8 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.Record;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
@@ -35,8 +37,8 @@ import org.jboss.logging.Logger;
  * </ul>
  *
  * <h2>Threads</h2>
- * {@link #send} and {@link #later} never block and may be called on an event loop; what the feature chains after
- * {@link #send} (its bookkeeping, on the reactive SQL client) runs from Kafka's acknowledgement callback.
+ * {@link #publish} and {@link #later} never block and may be called on an event loop; a change's bookkeeping (on the
+ * reactive SQL client) runs from Kafka's acknowledgement callback.
  * {@link #publishEach} runs where its republisher's round runs ({@link Republisher}: a Vert.x event loop, never
  * concurrently with itself), and publishes one row after the other.
  *
@@ -46,24 +48,18 @@ import org.jboss.logging.Logger;
  * compacted (schedules, tenant limits), every row is published again after 3 days ({@code refresh-after}), before the
  * topic's 7 days' retention drops its last record.
  */
-public final class RowOutbox {
+@ApplicationScoped
+public class RowOutbox {
 
-    private final MutinyEmitter<Record<String, byte[]>> emitter;
-    private final ObjectMapper mapper;
-    private final Logger log;
-
-    /** Sends on {@code emitter}'s channel; {@code log} is the publisher's, so its lines keep their category. */
-    public RowOutbox(MutinyEmitter<Record<String, byte[]>> emitter, ObjectMapper mapper, Logger log) {
-        this.emitter = emitter;
-        this.mapper = mapper;
-        this.log = log;
-    }
+    @Inject ObjectMapper mapper;
 
     /**
-     * Sends {@code event} as JSON keyed by {@code key} (a tombstone when {@code event} is null), with a new event id
-     * and, when not null, {@code traceparent} as headers; completes once Kafka acknowledged it, or fails.
+     * Sends {@code event} on {@code emitter}'s channel as JSON keyed by {@code key} (a tombstone when {@code event} is
+     * null), with a new event id and, when not null, {@code traceparent} as headers; completes once Kafka acknowledged
+     * it, or fails.
      */
-    public Uni<Void> send(String key, Object event, String traceparent) {
+    private Uni<Void> send(MutinyEmitter<Record<String, byte[]>> emitter, String key, Object event,
+                           String traceparent) {
         byte[] value;
         try {
             value = event == null ? null : mapper.writeValueAsBytes(event);
@@ -83,11 +79,35 @@ public final class RowOutbox {
                 Message.of(Record.of(key, value)).addMetadata(metadata)));
     }
 
+    /** One record of a row's change: its key, its event (null for a tombstone), and the trace it continues or null. */
+    public record Outgoing(String key, Object event, String traceparent) {
+    }
+
+    /**
+     * Publishes a row's change: sends {@code records} on {@code emitter}'s channel, one after the other, and once Kafka
+     * acknowledged them all runs {@code recorded} (the feature's bookkeeping that the row is published); completes
+     * once that is done, or fails, and then the row stays unpublished for the republisher. A change whose event breaks
+     * a rule ({@code problem} not null) fails at once, as {@code what} (say, "the limit of tenant t") "breaks a rule".
+     */
+    public Uni<Void> publish(MutinyEmitter<Record<String, byte[]>> emitter, String what, String problem,
+                             List<Outgoing> records, Supplier<Uni<?>> recorded) {
+        if (problem != null) {
+            // its reader would quarantine it: a bug here, not the client's doing
+            return Uni.createFrom().failure(new IllegalStateException(what + " breaks a rule: " + problem));
+        }
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (Outgoing record : records) {
+            chain = chain.chain(() -> send(emitter, record.key(), record.event(), record.traceparent()));
+        }
+        return chain.chain(recorded).replaceWithVoid();
+    }
+
     /**
      * Runs {@code publish} without the caller waiting; a failure is logged as {@code what} (say, "the limit of tenant
-     * t (version 3)") and left to the republisher, which finds the row still unpublished.
+     * t (version 3)") in {@code log}, the publisher's, and left to the republisher, which finds the row still
+     * unpublished.
      */
-    public void later(Uni<Void> publish, Supplier<String> what) {
+    public static void later(Logger log, Uni<Void> publish, Supplier<String> what) {
         publish.subscribe().with(ignored -> { }, e -> log.warnf(
                 "%s: not published (%s); the republisher will publish it", what.get(), e.getMessage()));
     }

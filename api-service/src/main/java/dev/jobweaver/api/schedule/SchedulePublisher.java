@@ -1,6 +1,5 @@
 package dev.jobweaver.api.schedule;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.outbox.RowOutbox;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.ScheduleEvent;
@@ -9,6 +8,8 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.Record;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.logging.Logger;
@@ -28,29 +29,18 @@ public class SchedulePublisher {
 
     private static final Logger LOG = Logger.getLogger(SchedulePublisher.class);
 
-    private final RowOutbox outbox;
-    private final SchedulePublications publications;
-
-    public SchedulePublisher(@Channel(Channels.SCHEDULES_OUT) MutinyEmitter<Record<String, byte[]>> emitter,
-                             SchedulePublications publications, ObjectMapper mapper) {
-        this.outbox = new RowOutbox(emitter, mapper, LOG);
-        this.publications = publications;
-    }
+    @Inject @Channel(Channels.SCHEDULES_OUT) MutinyEmitter<Record<String, byte[]>> emitter;
+    @Inject SchedulePublications publications;
+    @Inject RowOutbox outbox;
 
     /**
      * Publishes {@code event}; completes once Kafka acknowledged it and its version is recorded as published, or fails
      * (the row stays unpublished for the republisher).
      */
     public Uni<Void> publish(ScheduleEvent event) {
-        String problem = EventRules.problem(event);
-        if (problem != null) {
-            // the scheduler would quarantine it: a bug here, not the client's doing
-            return Uni.createFrom().failure(new IllegalStateException("the timing of schedule " + event.scheduleId()
-                    + " breaks a rule: " + problem));
-        }
-        return outbox.send(event.scheduleId().toString(), event, null)
-                .chain(() -> publications.published(event.scheduleId(), event.version()))
-                .replaceWithVoid();
+        return outbox.publish(emitter, "the timing of schedule " + event.scheduleId(), EventRules.problem(event),
+                List.of(new RowOutbox.Outgoing(event.scheduleId().toString(), event, null)),
+                () -> publications.published(event.scheduleId(), event.version()));
     }
 
     /**
@@ -58,19 +48,19 @@ public class SchedulePublisher {
      * deleted row stays for the republisher).
      */
     public Uni<Void> tombstone(UUID scheduleId) {
-        return outbox.send(scheduleId.toString(), null, null)
-                .chain(() -> publications.remove(scheduleId))
-                .replaceWithVoid();
+        return outbox.publish(emitter, "the tombstone of schedule " + scheduleId, null,
+                List.of(new RowOutbox.Outgoing(scheduleId.toString(), null, null)),
+                () -> publications.remove(scheduleId));
     }
 
     /** {@link #publish}, without the caller waiting; a failure is logged and left to the republisher. */
     public void publishLater(ScheduleEvent event) {
-        outbox.later(publish(event),
+        RowOutbox.later(LOG, publish(event),
                 () -> "the timing of schedule %s (version %d)".formatted(event.scheduleId(), event.version()));
     }
 
     /** {@link #tombstone}, without the caller waiting; a failure is logged and left to the republisher. */
     public void tombstoneLater(UUID scheduleId) {
-        outbox.later(tombstone(scheduleId), () -> "the tombstone of schedule " + scheduleId);
+        RowOutbox.later(LOG, tombstone(scheduleId), () -> "the tombstone of schedule " + scheduleId);
     }
 }

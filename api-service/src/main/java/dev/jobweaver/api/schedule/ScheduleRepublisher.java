@@ -6,7 +6,7 @@ import dev.jobweaver.common.event.ScheduleEvent;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,32 +40,14 @@ public class ScheduleRepublisher implements UnpublishedEvents {
     private record Due(UUID scheduleId, ScheduleEvent event) {
     }
 
-    private final ScheduleRepository schedules;
-    private final SchedulePublisher publisher;
-    private final ScheduleMetrics metrics;
-    private final ScheduleConfig config;
-
-    public ScheduleRepublisher(ScheduleRepository schedules, SchedulePublisher publisher, ScheduleMetrics metrics,
-                               ScheduleConfig config) {
-        this.schedules = schedules;
-        this.publisher = publisher;
-        this.metrics = metrics;
-        this.config = config;
-    }
+    @Inject ScheduleRepository schedules;
+    @Inject SchedulePublisher publisher;
+    @Inject ScheduleMetrics metrics;
+    @Inject ScheduleConfig config;
 
     @Override
-    public String identity() {
-        return "schedule-republisher";
-    }
-
-    @Override
-    public Duration every() {
-        return config.republishInterval();
-    }
-
-    @Override
-    public int batchSize() {
-        return config.republishBatchSize();
+    public Rounds rounds() {
+        return Rounds.of("schedule-republisher", config);
     }
 
     @Override

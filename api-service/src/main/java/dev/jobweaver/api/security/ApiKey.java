@@ -1,7 +1,6 @@
 package dev.jobweaver.api.security;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -29,23 +28,18 @@ public class ApiKey extends PanacheEntityBase {
     public String roles;
 
     /** SHA-256 of the key, lower-case hex. */
-    @Column(name = "key_hash")
     public String keyHash;
 
     /** The key's first characters ({@code jw_} and 8 more). */
     public String prefix;
 
-    @Column(name = "created_at")
     public Instant createdAt;
 
     /** Null: never expires. */
-    @Column(name = "expires_at")
     public Instant expiresAt;
 
-    @Column(name = "revoked_at")
     public Instant revokedAt;
 
-    @Column(name = "last_used_at")
     public Instant lastUsedAt;
 
     @Override

@@ -5,6 +5,7 @@ import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 /**
  * Authenticates {@link ApiKeyAuthenticationRequest}s through {@link ApiKeyAuthenticator}. Runs on the request's event
@@ -13,11 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class ApiKeyIdentityProvider implements IdentityProvider<ApiKeyAuthenticationRequest> {
 
-    private final ApiKeyAuthenticator authenticator;
-
-    public ApiKeyIdentityProvider(ApiKeyAuthenticator authenticator) {
-        this.authenticator = authenticator;
-    }
+    @Inject ApiKeyAuthenticator authenticator;
 
     @Override
     public Class<ApiKeyAuthenticationRequest> getRequestType() {

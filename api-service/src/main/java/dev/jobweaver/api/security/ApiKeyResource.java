@@ -10,6 +10,7 @@ import dev.jobweaver.api.platform.http.ErrorResponse;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -48,13 +49,8 @@ import org.jboss.resteasy.reactive.RestResponse;
         content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
 public class ApiKeyResource {
 
-    private final ApiKeyService keys;
-    private final RestSupport rest;
-
-    public ApiKeyResource(ApiKeyService keys, RestSupport rest) {
-        this.keys = keys;
-        this.rest = rest;
-    }
+    @Inject ApiKeyService keys;
+    @Inject RestSupport rest;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)

@@ -1,15 +1,14 @@
 package dev.jobweaver.api.security;
 
+import dev.jobweaver.api.security.crypto.RandomKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
 
 /**
- * What an API key is made of: {@code jw_} and 43 base64url characters (32 bytes from {@link SecureRandom}), stored as
+ * What an API key is made of: {@code jw_} and 43 base64url characters (32 random bytes, {@link RandomKeys}), stored as
  * its SHA-256 and recognised by a short prefix.
  *
  * <p>Why a plain SHA-256 and not a slow password hash (bcrypt, Argon2): those exist to make guessing a low-entropy
@@ -25,8 +24,6 @@ final class ApiKeySecrets {
     /** Characters of a key shown in lists: {@code jw_} and 8 more, 48 of its 256 bits. */
     static final int SHOWN = PREFIX.length() + 8;
 
-    private static final int KEY_BYTES = 32;
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final HexFormat HEX = HexFormat.of();
 
     private ApiKeySecrets() {
@@ -34,9 +31,7 @@ final class ApiKeySecrets {
 
     /** A new key. */
     public static String newKey() {
-        byte[] bytes = new byte[KEY_BYTES];
-        RANDOM.nextBytes(bytes);
-        return PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return RandomKeys.urlSafe(PREFIX);
     }
 
     /** Whether {@code key} has the form of a key; says nothing of whether it is stored. */

@@ -5,6 +5,7 @@ import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -18,13 +19,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class ApiKeyService {
 
-    private final ApiKeyRepository keys;
-    private final ApiKeyAuthenticator authenticator;
-
-    public ApiKeyService(ApiKeyRepository keys, ApiKeyAuthenticator authenticator) {
-        this.keys = keys;
-        this.authenticator = authenticator;
-    }
+    @Inject ApiKeyRepository keys;
+    @Inject ApiKeyAuthenticator authenticator;
 
     /** A new key and the key itself, which exists nowhere else: the one time it is shown. */
     public record Created(StoredApiKey stored, String key) {

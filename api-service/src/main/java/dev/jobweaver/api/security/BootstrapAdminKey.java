@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 import java.time.Duration;
 import org.jboss.logging.Logger;
@@ -30,15 +31,9 @@ public class BootstrapAdminKey {
 
     private static final Logger LOG = Logger.getLogger(BootstrapAdminKey.class);
 
-    private final SecurityConfig config;
-    private final ApiKeyStatements statements;
-    private final Vertx vertx;
-
-    public BootstrapAdminKey(SecurityConfig config, ApiKeyStatements statements, Vertx vertx) {
-        this.config = config;
-        this.statements = statements;
-        this.vertx = vertx;
-    }
+    @Inject SecurityConfig config;
+    @Inject ApiKeyStatements statements;
+    @Inject Vertx vertx;
 
     // after SchemaGuard (PLATFORM_BEFORE), which refuses a schema without the api_keys table
     void store(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE + 10) StartupEvent start) {

@@ -2,6 +2,7 @@ package dev.jobweaver.api.security;
 
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 /**
  * The {@link Caller} of the request being served, read from its {@link SecurityIdentity} (authenticated by the time a
@@ -13,11 +14,7 @@ public class Callers {
     /** The identity attribute that holds the caller's tenant (set by the API-key provider and {@link TenantAugmentor}). */
     public static final String TENANT = "jobweaver.tenant";
 
-    private final SecurityIdentity identity;
-
-    public Callers(SecurityIdentity identity) {
-        this.identity = identity;
-    }
+    @Inject SecurityIdentity identity;
 
     /** The caller of the current request. */
     public Caller current() {

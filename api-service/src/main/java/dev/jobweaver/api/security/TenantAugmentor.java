@@ -9,6 +9,7 @@ import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
@@ -20,11 +21,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 @ApplicationScoped
 public class TenantAugmentor implements SecurityIdentityAugmentor {
 
-    private final SecurityConfig config;
-
-    public TenantAugmentor(SecurityConfig config) {
-        this.config = config;
-    }
+    @Inject SecurityConfig config;
 
     @Override
     public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {

@@ -1,13 +1,14 @@
 package dev.jobweaver.api.stats;
 
-import dev.jobweaver.api.security.Roles;
-import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.ErrorResponse;
+import dev.jobweaver.api.security.Callers;
+import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.common.job.JobControlRules;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -34,15 +35,9 @@ public class StatsResource {
     /** The longest window: one day of minutes. */
     static final int MAX_MINUTES = 1440;
 
-    private final StatsStore store;
-    private final StatsConfig config;
-    private final Callers callers;
-
-    public StatsResource(StatsStore store, StatsConfig config, Callers callers) {
-        this.callers = callers;
-        this.store = store;
-        this.config = config;
-    }
+    @Inject StatsStore store;
+    @Inject StatsConfig config;
+    @Inject Callers callers;
 
     @GET
     @Path("overview")

@@ -6,6 +6,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -100,11 +101,7 @@ public class StatsStore {
             ORDER BY minutes.t
             """;
 
-    private final Pool pool;
-
-    public StatsStore(Pool pool) {
-        this.pool = pool;
-    }
+    @Inject Pool pool;
 
     /** A status's count, and whether it is the planner's estimate rather than exact. */
     public record Count(long count, boolean estimated) {

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.tenant;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -24,17 +23,13 @@ public class TenantLimit extends PanacheEntityBase {
     public String tenant;
 
     /** At most this many of the tenant's jobs run at once; null once the limit is removed. */
-    @Column(name = "max_running")
     public Integer maxRunning;
 
     public long version;
 
-    @Column(name = "published_version")
     public long publishedVersion;
 
-    @Column(name = "published_at")
     public Instant publishedAt;
 
-    @Column(name = "updated_at")
     public Instant updatedAt;
 }

@@ -1,6 +1,5 @@
 package dev.jobweaver.api.tenant;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.outbox.RowOutbox;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.TenantLimitEvent;
@@ -9,6 +8,8 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.Record;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.logging.Logger;
 
@@ -27,34 +28,23 @@ public class TenantLimitPublisher {
 
     private static final Logger LOG = Logger.getLogger(TenantLimitPublisher.class);
 
-    private final RowOutbox outbox;
-    private final TenantLimitStatements statements;
-
-    public TenantLimitPublisher(@Channel(Channels.TENANT_LIMITS_OUT) MutinyEmitter<Record<String, byte[]>> emitter,
-                                TenantLimitStatements statements, ObjectMapper mapper) {
-        this.outbox = new RowOutbox(emitter, mapper, LOG);
-        this.statements = statements;
-    }
+    @Inject @Channel(Channels.TENANT_LIMITS_OUT) MutinyEmitter<Record<String, byte[]>> emitter;
+    @Inject TenantLimitStatements statements;
+    @Inject RowOutbox outbox;
 
     /**
      * Publishes {@code event}; completes once Kafka acknowledged it and its version is recorded as published, or fails
      * (the row stays unpublished for the republisher).
      */
     public Uni<Void> publish(TenantLimitEvent event) {
-        String problem = EventRules.problem(event);
-        if (problem != null) {
-            // the scheduler would quarantine it: a bug here, not the client's doing
-            return Uni.createFrom().failure(new IllegalStateException("the limit of tenant " + event.tenant()
-                    + " breaks a rule: " + problem));
-        }
-        return outbox.send(event.tenant(), event, null)
-                .chain(() -> statements.published(event.tenant(), event.version()))
-                .replaceWithVoid();
+        return outbox.publish(emitter, "the limit of tenant " + event.tenant(), EventRules.problem(event),
+                List.of(new RowOutbox.Outgoing(event.tenant(), event, null)),
+                () -> statements.published(event.tenant(), event.version()));
     }
 
     /** {@link #publish}, without the caller waiting; a failure is logged and left to the republisher. */
     public void publishLater(TenantLimitEvent event) {
-        outbox.later(publish(event),
+        RowOutbox.later(LOG, publish(event),
                 () -> "the limit of tenant %s (version %d)".formatted(event.tenant(), event.version()));
     }
 }

@@ -6,7 +6,7 @@ import dev.jobweaver.common.event.TenantLimitEvent;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import org.jboss.logging.Logger;
@@ -29,30 +29,13 @@ public class TenantLimitRepublisher implements UnpublishedEvents {
 
     private static final Logger LOG = Logger.getLogger(TenantLimitRepublisher.class);
 
-    private final TenantLimitRepository limits;
-    private final TenantLimitPublisher publisher;
-    private final TenantLimitConfig config;
-
-    public TenantLimitRepublisher(TenantLimitRepository limits, TenantLimitPublisher publisher,
-                                  TenantLimitConfig config) {
-        this.limits = limits;
-        this.publisher = publisher;
-        this.config = config;
-    }
+    @Inject TenantLimitRepository limits;
+    @Inject TenantLimitPublisher publisher;
+    @Inject TenantLimitConfig config;
 
     @Override
-    public String identity() {
-        return "tenant-limit-republisher";
-    }
-
-    @Override
-    public Duration every() {
-        return config.republishInterval();
-    }
-
-    @Override
-    public int batchSize() {
-        return config.republishBatchSize();
+    public Rounds rounds() {
+        return Rounds.of("tenant-limit-republisher", config);
     }
 
     @Override

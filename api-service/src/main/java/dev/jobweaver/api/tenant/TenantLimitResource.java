@@ -1,16 +1,16 @@
 package dev.jobweaver.api.tenant;
 
-import dev.jobweaver.api.security.Roles;
-import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.ErrorResponse;
+import dev.jobweaver.api.security.Roles;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -39,13 +39,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "tenants")
 public class TenantLimitResource {
 
-    private final TenantLimitService limits;
-    private final RestSupport rest;
-
-    public TenantLimitResource(TenantLimitService limits, RestSupport rest) {
-        this.limits = limits;
-        this.rest = rest;
-    }
+    @Inject TenantLimitService limits;
+    @Inject RestSupport rest;
 
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
@@ -65,11 +60,12 @@ public class TenantLimitResource {
             pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant, @Valid TenantLimitRequest body) {
         String checked = tenant(tenant);
         if (body == null) {
-            throw refused(BodyErrors.empty(TenantLimitRequest.class));
+            throw rest.refused(BodyErrors.empty(TenantLimitRequest.class));
         }
         // in range once valid
         int maxRunning = body.maxRunning().intValueExact();
-        return unavailableOnOutage(limits.set(checked, maxRunning), "stored").map(TenantLimitView::of);
+        return rest.unavailableOnOutage(limits.set(checked, maxRunning), "the tenant limit could not be stored")
+                .map(TenantLimitView::of);
     }
 
     @GET
@@ -83,7 +79,7 @@ public class TenantLimitResource {
     public Uni<TenantLimitView> get(@Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
             pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant) {
         String checked = tenant(tenant);
-        return unavailableOnOutage(limits.find(checked), "read")
+        return rest.unavailableOnOutage(limits.find(checked), "the tenant limit could not be read")
                 .map(found -> TenantLimitView.of(RestSupport.found(found, () -> new ApiException(
                         ApiErrorCode.TENANT_LIMIT_NOT_FOUND, "tenant " + checked + " has no limit"))));
     }
@@ -99,23 +95,12 @@ public class TenantLimitResource {
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the tenant", schema = @Schema(
             type = SchemaType.STRING, pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant) {
         String checked = tenant(tenant);
-        return unavailableOnOutage(limits.remove(checked), "removed").map(removed -> RestResponse.<Void>noContent());
+        return rest.unavailableOnOutage(limits.remove(checked), "the tenant limit could not be removed")
+                .map(removed -> RestResponse.<Void>noContent());
     }
 
     /** The path's tenant; 400 when it breaks the tenant rule. */
     private String tenant(String value) {
         return rest.tenantPath(value, ApiErrorCode.INVALID_TENANT_LIMIT_REQUEST);
-    }
-
-    /**
-     * A 503 with {@code Retry-After} when the database is unreachable or overloaded: the client's request was fine and
-     * may be repeated. A permanent failure stays a 500.
-     */
-    private <T> Uni<T> unavailableOnOutage(Uni<T> call, String what) {
-        return rest.unavailableOnOutage(call, "the tenant limit could not be " + what);
-    }
-
-    private <E extends RefusedException> E refused(E e) {
-        return rest.refused(e);
     }
 }

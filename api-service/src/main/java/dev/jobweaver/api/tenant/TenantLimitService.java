@@ -4,6 +4,7 @@ import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 /**
  * Tenants' concurrency limits: stores each change, then publishes it to {@code tenant-limits} for the scheduler, which
@@ -12,16 +13,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class TenantLimitService {
 
-    private final TenantLimitRepository limits;
-    private final TenantLimitStatements statements;
-    private final TenantLimitPublisher publisher;
-
-    public TenantLimitService(TenantLimitRepository limits, TenantLimitStatements statements,
-                              TenantLimitPublisher publisher) {
-        this.limits = limits;
-        this.statements = statements;
-        this.publisher = publisher;
-    }
+    @Inject TenantLimitRepository limits;
+    @Inject TenantLimitStatements statements;
+    @Inject TenantLimitPublisher publisher;
 
     /** Sets the tenant's limit (its next version) and publishes it after the commit. */
     @WithSpan("set tenant limit")

@@ -6,6 +6,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 
 /**
@@ -45,11 +46,7 @@ public class TenantLimitStatements {
     public record Change(long version, Instant updatedAt) {
     }
 
-    private final Pool pool;
-
-    public TenantLimitStatements(Pool pool) {
-        this.pool = pool;
-    }
+    @Inject Pool pool;
 
     /** Sets the tenant's limit, creating its row or counting its next version. */
     public Uni<Change> set(String tenant, int maxRunning) {

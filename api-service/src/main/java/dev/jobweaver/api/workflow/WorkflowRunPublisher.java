@@ -1,6 +1,5 @@
 package dev.jobweaver.api.workflow;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.outbox.RowOutbox;
 import dev.jobweaver.common.event.WorkflowRunEvent;
 import dev.jobweaver.common.messaging.Channels;
@@ -8,6 +7,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.Record;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.logging.Logger;
 
@@ -27,30 +27,24 @@ public class WorkflowRunPublisher {
 
     private static final Logger LOG = Logger.getLogger(WorkflowRunPublisher.class);
 
-    private final RowOutbox outbox;
-    private final WorkflowRunPublications publications;
-
-    public WorkflowRunPublisher(@Channel(Channels.WORKFLOW_RUNS_OUT) MutinyEmitter<Record<String, byte[]>> emitter,
-                                WorkflowRunPublications publications, ObjectMapper mapper) {
-        this.outbox = new RowOutbox(emitter, mapper, LOG);
-        this.publications = publications;
-    }
+    @Inject @Channel(Channels.WORKFLOW_RUNS_OUT) MutinyEmitter<Record<String, byte[]>> emitter;
+    @Inject WorkflowRunPublications publications;
+    @Inject RowOutbox outbox;
 
     /**
      * Publishes {@code asks} in order; completes once Kafka acknowledged them all and the change version is recorded
      * as published, or fails (the row stays unpublished for the republisher).
      */
     public Uni<Void> publish(RunAsks asks) {
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (WorkflowRunEvent event : asks.events()) {
-            chain = chain.chain(() -> outbox.send(event.runId().toString(), event, event.traceparent()));
-        }
-        return chain.chain(() -> publications.published(asks.runId(), asks.changeVersion())).replaceWithVoid();
+        return outbox.publish(emitter, "the asks of workflow run " + asks.runId(), null, asks.events().stream()
+                        .map(event -> new RowOutbox.Outgoing(event.runId().toString(), event, event.traceparent()))
+                        .toList(),
+                () -> publications.published(asks.runId(), asks.changeVersion()));
     }
 
     /** {@link #publish}, without the caller waiting; a failure is logged and left to the republisher. */
     public void publishLater(RunAsks asks) {
-        outbox.later(publish(asks),
+        RowOutbox.later(LOG, publish(asks),
                 () -> "the asks of workflow run %s (change %d)".formatted(asks.runId(), asks.changeVersion()));
     }
 }

@@ -5,8 +5,8 @@ import dev.jobweaver.api.outbox.UnpublishedEvents;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
-import java.time.Duration;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -24,32 +24,14 @@ public class WorkflowRunRepublisher implements UnpublishedEvents {
 
     private static final Logger LOG = Logger.getLogger(WorkflowRunRepublisher.class);
 
-    private final WorkflowRunRepository runs;
-    private final WorkflowVersionRepository versions;
-    private final WorkflowRunPublisher publisher;
-    private final WorkflowConfig config;
-
-    public WorkflowRunRepublisher(WorkflowRunRepository runs, WorkflowVersionRepository versions,
-                                  WorkflowRunPublisher publisher, WorkflowConfig config) {
-        this.runs = runs;
-        this.versions = versions;
-        this.publisher = publisher;
-        this.config = config;
-    }
+    @Inject WorkflowRunRepository runs;
+    @Inject WorkflowVersionRepository versions;
+    @Inject WorkflowRunPublisher publisher;
+    @Inject WorkflowConfig config;
 
     @Override
-    public String identity() {
-        return "workflow-run-republisher";
-    }
-
-    @Override
-    public Duration every() {
-        return config.republishInterval();
-    }
-
-    @Override
-    public int batchSize() {
-        return config.republishBatchSize();
+    public Rounds rounds() {
+        return new Rounds("workflow-run-republisher", config.republishInterval(), config.republishBatchSize());
     }
 
     @Override

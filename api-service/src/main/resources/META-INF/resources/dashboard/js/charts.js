@@ -1,17 +1,9 @@
 // Inline SVG charts drawn by hand: a line chart and a bar chart over a series of minutes.
-const NS = 'http://www.w3.org/2000/svg';
+import { svg } from './dom.js';
+
 const WIDTH = 600;
 const HEIGHT = 200;
 const PAD = { left: 40, right: 10, top: 10, bottom: 24 };
-
-function svg(tag, attributes = {}, ...children) {
-  const element = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    element.setAttribute(name, value);
-  }
-  children.forEach((child) => element.append(child));
-  return element;
-}
 
 /** The top of the axis: four steps of 1, 2 or 5 times a power of ten, whole numbers. */
 function niceMax(value) {

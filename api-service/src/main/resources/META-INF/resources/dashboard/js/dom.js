@@ -1,5 +1,17 @@
 // Small helpers to build the pages' DOM without a framework; text always goes in as text, never as HTML.
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element: svg('rect', {x: 0, width: 10}, child...); each attribute set as given. */
+export function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    element.setAttribute(name, value);
+  }
+  children.forEach((child) => element.append(child));
+  return element;
+}
+
 /** An element: h('button', {type: 'button', onclick: f, dataset: {testid: 'x'}}, 'text', child...). */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);

@@ -1,17 +1,9 @@
 // A workflow run drawn as its graph: nodes in layers by dependency depth, SVG boxes coloured by status.
-const NS = 'http://www.w3.org/2000/svg';
+import { svg } from './dom.js';
+
 const BOX = { width: 150, height: 44 };
 const GAP = { x: 24, y: 48 };
 const MARGIN = 16;
-
-function svg(tag, attributes = {}, ...children) {
-  const element = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    element.setAttribute(name, value);
-  }
-  children.forEach((child) => element.append(child));
-  return element;
-}
 
 /** Each node's layer: 0 without dependencies, else one more than its deepest dependency's. */
 export function layers(nodes) {

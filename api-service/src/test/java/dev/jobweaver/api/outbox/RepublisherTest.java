@@ -19,7 +19,7 @@ class RepublisherTest {
         Scripted source = new Scripted(new UnpublishedEvents.Round(2, 2), new UnpublishedEvents.Round(1, 1));
 
         assertThat(Republisher.publishAll(source).await().indefinitely()).isEqualTo(2);
-        assertThat(source.rounds()).isEqualTo(1);
+        assertThat(source.roundsRun()).isEqualTo(1);
     }
 
     @Test
@@ -28,7 +28,7 @@ class RepublisherTest {
                 new UnpublishedEvents.Round(1, 1), new UnpublishedEvents.Round(BATCH, BATCH));
 
         assertThat(Republisher.publishAll(source).await().indefinitely()).isEqualTo(BATCH + 2 + 1);
-        assertThat(source.rounds()).isEqualTo(3);
+        assertThat(source.roundsRun()).isEqualTo(3);
     }
 
     @Test
@@ -37,7 +37,7 @@ class RepublisherTest {
                 new UnpublishedEvents.Round(BATCH, BATCH));
 
         assertThat(Republisher.publishAll(source).await().indefinitely()).isZero();
-        assertThat(source.rounds()).as("a broker that refuses everything costs one round per run").isEqualTo(1);
+        assertThat(source.roundsRun()).as("a broker that refuses everything costs one round per run").isEqualTo(1);
     }
 
     @Test
@@ -46,7 +46,7 @@ class RepublisherTest {
 
         assertThatThrownBy(() -> Republisher.publishAll(source).await().indefinitely())
                 .hasMessageContaining("round failed");
-        assertThat(source.rounds()).isEqualTo(2);
+        assertThat(source.roundsRun()).isEqualTo(2);
     }
 
     /** Answers its rounds in order; a null round fails. */
@@ -62,23 +62,13 @@ class RepublisherTest {
             scripted = rounds.length;
         }
 
-        int rounds() {
+        int roundsRun() {
             return scripted - script.size();
         }
 
         @Override
-        public String identity() {
-            return "scripted";
-        }
-
-        @Override
-        public Duration every() {
-            return Duration.ofSeconds(1);
-        }
-
-        @Override
-        public int batchSize() {
-            return BATCH;
+        public Rounds rounds() {
+            return new Rounds("scripted", Duration.ofSeconds(1), BATCH);
         }
 
         @Override

@@ -7,6 +7,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,13 +27,8 @@ public class PlaintextSecretSealing {
     /** The tables whose {@code secret} column holds a sealed secret, each row its own associated data. */
     private static final List<String> TABLES = List.of("hooks", "subscriptions");
 
-    private final Pool pool;
-    private final SealedSecrets secrets;
-
-    public PlaintextSecretSealing(Pool pool, SealedSecrets secrets) {
-        this.pool = pool;
-        this.secrets = secrets;
-    }
+    @Inject Pool pool;
+    @Inject SealedSecrets secrets;
 
     void onStart(@Observes StartupEvent event) {
         try {
