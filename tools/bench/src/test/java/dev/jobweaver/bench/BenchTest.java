@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -53,24 +54,18 @@ class BenchTest {
         assertThat(help).contains("burst", "steady", "sleepers", "retries", "priorities", "delayed", "delayed-idle");
         assertThat(help).containsPattern("--jobs=N\\s+Jobs\\s+per\\s+burst,\\s+sleepers,\\s+retries\\s+and\\s+"
                 + "priorities\\s+run\\s+\\(default:\\s+20000\\)");
-        assertThat(help).containsPattern("--delayed-jobs=N[\\s\\S]{0,200}?\\(default:\\s+2000\\)");
-        assertThat(help).containsPattern("--delayed-over=D[\\s\\S]{0,200}?\\(default:\\s+20s\\)");
-        assertThat(help).containsPattern("--delay-min=D[\\s\\S]{0,200}?\\(default:\\s+2s\\)");
-        assertThat(help).containsPattern("--delay-max=D[\\s\\S]{0,200}?\\(default:\\s+8s\\)");
-        assertThat(help).containsPattern("--idle-rows=K[\\s\\S]{0,200}?\\(default:\\s+1000000\\)");
-        assertThat(help).containsPattern("--idle-window=D[\\s\\S]{0,200}?\\(default:\\s+30s\\)");
+        String[][] defaults = {{"--delayed-jobs=N", "2000"}, {"--delayed-over=D", "20s"}, {"--delay-min=D", "2s"},
+            {"--delay-max=D", "8s"}, {"--idle-rows=K", "1000000"}, {"--idle-window=D", "30s"}, {"--rate=R", "100"},
+            {"--duration=D", "30s"}, {"--baseline=J", "none"}, {"--timeout=D", "120s"}, {"--limits-burst=N", "2048"},
+            {"--limits-binding=N", "5"}, {"--limits-jobs=N", "200"}, {"--home=DIR", ".jobweaver"}};
+        for (String[] optionAndDefault : defaults) {
+            assertThat(help).containsPattern(Pattern.quote(optionAndDefault[0]) + "[\\s\\S]{0,200}?\\(default:\\s+"
+                    + Pattern.quote(optionAndDefault[1]) + "\\)");
+        }
         assertThat(help).containsPattern("--concurrency=C,\\.\\.\\.\\s[\\s\\S]{0,300}?a\\s+list\\s+\\(1,16,64,256\\)"
                 + "\\s+runs\\s+the\\s+burst\\s+once\\s+per\\s+value[\\s\\S]{0,100}?\\(default:\\s+64\\)");
-        assertThat(help).containsPattern("--rate=R[\\s\\S]{0,200}?\\(default:\\s+100\\)");
-        assertThat(help).containsPattern("--duration=D[\\s\\S]{0,200}?\\(default:\\s+30s\\)");
-        assertThat(help).containsPattern("--baseline=J[\\s\\S]{0,200}?\\(default:\\s+none\\)");
         assertThat(help).containsPattern("--warmup=N\\|auto\\s+No-op\\s+jobs\\s+run\\s+first\\s+and\\s+not\\s+reported\\.\\s+auto\\s+\\(default\\)");
         assertThat(help).containsPattern("--settle=D[\\s\\S]{0,200}?\\(default:\\s+20s;\\s+0:\\s+none\\)");
-        assertThat(help).containsPattern("--timeout=D[\\s\\S]{0,200}?\\(default:\\s+120s\\)");
-        assertThat(help).containsPattern("--limits-burst=N[\\s\\S]{0,200}?\\(default:\\s+2048\\)");
-        assertThat(help).containsPattern("--limits-binding=N[\\s\\S]{0,200}?\\(default:\\s+5\\)");
-        assertThat(help).containsPattern("--limits-jobs=N[\\s\\S]{0,200}?\\(default:\\s+200\\)");
-        assertThat(help).containsPattern("--home=DIR[\\s\\S]{0,200}?\\(default:\\s+\\.jobweaver\\)");
         assertThat(help).contains("--out=DIR", "Exit status: 0");
         assertThat(err.toString()).isEmpty();
     }
