@@ -2,6 +2,7 @@ package dev.jobweaver.local;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -33,6 +34,19 @@ public final class Cli {
     public static final class HelpOption {
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
         boolean help;
+    }
+
+    /** {@code --root} on every command that works on the repository's build. */
+    public static final class RootOption {
+        @Option(names = "--root", paramLabel = "DIR",
+                description = "The repository (default: the current directory; the jobweaver script passes its own "
+                        + "folder).")
+        Path root;
+
+        /** The repository, absolute. */
+        public Path root() {
+            return (root == null ? Path.of("") : root).toAbsolutePath();
+        }
     }
 
     /**

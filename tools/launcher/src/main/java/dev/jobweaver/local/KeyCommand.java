@@ -29,9 +29,8 @@ public final class KeyCommand implements Callable<Integer> {
             description = "The platform's home, as given to up (default: .jobweaver in the repository).")
     Path home;
 
-    @Option(names = "--root", paramLabel = "DIR",
-            description = "The repository (default: the current directory; the jobweaver script passes its own folder).")
-    Path root;
+    @Mixin
+    Cli.RootOption repository;
 
     private final PrintStream out;
 
@@ -44,7 +43,7 @@ public final class KeyCommand implements Callable<Integer> {
         if (home != null) {
             return home.toAbsolutePath();
         }
-        return (root == null ? Path.of("") : root).toAbsolutePath().resolve(".jobweaver");
+        return repository.root().resolve(".jobweaver");
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options `up` and `infra` share: where the data lives, the infrastructure's ports, the topics' partitions. */
@@ -21,9 +22,8 @@ public final class StackOptions {
             description = "Data, logs and configuration; they survive restarts (default: .jobweaver in the repository).")
     Path home;
 
-    @Option(names = "--root", paramLabel = "DIR",
-            description = "The repository (default: the current directory; the jobweaver script passes its own folder).")
-    Path root;
+    @Mixin
+    Cli.RootOption repository;
 
     @Option(names = "--partitions", paramLabel = "TOPIC=N[,...]", converter = TopicPartitions.Converter.class,
             description = "Partition counts other than the defaults, for example job-created=6,run-job=6 (defaults: "
@@ -34,7 +34,7 @@ public final class StackOptions {
 
     /** The repository, absolute. */
     Path root() {
-        return (root == null ? Path.of("") : root).toAbsolutePath();
+        return repository.root();
     }
 
     /** The home folder, absolute: {@code --home}, else {@code .jobweaver} in the repository. */

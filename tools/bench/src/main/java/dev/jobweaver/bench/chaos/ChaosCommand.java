@@ -116,10 +116,8 @@ public final class ChaosCommand implements Callable<Integer> {
                     + "train) the caches `up` uses, in .jobweaver/aot, so a killed service is back sooner.")
     boolean noAotCache;
 
-    @Option(names = "--root", paramLabel = "DIR",
-            description = "The repository (default: the current directory; the jobweaver script passes its own "
-                    + "folder).")
-    Path root;
+    @Mixin
+    Cli.RootOption repository;
 
     private final PrintStream console;
 
@@ -130,7 +128,7 @@ public final class ChaosCommand implements Callable<Integer> {
 
     /** The repository, absolute. */
     Path root() {
-        return (root == null ? Path.of("") : root).toAbsolutePath().normalize();
+        return repository.root().normalize();
     }
 
     /** The home folder, absolute: {@code --home}, else {@code .jobweaver/chaos} in the repository. */
