@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Stores;
 import dev.jobweaver.e2e.support.TopicReader;
@@ -20,19 +21,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Cancelling jobs on the packaged services: a waiting job never runs, a running one is interrupted in its sleep and
  * ends CANCELLED, a finished one is refused, and cancels racing dispatches never let a cancelled job report COMPLETED.
  */
+@HealthyPlatform
 class CancelIT {
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void aWaitingJobCancelledBeforeItsTimeNeverRuns() {

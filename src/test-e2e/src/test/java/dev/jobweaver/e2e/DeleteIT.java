@@ -3,6 +3,7 @@ package dev.jobweaver.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Stores;
 import dev.jobweaver.e2e.support.TopicReader;
@@ -10,16 +11,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Deleting jobs on the packaged services: a finished job leaves every service's store; an unfinished one stays. */
+@HealthyPlatform
 class DeleteIT {
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void aFinishedJobIsRemovedFromEveryStore() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,7 +19,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * the job's result; an unexpected status fails the attempt; a destination the worker's configuration does not allow
  * is refused without a request.
  */
+@HealthyPlatform
 class HttpJobIT {
 
     private static HttpServer server;
@@ -46,11 +47,6 @@ class HttpJobIT {
     @AfterAll
     static void stopServer() {
         server.stop(0);
-    }
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,22 +13,17 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Idempotency keys on the packaged services: a client that repeats a submission after a timeout, or sends it many
  * times at once, gets one job and the same answer each time; the same key with another body is refused.
  */
+@HealthyPlatform
 class IdempotencyIT {
 
     private static final String BODY =
             "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"once\"}]}}";
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void aRepeatedKeyGetsTheFirstAnswerAndAnotherBodyIsRefused() {

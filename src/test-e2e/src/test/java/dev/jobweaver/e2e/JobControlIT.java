@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,12 +18,8 @@ import org.junit.jupiter.api.Test;
  * job waits for its time and then starts promptly; a per-job timeout fails a long attempt with WORKER.TIMEOUT; a job's
  * own retry delays replace the backoff.
  */
+@HealthyPlatform
 class JobControlIT {
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void priorityTenantAndLabelsAreShownAndFilterTheList() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.e2e.support.SubmissionLoad;
@@ -13,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,12 +22,8 @@ import org.junit.jupiter.api.Test;
  * left for an attempt the crash took, and each ran at least once; submissions while the broker is gone are answered 202 like any other (the job is committed and
  * waits in the API's outbox), never 503 or 500.
  */
+@HealthyPlatform
 class KafkaCrashIT {
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void noAcceptedJobIsLostWhenTheBrokerIsKilled() throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.JobWeaverClient.Answer;
 import dev.jobweaver.e2e.support.SubmissionLoad;
@@ -13,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,12 +21,8 @@ import org.junit.jupiter.api.Test;
  * every submission is answered 202 (none 503), every one completes once the broker is back, each ran once, and during
  * the outage the API's readiness details show the outbox backlog and its age while it stays ready.
  */
+@HealthyPlatform
 class KafkaOutageIT {
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void submissionsDuringABrokerOutageAreAcceptedAndAllCompleteAfterIt() throws Exception {

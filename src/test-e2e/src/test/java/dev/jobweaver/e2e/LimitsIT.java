@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.local.Platform;
@@ -27,7 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * run more than its limit at once, as the workers record them, and all complete; another tenant's jobs start within
  * 2 s meanwhile.
  */
+@HealthyPlatform
 class LimitsIT {
 
     private static final String LIMITED = "limited";
@@ -43,11 +44,6 @@ class LimitsIT {
     private static final int LIMITED_JOBS = 200;
     private static final int OTHER_JOBS = 20;
     private static final long SLEEP_MS = 300;
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void aTenantNeverRunsMoreThanItsLimitAndHoldsBackNoOtherTenant() throws Exception {

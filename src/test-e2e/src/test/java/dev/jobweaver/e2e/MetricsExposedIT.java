@@ -3,6 +3,7 @@ package dev.jobweaver.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.local.Platform.Service;
@@ -19,22 +20,17 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every metric the Kubernetes alert rules and the Grafana dashboard use (deploy/k8s/components/monitoring, listed in
  * its metric-names.txt, which the manifest tests keep exact) is served at {@code /q/metrics} by a running service.
  */
+@HealthyPlatform
 class MetricsExposedIT {
 
     private static final Set<String> HISTOGRAM_SUFFIXES = Set.of("_bucket", "_count", "_sum");
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void everyMetricOfTheAlertRulesAndTheDashboardIsExposedBySomeService() throws Exception {

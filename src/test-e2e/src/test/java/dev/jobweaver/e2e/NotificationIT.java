@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.testing.WebhookReceiver;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,12 +22,8 @@ import org.junit.jupiter.api.Test;
  * POST (checked by a receiver written from the specification), the delivery log shows them, and deleting a job or a
  * schedule deletes its subscriptions.
  */
+@HealthyPlatform
 class NotificationIT {
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void everyEventReachesItsSubscriberSignedAndDeletesTakeTheSubscriptionsAlong() throws Exception {

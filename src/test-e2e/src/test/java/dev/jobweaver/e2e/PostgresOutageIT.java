@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.SubmissionLoad;
 import dev.jobweaver.local.Postgres;
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,12 +19,8 @@ import org.junit.jupiter.api.Test;
  * services recover by themselves: every job answered 202 completes, submissions during the outage are answered 503
  * with Retry-After (never 500), and no service has to be restarted.
  */
+@HealthyPlatform
 class PostgresOutageIT {
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void servicesRecoverByThemselvesAndNoAcceptedJobIsLost() throws Exception {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.e2e.support.TopicReader;
@@ -19,19 +20,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Scenario 2: a job that always fails, with maxRetryCount 2, runs three times with growing delays, ends FAILED
  * and is dead-lettered exactly once. The backoff base is shrunk to {@link E2ePlatform#BACKOFF_BASE} by configuration.
  */
+@HealthyPlatform
 class RetriesIT {
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void runsThreeTimesWithGrowingDelaysThenDeadLettersOnce() throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.ScheduledJobs;
 import dev.jobweaver.local.Platform;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,15 +26,11 @@ import org.junit.jupiter.api.Test;
  * kills at the moment of a tick; after a scheduler's downtime, {@code FIRE_ONCE} makes one catch-up job and
  * {@code SKIP} none.
  */
+@HealthyPlatform
 class ScheduleIT {
 
     private static final String NOOP_JOB = "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"LOG\","
             + "\"message\":\"tick\"}]},\"maxRetryCount\":0}";
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void everyTickOfAOneSecondScheduleMakesExactlyOneJobAcrossTwoSchedulersAndKillsAtATick() {

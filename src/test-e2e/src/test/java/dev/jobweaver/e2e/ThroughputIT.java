@@ -5,24 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Scenario 3: 1,000 no-op jobs all reach COMPLETED, none executed twice. A sanity check, not the benchmark. */
+@HealthyPlatform
 class ThroughputIT {
 
     private static final int JOBS = 1_000;
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void aThousandNoOpJobsCompleteExactlyOnce() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.local.Platform;
@@ -21,19 +22,14 @@ import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Scenario 8: with two worker processes the run-job partitions are shared, and every job completes exactly once. */
+@HealthyPlatform
 class TwoWorkersIT {
 
     /** The workers' consumer group on run-job (worker-service's application.properties). */
     private static final String WORKER_GROUP = "jobweaver-workers";
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void twoWorkersShareThePartitionsAndRunEachJobOnce() throws Exception {

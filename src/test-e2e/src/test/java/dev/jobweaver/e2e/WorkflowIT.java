@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
+import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.local.Platform.Service;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,14 +37,10 @@ import org.junit.jupiter.api.Test;
  * one trace per run; a schedule starting runs one at a time under {@code overlap: SKIP}; and runs that finish, with
  * every node run once to completion, while the scheduler is killed again and again.
  */
+@HealthyPlatform
 class WorkflowIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @BeforeEach
-    void platformIsHealthy() {
-        E2ePlatform.awaitHealthy();
-    }
 
     @Test
     void aFanOutRunsInParallelAndTheFanInGetsTheInputAndEveryResult() throws Exception {
