@@ -100,11 +100,7 @@ class WorkflowIT {
     @Test
     void failFastCancelsWhatHasNotFinished() {
         JobWeaverClient api = E2ePlatform.api();
-        UUID workflow = create(api, failingGraph("FAIL_FAST"));
-
-        JsonNode done = awaitEnded(api, start(api, workflow, "{}").id(), Duration.ofSeconds(60));
-
-        assertThat(done.path("status").asText()).isEqualTo("FAILED");
+        JsonNode done = failedRun(api, "FAIL_FAST");
         Map<String, String> statuses = statuses(done);
         assertThat(statuses).containsEntry("a", "COMPLETED").containsEntry("bad", "FAILED")
                 .containsEntry("slow", "CANCELLED").containsEntry("after-bad", "CANCELLED")
@@ -117,12 +113,7 @@ class WorkflowIT {
 
     @Test
     void continueRunsEveryNodeThatDoesNotDependOnTheFailure() {
-        JobWeaverClient api = E2ePlatform.api();
-        UUID workflow = create(api, failingGraph("CONTINUE"));
-
-        JsonNode done = awaitEnded(api, start(api, workflow, "{}").id(), Duration.ofSeconds(60));
-
-        assertThat(done.path("status").asText()).isEqualTo("FAILED");
+        JsonNode done = failedRun(E2ePlatform.api(), "CONTINUE");
         assertThat(statuses(done)).containsEntry("a", "COMPLETED").containsEntry("bad", "FAILED")
                 .containsEntry("slow", "COMPLETED").containsEntry("after-bad", "SKIPPED")
                 .containsEntry("after-slow", "COMPLETED");
@@ -349,6 +340,14 @@ class WorkflowIT {
             deps.append(deps.isEmpty() ? "" : ",").append('"').append(d).append('"');
         }
         return "{\"id\":\"" + id + "\",\"job\":" + job + ",\"dependsOn\":[" + deps + "]}";
+    }
+
+    /** Runs {@link #failingGraph} with this failure policy to its end, which must be FAILED. */
+    private static JsonNode failedRun(JobWeaverClient api, String onFailure) {
+        UUID workflow = create(api, failingGraph(onFailure));
+        JsonNode done = awaitEnded(api, start(api, workflow, "{}").id(), Duration.ofSeconds(60));
+        assertThat(done.path("status").asText()).isEqualTo("FAILED");
+        return done;
     }
 
     /** a, then bad (fails at once, no retry) and slow (5 s) beside it, and one node after each. */
