@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,18 +57,19 @@ class SubmitterTest {
         }
     }
 
-    private static Progress quietProgress(int total) {
-        return new Progress("test", total, new PrintStream(new ByteArrayOutputStream()), false);
+    /** Runs {@code submit} with a progress line that prints nowhere, closed afterwards as the workloads close it. */
+    private static Submission quietly(int total, Function<Progress, Submission> submit) {
+        try (Progress progress = new Progress("test", total, new PrintStream(new ByteArrayOutputStream()), false)) {
+            return submit.apply(progress);
+        }
     }
 
     @Test
     void burstSendsEveryJobAndHandsOverEveryAcceptedOne() throws IOException {
         ApiClient api = api(202);
         List<Accepted> accepted = new CopyOnWriteArrayList<>();
-        Submission s;
-        try (Progress progress = quietProgress(200)) {
-            s = new Submitter(api).burst(200, 8, i -> JobKind.mix(i, 0.05, JobKind.SLEEPER), accepted::add, progress);
-        }
+        Submission s = quietly(200, progress -> new Submitter(api).burst(200, 8,
+                i -> JobKind.mix(i, 0.05, JobKind.SLEEPER), accepted::add, progress));
         assertThat(s.offered()).isEqualTo(200);
         assertThat(s.accepted()).isEqualTo(200);
         assertThat(s.rejected()).isZero();
@@ -81,10 +83,8 @@ class SubmitterTest {
     @Test
     void aRefusingApiStopsTheBurstWithItsAnswer() throws IOException {
         ApiClient api = api(400);
-        Submission s;
-        try (Progress progress = quietProgress(5_000)) {
-            s = new Submitter(api).burst(5_000, 4, i -> JobKind.FLAKY, a -> { }, progress);
-        }
+        Submission s = quietly(5_000, progress -> new Submitter(api).burst(5_000, 4, i -> JobKind.FLAKY, a -> { },
+                progress));
         assertThat(s.accepted()).isZero();
         assertThat(s.offered()).isLessThan(5_000);
         assertThat(s.rejected()).isEqualTo(s.offered());
@@ -95,10 +95,8 @@ class SubmitterTest {
     void openLoopSendsTheScheduledCount() throws IOException {
         ApiClient api = api(202);
         List<Accepted> accepted = new CopyOnWriteArrayList<>();
-        Submission s;
-        try (Progress progress = quietProgress(20)) {
-            s = new Submitter(api).openLoop(new RateSchedule(200, Duration.ofMillis(100)), accepted::add, progress);
-        }
+        Submission s = quietly(20, progress -> new Submitter(api).openLoop(new RateSchedule(200,
+                Duration.ofMillis(100)), accepted::add, progress));
         assertThat(s.offered()).isEqualTo(20);
         assertThat(accepted).hasSize(20);
         assertThat(requests.get()).isEqualTo(20);
@@ -108,10 +106,8 @@ class SubmitterTest {
     void aBurstWithPrioritiesSendsEachJobsLevelAndKeepsItWithTheAcceptedJob() throws IOException {
         ApiClient api = api(202);
         List<Accepted> accepted = new CopyOnWriteArrayList<>();
-        try (Progress progress = quietProgress(100)) {
-            new Submitter(api).burst(100, 8, i -> JobKind.NOOP, i -> Control.of(Control.mixed(i)), accepted::add,
-                    progress);
-        }
+        quietly(100, progress -> new Submitter(api).burst(100, 8, i -> JobKind.NOOP,
+                i -> Control.of(Control.mixed(i)), accepted::add, progress));
         assertThat(accepted).hasSize(100);
         assertThat(accepted.stream().filter(a -> a.control().priority() == Priority.HIGH)).hasSize(60);
         assertThat(accepted.stream().filter(a -> a.control().priority() == Priority.NORMAL)).hasSize(30);
@@ -124,10 +120,8 @@ class SubmitterTest {
     void anOpenLoopWithDelaysSendsEachJobsDelay() throws IOException {
         ApiClient api = api(202);
         List<Accepted> accepted = new CopyOnWriteArrayList<>();
-        try (Progress progress = quietProgress(20)) {
-            new Submitter(api).openLoop(new RateSchedule(200, Duration.ofMillis(100)),
-                    i -> Control.delayed(Control.spreadDelay(i, 2_000, 8_000)), accepted::add, progress);
-        }
+        quietly(20, progress -> new Submitter(api).openLoop(new RateSchedule(200, Duration.ofMillis(100)),
+                i -> Control.delayed(Control.spreadDelay(i, 2_000, 8_000)), accepted::add, progress));
         assertThat(accepted).hasSize(20);
         assertThat(accepted).allSatisfy(a -> assertThat(a.control().delayMs()).isBetween(2_000L, 8_000L));
         assertThat(bodies).hasSize(20).allSatisfy(b -> assertThat(b).containsPattern(",\"delayMs\":\\d{4}}$"));
