@@ -14,7 +14,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -35,7 +34,6 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_scheduler")
 class JobClaimsTest extends KafkaAndDbTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final long A_YEAR_AGO = -365L * 24 * 3600;
 
     private final List<UUID> created = new ArrayList<>();
