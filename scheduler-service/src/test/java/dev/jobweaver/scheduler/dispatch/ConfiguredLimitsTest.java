@@ -11,7 +11,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_scheduler")
 class ConfiguredLimitsTest extends KafkaAndDbTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final String HTTP_INSTRUCTION = "{\"method\":\"GET\",\"url\":\"http://example.test/\"}";
 
     @Inject

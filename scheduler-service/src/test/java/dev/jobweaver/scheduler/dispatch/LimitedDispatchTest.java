@@ -16,7 +16,6 @@ import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +34,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_scheduler")
 class LimitedDispatchTest extends KafkaAndDbTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Inject
     Dispatcher dispatcher;

@@ -15,7 +15,6 @@ import dev.jobweaver.scheduler.testing.PoisonRecords;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +32,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_scheduler")
 class TenantLimitConsumerTest extends KafkaAndDbTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final List<String> tenants = new ArrayList<>();
 

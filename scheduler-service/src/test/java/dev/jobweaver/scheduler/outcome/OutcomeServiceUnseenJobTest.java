@@ -18,7 +18,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Transaction;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -35,8 +34,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_scheduler")
 class OutcomeServiceUnseenJobTest extends KafkaAndDbTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Inject
     OutcomeService outcomes;

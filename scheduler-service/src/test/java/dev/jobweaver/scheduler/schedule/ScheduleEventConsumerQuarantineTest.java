@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.schedule;
 
+import static dev.jobweaver.scheduler.testing.PoisonRecords.reason;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.event.ScheduleEvent;
@@ -61,10 +62,5 @@ class ScheduleEventConsumerQuarantineTest extends ScheduleKafkaTest {
 
     private static Position at(long offset) {
         return new Position(Topics.SCHEDULES, 1, offset);
-    }
-
-    private static String reason(ConsumerRecord<String, byte[]> copy) {
-        assertThat(copy).isNotNull();
-        return QuarantineTopic.header(copy, QuarantineHeaders.REASON);
     }
 }

@@ -8,7 +8,6 @@ import dev.jobweaver.common.schedule.Overlap;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -30,9 +29,6 @@ class ScheduleTickerMisfireTest extends ScheduleKafkaTest {
 
     @Inject
     ScheduleTicker ticker;
-
-    @Inject
-    MeterRegistry registry;
 
     @Test
     void fireOnceFiresOneCatchUpForTheLatestMissedTickThenTheTicksToCome() {
@@ -89,10 +85,5 @@ class ScheduleTickerMisfireTest extends ScheduleKafkaTest {
                 scheduleId, anchor.plus(EVERY).atOffset(java.time.ZoneOffset.UTC));
         ticker.wake();
         return downtimeEnd;
-    }
-
-    private double ticks(String outcome) {
-        var counter = registry.find("jobweaver.schedule.ticks").tag("outcome", outcome).counter();
-        return counter == null ? 0 : counter.count();
     }
 }

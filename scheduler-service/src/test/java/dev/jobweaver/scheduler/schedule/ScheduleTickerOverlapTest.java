@@ -27,8 +27,6 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_scheduler")
 class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
     @Inject
     ScheduleTicker ticker;
 

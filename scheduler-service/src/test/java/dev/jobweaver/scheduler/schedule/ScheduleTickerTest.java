@@ -11,9 +11,7 @@ import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;
 import dev.jobweaver.scheduler.testing.TopicRecorder;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -36,9 +34,6 @@ import org.junit.jupiter.api.Test;
 class ScheduleTickerTest extends ScheduleKafkaTest {
 
     private static final int TICKS = 10;
-
-    @Inject
-    MeterRegistry registry;
 
     @Test
     void aOneSecondScheduleFiresEveryTickExactlyOnceWithoutGaps() {
@@ -105,11 +100,6 @@ class ScheduleTickerTest extends ScheduleKafkaTest {
             traces.add(traceparent.split("-")[1]);
         }
         assertThat(traces).as("one trace per tick").hasSize(2);
-    }
-
-    private double ticks(String outcome) {
-        var counter = registry.find("jobweaver.schedule.ticks").tag("outcome", outcome).counter();
-        return counter == null ? 0 : counter.count();
     }
 
     private static long percentile(List<Long> sorted, double p) {

@@ -24,8 +24,7 @@ class TickPlanTest {
     void ticksWithinTheThresholdFireEachAsThemselvesAndTheNextIsTheFirstNotDue() {
         Instant now = ANCHOR.plusMillis(10_500);
 
-        TickPlan plan = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(8), now,
-                Misfire.FIRE_ONCE, Overlap.ALLOW, false, THRESHOLD, 100);
+        TickPlan plan = everySecond(ANCHOR.plusSeconds(8), now, Misfire.FIRE_ONCE, Overlap.ALLOW, false);
 
         assertThat(plan.fire()).containsExactly(new Tick(ANCHOR.plusSeconds(8), false),
                 new Tick(ANCHOR.plusSeconds(9), false), new Tick(ANCHOR.plusSeconds(10), false));
@@ -52,8 +51,7 @@ class TickPlanTest {
     void fireOnceFiresOneCatchUpForTheLatestMissedTickAndGoesOnFromTheNextTick() {
         Instant now = ANCHOR.plusSeconds(3_600).plusMillis(400);
 
-        TickPlan plan = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(1), now,
-                Misfire.FIRE_ONCE, Overlap.ALLOW, false, THRESHOLD, 100);
+        TickPlan plan = everySecond(ANCHOR.plusSeconds(1), now, Misfire.FIRE_ONCE, Overlap.ALLOW, false);
 
         assertThat(plan.fire()).containsExactly(new Tick(ANCHOR.plusSeconds(3_600), true));
         assertThat(plan.skippedMisfire()).isEqualTo(3_599);
@@ -65,8 +63,7 @@ class TickPlanTest {
     void skipFiresNothingForMissedTicksAndGoesOnFromTheNextTick() {
         Instant now = ANCHOR.plusSeconds(7_200).plusMillis(900);
 
-        TickPlan plan = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(1), now,
-                Misfire.SKIP, Overlap.ALLOW, false, THRESHOLD, 100);
+        TickPlan plan = everySecond(ANCHOR.plusSeconds(1), now, Misfire.SKIP, Overlap.ALLOW, false);
 
         assertThat(plan.fire()).isEmpty();
         assertThat(plan.skippedMisfire()).isEqualTo(7_200);
@@ -77,12 +74,9 @@ class TickPlanTest {
     void overlapSkipSkipsEveryDueTickWhileBusyAndFiresOnlyTheFirstWhenNot() {
         Instant now = ANCHOR.plusMillis(5_200);
 
-        TickPlan busy = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(2), now,
-                Misfire.FIRE_ONCE, Overlap.SKIP, true, THRESHOLD, 100);
-        TickPlan free = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(2), now,
-                Misfire.FIRE_ONCE, Overlap.SKIP, false, THRESHOLD, 100);
-        TickPlan allowed = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(2), now,
-                Misfire.FIRE_ONCE, Overlap.ALLOW, true, THRESHOLD, 100);
+        TickPlan busy = everySecond(ANCHOR.plusSeconds(2), now, Misfire.FIRE_ONCE, Overlap.SKIP, true);
+        TickPlan free = everySecond(ANCHOR.plusSeconds(2), now, Misfire.FIRE_ONCE, Overlap.SKIP, false);
+        TickPlan allowed = everySecond(ANCHOR.plusSeconds(2), now, Misfire.FIRE_ONCE, Overlap.ALLOW, true);
 
         assertThat(busy.fire()).isEmpty();
         assertThat(busy.skippedOverlap()).isEqualTo(4);
@@ -96,8 +90,7 @@ class TickPlanTest {
     void aBusyScheduleThatMisfiredCountsItsCatchUpAsSkippedByOverlap() {
         Instant now = ANCHOR.plusSeconds(600);
 
-        TickPlan plan = TickPlan.of(EVERY_SECOND, SECOND, ANCHOR.plusSeconds(1), now,
-                Misfire.FIRE_ONCE, Overlap.SKIP, true, THRESHOLD, 100);
+        TickPlan plan = everySecond(ANCHOR.plusSeconds(1), now, Misfire.FIRE_ONCE, Overlap.SKIP, true);
 
         assertThat(plan.fire()).isEmpty();
         assertThat(plan.skippedOverlap()).isEqualTo(1);
@@ -122,5 +115,10 @@ class TickPlanTest {
         TickPlan daysOfMinutes = TickPlan.of(minutely, null, first, now, Misfire.SKIP, Overlap.ALLOW, false,
                 THRESHOLD, 100);
         assertThat(daysOfMinutes.skippedMisfire()).isEqualTo(TickPlan.MISFIRE_COUNT_LIMIT);
+    }
+
+    /** A round of the one-second schedule under the threshold, with room for 100 ticks. */
+    private static TickPlan everySecond(Instant next, Instant now, Misfire misfire, Overlap overlap, boolean busy) {
+        return TickPlan.of(EVERY_SECOND, SECOND, next, now, misfire, overlap, busy, THRESHOLD, 100);
     }
 }

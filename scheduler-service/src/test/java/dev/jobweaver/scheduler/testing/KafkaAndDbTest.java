@@ -14,6 +14,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.BeforeEach;
  * Subclasses carry {@code @QuarkusTest} and {@code @JobWeaverTest} (testing module).
  */
 public abstract class KafkaAndDbTest {
+
+    protected static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Inject
     protected ObjectMapper mapper;

@@ -26,6 +26,12 @@ public final class PoisonRecords {
     public record Produced(List<UUID> good, List<Position> poisons) {
     }
 
+    /** The reason header of a quarantined copy, failing the test where no copy was found. */
+    public static String reason(ConsumerRecord<String, byte[]> copy) {
+        assertThat(copy).isNotNull();
+        return QuarantineTopic.header(copy, QuarantineHeaders.REASON);
+    }
+
     /** {@link QuarantineTopic#awaitQuarantined} for up to a minute: the copies found, by their origin. */
     public static Map<Position, ConsumerRecord<String, byte[]>> awaitQuarantined(String bootstrap,
                                                                                  List<Position> origins) {

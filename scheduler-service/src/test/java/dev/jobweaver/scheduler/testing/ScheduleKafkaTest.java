@@ -1,6 +1,7 @@
 package dev.jobweaver.scheduler.testing;
 
 import dev.jobweaver.scheduler.schedule.ScheduleTimerRepository;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +15,9 @@ public abstract class ScheduleKafkaTest extends KafkaAndDbTest {
     @Inject
     protected ScheduleTimerRepository timers;
 
+    @Inject
+    protected MeterRegistry registry;
+
     protected TestSchedules schedules;
 
     @BeforeEach
@@ -24,5 +28,11 @@ public abstract class ScheduleKafkaTest extends KafkaAndDbTest {
     @AfterEach
     void stopSchedules() throws InterruptedException {
         schedules.close();
+    }
+
+    /** The ticks counted so far with {@code outcome}, zero until its counter exists. */
+    protected double ticks(String outcome) {
+        var counter = registry.find("jobweaver.schedule.ticks").tag("outcome", outcome).counter();
+        return counter == null ? 0 : counter.count();
     }
 }

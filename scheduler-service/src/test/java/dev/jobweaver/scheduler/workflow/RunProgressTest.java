@@ -39,9 +39,7 @@ class RunProgressTest {
 
     @Test
     void failFastCancelsTheRestAndTheJobsOfReadyNodes() {
-        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.FAIL_FAST, "a", "b", "c:a");
-        run.start(NOW);
-        run = reread(run);
+        RunProgress run = started(OnFailure.FAIL_FAST, "a", "b", "c:a");
 
         run.jobEnded("a", JobStatus.FAILED, NOW);
 
@@ -54,9 +52,7 @@ class RunProgressTest {
 
     @Test
     void continueSkipsDependentsTransitivelyAndEndsFailedWhenTheRestEnded() {
-        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.CONTINUE, "a", "b:a", "c:b", "d", "e:c,d");
-        run.start(NOW);
-        run = reread(run);
+        RunProgress run = started(OnFailure.CONTINUE, "a", "b:a", "c:b", "d", "e:c,d");
 
         run.jobEnded("a", JobStatus.CANCELLED, NOW);
         assertThat(status(run, "b")).isEqualTo(NodeStatus.SKIPPED);
@@ -73,9 +69,7 @@ class RunProgressTest {
 
     @Test
     void anEndedRunOrNodeTakesNoMoreChanges() {
-        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.FAIL_FAST, "a", "b");
-        run.start(NOW);
-        run = reread(run);
+        RunProgress run = started(OnFailure.FAIL_FAST, "a", "b");
         assertThat(run.cancel(NOW)).isTrue();
         assertThat(run.jobsToCancel()).hasSize(2);
 
@@ -87,9 +81,7 @@ class RunProgressTest {
 
     @Test
     void aNodeMadeReadyAndCancelledByOneChangeNeverGetsItsJob() {
-        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.FAIL_FAST, "a", "b", "c:a");
-        run.start(NOW);
-        run = reread(run);
+        RunProgress run = started(OnFailure.FAIL_FAST, "a", "b", "c:a");
 
         run.jobEnded("a", JobStatus.COMPLETED, NOW);
         run.jobEnded("b", JobStatus.FAILED, NOW);
@@ -103,9 +95,7 @@ class RunProgressTest {
 
     @Test
     void aReadyNodeThatCannotGetItsJobFailsLikeItsJob() {
-        RunProgress run = TestRuns.run(RUN, NOW, OnFailure.CONTINUE, "a", "b:a", "c:b");
-        run.start(NOW);
-        run = reread(run);
+        RunProgress run = started(OnFailure.CONTINUE, "a", "b:a", "c:b");
         run.jobEnded("a", JobStatus.COMPLETED, NOW);
         assertThat(ready(run)).containsExactly("b");
 
@@ -116,6 +106,13 @@ class RunProgressTest {
         assertThat(run.node("b").readyAt()).isNull();
         assertThat(status(run, "c")).isEqualTo(NodeStatus.SKIPPED);
         assertThat(run.run().status()).isEqualTo(WorkflowRunStatus.FAILED);
+    }
+
+    /** A run of {@code nodes}, started, as the next transaction reads it. */
+    private static RunProgress started(OnFailure onFailure, String... nodes) {
+        RunProgress run = TestRuns.run(RUN, NOW, onFailure, nodes);
+        run.start(NOW);
+        return reread(run);
     }
 
     /** The run as the next transaction reads it. */

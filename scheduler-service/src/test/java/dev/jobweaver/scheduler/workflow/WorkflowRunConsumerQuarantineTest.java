@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.workflow;
 
+import static dev.jobweaver.scheduler.testing.PoisonRecords.reason;
 import static dev.jobweaver.scheduler.testing.TestWorkflows.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,10 +63,5 @@ class WorkflowRunConsumerQuarantineTest extends WorkflowKafkaTest {
 
     private static Position at(long offset) {
         return new Position(Topics.WORKFLOW_RUNS, 1, offset);
-    }
-
-    private static String reason(ConsumerRecord<String, byte[]> copy) {
-        assertThat(copy).isNotNull();
-        return QuarantineTopic.header(copy, QuarantineHeaders.REASON);
     }
 }

@@ -14,13 +14,13 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.LongUnaryOperator;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +35,6 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_scheduler")
 class JobClaimsTest extends KafkaAndDbTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final long A_YEAR_AGO = -365L * 24 * 3600;
 
     private final List<UUID> created = new ArrayList<>();
@@ -130,14 +129,7 @@ class JobClaimsTest extends KafkaAndDbTest {
     }
 
     private List<UUID> claimAndRollBack(int batch, List<Priority> order) {
-        return pool.getConnection().chain(connection -> connection.begin().chain(tx ->
-                        claims.claimDue(connection, batch, 0, order)
-                                .map(Claim::jobs)
-                                .call(() -> tx.rollback())
-                                .onFailure().call(() -> tx.rollback()))
-                        .eventually(connection::close))
-                .map(jobs -> jobs.stream().map(JobExecution::jobId).toList())
-                .await().atMost(TIMEOUT);
+        return claimedAndRolledBack(connection -> claims.claimDue(connection, batch, 0, order));
     }
 
     /** {@code count} PENDING rows due a year ago, a second apart, oldest first. */
@@ -155,16 +147,20 @@ class JobClaimsTest extends KafkaAndDbTest {
      * and claims with the in-flight limit {@code limit} computes from that count.
      */
     private List<UUID> claimAndRollBack(int batch, int extraRunning, LongUnaryOperator limit) {
+        return claimedAndRolledBack(connection -> insertRunning(connection, extraRunning)
+                .chain(() -> connection.query(
+                        "SELECT count(*) AS n FROM job_executions WHERE job_status = 'RUNNING'").execute())
+                .map(rows -> rows.iterator().next().getLong("n"))
+                .chain(running -> claims.claimDue(connection, batch, (int) limit.applyAsLong(running))));
+    }
+
+    /** The ids {@code claim} claims, its transaction rolled back even on failure so that no test keeps a claim. */
+    private List<UUID> claimedAndRolledBack(Function<SqlConnection, Uni<Claim>> claim) {
         return pool.getConnection().chain(connection -> connection.begin().chain(tx ->
-                insertRunning(connection, extraRunning)
-                        .chain(() -> connection.query(
-                                "SELECT count(*) AS n FROM job_executions WHERE job_status = 'RUNNING'").execute())
-                        .map(rows -> rows.iterator().next().getLong("n"))
-                        .chain(running -> claims.claimDue(connection, batch,
-                                (int) limit.applyAsLong(running)))
-                        .map(Claim::jobs)
-                        .call(() -> tx.rollback())
-                        .onFailure().call(() -> tx.rollback()))
+                        claim.apply(connection)
+                                .map(Claim::jobs)
+                                .call(() -> tx.rollback())
+                                .onFailure().call(() -> tx.rollback()))
                         .eventually(connection::close))
                 .map(jobs -> jobs.stream().map(JobExecution::jobId).toList())
                 .await().atMost(TIMEOUT);

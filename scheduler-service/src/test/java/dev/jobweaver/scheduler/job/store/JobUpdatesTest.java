@@ -12,7 +12,6 @@ import dev.jobweaver.scheduler.job.store.JobUpdates.Write;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.junit.QuarkusTest;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -25,8 +24,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_scheduler")
 class JobUpdatesTest extends KafkaAndDbTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Test
     void everyRowIsWrittenWithEachOfItsColumnsNullsIncluded() {
