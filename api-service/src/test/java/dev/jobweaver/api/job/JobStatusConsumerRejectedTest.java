@@ -3,7 +3,7 @@ package dev.jobweaver.api.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
@@ -12,14 +12,12 @@ import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.testing.QuarantineTopic;
 import dev.jobweaver.testing.QuarantineTopic.Position;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,13 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class JobStatusConsumerRejectedTest {
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    Quarantine quarantine;
+class JobStatusConsumerRejectedTest extends ConsumerTestSupport {
 
     @Test
     void aStatusTheDatabaseRefusesIsQuarantinedAndTheRestOfItsWriteStored() throws Exception {

@@ -4,7 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
@@ -15,13 +15,10 @@ import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.JobWeaverTest;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -43,18 +40,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class ScheduleFiredConsumerTest {
+class ScheduleFiredConsumerTest extends ConsumerTestSupport {
 
     private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    MeterRegistry registry;
-
-    @Inject
-    Quarantine quarantine;
 
     @Test
     void aTickMakesOneJobWithItsOriginInItsTrace() throws Exception {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
@@ -17,15 +17,12 @@ import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
 import dev.jobweaver.testing.JobWeaverTest;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -47,18 +44,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class WorkflowProgressConsumerTest {
+class WorkflowProgressConsumerTest extends ConsumerTestSupport {
 
     private static final List<String> NODES = List.of("extract", "a", "b", "load");
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    MeterRegistry registry;
-
-    @Inject
-    Quarantine quarantine;
 
     @Test
     void readyNodesBecomeJobsOnceWithTheRunsInputTheirResultsAndTheRunsTrace() throws Exception {
