@@ -21,7 +21,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
@@ -38,10 +37,7 @@ class JobStatusConsumerRejectedTest extends ConsumerTestSupport {
 
     @Test
     void aStatusTheDatabaseRefusesIsQuarantinedAndTheRestOfItsWriteStored() throws Exception {
-        String refusedError = "refused by the database " + UUID.randomUUID();
-        try (AutoCloseable refusing = Database.refuseLastError(refusedError)) {
-            refusedIsQuarantinedAndTheRestStored(refusedError);
-        }
+        Database.whileRefusingALastError(this::refusedIsQuarantinedAndTheRestStored);
     }
 
     private void refusedIsQuarantinedAndTheRestStored(String refusedError) {

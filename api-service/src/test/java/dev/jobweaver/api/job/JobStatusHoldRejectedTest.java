@@ -21,7 +21,6 @@ import io.quarkus.test.junit.TestProfile;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
@@ -38,10 +37,7 @@ class JobStatusHoldRejectedTest extends ConsumerTestSupport {
 
     @Test
     void theRecordOfTheWrittenStatusIsQuarantinedNotTheOneItReplaced() throws Exception {
-        String refusedError = "refused by the database " + UUID.randomUUID();
-        try (AutoCloseable refusing = Database.refuseLastError(refusedError)) {
-            writtenIsQuarantined(refusedError);
-        }
+        Database.whileRefusingALastError(this::writtenIsQuarantined);
     }
 
     private void writtenIsQuarantined(String refusedError) {
