@@ -20,9 +20,6 @@ import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -166,24 +163,10 @@ class ScheduleFiredConsumerTest extends ConsumerTestSupport {
     }
 
     private static long jobsOf(String scheduleId) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT count(*) FROM jobs WHERE schedule_id = ?")) {
-            query.setObject(1, UUID.fromString(scheduleId));
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+        return Database.firstLong("SELECT count(*) FROM jobs WHERE schedule_id = ?", UUID.fromString(scheduleId));
     }
 
     private static long outboxRowsOf(UUID jobId) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT count(*) FROM job_outbox WHERE job_id = ?")) {
-            query.setObject(1, jobId);
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+        return Database.firstLong("SELECT count(*) FROM job_outbox WHERE job_id = ?", jobId);
     }
 }

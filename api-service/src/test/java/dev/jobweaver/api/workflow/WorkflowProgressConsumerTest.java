@@ -24,9 +24,6 @@ import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -205,35 +202,18 @@ class WorkflowProgressConsumerTest extends ConsumerTestSupport {
     }
 
     private static long jobsOf(UUID runId) throws Exception {
-        return single("SELECT count(*) FROM jobs WHERE workflow_run_id = ?", runId);
+        return Database.firstLong("SELECT count(*) FROM jobs WHERE workflow_run_id = ?", runId);
     }
 
     private static long outboxRowsOf(UUID jobId) throws Exception {
-        return single("SELECT count(*) FROM job_outbox WHERE job_id = ?", jobId);
+        return Database.firstLong("SELECT count(*) FROM job_outbox WHERE job_id = ?", jobId);
     }
 
     private static long progressVersion(UUID runId) throws Exception {
-        return single("SELECT progress_version FROM workflow_runs WHERE id = ?", runId);
+        return Database.firstLong("SELECT progress_version FROM workflow_runs WHERE id = ?", runId);
     }
 
     private static String runTraceparent(UUID runId) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT traceparent FROM workflow_runs WHERE id = ?")) {
-            query.setObject(1, runId);
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getString(1);
-            }
-        }
-    }
-
-    private static long single(String sql, UUID id) throws Exception {
-        try (Connection db = Database.connect(); PreparedStatement query = db.prepareStatement(sql)) {
-            query.setObject(1, id);
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+        return Database.firstString("SELECT traceparent FROM workflow_runs WHERE id = ?", runId);
     }
 }
