@@ -137,27 +137,23 @@ class ScheduleResourceValidationTest {
     @Test
     void unknownIdIs404OnEveryEndpoint() {
         String id = Schedules.unknownId();
-        assertRefused("GET", given().get("/api/schedules/" + id), 404, "API.SCHEDULE_NOT_FOUND", id);
-        assertRefused("PUT", given().contentType(ContentType.JSON).body(Schedules.VALID).put("/api/schedules/" + id),
-                404, "API.SCHEDULE_NOT_FOUND", id);
-        assertRefused("DELETE", given().delete("/api/schedules/" + id), 404, "API.SCHEDULE_NOT_FOUND", id);
-        for (String action : new String[] {"pause", "resume", "trigger"}) {
-            assertRefused(action, given().post("/api/schedules/" + id + "/" + action), 404, "API.SCHEDULE_NOT_FOUND",
-                    id);
-        }
+        refusedOnEveryEndpoint(id, 404, "API.SCHEDULE_NOT_FOUND", id);
     }
 
     @Test
     void badIdIs400OnEveryEndpoint() {
-        String bad = "not-a-uuid";
-        String part = "path parameter id must be a UUID";
-        assertRefused("GET", given().get("/api/schedules/" + bad), 400, "API.INVALID_PARAMETER", part);
-        assertRefused("PUT", given().contentType(ContentType.JSON).body(Schedules.VALID).put("/api/schedules/" + bad),
-                400, "API.INVALID_PARAMETER", part);
-        assertRefused("DELETE", given().delete("/api/schedules/" + bad), 400, "API.INVALID_PARAMETER", part);
+        refusedOnEveryEndpoint("not-a-uuid", 400, "API.INVALID_PARAMETER", "path parameter id must be a UUID");
+    }
+
+    /** GET, PUT, DELETE and each action on schedule {@code id} are all refused alike. */
+    private static void refusedOnEveryEndpoint(String id, int status, String errorCode, String messagePart) {
+        assertRefused("GET", given().get("/api/schedules/" + id), status, errorCode, messagePart);
+        assertRefused("PUT", given().contentType(ContentType.JSON).body(Schedules.VALID).put("/api/schedules/" + id),
+                status, errorCode, messagePart);
+        assertRefused("DELETE", given().delete("/api/schedules/" + id), status, errorCode, messagePart);
         for (String action : new String[] {"pause", "resume", "trigger"}) {
-            assertRefused(action, given().post("/api/schedules/" + bad + "/" + action), 400, "API.INVALID_PARAMETER",
-                    part);
+            assertRefused(action, given().post("/api/schedules/" + id + "/" + action), status, errorCode,
+                    messagePart);
         }
     }
 
