@@ -3,14 +3,16 @@ package dev.jobweaver.api.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.jobweaver.api.testing.ConsumerTestSupport;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.testing.JobWeaverTest;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +24,13 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class JobStatusConsumerBatchTest extends ConsumerTestSupport {
+class JobStatusConsumerBatchTest {
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    MeterRegistry registry;
 
     @Test
     void ofSeveralEventsOfOneJobTheHighestVersionWinsWhateverTheOrder() {
