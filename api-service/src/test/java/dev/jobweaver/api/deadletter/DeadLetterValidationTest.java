@@ -1,5 +1,6 @@
 package dev.jobweaver.api.deadletter;
 
+import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,7 +50,7 @@ class DeadLetterValidationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("queries")
     void aBadListParameterIs400NamingIt(String rule, String query, String messagePart) {
-        refused(rule, given().get("/api/dead-letters?" + query), 400, PARAMETER, messagePart);
+        assertRefused(rule, given().get("/api/dead-letters?" + query), 400, PARAMETER, messagePart);
     }
 
     @Test
@@ -57,7 +58,7 @@ class DeadLetterValidationTest {
         for (Response response : new Response[] {given().get("/api/dead-letters/not-a-uuid"),
                 DeadLetters.requeue("not-a-uuid", null), DeadLetters.requeue("1-2-3-4-5", "{}"),
                 DeadLetters.discard("not-a-uuid", "{\"reason\":\"x\"}")}) {
-            refused("bad id", response, 400, PARAMETER, "path parameter jobId must be a UUID");
+            assertRefused("bad id", response, 400, PARAMETER, "path parameter jobId must be a UUID");
         }
     }
 
@@ -140,7 +141,7 @@ class DeadLetterValidationTest {
         Response response = given().contentType(ContentType.TEXT).body("gone")
                 .post("/api/dead-letters/" + jobId + "/discard");
 
-        refused("text/plain", response, 415, "API.UNSUPPORTED_MEDIA_TYPE", "Content-Type");
+        assertRefused("text/plain", response, 415, "API.UNSUPPORTED_MEDIA_TYPE", "Content-Type");
         assertThat(DeadLetters.row(jobId)).isEqualTo(before);
     }
 
@@ -177,19 +178,10 @@ class DeadLetterValidationTest {
                                   String messagePart) throws Exception {
         Map<String, String> before = DeadLetters.row(jobId);
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_COMMANDS)) {
-            refused(rule, call.apply(jobId), 400, errorCode, messagePart);
+            assertRefused(rule, call.apply(jobId), 400, errorCode, messagePart);
             assertThat(probe.pollFor(Duration.ofMillis(500)).stream().filter(r -> jobId.equals(r.key())))
                     .as(rule + ": no command").isEmpty();
         }
         assertThat(DeadLetters.row(jobId)).as(rule + ": the dead letter").isEqualTo(before);
-    }
-
-    private static void refused(String rule, Response response, int status, String errorCode, String messagePart) {
-        assertThat(response.statusCode()).as(rule + ": " + response.asString()).isEqualTo(status);
-        assertThat(response.contentType()).startsWith("application/json");
-        assertThat(response.jsonPath().getString("errorCode")).as(rule).isEqualTo(errorCode);
-        assertThat(response.jsonPath().getInt("status")).isEqualTo(status);
-        assertThat(response.jsonPath().getString("message")).as(rule).contains(messagePart)
-                .doesNotContain("at dev.jobweaver", "Exception:");
     }
 }

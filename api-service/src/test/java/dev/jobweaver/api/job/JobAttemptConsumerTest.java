@@ -4,7 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.Schedules;
@@ -13,13 +13,11 @@ import dev.jobweaver.common.event.JobCompletedEvent;
 import dev.jobweaver.common.event.JobFailedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,16 +37,10 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class JobAttemptConsumerTest {
+class JobAttemptConsumerTest extends ConsumerTestSupport {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final String TRACE = "0af7651916cd43dd8448eb211c80319c";
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    Quarantine quarantine;
 
     @Test
     void eachReportedAttemptIsOneEntryInOrderAndABadRecordIsQuarantined() {

@@ -56,14 +56,7 @@ class JobResourceIdempotencyTest {
     }
 
     private static int jobsOf(String tenant) throws SQLException {
-        try (Connection db = Database.connect();
-             PreparedStatement count = db.prepareStatement("SELECT count(*) FROM jobs WHERE tenant = ?")) {
-            count.setString(1, tenant);
-            try (ResultSet rs = count.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
+        return (int) Database.firstLong("SELECT count(*) FROM jobs WHERE tenant = ?", tenant);
     }
 
     @Test

@@ -4,19 +4,16 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.JobWeaverTest;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -31,18 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class JobStatusConsumerDeletedJobTest {
+class JobStatusConsumerDeletedJobTest extends ConsumerTestSupport {
 
     private static final String GROUP = "jobweaver-api";
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    MeterRegistry registry;
-
-    @Inject
-    Quarantine quarantine;
 
     @Test
     void aTombstoneIsSkippedWhetherTheJobIsDeletedOrNot() throws Exception {

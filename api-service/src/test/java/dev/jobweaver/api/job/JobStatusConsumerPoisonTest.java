@@ -3,14 +3,13 @@ package dev.jobweaver.api.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.JobWeaverTest;
@@ -20,7 +19,6 @@ import dev.jobweaver.testing.QuarantineTopic;
 import dev.jobweaver.testing.QuarantineTopic.Position;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,16 +39,10 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class JobStatusConsumerPoisonTest {
+class JobStatusConsumerPoisonTest extends ConsumerTestSupport {
 
     /** The fields without which a status event is refused (the others have a usable default when absent). */
     private static final Set<String> REQUIRED = Set.of("jobId", "status", "version");
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    Quarantine quarantine;
 
     @Test
     void everyPoisonIsQuarantinedAndEveryGoodRecordApplied() {

@@ -3,7 +3,7 @@ package dev.jobweaver.api.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
@@ -12,18 +12,15 @@ import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.testing.QuarantineTopic;
 import dev.jobweaver.testing.QuarantineTopic.Position;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
@@ -36,20 +33,11 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class JobStatusConsumerRejectedTest {
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    Quarantine quarantine;
+class JobStatusConsumerRejectedTest extends ConsumerTestSupport {
 
     @Test
     void aStatusTheDatabaseRefusesIsQuarantinedAndTheRestOfItsWriteStored() throws Exception {
-        String refusedError = "refused by the database " + UUID.randomUUID();
-        try (AutoCloseable refusing = Database.refuseLastError(refusedError)) {
-            refusedIsQuarantinedAndTheRestStored(refusedError);
-        }
+        Database.whileRefusingALastError(this::refusedIsQuarantinedAndTheRestStored);
     }
 
     private void refusedIsQuarantinedAndTheRestStored(String refusedError) {

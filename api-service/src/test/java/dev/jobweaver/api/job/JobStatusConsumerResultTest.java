@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.StatusEvents;
@@ -15,7 +15,6 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,10 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class JobStatusConsumerResultTest {
-
-    @Inject
-    ObjectMapper mapper;
+class JobStatusConsumerResultTest extends ConsumerTestSupport {
 
     private static JobStatusChangedEvent withResult(JobStatusChangedEvent e, JsonNode result) {
         return new JobStatusChangedEvent(e.jobId(), e.status(), e.version(), e.attempts(), e.retryCount(),

@@ -1,21 +1,18 @@
 package dev.jobweaver.api.job;
 
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.testing.JobWeaverTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -23,16 +20,7 @@ import org.junit.jupiter.api.Test;
 /** job-status events update the read model; stale ones do not; malformed ones are quarantined and passed by. */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class JobStatusConsumerTest {
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    MeterRegistry registry;
-
-    @Inject
-    Quarantine quarantine;
+class JobStatusConsumerTest extends ConsumerTestSupport {
 
     @Test
     void statusEventUpdatesTheJobAndAStaleOneDoesNot() {

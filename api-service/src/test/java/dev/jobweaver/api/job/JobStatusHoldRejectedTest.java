@@ -3,7 +3,7 @@ package dev.jobweaver.api.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
@@ -11,20 +11,16 @@ import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.testing.QuarantineTopic;
 import dev.jobweaver.testing.QuarantineTopic.Position;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
@@ -37,23 +33,11 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(JobStatusHoldTest.LongHold.class)
 @JobWeaverTest(database = "jobweaver_api")
-class JobStatusHoldRejectedTest {
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    MeterRegistry registry;
-
-    @Inject
-    Quarantine quarantine;
+class JobStatusHoldRejectedTest extends ConsumerTestSupport {
 
     @Test
     void theRecordOfTheWrittenStatusIsQuarantinedNotTheOneItReplaced() throws Exception {
-        String refusedError = "refused by the database " + UUID.randomUUID();
-        try (AutoCloseable refusing = Database.refuseLastError(refusedError)) {
-            writtenIsQuarantined(refusedError);
-        }
+        Database.whileRefusingALastError(this::writtenIsQuarantined);
     }
 
     private void writtenIsQuarantined(String refusedError) {

@@ -4,7 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
@@ -15,17 +15,11 @@ import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.JobWeaverTest;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -43,18 +37,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class ScheduleFiredConsumerTest {
+class ScheduleFiredConsumerTest extends ConsumerTestSupport {
 
     private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    MeterRegistry registry;
-
-    @Inject
-    Quarantine quarantine;
 
     @Test
     void aTickMakesOneJobWithItsOriginInItsTrace() throws Exception {
@@ -178,24 +163,10 @@ class ScheduleFiredConsumerTest {
     }
 
     private static long jobsOf(String scheduleId) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT count(*) FROM jobs WHERE schedule_id = ?")) {
-            query.setObject(1, UUID.fromString(scheduleId));
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+        return Database.firstLong("SELECT count(*) FROM jobs WHERE schedule_id = ?", UUID.fromString(scheduleId));
     }
 
     private static long outboxRowsOf(UUID jobId) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT count(*) FROM job_outbox WHERE job_id = ?")) {
-            query.setObject(1, jobId);
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+        return Database.firstLong("SELECT count(*) FROM job_outbox WHERE job_id = ?", jobId);
     }
 }

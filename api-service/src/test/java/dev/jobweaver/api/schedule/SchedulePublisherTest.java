@@ -18,9 +18,6 @@ import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -102,22 +99,10 @@ class SchedulePublisherTest {
     }
 
     static long publishedVersion(String id) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT published_version FROM schedules WHERE id = ?")) {
-            query.setObject(1, UUID.fromString(id));
-            try (ResultSet rows = query.executeQuery()) {
-                return rows.next() ? rows.getLong(1) : -1;
-            }
-        }
+        return Database.firstLong("SELECT published_version FROM schedules WHERE id = ?", UUID.fromString(id));
     }
 
     static boolean rowExists(String id) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT 1 FROM schedules WHERE id = ?")) {
-            query.setObject(1, UUID.fromString(id));
-            try (ResultSet rows = query.executeQuery()) {
-                return rows.next();
-            }
-        }
+        return Database.hasRow("SELECT 1 FROM schedules WHERE id = ?", UUID.fromString(id));
     }
 }

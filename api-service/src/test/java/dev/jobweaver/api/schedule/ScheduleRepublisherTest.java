@@ -91,13 +91,7 @@ class ScheduleRepublisherTest {
     }
 
     private static boolean refreshedRecently(String id) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement(
-                     "SELECT published_at > now() - interval '1 minute' FROM schedules WHERE id = ?")) {
-            query.setObject(1, UUID.fromString(id));
-            try (var rows = query.executeQuery()) {
-                return rows.next() && rows.getBoolean(1);
-            }
-        }
+        return Database.hasRow("SELECT 1 FROM schedules WHERE id = ? AND published_at > now() - interval '1 minute'",
+                UUID.fromString(id));
     }
 }

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.testing;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -27,5 +28,19 @@ public final class Answers {
                     + response.statusCode() + ": " + response.body().asString());
         }
         return response.jsonPath();
+    }
+
+    /**
+     * Asserts that {@code response} is a JSON error answer with {@code status} (in the status line and the body) and
+     * {@code errorCode}, whose message contains {@code messagePart} and no stack trace; {@code rule} names the case.
+     */
+    public static void assertRefused(String rule, Response response, int status, String errorCode,
+                                     String messagePart) {
+        assertThat(response.statusCode()).as(rule + ": " + response.asString()).isEqualTo(status);
+        assertThat(response.contentType()).startsWith("application/json");
+        assertThat(response.jsonPath().getString("errorCode")).as(rule).isEqualTo(errorCode);
+        assertThat(response.jsonPath().getInt("status")).isEqualTo(status);
+        assertThat(response.jsonPath().getString("message")).as(rule).contains(messagePart)
+                .doesNotContain("at dev.jobweaver", "Exception:");
     }
 }

@@ -71,4 +71,18 @@ public final class Database {
             }
         };
     }
+
+    /** What runs while the database refuses a {@code last_error}: a test given that {@code lastError}. */
+    @FunctionalInterface
+    public interface WithRefusedLastError {
+        void run(String lastError) throws Exception;
+    }
+
+    /** Runs {@code test} while the database refuses ({@link #refuseLastError}) a {@code last_error} of its own. */
+    public static void whileRefusingALastError(WithRefusedLastError test) throws Exception {
+        String lastError = "refused by the database " + UUID.randomUUID();
+        try (AutoCloseable refusing = refuseLastError(lastError)) {
+            test.run(lastError);
+        }
+    }
 }

@@ -49,14 +49,8 @@ public final class JobCommands {
 
     /** How many rows of {@code table} have {@code column} = {@code jobId}. */
     public static long rows(String table, String column, String jobId) throws SQLException {
-        try (Connection connection = Database.connect(); PreparedStatement count = connection.prepareStatement(
-                "SELECT count(*) FROM " + table + " WHERE " + column + " = ?")) {
-            count.setObject(1, UUID.fromString(jobId));
-            try (var rows = count.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+        return Database.firstLong("SELECT count(*) FROM " + table + " WHERE " + column + " = ?",
+                UUID.fromString(jobId));
     }
 
     /**

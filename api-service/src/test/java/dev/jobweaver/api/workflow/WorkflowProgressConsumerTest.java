@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
@@ -17,19 +17,13 @@ import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
 import dev.jobweaver.testing.JobWeaverTest;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,18 +41,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
-class WorkflowProgressConsumerTest {
+class WorkflowProgressConsumerTest extends ConsumerTestSupport {
 
     private static final List<String> NODES = List.of("extract", "a", "b", "load");
-
-    @Inject
-    ObjectMapper mapper;
-
-    @Inject
-    MeterRegistry registry;
-
-    @Inject
-    Quarantine quarantine;
 
     @Test
     void readyNodesBecomeJobsOnceWithTheRunsInputTheirResultsAndTheRunsTrace() throws Exception {
@@ -217,35 +202,18 @@ class WorkflowProgressConsumerTest {
     }
 
     private static long jobsOf(UUID runId) throws Exception {
-        return single("SELECT count(*) FROM jobs WHERE workflow_run_id = ?", runId);
+        return Database.firstLong("SELECT count(*) FROM jobs WHERE workflow_run_id = ?", runId);
     }
 
     private static long outboxRowsOf(UUID jobId) throws Exception {
-        return single("SELECT count(*) FROM job_outbox WHERE job_id = ?", jobId);
+        return Database.firstLong("SELECT count(*) FROM job_outbox WHERE job_id = ?", jobId);
     }
 
     private static long progressVersion(UUID runId) throws Exception {
-        return single("SELECT progress_version FROM workflow_runs WHERE id = ?", runId);
+        return Database.firstLong("SELECT progress_version FROM workflow_runs WHERE id = ?", runId);
     }
 
     private static String runTraceparent(UUID runId) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT traceparent FROM workflow_runs WHERE id = ?")) {
-            query.setObject(1, runId);
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getString(1);
-            }
-        }
-    }
-
-    private static long single(String sql, UUID id) throws Exception {
-        try (Connection db = Database.connect(); PreparedStatement query = db.prepareStatement(sql)) {
-            query.setObject(1, id);
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+        return Database.firstString("SELECT traceparent FROM workflow_runs WHERE id = ?", runId);
     }
 }

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.workflow;
 
+import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -201,16 +202,6 @@ class WorkflowResourceValidationTest {
         Response text = given().contentType(ContentType.TEXT).body(Workflows.VALID).post("/api/workflows");
         assertThat(text.statusCode()).isEqualTo(415);
         assertThat(text.jsonPath().getString("errorCode")).isEqualTo("API.UNSUPPORTED_MEDIA_TYPE");
-    }
-
-    private static void assertRefused(String rule, Response response, int status, String errorCode,
-                                      String messagePart) {
-        assertThat(response.statusCode()).as(rule + ": " + response.asString()).isEqualTo(status);
-        assertThat(response.contentType()).startsWith("application/json");
-        assertThat(response.jsonPath().getString("errorCode")).as(rule).isEqualTo(errorCode);
-        assertThat(response.jsonPath().getInt("status")).isEqualTo(status);
-        assertThat(response.jsonPath().getString("message")).as(rule).contains(messagePart)
-                .doesNotContain("at dev.jobweaver", "Exception:");
     }
 
     private static long count(String table) throws Exception {

@@ -22,9 +22,6 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -179,14 +176,7 @@ class WorkflowRunResourceTest {
     }
 
     private static int publishedVersion(String runId) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement(
-                     "SELECT published_version FROM workflow_runs WHERE id = ?")) {
-            query.setObject(1, UUID.fromString(runId));
-            try (ResultSet rows = query.executeQuery()) {
-                rows.next();
-                return rows.getInt(1);
-            }
-        }
+        return (int) Database.firstLong("SELECT published_version FROM workflow_runs WHERE id = ?",
+                UUID.fromString(runId));
     }
 }

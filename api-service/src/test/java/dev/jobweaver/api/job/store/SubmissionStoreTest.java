@@ -37,13 +37,7 @@ class SubmissionStoreTest {
     }
 
     private static boolean outboxHas(UUID jobId) throws Exception {
-        try (Connection db = Database.connect();
-             PreparedStatement query = db.prepareStatement("SELECT 1 FROM job_outbox WHERE job_id = ?")) {
-            query.setObject(1, jobId);
-            try (ResultSet rs = query.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return Database.hasRow("SELECT 1 FROM job_outbox WHERE job_id = ?", jobId);
     }
 
     @Test
