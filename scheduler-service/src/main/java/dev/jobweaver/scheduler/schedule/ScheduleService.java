@@ -82,7 +82,7 @@ public class ScheduleService {
                     ScheduleTimer after = apply(before, change.event(), locked.now());
                     if (after == before) {
                         LOG.debugf("schedule %s: version %d ignored, version %d is stored", id,
-                                change.event().version(), before.version());
+                                change.event().version(), before.schedule().version());
                         continue;
                     }
                     current.put(id, after);
@@ -108,22 +108,23 @@ public class ScheduleService {
      *            {@code changedAt}, or from {@code now} when that is earlier (a clock ahead of the database's)
      */
     static ScheduleTimer apply(ScheduleTimer current, ScheduleEvent event, Instant now) {
-        if (current != null && event.version() <= current.version()) {
+        ScheduleEvent was = current == null ? null : current.schedule();
+        if (was != null && event.version() <= was.version()) {
             return current;
         }
         // At the database's microseconds, so that the clock built from a stored row is this one.
         Instant anchor = event.anchor() == null ? null : event.anchor().truncatedTo(ChronoUnit.MICROS);
-        ScheduleTimer next = new ScheduleTimer(event.scheduleId(), event.version(), event.cron(), event.interval(),
-                event.timezone(), anchor, event.misfire(), event.overlap(), event.paused(), event.tenant(),
-                current == null ? null : current.nextRunAt(),
-                current == null ? null : current.lastFiredFor(),
-                current == null ? null : current.lastJobId(),
-                current == null ? null : current.lastFiredAt());
-        boolean clockChanged = current == null || !Objects.equals(current.cron(), next.cron())
-                || !Objects.equals(current.interval(), next.interval())
-                || !Objects.equals(current.timezone(), next.timezone())
-                || !Objects.equals(current.anchor(), next.anchor());
-        boolean resumed = current != null && current.paused() && !next.paused();
+        ScheduleEvent schedule = new ScheduleEvent(event.scheduleId(), event.version(), event.cron(),
+                event.interval(), event.timezone(), anchor, event.misfire(), event.overlap(), event.paused(),
+                event.tenant(), null);
+        ScheduleTimer next = current == null ? new ScheduleTimer(schedule, null, null, null, null)
+                : new ScheduleTimer(schedule, current.nextRunAt(), current.lastFiredFor(), current.lastJobId(),
+                        current.lastFiredAt());
+        boolean clockChanged = was == null || !Objects.equals(was.cron(), schedule.cron())
+                || !Objects.equals(was.interval(), schedule.interval())
+                || !Objects.equals(was.timezone(), schedule.timezone())
+                || !Objects.equals(was.anchor(), schedule.anchor());
+        boolean resumed = was != null && was.paused() && !schedule.paused();
         if (clockChanged || resumed) {
             Instant from = event.changedAt() != null && event.changedAt().isBefore(now) ? event.changedAt() : now;
             return next.withNextRunAt(next.clock().nextAfter(from));

@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.schedule;
 
+import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.event.ScheduleFiredEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.reactive.RoundLoop;
@@ -158,6 +159,8 @@ public class ScheduleTicker {
     /** Plans one claimed timer: its events to publish and its row's next state; null if its clock is unusable. */
     private Planned plan(Due due, Claim claim, List<Fired> writes, List<Uni<Void>> publishes, List<Span> spans) {
         ScheduleTimer timer = due.timer();
+        ScheduleEvent schedule = timer.schedule();
+        UUID scheduleId = schedule.scheduleId();
         Instant now = claim.now();
         ScheduleClock clock;
         try {
@@ -166,21 +169,21 @@ public class ScheduleTicker {
             // Validated when consumed by the same rules: only a hand-edited row gets here. It stops, rather than being
             // claimed by every round.
             LOG.errorf("schedule %s: stored timing is unusable (%s); it will not fire until it is changed",
-                    timer.scheduleId(), e.getMessage());
-            writes.add(new Fired(timer.scheduleId(), null, timer.lastFiredFor(), timer.lastJobId(),
+                    scheduleId, e.getMessage());
+            writes.add(new Fired(scheduleId, null, timer.lastFiredFor(), timer.lastJobId(),
                     timer.lastFiredAt()));
             return null;
         }
-        Duration every = timer.interval() == null ? null : ScheduleClock.interval(timer.interval());
-        TickPlan plan = TickPlan.of(clock, every, timer.nextRunAt(), now, timer.misfire(), timer.overlap(), due.busy(),
+        Duration every = schedule.interval() == null ? null : ScheduleClock.interval(schedule.interval());
+        TickPlan plan = TickPlan.of(clock, every, timer.nextRunAt(), now, schedule.misfire(), schedule.overlap(), due.busy(),
                 config.schedules().misfireThreshold(), config.schedules().maxTicksPerRound());
         List<ScheduleFiredEvent> events = new ArrayList<>(plan.fire().size());
         for (TickPlan.Tick tick : plan.fire()) {
-            ScheduleFiredEvent event = new ScheduleFiredEvent(timer.scheduleId(), timer.version(),
-                    JobIds.forTick(timer.scheduleId(), tick.scheduledFor()), tick.scheduledFor(), now, tick.catchUp());
+            ScheduleFiredEvent event = new ScheduleFiredEvent(scheduleId, schedule.version(),
+                    JobIds.forTick(scheduleId, tick.scheduledFor()), tick.scheduledFor(), now, tick.catchUp());
             // A new trace per tick: the job's trace starts here, and the API continues it from the record's header.
             Span span = tracing.start("scheduler tick", Context.root(), event.jobId(), 0);
-            span.setAttribute("jobweaver.schedule.id", timer.scheduleId().toString());
+            span.setAttribute("jobweaver.schedule.id", scheduleId.toString());
             span.setAttribute("jobweaver.schedule.scheduled_for", tick.scheduledFor().toString());
             spans.add(span);
             events.add(event);
@@ -188,10 +191,10 @@ public class ScheduleTicker {
         }
         ScheduleFiredEvent last = events.isEmpty() ? null : events.getLast();
         writes.add(last == null
-                ? new Fired(timer.scheduleId(), plan.next(), timer.lastFiredFor(), timer.lastJobId(),
+                ? new Fired(scheduleId, plan.next(), timer.lastFiredFor(), timer.lastJobId(),
                         timer.lastFiredAt())
-                : new Fired(timer.scheduleId(), plan.next(), last.scheduledFor(), last.jobId(), now));
-        return new Planned(timer.scheduleId(), plan, events);
+                : new Fired(scheduleId, plan.next(), last.scheduledFor(), last.jobId(), now));
+        return new Planned(scheduleId, plan, events);
     }
 
     private Round afterCommit(Claim claim, List<Planned> planned, long sentAt) {

@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.schedule;
 
+import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
@@ -121,7 +122,7 @@ public class ScheduleTimerRepository {
                 now = instant(row, "db_now");
                 if (row.getUUID("schedule_id") != null) {
                     ScheduleTimer timer = map(row);
-                    timers.put(timer.scheduleId(), timer);
+                    timers.put(timer.schedule().scheduleId(), timer);
                 }
             }
             return new Locked(now, timers);
@@ -133,17 +134,18 @@ public class ScheduleTimerRepository {
         if (timers.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
+        List<ScheduleEvent> schedules = timers.stream().map(ScheduleTimer::schedule).toList();
         Tuple arrays = Tuple.from(new Object[] {
-                Columns.of(timers, ScheduleTimer::scheduleId, UUID[]::new),
-                Columns.of(timers, ScheduleTimer::version, Long[]::new),
-                Columns.of(timers, ScheduleTimer::cron, String[]::new),
-                Columns.of(timers, ScheduleTimer::interval, String[]::new),
-                Columns.of(timers, ScheduleTimer::timezone, String[]::new),
-                Columns.of(timers, t -> odt(t.anchor()), OffsetDateTime[]::new),
-                Columns.of(timers, t -> t.misfire().name(), String[]::new),
-                Columns.of(timers, t -> t.overlap().name(), String[]::new),
-                Columns.of(timers, ScheduleTimer::paused, Boolean[]::new),
-                Columns.of(timers, ScheduleTimer::tenant, String[]::new),
+                Columns.of(schedules, ScheduleEvent::scheduleId, UUID[]::new),
+                Columns.of(schedules, ScheduleEvent::version, Long[]::new),
+                Columns.of(schedules, ScheduleEvent::cron, String[]::new),
+                Columns.of(schedules, ScheduleEvent::interval, String[]::new),
+                Columns.of(schedules, ScheduleEvent::timezone, String[]::new),
+                Columns.of(schedules, s -> odt(s.anchor()), OffsetDateTime[]::new),
+                Columns.of(schedules, s -> s.misfire().name(), String[]::new),
+                Columns.of(schedules, s -> s.overlap().name(), String[]::new),
+                Columns.of(schedules, ScheduleEvent::paused, Boolean[]::new),
+                Columns.of(schedules, ScheduleEvent::tenant, String[]::new),
                 Columns.of(timers, t -> odt(t.nextRunAt()), OffsetDateTime[]::new)});
         return tx.preparedQuery(UPSERT).execute(arrays).replaceWithVoid();
     }
@@ -234,7 +236,7 @@ public class ScheduleTimerRepository {
     }
 
     private static ScheduleTimer map(Row row) {
-        return new ScheduleTimer(
+        ScheduleEvent schedule = new ScheduleEvent(
                 row.getUUID("schedule_id"),
                 row.getLong("version"),
                 row.getString("cron"),
@@ -245,6 +247,9 @@ public class ScheduleTimerRepository {
                 Overlap.valueOf(row.getString("overlap")),
                 row.getBoolean("paused"),
                 row.getString("tenant"),
+                null);
+        return new ScheduleTimer(
+                schedule,
                 instant(row, "next_run_at"),
                 instant(row, "last_fired_for"),
                 row.getUUID("last_job_id"),

@@ -20,6 +20,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -47,21 +48,11 @@ public class WorkerCommandConsumer {
     static final String NOT_FOR_WORKERS = "a REQUEUE is applied by the scheduler alone; worker-commands carries CANCEL"
             + " and DELETE";
 
-    private final JobCommands commands;
-    private final CommandWindow window;
-    private final Quarantine quarantine;
-    private final ObjectMapper mapper;
-    private final Tracer tracer;
-
-    public WorkerCommandConsumer(JobCommands commands, @Identifier(CommandWindow.NAME) CommandWindow window,
-            Quarantine quarantine,
-            ObjectMapper mapper, Tracer tracer) {
-        this.commands = commands;
-        this.window = window;
-        this.quarantine = quarantine;
-        this.mapper = mapper;
-        this.tracer = tracer;
-    }
+    @Inject JobCommands commands;
+    @Inject @Identifier(CommandWindow.NAME) CommandWindow window;
+    @Inject Quarantine quarantine;
+    @Inject ObjectMapper mapper;
+    @Inject Tracer tracer;
 
     /** The quarantined counters of worker-commands exist from the start, at zero, not from the first bad record. */
     void registerQuarantineCounters(@Observes StartupEvent started) {

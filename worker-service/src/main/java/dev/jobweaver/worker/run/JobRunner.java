@@ -251,8 +251,8 @@ class JobRunner {
             return true;
         }
         Duration dbTimeout = config.run().databaseTimeout();
-        ExecutionAttempt fresh = new ExecutionAttempt(event.eventId(), event.jobId(), event.attempt(), traceId,
-                now(), null, ExecutionOutcome.RUNNING, null, workerId);
+        ExecutionAttempt fresh = ExecutionAttempt.running(event.eventId(), event.jobId(), event.attempt(), traceId,
+                now(), workerId);
         CompletableFuture<Void> mine = new CompletableFuture<>();
         CompletableFuture<Void> other = local.putIfAbsent(event.eventId(), mine);
         if (other != null) {

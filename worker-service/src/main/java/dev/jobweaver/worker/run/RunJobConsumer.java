@@ -7,6 +7,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
@@ -23,13 +24,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 @ApplicationScoped
 public class RunJobConsumer {
 
-    private final RunDispatcher dispatcher;
-    private final Quarantine quarantine;
-
-    public RunJobConsumer(RunDispatcher dispatcher, Quarantine quarantine) {
-        this.dispatcher = dispatcher;
-        this.quarantine = quarantine;
-    }
+    @Inject RunDispatcher dispatcher;
+    @Inject Quarantine quarantine;
 
     /** The quarantined counters of run-job exist from the start, at zero, not from the first bad record. */
     void registerQuarantineCounters(@Observes StartupEvent started) {

@@ -25,9 +25,10 @@ public record ExecutionAttempt(
         String workerId,
         JsonNode result) {
 
-    /** A row without a result. */
-    public ExecutionAttempt(UUID eventId, UUID jobId, int attempt, String traceId, Instant startedAt,
-            Instant finishedAt, ExecutionOutcome outcome, String errorMessage, String workerId) {
-        this(eventId, jobId, attempt, traceId, startedAt, finishedAt, outcome, errorMessage, workerId, null);
+    /** A run {@code workerId} has just begun: {@code RUNNING}, not finished, with no error and no result yet. */
+    public static ExecutionAttempt running(UUID eventId, UUID jobId, int attempt, String traceId, Instant startedAt,
+            String workerId) {
+        return new ExecutionAttempt(eventId, jobId, attempt, traceId, startedAt, null, ExecutionOutcome.RUNNING, null,
+                workerId, null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.jobweaver.worker.store;
 
+import static dev.jobweaver.worker.store.TestAttempts.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.testing.JobWeaverTest;
@@ -8,9 +9,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -24,7 +22,6 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_worker")
 class AttemptFinishInPlaceTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final int RUNS = 40;
     /** {@code HEAP_ONLY_TUPLE} in {@code t_infomask2}: a version reachable only through the HOT chain. */
     private static final int HEAP_ONLY_TUPLE = 0x8000;
@@ -39,8 +36,7 @@ class AttemptFinishInPlaceTest {
     void everyFinishIsAHeapOnlyUpdate() {
         List<UUID> finished = new ArrayList<>();
         for (int i = 0; i < RUNS; i++) {
-            ExecutionAttempt run = new ExecutionAttempt(UUID.randomUUID(), UUID.randomUUID(), 1, "trace-" + i,
-                    Instant.now().truncatedTo(ChronoUnit.MICROS), null, ExecutionOutcome.RUNNING, null, "test-worker");
+            ExecutionAttempt run = TestAttempts.running(1, "trace-" + i);
             attempts.begin(run, TIMEOUT);
             attempts.finish(run.eventId(), i % 3 == 0 ? ExecutionOutcome.FAILURE : ExecutionOutcome.SUCCESS,
                     i % 3 == 0 ? "failed" : null, run.startedAt().plusMillis(3), TIMEOUT);

@@ -1,5 +1,6 @@
 package dev.jobweaver.worker.store;
 
+import static dev.jobweaver.worker.store.TestAttempts.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.quarantine.Failures;
@@ -11,12 +12,8 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +25,6 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_worker")
 class AttemptRepositoryRefusedRowTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final int RUNS = 40;
     private static final int REFUSED = 17;
 
@@ -99,7 +95,6 @@ class AttemptRepositoryRefusedRowTest {
     }
 
     private static ExecutionAttempt running(int attempt) {
-        return new ExecutionAttempt(UUID.randomUUID(), UUID.randomUUID(), attempt + 1, null,
-                Instant.now().truncatedTo(ChronoUnit.MICROS), null, ExecutionOutcome.RUNNING, null, "test-worker");
+        return TestAttempts.running(attempt + 1, null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.jobweaver.worker.store;
 
+import static dev.jobweaver.worker.store.TestAttempts.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,9 +18,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +29,6 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_worker")
 class AttemptRepositorySpansTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Inject
     AttemptRepository attempts;
@@ -71,8 +69,7 @@ class AttemptRepositorySpansTest {
     }
 
     private void beginAndFinish() {
-        ExecutionAttempt attempt = new ExecutionAttempt(UUID.randomUUID(), UUID.randomUUID(), 1, null,
-                Instant.now().truncatedTo(ChronoUnit.MICROS), null, ExecutionOutcome.RUNNING, null, "test-worker");
+        ExecutionAttempt attempt = TestAttempts.running(1, null);
         assertThat(attempts.begin(attempt, TIMEOUT).created()).isTrue();
         assertThat(attempts.finish(attempt.eventId(), ExecutionOutcome.SUCCESS, null, Instant.now(), TIMEOUT).outcome())
                 .isEqualTo(ExecutionOutcome.SUCCESS);

@@ -1,16 +1,14 @@
 package dev.jobweaver.worker.store;
 
+import static dev.jobweaver.worker.store.TestAttempts.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,7 +23,6 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_worker")
 class AttemptRepositoryTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final int RUNS = 300;
 
     @Inject
@@ -68,8 +65,8 @@ class AttemptRepositoryTest {
 
         List<ExecutionAttempt> batch = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            batch.add(i == 50 ? new ExecutionAttempt(done.eventId(), done.jobId(), 7, null, Instant.now(), null,
-                    ExecutionOutcome.RUNNING, null, "another-worker") : running(i));
+            batch.add(i == 50 ? ExecutionAttempt.running(done.eventId(), done.jobId(), 7, null, Instant.now(),
+                    "another-worker") : running(i));
         }
         List<AttemptRepository.Begin> begun = all(batch.stream()
                 .<Callable<AttemptRepository.Begin>>map(run -> () -> attempts.begin(run, TIMEOUT)).toList());
@@ -100,8 +97,7 @@ class AttemptRepositoryTest {
     }
 
     private static ExecutionAttempt running(int attempt) {
-        return new ExecutionAttempt(UUID.randomUUID(), UUID.randomUUID(), attempt, "trace-" + attempt,
-                Instant.now().truncatedTo(ChronoUnit.MICROS), null, ExecutionOutcome.RUNNING, null, "test-worker");
+        return TestAttempts.running(attempt, "trace-" + attempt);
     }
 
     /** Runs every call at once on its own virtual thread, as concurrent runs do; results in the calls' order. */
