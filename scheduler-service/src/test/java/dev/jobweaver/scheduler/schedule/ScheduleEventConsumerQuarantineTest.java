@@ -47,7 +47,7 @@ class ScheduleEventConsumerQuarantineTest extends ScheduleKafkaTest {
                 Instant.now(), Misfire.SKIP, Overlap.ALLOW)));
         schedules.track(good);
 
-        schedules.awaitTimer(good, t -> t.version() == 1);
+        schedules.awaitTimer(good, t -> t.schedule().version() == 1);
 
         assertThat(schedules.timer(bad)).isNull();
         Map<Position, ConsumerRecord<String, byte[]>> copies = PoisonRecords.awaitQuarantined(bootstrapServers,

@@ -35,7 +35,7 @@ class ScheduleServiceTest extends ScheduleKafkaTest {
         schedules.awaitFired(scheduleId, 2, Duration.ofSeconds(30));
 
         schedules.publish(TestSchedules.paused(v1, 2, true));
-        schedules.awaitTimer(scheduleId, ScheduleTimer::paused);
+        schedules.awaitTimer(scheduleId, t -> t.schedule().paused());
         Instant paused = Instant.now();
         Thread.sleep(2_500);
         int firedBeforeResume = schedules.fired(scheduleId).size();
@@ -64,24 +64,24 @@ class ScheduleServiceTest extends ScheduleKafkaTest {
         schedules.awaitTimer(sentinel, t -> true);
 
         ScheduleTimer stored = schedules.timer(scheduleId);
-        assertThat(stored.version()).isEqualTo(5);
-        assertThat(stored.interval()).isEqualTo("PT1H");
-        assertThat(stored.misfire()).isEqualTo(Misfire.FIRE_ONCE);
+        assertThat(stored.schedule().version()).isEqualTo(5);
+        assertThat(stored.schedule().interval()).isEqualTo("PT1H");
+        assertThat(stored.schedule().misfire()).isEqualTo(Misfire.FIRE_ONCE);
         assertThat(stored.nextRunAt()).isEqualTo(anchor.plus(Duration.ofHours(1)));
 
         // A newer version that changes only the overlap rule keeps the next tick.
         schedules.publish(new ScheduleEvent(scheduleId, 6, null, "PT1H", "UTC", anchor, Misfire.FIRE_ONCE,
                 Overlap.SKIP, false, "default", Instant.now()));
-        ScheduleTimer v6 = schedules.awaitTimer(scheduleId, t -> t.version() == 6);
-        assertThat(v6.overlap()).isEqualTo(Overlap.SKIP);
+        ScheduleTimer v6 = schedules.awaitTimer(scheduleId, t -> t.schedule().version() == 6);
+        assertThat(v6.schedule().overlap()).isEqualTo(Overlap.SKIP);
         assertThat(v6.nextRunAt()).isEqualTo(stored.nextRunAt());
 
         // One that changes the clock starts it again from now.
         Instant newAnchor = anchor.plusSeconds(600);
         schedules.publish(new ScheduleEvent(scheduleId, 7, null, "PT30M", "UTC", newAnchor, Misfire.FIRE_ONCE,
                 Overlap.SKIP, false, "default", Instant.now()));
-        ScheduleTimer v7 = schedules.awaitTimer(scheduleId, t -> t.version() == 7);
-        assertThat(v7.interval()).isEqualTo("PT30M");
+        ScheduleTimer v7 = schedules.awaitTimer(scheduleId, t -> t.schedule().version() == 7);
+        assertThat(v7.schedule().interval()).isEqualTo("PT30M");
         assertThat(v7.nextRunAt()).isEqualTo(newAnchor.plus(Duration.ofMinutes(30)));
     }
 

@@ -79,7 +79,7 @@ class ScheduleTickerMisfireTest extends ScheduleKafkaTest {
     private Instant stoppedForAnHour(UUID scheduleId, Instant anchor, Misfire misfire) {
         schedules.publish(TestSchedules.paused(TestSchedules.interval(scheduleId, 1, "PT2S", anchor, misfire,
                 Overlap.ALLOW), 1, true));
-        schedules.awaitTimer(scheduleId, t -> t.paused());
+        schedules.awaitTimer(scheduleId, t -> t.schedule().paused());
         Instant downtimeEnd = Instant.now();
         schedules.update("UPDATE schedule_timers SET paused = false, next_run_at = $2 WHERE schedule_id = $1",
                 scheduleId, anchor.plus(EVERY).atOffset(java.time.ZoneOffset.UTC));

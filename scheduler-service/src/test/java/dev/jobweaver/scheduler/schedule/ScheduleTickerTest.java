@@ -43,7 +43,7 @@ class ScheduleTickerTest extends ScheduleKafkaTest {
         schedules.publish(TestSchedules.interval(scheduleId, 1, "PT1S", anchor, Misfire.FIRE_ONCE, Overlap.ALLOW));
 
         ScheduleTimer stored = schedules.awaitTimer(scheduleId, t -> true);
-        assertThat(stored.version()).isEqualTo(1);
+        assertThat(stored.schedule().version()).isEqualTo(1);
         schedules.awaitFired(scheduleId, TICKS, Duration.ofSeconds(30));
         // Whatever a round was publishing when the count was reached is recorded by now.
         settle();
