@@ -6,15 +6,12 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.Step;
-import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.inject.Inject;
-import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -37,9 +34,7 @@ class JobCommandsDeleteTest extends WorkerKafkaTest {
         await().atMost(WAIT).until(() -> rows(first.jobId()) == 0);
 
         double skippedBefore = outcomes("skipped-deleted");
-        RunJobEvent second = new RunJobEvent(EventIds.runEventId(first.jobId(), 2), first.jobId(), 2,
-                first.jobType(), first.payload(), null, Instant.now(), Instant.now(), Instant.now().plusSeconds(600),
-                null);
+        RunJobEvent second = WorkerKafka.attempt(first, 2, first.payload());
         kafka.send(second, null);
         await().atMost(WAIT).untilAsserted(() -> assertThat(outcomes("skipped-deleted"))
                 .isGreaterThanOrEqualTo(skippedBefore + 1));

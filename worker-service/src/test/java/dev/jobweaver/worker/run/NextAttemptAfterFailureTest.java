@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.JobPayload;
-import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Topics;
@@ -16,7 +16,6 @@ import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -46,9 +45,8 @@ class NextAttemptAfterFailureTest extends WorkerKafkaTest {
                 .isEqualTo(failed.value().path("finishedAt").asText());
 
         // Attempt 2, with the payload the requeue gave it.
-        RunJobEvent second = new RunJobEvent(EventIds.runEventId(jobId, 2), jobId, 2, JobType.SIMULATION,
-                new JobPayload(List.of(new Step.Log("fixed"))), null, first.createdAt(), Instant.now(),
-                Instant.now().plusSeconds(600));
+        RunJobEvent second = WorkerKafka.attempt(first, 2,
+                Payloads.tree(new JobPayload(List.of(new Step.Log("fixed")))));
         kafka.send(second, null);
         Outcome completed = awaitOutcomes(jobId, 3).get(2);
         assertThat(completed.topic()).isEqualTo(Topics.JOB_COMPLETED);

@@ -9,6 +9,7 @@ import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.WorkerConfig;
 import dev.jobweaver.worker.offsets.OutOfOrderCommitHandler;
 import dev.jobweaver.worker.offsets.OutOfOrderCommitHandlerFactory;
+import dev.jobweaver.worker.testing.Peak;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -16,8 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -44,21 +43,10 @@ class RunDispatcherTest {
     void inFlightWorkIsBoundedByPausingPartitionsNotByBlockingThePollLoop() throws Exception {
         await().atMost(Duration.ofSeconds(60)).until(() -> dispatcher.running() == 0);
         int bound = config.maxInFlight();
-        AtomicInteger highest = new AtomicInteger();
-        AtomicBoolean sampling = new AtomicBoolean(true);
-        Thread sampler = Thread.ofVirtual().start(() -> {
-            while (sampling.get()) {
-                highest.accumulateAndGet(dispatcher.running(), Math::max);
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
+        Peak highest = Peak.of(dispatcher::running);
 
         List<RunJobEvent> runs = new ArrayList<>();
-        try (WorkerKafka kafka = new WorkerKafka()) {
+        try (highest; WorkerKafka kafka = new WorkerKafka()) {
             for (int i = 0; i < JOBS; i++) {
                 RunJobEvent run = WorkerKafka.run(new Step.Sleep(1_000L));
                 runs.add(run);
@@ -78,11 +66,8 @@ class RunDispatcherTest {
                     .until(() -> runs.stream().allMatch(r -> !kafka.outcomes(r.jobId()).isEmpty()));
             // Resumed once drained: nothing stays paused.
             await().atMost(Duration.ofSeconds(30)).until(() -> paused().isEmpty());
-        } finally {
-            sampling.set(false);
-            sampler.join();
         }
-        assertThat(highest.get()).isEqualTo(bound);
+        assertThat(highest.highest()).isEqualTo(bound);
     }
 
     private Set<TopicPartition> paused() {

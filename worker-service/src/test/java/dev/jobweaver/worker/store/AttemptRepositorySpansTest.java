@@ -8,9 +8,6 @@ import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.worker.testing.CollectingSpanExporter;
 import dev.jobweaver.worker.testing.TestTrace;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanContext;
-import io.opentelemetry.api.trace.TraceFlags;
-import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -41,11 +38,8 @@ class AttemptRepositorySpansTest {
 
     @Test
     void aSampledOutRunHasNoAttemptSpansARecordingOneHasBothAsChildren() {
-        TestTrace unsampledRun = TestTrace.random();
-        String unsampledTrace = unsampledRun.traceId();
-        SpanContext unsampled = SpanContext.create(unsampledTrace, unsampledRun.parentSpanId(), TraceFlags.getDefault(),
-                TraceState.getDefault());
-        try (Scope ignored = Span.wrap(unsampled).makeCurrent()) {
+        TestTrace unsampled = TestTrace.random();
+        try (Scope ignored = Span.wrap(unsampled.unsampledParent()).makeCurrent()) {
             beginAndFinish();
         }
 
@@ -65,7 +59,7 @@ class AttemptRepositorySpansTest {
         assertThat(exported).filteredOn(s -> !s.getName().equals("test run"))
                 .allSatisfy(s -> assertThat(s.getParentSpanId()).isEqualTo(run.getSpanContext().getSpanId()));
         // Spans are exported in the order they end, so the unsampled run's would have come before these.
-        assertThat(spans.trace(unsampledTrace)).isEmpty();
+        assertThat(spans.trace(unsampled.traceId())).isEmpty();
     }
 
     private void beginAndFinish() {

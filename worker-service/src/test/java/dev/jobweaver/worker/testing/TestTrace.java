@@ -1,6 +1,9 @@
 package dev.jobweaver.worker.testing;
 
 import dev.jobweaver.common.event.RunJobEvent;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -15,6 +18,11 @@ public record TestTrace(String traceId, String parentSpanId) {
     /** The {@code traceparent} header of a record sent from the sampled parent span of this trace. */
     public String traceparent() {
         return "00-" + traceId + "-" + parentSpanId + "-01";
+    }
+
+    /** The context of this trace's parent span, as a remote caller would hand it on: not sampled. */
+    public SpanContext unsampledParent() {
+        return SpanContext.create(traceId, parentSpanId, TraceFlags.getDefault(), TraceState.getDefault());
     }
 
     /** {@code run} with this trace's id, as the scheduler records it in the event. */

@@ -93,6 +93,15 @@ public final class WorkerKafka implements AutoCloseable {
                 Instant.now(), Instant.now(), Instant.now().plusSeconds(600), control);
     }
 
+    /**
+     * Attempt {@code attempt} of {@code run}'s job with {@code payload} (its type's record, as a tree), dispatched now:
+     * a run with an eventId of its own, as a retry or a requeue sends it.
+     */
+    public static RunJobEvent attempt(RunJobEvent run, int attempt, JsonNode payload) {
+        return new RunJobEvent(EventIds.runEventId(run.jobId(), attempt), run.jobId(), attempt, run.jobType(), payload,
+                run.traceId(), run.createdAt(), Instant.now(), Instant.now().plusSeconds(600), run.control());
+    }
+
     /** Sends {@code event} (to {@code partition}, or by key when null) and returns where it landed. */
     public RecordMetadata send(RunJobEvent event, Integer partition) {
         try {

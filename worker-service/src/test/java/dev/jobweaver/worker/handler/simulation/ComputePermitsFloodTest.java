@@ -9,6 +9,7 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.worker.handler.RunResult;
 import dev.jobweaver.worker.run.RunDispatcher;
+import dev.jobweaver.worker.testing.Peak;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -18,8 +19,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,21 +46,10 @@ class ComputePermitsFloodTest {
         await().atMost(Duration.ofSeconds(60)).until(() -> dispatcher.running() == 0);
         long iterations = iterationsFor(COMPUTE_TIME);
         int bound = permits.permits();
-        AtomicInteger highest = new AtomicInteger();
-        AtomicBoolean sampling = new AtomicBoolean(true);
-        Thread sampler = Thread.ofPlatform().daemon().start(() -> {
-            while (sampling.get()) {
-                highest.accumulateAndGet(permits.inUse(), Math::max);
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
+        Peak highest = Peak.of(permits::inUse);
         List<UUID> computes = new ArrayList<>();
         List<UUID> others = new ArrayList<>();
-        try (WorkerKafka kafka = new WorkerKafka()) {
+        try (highest; WorkerKafka kafka = new WorkerKafka()) {
             for (int i = 0; i < bound + 1; i++) {
                 RunJobEvent run = WorkerKafka.run(new Step.Compute(iterations));
                 computes.add(run.jobId());
@@ -83,11 +71,8 @@ class ComputePermitsFloodTest {
                     .until(() -> computes.stream().allMatch(id -> !kafka.outcomes(id).isEmpty()));
             assertThat(computes).allSatisfy(id -> assertThat(kafka.outcomes(id).getFirst().topic())
                     .isEqualTo(Topics.JOB_COMPLETED));
-        } finally {
-            sampling.set(false);
-            sampler.join();
         }
-        assertThat(highest.get()).isEqualTo(bound);
+        assertThat(highest.highest()).isEqualTo(bound);
         assertThat(permits.inUse()).isZero();
     }
 

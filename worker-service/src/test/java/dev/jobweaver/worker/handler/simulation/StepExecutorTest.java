@@ -40,17 +40,15 @@ class StepExecutorTest {
     @Test
     void eachStepIsASpanOfTheJobsTraceContinuedFromTheRecord() {
         TestTrace sent = TestTrace.random();
-        String traceId = sent.traceId();
-        String parentSpanId = sent.parentSpanId();
         RunJobEvent run = sent.on(WorkerKafka.run(new Step.Log("traced"), new Step.Sleep(20L), new Step.Compute(100L)));
         try (WorkerKafka kafka = new WorkerKafka()) {
             kafka.sendInTrace(run, sent.traceparent());
         }
 
-        String trace = traceId;
         List<SpanData> exported = await().atMost(Duration.ofSeconds(60))
-                .until(() -> spans.trace(trace), l -> l.stream().filter(x -> x.getName().startsWith("step ")).count() == 3
-                        && l.stream().anyMatch(x -> x.getName().equals("run job")));
+                .until(() -> spans.trace(sent.traceId()),
+                        l -> l.stream().filter(x -> x.getName().startsWith("step ")).count() == 3
+                                && l.stream().anyMatch(x -> x.getName().equals("run job")));
         Map<String, SpanData> byName = exported.stream()
                 .collect(Collectors.toMap(SpanData::getName, Function.identity(), (a, b) -> a));
         SpanData runSpan = byName.get("run job");
@@ -65,7 +63,7 @@ class StepExecutorTest {
         assertThat(byName.get("step 2 SLEEP").getStartEpochNanos()).isGreaterThanOrEqualTo(byName.get("step 1 LOG").getEndEpochNanos());
         assertThat(byName.get("step 3 COMPUTE").getStartEpochNanos()).isGreaterThanOrEqualTo(byName.get("step 2 SLEEP").getEndEpochNanos());
         // The trace goes back to the span that published the record.
-        assertThat(exported).anySatisfy(x -> assertThat(x.getParentSpanId()).isEqualTo(parentSpanId));
+        assertThat(exported).anySatisfy(x -> assertThat(x.getParentSpanId()).isEqualTo(sent.parentSpanId()));
     }
 
     @Test
