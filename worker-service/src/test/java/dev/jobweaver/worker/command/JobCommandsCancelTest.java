@@ -60,7 +60,7 @@ class JobCommandsCancelTest extends WorkerKafkaTest {
 
         long sent = System.nanoTime();
         kafka.send(WorkerKafka.command(run.jobId(), JobCommand.CANCEL));
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
         Duration took = Duration.ofNanos(System.nanoTime() - sent);
 
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_FAILED);
@@ -88,7 +88,7 @@ class JobCommandsCancelTest extends WorkerKafkaTest {
         await().atMost(WAIT).until(() -> log.messages().contains(before));
 
         kafka.send(WorkerKafka.command(run.jobId(), JobCommand.CANCEL));
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
 
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_FAILED);
         assertThat(outcome.errorMessage()).startsWith("WORKER.CANCELLED");
@@ -105,7 +105,7 @@ class JobCommandsCancelTest extends WorkerKafkaTest {
         await().atMost(WAIT).until(() -> stopped.command(run.jobId()) == JobCommand.CANCEL);
 
         kafka.send(run, null);
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
 
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_FAILED);
         assertThat(outcome.errorMessage())

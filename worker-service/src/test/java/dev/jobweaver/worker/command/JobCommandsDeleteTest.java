@@ -27,7 +27,7 @@ class JobCommandsDeleteTest extends WorkerKafkaTest {
     void aDeleteRemovesTheJobsAttemptsAndALaterRecordOfTheJobIsSkipped() {
         RunJobEvent first = WorkerKafka.run(new Step.Log("a job to delete"));
         kafka.send(first, null);
-        await().atMost(WAIT).until(() -> kafka.outcomes(first.jobId()), l -> !l.isEmpty());
+        firstOutcome(first.jobId());
         assertThat(rows(first.jobId())).isEqualTo(1);
 
         kafka.send(WorkerKafka.command(first.jobId(), JobCommand.DELETE));

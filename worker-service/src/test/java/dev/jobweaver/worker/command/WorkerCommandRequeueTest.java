@@ -61,7 +61,7 @@ class WorkerCommandRequeueTest extends WorkerKafkaTest {
                 new JobPayload(List.of(new Step.Log("requeued"))), null, Instant.now(), Instant.now(),
                 Instant.now().plusSeconds(600));
         kafka.send(run, null);
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(jobId), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(jobId);
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_COMPLETED);
     }
 }

@@ -18,7 +18,6 @@ import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -114,7 +113,7 @@ class JobRunnerRejectedByDatabaseTest extends WorkerKafkaTest {
 
         void assertGoodStoredAndPublished() {
             for (RunJobEvent run : good) {
-                await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty());
+                firstOutcome(run.jobId());
                 assertThat(kafka.outcomes(run.jobId()).getFirst().topic()).isEqualTo(Topics.JOB_COMPLETED);
             }
         }

@@ -16,7 +16,6 @@ import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -36,7 +35,7 @@ class JobRunnerTest extends WorkerKafkaTest {
                 new Step.HttpCall("http://example.invalid", 10L), new Step.Sleep(10L));
         kafka.send(run, null);
 
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_COMPLETED);
         assertThat(outcome.eventIdHeader()).isEqualTo(EventIds.outcomeEventId(run.eventId()).toString());
         assertThat(outcome.value().path("eventId").asText()).isEqualTo(run.eventId().toString());
@@ -50,7 +49,7 @@ class JobRunnerTest extends WorkerKafkaTest {
         RunJobEvent run = WorkerKafka.run(new Step.Log("before"), new Step.Fail(message), new Step.Sleep(30_000L));
         kafka.send(run, null);
 
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_FAILED);
         assertThat(outcome.errorMessage()).isEqualTo(message);
         assertThat(outcome.key()).isEqualTo(run.jobId().toString());
@@ -92,7 +91,7 @@ class JobRunnerTest extends WorkerKafkaTest {
 
         kafka.send(run, null);
 
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_FAILED);
         assertThat(outcome.errorMessage()).isEqualTo(RunResult.WORKER_STOPPED_MESSAGE);
         assertThat(outcome.value().path("workerId").asText()).isEqualTo("a-worker-that-died");
@@ -117,7 +116,7 @@ class JobRunnerTest extends WorkerKafkaTest {
         pool.preparedQuery("UPDATE execution_attempts SET outcome = 'SUCCESS', finished_at = $2 WHERE event_id = $1")
                 .execute(Tuple.of(run.eventId(), finished)).await().atMost(WAIT);
 
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_COMPLETED);
         assertThat(outcome.value().path("workerId").asText()).isEqualTo("a-worker-still-running");
         assertThat(row(run.eventId()).getString("outcome")).isEqualTo("SUCCESS");
@@ -131,7 +130,7 @@ class JobRunnerTest extends WorkerKafkaTest {
         double platformBefore = PrometheusScrape.sum("jobweaver_worker_steps_total", "virtual_thread=\"false\"");
         RunJobEvent run = WorkerKafka.run(new Step.Compute(10L), new Step.Compute(20L), new Step.Log("on a virtual thread"));
         kafka.send(run, null);
-        await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty());
+        firstOutcome(run.jobId());
 
         assertThat(PrometheusScrape.sum("jobweaver_worker_steps_total", "action=\"COMPUTE\"", "virtual_thread=\"true\""))
                 .isEqualTo(virtualBefore + 2);
@@ -147,7 +146,7 @@ class JobRunnerTest extends WorkerKafkaTest {
         RunJobEvent after = WorkerKafka.run(new Step.Log("after the malformed one"));
         RecordMetadata good = kafka.send(after, 0);
 
-        await().atMost(WAIT).until(() -> kafka.outcomes(after.jobId()), l -> !l.isEmpty());
+        firstOutcome(after.jobId());
         await().atMost(WAIT).untilAsserted(() -> assertThat(PrometheusScrape.sum("jobweaver_quarantined_total",
                 "topic=\"run-job\"", "reason=\"unreadable\"")).isEqualTo(before + 1));
         await().atMost(WAIT).untilAsserted(() -> {

@@ -16,7 +16,6 @@ import dev.jobweaver.worker.testing.WorkerKafkaTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -34,7 +33,7 @@ class JobTimeoutTest extends WorkerKafkaTest {
                 timeout(500));
         kafka.send(run, null);
 
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_FAILED);
         assertThat(outcome.errorMessage()).isEqualTo("WORKER.TIMEOUT: the attempt ran longer than its timeoutMs of 500 ms");
         Row row = row(run.eventId());
@@ -51,7 +50,7 @@ class JobTimeoutTest extends WorkerKafkaTest {
                         new Step.Compute(100_000_000L), new Step.Compute(100_000_000L))), timeout(1));
         kafka.send(run, null);
 
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_FAILED);
         assertThat(outcome.errorMessage()).isEqualTo("WORKER.TIMEOUT: the attempt ran longer than its timeoutMs of 1 ms");
     }
@@ -62,7 +61,7 @@ class JobTimeoutTest extends WorkerKafkaTest {
                 new JobPayload(List.of(new Step.Sleep(50L), new Step.Log("in time"))), timeout(10_000));
         kafka.send(run, null);
 
-        Outcome outcome = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> !l.isEmpty()).getFirst();
+        Outcome outcome = firstOutcome(run.jobId());
         assertThat(outcome.topic()).isEqualTo(Topics.JOB_COMPLETED);
     }
 

@@ -64,8 +64,4 @@ class NextAttemptAfterFailureTest extends WorkerKafkaTest {
         assertThat(rows).extracting(r -> r.getInteger("attempt") + " " + r.getString("outcome"))
                 .containsExactly("1 FAILURE", "2 SUCCESS");
     }
-
-    private List<Outcome> awaitOutcomes(UUID jobId, int count) {
-        return await().atMost(WAIT).until(() -> kafka.outcomes(jobId), l -> l.size() >= count);
-    }
 }

@@ -1,7 +1,6 @@
 package dev.jobweaver.worker.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Topics;
@@ -50,6 +49,6 @@ class RunJobEventCompatibilityTest extends WorkerKafkaTest {
         Instant now = Instant.now();
         kafka.sendRaw(jobId.toString(), template.formatted(eventId, jobId, now, now, now.plusSeconds(600)), eventId,
                 null, null);
-        return await().atMost(WAIT).until(() -> kafka.outcomes(jobId), l -> !l.isEmpty()).getFirst();
+        return firstOutcome(jobId);
     }
 }

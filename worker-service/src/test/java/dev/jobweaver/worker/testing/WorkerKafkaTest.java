@@ -1,8 +1,13 @@
 package dev.jobweaver.worker.testing;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.jobweaver.worker.testing.WorkerKafka.Outcome;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -20,6 +25,16 @@ public abstract class WorkerKafkaTest {
 
     @Inject
     protected Pool pool;
+
+    /** The outcomes published for {@code jobId}, once there are at least {@code count}; waits up to {@link #WAIT}. */
+    protected static List<Outcome> awaitOutcomes(UUID jobId, int count) {
+        return await().atMost(WAIT).until(() -> kafka.outcomes(jobId), l -> l.size() >= count);
+    }
+
+    /** The first outcome published for {@code jobId}; waits up to {@link #WAIT}. */
+    protected static Outcome firstOutcome(UUID jobId) {
+        return awaitOutcomes(jobId, 1).getFirst();
+    }
 
     @BeforeAll
     static void openWorkerKafka() {
