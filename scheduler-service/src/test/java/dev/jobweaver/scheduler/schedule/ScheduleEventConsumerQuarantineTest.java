@@ -5,20 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.testing.QuarantineTopic.Position;
-import dev.jobweaver.testing.QuarantineTopic;
-import dev.jobweaver.scheduler.testing.PoisonRecords;
+import dev.jobweaver.scheduler.testing.PoisonRecords.BadRecords;
 import dev.jobweaver.scheduler.testing.ScheduleKafkaTest;
 import dev.jobweaver.scheduler.testing.TestSchedules;
 import io.quarkus.test.junit.QuarkusTest;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -38,10 +34,8 @@ class ScheduleEventConsumerQuarantineTest extends ScheduleKafkaTest {
         UUID good = UUID.randomUUID();
         ScheduleEvent halfSecond = TestSchedules.interval(bad, 1, "PT0.5S", Instant.now(), Misfire.SKIP, Overlap.ALLOW);
         ScheduleEvent wrongKey = TestSchedules.interval(bad, 1, "PT1H", Instant.now(), Misfire.SKIP, Overlap.ALLOW);
-        long notJson = producer.sendRaw(Topics.SCHEDULES, 1, bad.toString(),
-                "{not json".getBytes(StandardCharsets.UTF_8));
-        long invalid = producer.sendRaw(Topics.SCHEDULES, 1, bad.toString(), jsonBytes(halfSecond));
-        long otherKey = producer.sendRaw(Topics.SCHEDULES, 1, UUID.randomUUID().toString(), jsonBytes(wrongKey));
+        BadRecords sent = BadRecords.produce(producer, Topics.SCHEDULES, bad, jsonBytes(halfSecond),
+                jsonBytes(wrongKey));
         long badTombstone = producer.sendRaw(Topics.SCHEDULES, 1, "not-a-schedule", null);
         producer.sendRaw(Topics.SCHEDULES, 1, good.toString(), jsonBytes(TestSchedules.interval(good, 1, "PT1H",
                 Instant.now(), Misfire.SKIP, Overlap.ALLOW)));
@@ -50,17 +44,9 @@ class ScheduleEventConsumerQuarantineTest extends ScheduleKafkaTest {
         schedules.awaitTimer(good, t -> t.schedule().version() == 1);
 
         assertThat(schedules.timer(bad)).isNull();
-        Map<Position, ConsumerRecord<String, byte[]>> copies = PoisonRecords.awaitQuarantined(bootstrapServers,
-                List.of(at(notJson), at(invalid), at(otherKey), at(badTombstone)));
-        assertThat(reason(copies.get(at(notJson)))).isEqualTo(QuarantineReason.UNREADABLE.name());
-        assertThat(reason(copies.get(at(invalid)))).isEqualTo(QuarantineReason.INVALID.name());
-        assertThat(QuarantineTopic.header(copies.get(at(invalid)), QuarantineHeaders.DETAIL)).contains("interval");
-        assertThat(QuarantineTopic.header(copies.get(at(otherKey)), QuarantineHeaders.DETAIL)).contains("scheduleId");
-        assertThat(reason(copies.get(at(badTombstone)))).isEqualTo(QuarantineReason.INVALID.name());
-        assertThat(copies.get(at(badTombstone)).value()).isNullOrEmpty();
-    }
-
-    private static Position at(long offset) {
-        return new Position(Topics.SCHEDULES, 1, offset);
+        Map<Position, ConsumerRecord<String, byte[]>> copies = sent.assertQuarantined(bootstrapServers, "interval",
+                "scheduleId", badTombstone);
+        assertThat(reason(copies.get(sent.at(badTombstone)))).isEqualTo(QuarantineReason.INVALID.name());
+        assertThat(copies.get(sent.at(badTombstone)).value()).isNullOrEmpty();
     }
 }

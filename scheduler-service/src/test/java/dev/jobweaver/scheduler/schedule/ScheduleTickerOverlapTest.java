@@ -35,31 +35,25 @@ class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
         UUID scheduleId = UUID.randomUUID();
         UUID running = UUID.randomUUID();
         scheduledJob(running, scheduleId, "RUNNING");
-        Instant anchor = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(1));
-        schedules.insertTimer(scheduleId, "PT1S", anchor, threeSecondsAgo(), Misfire.FIRE_ONCE, Overlap.SKIP);
-
-        ticker.round().await().atMost(TIMEOUT);
+        roundOverDueTimer(scheduleId, Overlap.SKIP);
         ScheduleTimer skipped = schedules.timer(scheduleId);
         assertThat(skipped.lastJobId()).as("nothing fired while a job runs").isNull();
         assertThat(skipped.nextRunAt()).isAfter(Instant.now().minusSeconds(1));
 
         // The job finished: the first due tick fires, the others of the round are skipped (its job is on its way).
         db.update("UPDATE job_executions SET job_status = 'COMPLETED' WHERE job_id = $1", running);
-        schedules.setNextRunAt(scheduleId, threeSecondsAgo());
-        ticker.round().await().atMost(TIMEOUT);
+        roundWithNextTick(scheduleId, threeSecondsAgo());
         ScheduleFiredEvent first = schedules.awaitFired(scheduleId, 1, TIMEOUT).getFirst();
         ScheduleTimer afterFire = schedules.timer(scheduleId);
         assertThat(afterFire.lastJobId()).isEqualTo(first.jobId());
 
         // Its job has not reached job_executions yet, within the grace: the ticks after it are skipped.
-        schedules.setNextRunAt(scheduleId, first.scheduledFor().plusSeconds(1));
-        ticker.round().await().atMost(TIMEOUT);
+        roundWithNextTick(scheduleId, first.scheduledFor().plusSeconds(1));
         assertThat(schedules.timer(scheduleId).lastJobId()).isEqualTo(first.jobId());
 
         // The job came and finished: the next due tick fires.
         scheduledJob(first.jobId(), scheduleId, "COMPLETED");
-        schedules.setNextRunAt(scheduleId, first.scheduledFor().plusSeconds(1));
-        ticker.round().await().atMost(TIMEOUT);
+        roundWithNextTick(scheduleId, first.scheduledFor().plusSeconds(1));
         List<ScheduleFiredEvent> fired = schedules.awaitFired(scheduleId, 2, TIMEOUT);
         assertThat(fired.get(1).scheduledFor()).isAfter(first.scheduledFor());
         // That job is on its way in turn: nothing more fires.
@@ -72,25 +66,19 @@ class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
         UUID scheduleId = UUID.randomUUID();
         UUID running = UUID.randomUUID();
         scheduledRun(running, scheduleId, "RUNNING");
-        Instant anchor = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(1));
-        schedules.insertTimer(scheduleId, "PT1S", anchor, threeSecondsAgo(), Misfire.FIRE_ONCE, Overlap.SKIP);
-
-        ticker.round().await().atMost(TIMEOUT);
+        roundOverDueTimer(scheduleId, Overlap.SKIP);
         assertThat(schedules.timer(scheduleId).lastJobId()).as("nothing fired while a run is active").isNull();
 
         // The run ended: the first due tick fires; its run has reached neither table yet, so the next ticks skip.
         db.update("UPDATE workflow_runs SET status = 'COMPLETED', finished_at = now() WHERE run_id = $1", running);
-        schedules.setNextRunAt(scheduleId, threeSecondsAgo());
-        ticker.round().await().atMost(TIMEOUT);
+        roundWithNextTick(scheduleId, threeSecondsAgo());
         ScheduleFiredEvent first = schedules.awaitFired(scheduleId, 1, TIMEOUT).getFirst();
-        schedules.setNextRunAt(scheduleId, first.scheduledFor().plusSeconds(1));
-        ticker.round().await().atMost(TIMEOUT);
+        roundWithNextTick(scheduleId, first.scheduledFor().plusSeconds(1));
         assertThat(schedules.timer(scheduleId).lastJobId()).isEqualTo(first.jobId());
 
         // The tick's run (its id is the tick's job id) came and runs: still skipped. Once it ended, the next fires.
         scheduledRun(first.jobId(), scheduleId, "RUNNING");
-        schedules.setNextRunAt(scheduleId, first.scheduledFor().plusSeconds(1));
-        ticker.round().await().atMost(TIMEOUT);
+        roundWithNextTick(scheduleId, first.scheduledFor().plusSeconds(1));
         settle();
         assertThat(schedules.fired(scheduleId)).hasSize(1);
         db.update("UPDATE workflow_runs SET status = 'FAILED', finished_at = now() WHERE run_id = $1", first.jobId());
@@ -103,10 +91,7 @@ class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
     void allowFiresEveryDueTickWhileAJobOfTheScheduleIsActive() {
         UUID scheduleId = UUID.randomUUID();
         scheduledJob(UUID.randomUUID(), scheduleId, "PENDING");
-        Instant anchor = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(1));
-        schedules.insertTimer(scheduleId, "PT1S", anchor, threeSecondsAgo(), Misfire.FIRE_ONCE, Overlap.ALLOW);
-
-        ticker.round().await().atMost(TIMEOUT);
+        roundOverDueTimer(scheduleId, Overlap.ALLOW);
 
         List<ScheduleFiredEvent> fired = schedules.awaitFired(scheduleId, 3, TIMEOUT);
         assertThat(fired.stream().map(ScheduleFiredEvent::scheduledFor).distinct()).hasSize(fired.size());
@@ -115,6 +100,22 @@ class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
     /** Three ticks (and a fraction) of a one-second schedule due: late, but far within the misfire threshold. */
     private static Instant threeSecondsAgo() {
         return Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(3);
+    }
+
+    /**
+     * A one-second {@code FIRE_ONCE} timer of {@code scheduleId}, anchored a day back, with three ticks due; then one
+     * round.
+     */
+    private void roundOverDueTimer(UUID scheduleId, Overlap overlap) {
+        Instant anchor = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(1));
+        schedules.insertTimer(scheduleId, "PT1S", anchor, threeSecondsAgo(), Misfire.FIRE_ONCE, overlap);
+        ticker.round().await().atMost(TIMEOUT);
+    }
+
+    /** One round after the timer of {@code scheduleId} was set to fire {@code next}. */
+    private void roundWithNextTick(UUID scheduleId, Instant next) {
+        schedules.setNextRunAt(scheduleId, next);
+        ticker.round().await().atMost(TIMEOUT);
     }
 
     /** A workflow run of the schedule in workflow_runs, as the run consumer stores a tick's run. */

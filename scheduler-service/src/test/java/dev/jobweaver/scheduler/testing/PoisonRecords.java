@@ -7,6 +7,7 @@ import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.PoisonCorpus.Poison;
 import dev.jobweaver.testing.QuarantineTopic;
 import dev.jobweaver.testing.QuarantineTopic.Position;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,51 @@ public final class PoisonRecords {
 
     /** A corpus as produced among good records: the good records' jobs, and where each poison landed. */
     public record Produced(List<UUID> good, List<Position> poisons) {
+    }
+
+    /**
+     * The three bad records every keyed topic's consumer quarantines, as produced to partition 1 of {@code topic}: one
+     * that is not JSON, one that breaks a rule of its event, and one keyed by another id than its own; by offset.
+     */
+    public record BadRecords(String topic, long notJson, long invalid, long otherKey) {
+
+        /**
+         * Produces the three, in that order, ahead of whatever the test sends next to the same partition: the not-JSON
+         * and the {@code invalid} value keyed {@code key}, the {@code otherKey} value keyed by a random id.
+         */
+        public static BadRecords produce(TestProducer producer, String topic, UUID key, byte[] invalid,
+                                         byte[] otherKey) {
+            long notJson = producer.sendRaw(topic, 1, key.toString(), "{not json".getBytes(StandardCharsets.UTF_8));
+            long invalidAt = producer.sendRaw(topic, 1, key.toString(), invalid);
+            long otherKeyAt = producer.sendRaw(topic, 1, UUID.randomUUID().toString(), otherKey);
+            return new BadRecords(topic, notJson, invalidAt, otherKeyAt);
+        }
+
+        /** The position of the record at {@code offset} of partition 1. */
+        public Position at(long offset) {
+            return new Position(topic, 1, offset);
+        }
+
+        /**
+         * Waits for the quarantined copies of the three and of the records at {@code others} (same partition), asserts
+         * the three's reasons, and that the details of the invalid and the wrongly keyed one name
+         * {@code invalidDetail} and {@code otherKeyDetail}; returns every copy by its origin.
+         */
+        public Map<Position, ConsumerRecord<String, byte[]>> assertQuarantined(String bootstrap, String invalidDetail,
+                                                                               String otherKeyDetail, long... others) {
+            List<Position> origins = new ArrayList<>(List.of(at(notJson), at(invalid), at(otherKey)));
+            for (long offset : others) {
+                origins.add(at(offset));
+            }
+            Map<Position, ConsumerRecord<String, byte[]>> copies = awaitQuarantined(bootstrap, origins);
+            assertThat(reason(copies.get(at(notJson)))).isEqualTo(QuarantineReason.UNREADABLE.name());
+            assertThat(reason(copies.get(at(invalid)))).isEqualTo(QuarantineReason.INVALID.name());
+            assertThat(QuarantineTopic.header(copies.get(at(invalid)), QuarantineHeaders.DETAIL))
+                    .contains(invalidDetail);
+            assertThat(QuarantineTopic.header(copies.get(at(otherKey)), QuarantineHeaders.DETAIL))
+                    .contains(otherKeyDetail);
+            return copies;
+        }
     }
 
     /** The reason header of a quarantined copy, failing the test where no copy was found. */
