@@ -62,10 +62,8 @@ class ObservabilityTest extends KafkaAndDbTest {
     void pendingDepthAndDispatchMetricsFollowTheJobs() {
         // Due an hour ago and not dispatched yet (nothing wakes the dispatcher): pending depth counts it. Due in an
         // hour: the delayed gauge counts it.
-        UUID waiting = UUID.randomUUID();
-        db.insertPending(waiting, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"waiting\"}]}", 0, -3600);
-        UUID later = UUID.randomUUID();
-        db.insertPending(later, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"later\"}]}", 0, 3600);
+        UUID waiting = db.pending("{\"steps\":[{\"action\":\"LOG\",\"message\":\"waiting\"}]}", 0, -3600);
+        UUID later = db.pending("{\"steps\":[{\"action\":\"LOG\",\"message\":\"later\"}]}", 0, 3600);
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> registry.get("jobweaver.jobs.pending").gauge().value() >= 1
                         && registry.get("jobweaver.jobs.delayed").gauge().value() >= 1);

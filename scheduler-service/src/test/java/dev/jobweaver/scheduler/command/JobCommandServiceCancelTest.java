@@ -51,8 +51,7 @@ class JobCommandServiceCancelTest extends KafkaAndDbTest {
         assertCancelled(before, cancelled);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(registry.counter("jobweaver.jobs.cancelled").count()).isGreaterThan(cancelledBefore));
-        JobStatusChangedEvent status = value(recorder.await(Topics.JOB_STATUS, jobId, 1).getFirst(),
-                JobStatusChangedEvent.class);
+        JobStatusChangedEvent status = awaitStatuses(jobId, 1).getFirst();
         assertThat(status.status()).isEqualTo(JobStatus.CANCELLED);
         assertThat(status.version()).isEqualTo(before.version() + 1);
         assertThat(status.finishedAt()).isEqualTo(cancelled.finishedAt());
@@ -149,10 +148,5 @@ class JobCommandServiceCancelTest extends KafkaAndDbTest {
         assertThat(cancelled.finishedAt()).isNotNull();
         assertThat(cancelled.leaseUntil()).isNull();
         assertThat(cancelled.attempt()).isEqualTo(before.attempt());
-    }
-
-    private List<JobStatusChangedEvent> awaitStatuses(UUID jobId, int count) {
-        recorder.await(Topics.JOB_STATUS, jobId, count);
-        return statuses(jobId);
     }
 }

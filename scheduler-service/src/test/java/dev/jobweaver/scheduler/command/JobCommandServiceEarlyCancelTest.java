@@ -56,8 +56,7 @@ class JobCommandServiceEarlyCancelTest extends KafkaAndDbTest {
         assertThat(stored.maxRetries()).isEqualTo(2);
         assertThat(stored.traceId()).isEqualTo(TestJobs.traceId(jobId));
         assertThat(stored.finishedAt()).isNotNull();
-        JobStatusChangedEvent status = value(recorder.await(Topics.JOB_STATUS, jobId, 1).getFirst(),
-                JobStatusChangedEvent.class);
+        JobStatusChangedEvent status = awaitStatuses(jobId, 1).getFirst();
         assertThat(status.status()).isEqualTo(JobStatus.CANCELLED);
         assertThat(status.version()).isEqualTo(1);
         assertThat(status.finishedAt()).isEqualTo(stored.finishedAt());
@@ -105,7 +104,7 @@ class JobCommandServiceEarlyCancelTest extends KafkaAndDbTest {
         JobExecution cancelled = db.awaitJob(jobId, j -> j.status() == JobStatus.CANCELLED);
         assertThat(cancelled.jobType()).isEqualTo("SIMULATION");
         assertThat(cancelled.version()).isEqualTo(1);
-        assertThat(value(recorder.await(Topics.JOB_STATUS, jobId, 1).getFirst(), JobStatusChangedEvent.class)
+        assertThat(awaitStatuses(jobId, 1).getFirst()
                 .status()).isEqualTo(JobStatus.CANCELLED);
     }
 
@@ -125,7 +124,7 @@ class JobCommandServiceEarlyCancelTest extends KafkaAndDbTest {
         JobExecution stored = db.awaitJob(jobId, j -> j.version() == 1);
         assertThat(stored.status()).isEqualTo(JobStatus.CANCELLED);
         assertThat(stored.jobType()).isEqualTo("SIMULATION");
-        assertThat(value(recorder.await(Topics.JOB_STATUS, jobId, 1).getFirst(), JobStatusChangedEvent.class)
+        assertThat(awaitStatuses(jobId, 1).getFirst()
                 .status()).isEqualTo(JobStatus.CANCELLED);
         commandsApplied();
         assertThat(recorder.records(Topics.RUN_JOB, jobId)).isEmpty();

@@ -138,9 +138,4 @@ class JobCommandServiceRequeueTest extends KafkaAndDbTest {
             throw new AssertionError(e);
         }
     }
-
-    private List<JobStatusChangedEvent> awaitStatuses(UUID jobId, int count) {
-        recorder.await(Topics.JOB_STATUS, jobId, count);
-        return statuses(jobId);
-    }
 }

@@ -83,9 +83,8 @@ class DelayedDispatchTest extends KafkaAndDbTest {
     @Test
     void aJobLeftForLaterInTheTableIsDispatchedOnTimeAfterAStart() {
         // As after a restart: the row is there, and no timer of this process knows about it.
-        UUID jobId = UUID.randomUUID();
         // due in 5 s, so that a slow start still arms its timer before the job is due
-        db.insertPending(jobId, TestJobs.LOG_INSTRUCTION, 0, 5);
+        UUID jobId = db.pending(TestJobs.LOG_INSTRUCTION, 0, 5);
         JobExecution waiting = db.get(jobId);
 
         dispatcher.start(null);

@@ -50,10 +50,8 @@ class DispatcherTest extends KafkaAndDbTest {
 
     @Test
     void dispatchesOnlyDueJobsWithKeyEventIdHeadersAndLease() {
-        UUID due = UUID.randomUUID();
-        UUID later = UUID.randomUUID();
-        db.insertPending(due, SLOW_STEPS, 1, -1);
-        db.insertPending(later, SLOW_STEPS, 1, 3600);
+        UUID due = db.pending(SLOW_STEPS, 1, -1);
+        UUID later = db.pending(SLOW_STEPS, 1, 3600);
 
         dispatcher.wake();
 
@@ -94,10 +92,8 @@ class DispatcherTest extends KafkaAndDbTest {
 
     @Test
     void aJobWhoseStoredInstructionIsUnreadableIsDeadLetteredInsteadOfBlockingDispatch() {
-        UUID broken = UUID.randomUUID();
-        UUID fine = UUID.randomUUID();
-        db.insertPending(broken, "{\"steps\":[{\"action\":\"TELEPORT\"}]}", 3, -2);
-        db.insertPending(fine, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"ok\"}]}", 0, -1);
+        UUID broken = db.pending("{\"steps\":[{\"action\":\"TELEPORT\"}]}", 3, -2);
+        UUID fine = db.pending("{\"steps\":[{\"action\":\"LOG\",\"message\":\"ok\"}]}", 0, -1);
 
         dispatcher.wake();
 
@@ -109,7 +105,7 @@ class DispatcherTest extends KafkaAndDbTest {
         DeadLetterEvent deadLetter = value(recorder.await(Topics.JOB_DEAD_LETTER, broken, 1).getFirst(),
                 DeadLetterEvent.class);
         assertThat(deadLetter.reason()).isEqualTo(Dispatcher.UNREADABLE);
-        assertThat(value(recorder.await(Topics.JOB_STATUS, broken, 1).getFirst(), JobStatusChangedEvent.class).status())
+        assertThat(awaitStatuses(broken, 1).getFirst().status())
                 .isEqualTo(JobStatus.FAILED);
     }
 
@@ -157,8 +153,7 @@ class DispatcherTest extends KafkaAndDbTest {
                 + " VALUES ($1, 'HTTP', $2, $3::text::jsonb, 'PENDING', 0, now() - interval '1 second', now(), now(),"
                 + " 'LOW', 4000, 'acme', '{\"team\":\"blue\"}'::jsonb)", http, TestJobs.traceId(http), payload);
         // A row as stored before job control: its columns take their defaults.
-        UUID old = UUID.randomUUID();
-        db.insertPending(old, TestJobs.LOG_INSTRUCTION, 0, -1);
+        UUID old = db.pending(TestJobs.LOG_INSTRUCTION, 0, -1);
 
         dispatcher.wake();
 

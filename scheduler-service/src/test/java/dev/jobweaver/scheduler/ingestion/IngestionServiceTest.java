@@ -92,8 +92,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
         assertThat(run.leaseUntil()).isEqualTo(job.leaseUntil());
         assertThat(run.createdAt()).isEqualTo(job.createdAt());
         assertThat(run.payload()).isEqualTo(event.payload());
-        JobStatusChangedEvent status = value(recorder.await(Topics.JOB_STATUS, jobId, 1).getFirst(),
-                JobStatusChangedEvent.class);
+        JobStatusChangedEvent status = awaitStatuses(jobId, 1).getFirst();
         assertThat(status.status()).isEqualTo(JobStatus.RUNNING);
         assertThat(status.version()).isEqualTo(1);
     }

@@ -52,7 +52,7 @@ class OutcomeConsumerTest extends KafkaAndDbTest {
         assertThat(done.version()).isEqualTo(2);
         assertThat(done.finishedAt()).isNotNull();
         assertThat(done.leaseUntil()).isNull();
-        assertThat(statuses(jobId, 2)).extracting(JobStatusChangedEvent::status)
+        assertThat(awaitStatuses(jobId, 2)).extracting(JobStatusChangedEvent::status)
                 .containsExactly(JobStatus.RUNNING, JobStatus.COMPLETED);
         assertThat(recorder.records(Topics.JOB_DEAD_LETTER, jobId)).isEmpty();
     }
@@ -90,7 +90,7 @@ class OutcomeConsumerTest extends KafkaAndDbTest {
         assertThat(deadLetter.traceId()).isEqualTo(TestJobs.traceId(jobId));
         assertThat(deadLetter.failedAt()).isEqualTo(failed.finishedAt());
 
-        List<JobStatusChangedEvent> statuses = statuses(jobId, 8);
+        List<JobStatusChangedEvent> statuses = awaitStatuses(jobId, 8);
         assertThat(statuses).extracting(JobStatusChangedEvent::status).containsExactly(
                 JobStatus.RUNNING, JobStatus.PENDING, JobStatus.RUNNING, JobStatus.PENDING,
                 JobStatus.RUNNING, JobStatus.PENDING, JobStatus.RUNNING, JobStatus.FAILED);
@@ -141,7 +141,7 @@ class OutcomeConsumerTest extends KafkaAndDbTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(count("jobweaver.outcomes.stale", Topics.JOB_COMPLETED) - staleCompletedBefore)
                         .isEqualTo(1.0));
-        assertThat(statuses(jobId, 4)).extracting(JobStatusChangedEvent::status)
+        assertThat(awaitStatuses(jobId, 4)).extracting(JobStatusChangedEvent::status)
                 .containsExactly(JobStatus.RUNNING, JobStatus.PENDING, JobStatus.RUNNING, JobStatus.COMPLETED);
     }
 
@@ -151,7 +151,7 @@ class OutcomeConsumerTest extends KafkaAndDbTest {
         producer.sendJson(Topics.JOB_COMPLETED, completed, TestJobs.completed(completed, 1));
         db.awaitJob(completed, j -> j.status() == JobStatus.COMPLETED);
         producer.sendJson(Topics.JOB_COMPLETED, completed, TestJobs.completed(completed, 1));
-        List<JobStatusChangedEvent> statuses = statuses(completed, 3);
+        List<JobStatusChangedEvent> statuses = awaitStatuses(completed, 3);
         assertThat(statuses).extracting(JobStatusChangedEvent::status)
                 .containsExactly(JobStatus.RUNNING, JobStatus.COMPLETED, JobStatus.COMPLETED);
         assertThat(statuses.get(2)).isEqualTo(statuses.get(1));
@@ -167,7 +167,7 @@ class OutcomeConsumerTest extends KafkaAndDbTest {
                 .isEqualTo(JobEventPublisher.deadLetterEventId(failed, 2).toString());
         assertThat(value(deadLetters.get(1), DeadLetterEvent.class))
                 .isEqualTo(value(deadLetters.get(0), DeadLetterEvent.class));
-        assertThat(statuses(failed, 3)).extracting(JobStatusChangedEvent::version).containsExactly(1L, 2L, 2L);
+        assertThat(awaitStatuses(failed, 3)).extracting(JobStatusChangedEvent::version).containsExactly(1L, 2L, 2L);
     }
 
     @Test
@@ -195,12 +195,6 @@ class OutcomeConsumerTest extends KafkaAndDbTest {
         producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.created(jobId, maxRetries));
         db.awaitJob(jobId, JobStatus.RUNNING, 1);
         return jobId;
-    }
-
-    /** The job's status events once there are at least {@code count}, in publication order. */
-    private List<JobStatusChangedEvent> statuses(UUID jobId, int count) {
-        return recorder.await(Topics.JOB_STATUS, jobId, count).stream()
-                .map(r -> value(r, JobStatusChangedEvent.class)).toList();
     }
 
     private double count(String name, String topic) {

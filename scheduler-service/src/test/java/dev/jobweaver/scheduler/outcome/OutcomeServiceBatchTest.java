@@ -48,8 +48,7 @@ class OutcomeServiceBatchTest extends KafkaAndDbTest {
             assertThat(job.status()).as("job %s", id).isEqualTo(JobStatus.COMPLETED);
             assertThat(job.version()).as("job %s", id).isEqualTo(2);
         }
-        List<JobStatusChangedEvent> statuses = recorder.await(Topics.JOB_STATUS, twice, 3).stream()
-                .map(r -> value(r, JobStatusChangedEvent.class)).toList();
+        List<JobStatusChangedEvent> statuses = awaitStatuses(twice, 3);
         assertThat(statuses).extracting(JobStatusChangedEvent::version).containsExactly(1L, 2L, 2L);
     }
 
@@ -68,8 +67,7 @@ class OutcomeServiceBatchTest extends KafkaAndDbTest {
         assertThat(done.status()).isEqualTo(JobStatus.COMPLETED);
         assertThat(done.retryCount()).isEqualTo(1);
         assertThat(done.version()).isEqualTo(3);
-        assertThat(recorder.await(Topics.JOB_STATUS, other, 3).stream()
-                .map(r -> value(r, JobStatusChangedEvent.class)).toList())
+        assertThat(awaitStatuses(other, 3))
                 .extracting(JobStatusChangedEvent::status, JobStatusChangedEvent::version)
                 .containsExactly(Tuple.tuple(JobStatus.RUNNING, 1L),
                         Tuple.tuple(JobStatus.PENDING, 2L),

@@ -71,8 +71,7 @@ class OutcomeServiceJobControlTest extends KafkaAndDbTest {
         assertThat(completed.result()).isEqualTo(result);
         producer.sendJson(Topics.JOB_COMPLETED, jobId, TestJobs.completed(jobId, 1, result));
 
-        List<JobStatusChangedEvent> statuses = recorder.await(Topics.JOB_STATUS, jobId, 3).stream()
-                .map(r -> value(r, JobStatusChangedEvent.class)).toList();
+        List<JobStatusChangedEvent> statuses = awaitStatuses(jobId, 3);
         assertThat(statuses).extracting(JobStatusChangedEvent::status)
                 .containsExactly(JobStatus.RUNNING, JobStatus.COMPLETED, JobStatus.COMPLETED);
         assertThat(statuses.get(0).result()).isNull();

@@ -57,8 +57,7 @@ class LeaseSweeperTest extends KafkaAndDbTest {
                 DeadLetterEvent.class);
         assertThat(deadLetter.reason()).isEqualTo(JobStateMachine.LEASE_EXPIRED);
         assertThat(deadLetter.finalRetryCount()).isEqualTo(1);
-        List<JobStatusChangedEvent> statuses = recorder.await(Topics.JOB_STATUS, jobId, 4).stream()
-                .map(r -> value(r, JobStatusChangedEvent.class)).toList();
+        List<JobStatusChangedEvent> statuses = awaitStatuses(jobId, 4);
         assertThat(statuses).extracting(JobStatusChangedEvent::status)
                 .containsExactly(JobStatus.RUNNING, JobStatus.PENDING, JobStatus.RUNNING, JobStatus.FAILED);
         assertThat(statuses).extracting(JobStatusChangedEvent::version).containsExactly(1L, 2L, 3L, 4L);

@@ -164,6 +164,15 @@ public abstract class KafkaAndDbTest {
                 List.of(commands), sentinel, TestJobs.cancel(sentinel), j -> j.status() == JobStatus.CANCELLED);
     }
 
+    /**
+     * The job's status events in publication order, tombstones left out, once at least {@code count} records of the job
+     * are on job-status.
+     */
+    protected List<JobStatusChangedEvent> awaitStatuses(UUID jobId, int count) {
+        recorder.await(Topics.JOB_STATUS, jobId, count);
+        return statuses(jobId);
+    }
+
     /** The status events recorded for the job so far, tombstones left out. */
     protected List<JobStatusChangedEvent> statuses(UUID jobId) {
         return recorder.records(Topics.JOB_STATUS, jobId).stream().filter(r -> r.value() != null)

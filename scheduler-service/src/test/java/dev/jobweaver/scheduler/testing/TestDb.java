@@ -62,6 +62,13 @@ public final class TestDb {
                 + " WHERE job_id = $1 AND job_status = 'RUNNING'", jobId);
     }
 
+    /** As {@link #insertPending(UUID, String, int, long)}, for a job of its own; its id. */
+    public UUID pending(String instructionJson, int maxRetries, long dueInSeconds) {
+        UUID jobId = UUID.randomUUID();
+        insertPending(jobId, instructionJson, maxRetries, dueInSeconds);
+        return jobId;
+    }
+
     /**
      * Inserts a PENDING job directly, due {@code dueInSeconds} from now (negative: already due), as ingestion
      * would have stored it.

@@ -99,8 +99,7 @@ class JobInsertsTest {
 
     @Test
     void noJobIsStoredRunningWhileADueJobWaitsForItsSlot() {
-        UUID waiting = UUID.randomUUID();
-        db.insertPending(waiting, TestJobs.LOG_INSTRUCTION, 0, -1);
+        UUID waiting = db.pending(TestJobs.LOG_INSTRUCTION, 0, -1);
         NewJob job = newJob();
 
         Stored stored = insert(List.of(job), 1, 0);
