@@ -1,8 +1,9 @@
 package dev.jobweaver.scheduler.dispatch;
 
+import static dev.jobweaver.scheduler.testing.Waits.TIMEOUT;
+
 import dev.jobweaver.common.job.Priority;
 import io.smallrye.mutiny.Uni;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -10,7 +11,6 @@ import java.util.UUID;
 /** Dispatch rounds raced against each other, for the tests of the limits' claim lock. */
 final class ClaimRace {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final List<List<Priority>> ORDERS = List.of(
             List.of(Priority.HIGH, Priority.NORMAL, Priority.LOW),
             List.of(Priority.LOW, Priority.NORMAL, Priority.HIGH),

@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.job;
 
+import static dev.jobweaver.scheduler.testing.Waits.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.testing.JobWeaverTest;
@@ -7,7 +8,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,8 +21,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_scheduler")
 class JobTransitionsTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @Inject
     JobTransitions transitions;

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
  */
 public abstract class KafkaAndDbTest {
 
-    protected static final Duration TIMEOUT = Duration.ofSeconds(30);
+    protected static final Duration TIMEOUT = Waits.TIMEOUT;
 
     @Inject
     protected ObjectMapper mapper;

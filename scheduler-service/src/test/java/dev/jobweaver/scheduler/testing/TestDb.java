@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.testing;
 
+import static dev.jobweaver.scheduler.testing.Waits.TIMEOUT;
 import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.job.JobStatus;
@@ -19,8 +20,6 @@ import java.util.function.Predicate;
 
 /** Reads and nudges {@code job_executions} from tests (the test thread may block). */
 public final class TestDb {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Pool pool;
     private final JobReads reads;

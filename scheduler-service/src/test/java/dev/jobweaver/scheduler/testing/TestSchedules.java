@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.testing;
 
+import static dev.jobweaver.scheduler.testing.Waits.TIMEOUT;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,8 +28,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * firing into the next.
  */
 public final class TestSchedules implements AutoCloseable {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final TestProducer producer;
     private final ObjectMapper mapper;

@@ -1,5 +1,7 @@
 package dev.jobweaver.scheduler.testing;
 
+import static dev.jobweaver.scheduler.testing.Waits.TIMEOUT;
+
 import org.awaitility.Awaitility;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -39,8 +41,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  * dependencies' results in the payload). Records every progress event of its runs.
  */
 public final class TestWorkflows implements AutoCloseable {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final TestProducer producer;
     private final ObjectMapper mapper;
