@@ -12,7 +12,6 @@ import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
@@ -31,10 +30,8 @@ class IngestionServiceOriginTest extends KafkaAndDbTest {
     void aScheduledJobIsStoredWithItsScheduleAndTickAndASubmittedOneWithout() {
         UUID scheduleId = UUID.randomUUID();
         Instant tick = Instant.parse("2026-11-26T02:00:00.123456789Z");
-        UUID scheduled = UUID.randomUUID();
+        UUID scheduled = sendScheduled(scheduleId, tick);
         UUID submitted = UUID.randomUUID();
-        producer.sendJson(Topics.JOB_CREATED, scheduled, withOrigin(TestJobs.created(scheduled, 0),
-                new JobOrigin(scheduleId, tick)));
         producer.sendJson(Topics.JOB_CREATED, submitted, TestJobs.created(submitted, 0));
 
         db.awaitJob(scheduled, j -> true);
@@ -51,12 +48,10 @@ class IngestionServiceOriginTest extends KafkaAndDbTest {
     @Test
     void aScheduledJobWhoseCancelCameFirstIsStoredCancelledWithItsOrigin() {
         UUID scheduleId = UUID.randomUUID();
-        Instant tick = Instant.parse("2026-11-26T03:00:00Z");
         UUID jobId = UUID.randomUUID();
         commandsApplied(TestJobs.cancel(jobId));
 
-        producer.sendJson(Topics.JOB_CREATED, jobId, withOrigin(TestJobs.created(jobId, 0),
-                new JobOrigin(scheduleId, tick)));
+        sendScheduled(jobId, scheduleId, Instant.parse("2026-11-26T03:00:00Z"));
 
         db.awaitJob(jobId, j -> j.status() == JobStatus.CANCELLED && j.version() == 1);
         Row row = origin(jobId);
@@ -66,11 +61,20 @@ class IngestionServiceOriginTest extends KafkaAndDbTest {
 
     private Row origin(UUID jobId) {
         return pool.preparedQuery("SELECT schedule_id, scheduled_for FROM job_executions WHERE job_id = $1")
-                .execute(Tuple.of(jobId)).await().atMost(Duration.ofSeconds(30)).iterator().next();
+                .execute(Tuple.of(jobId)).await().atMost(TIMEOUT).iterator().next();
     }
 
-    private static JobCreatedEvent withOrigin(JobCreatedEvent e, JobOrigin origin) {
-        return new JobCreatedEvent(e.jobId(), e.jobType(), e.payload(), e.maxRetries(), e.traceId(), e.createdAt(),
-                e.control(), origin);
+    /** Publishes the job-created event of a job of its own made for {@code tick} of {@code scheduleId}; its id. */
+    private UUID sendScheduled(UUID scheduleId, Instant tick) {
+        UUID jobId = UUID.randomUUID();
+        sendScheduled(jobId, scheduleId, tick);
+        return jobId;
+    }
+
+    /** Publishes the job-created event of {@code jobId}, made for {@code tick} of {@code scheduleId}, as the API does. */
+    private void sendScheduled(UUID jobId, UUID scheduleId, Instant tick) {
+        JobCreatedEvent e = TestJobs.created(jobId, 0);
+        producer.sendJson(Topics.JOB_CREATED, jobId, new JobCreatedEvent(e.jobId(), e.jobType(), e.payload(),
+                e.maxRetries(), e.traceId(), e.createdAt(), e.control(), new JobOrigin(scheduleId, tick)));
     }
 }
