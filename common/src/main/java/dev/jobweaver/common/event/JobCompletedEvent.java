@@ -25,10 +25,4 @@ public record JobCompletedEvent(
         Instant finishedAt,
         String workerId,
         @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode result) {
-
-    /** A success without a result. */
-    public JobCompletedEvent(UUID eventId, UUID jobId, int attempt, String traceId, Instant startedAt,
-                             Instant finishedAt, String workerId) {
-        this(eventId, jobId, attempt, traceId, startedAt, finishedAt, workerId, null);
-    }
 }

@@ -39,7 +39,7 @@ class EventJsonTest {
                 new JobCreatedEvent(JOB, JobType.SIMULATION, PAYLOAD, 3, TRACE, T0),
                 new RunJobEvent(run, JOB, 2, JobType.SIMULATION, PAYLOAD, TRACE, T0, T0.plusSeconds(1),
                         T0.plusSeconds(90)),
-                new JobCompletedEvent(run, JOB, 2, TRACE, T0.plusSeconds(1), T0.plusSeconds(2), "worker-1"),
+                new JobCompletedEvent(run, JOB, 2, TRACE, T0.plusSeconds(1), T0.plusSeconds(2), "worker-1", null),
                 new JobFailedEvent(run, JOB, 2, TRACE, "boom", T0.plusSeconds(1), T0.plusSeconds(2), "worker-1"),
                 new DeadLetterEvent(JOB, "boom", 3, T0.plusSeconds(3), TRACE),
                 new JobStatusChangedEvent(JOB, JobStatus.PENDING, 4, 2, 1, 3, T0.plusSeconds(10), "boom", TRACE,

@@ -33,7 +33,7 @@ class EventRulesTest {
         assertThat(EventRules.problem(created(TRACE, 3, PAYLOAD, NOW))).isNull();
         assertThat(EventRules.problem(new RunJobEvent(UUID.randomUUID(), JOB, 1, JobType.SIMULATION, PAYLOAD, TRACE,
                 NOW, NOW, NOW))).isNull();
-        assertThat(EventRules.problem(new JobCompletedEvent(UUID.randomUUID(), JOB, 1, TRACE, NOW, NOW, "w-1")))
+        assertThat(EventRules.problem(new JobCompletedEvent(UUID.randomUUID(), JOB, 1, TRACE, NOW, NOW, "w-1", null)))
                 .isNull();
         assertThat(EventRules.problem(new JobFailedEvent(UUID.randomUUID(), JOB, 2, TRACE, "boom", NOW, NOW, "w-1")))
                 .isNull();
@@ -118,7 +118,7 @@ class EventRulesTest {
         assertThat(EventRules.problem(created(TRACE, -1, PAYLOAD, NOW))).isEqualTo(
                 "maxRetries must be between 0 and 100, got -1");
         assertThat(EventRules.problem(created(TRACE, Integer.MAX_VALUE, PAYLOAD, NOW))).startsWith("maxRetries");
-        assertThat(EventRules.problem(new JobCompletedEvent(null, JOB, 0, TRACE, NOW, NOW, "w")))
+        assertThat(EventRules.problem(new JobCompletedEvent(null, JOB, 0, TRACE, NOW, NOW, "w", null)))
                 .isEqualTo("attempt must be between 1 and 10000, got 0");
         assertThat(EventRules.problem(new JobStatusChangedEvent(JOB, JobStatus.RUNNING, 0, 1, 0, 3, null, null,
                 TRACE, NOW, NOW, null))).isEqualTo("version must be 1 or more, got 0");
@@ -158,7 +158,7 @@ class EventRulesTest {
     void stringsTooLongForTheirColumnsAreNamed() {
         assertThat(EventRules.problem(new JobFailedEvent(null, JOB, 1, TRACE, "e".repeat(8193), NOW, NOW, "w")))
                 .isEqualTo("errorMessage must be at most 8192 characters, got 8193");
-        assertThat(EventRules.problem(new JobCompletedEvent(null, JOB, 1, TRACE, NOW, NOW, "w".repeat(201))))
+        assertThat(EventRules.problem(new JobCompletedEvent(null, JOB, 1, TRACE, NOW, NOW, "w".repeat(201), null)))
                 .isEqualTo("workerId must be at most 200 characters, got 201");
     }
 

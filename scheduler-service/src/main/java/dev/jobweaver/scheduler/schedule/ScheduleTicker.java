@@ -175,8 +175,8 @@ public class ScheduleTicker {
             return null;
         }
         Duration every = schedule.interval() == null ? null : ScheduleClock.interval(schedule.interval());
-        TickPlan plan = TickPlan.of(clock, every, timer.nextRunAt(), now, schedule.misfire(), schedule.overlap(), due.busy(),
-                config.schedules().misfireThreshold(), config.schedules().maxTicksPerRound());
+        TickPlan plan = TickPlan.of(clock, every, timer.nextRunAt(), now, schedule.misfire(), schedule.overlap(),
+                due.busy(), config.schedules().misfireThreshold(), config.schedules().maxTicksPerRound());
         List<ScheduleFiredEvent> events = new ArrayList<>(plan.fire().size());
         for (TickPlan.Tick tick : plan.fire()) {
             ScheduleFiredEvent event = new ScheduleFiredEvent(scheduleId, schedule.version(),

@@ -71,7 +71,7 @@ class IngestionServiceOriginTest extends KafkaAndDbTest {
         return jobId;
     }
 
-    /** Publishes the job-created event of {@code jobId}, made for {@code tick} of {@code scheduleId}, as the API does. */
+    /** Publishes the job-created event of {@code jobId}, made for {@code tick} of {@code scheduleId}. */
     private void sendScheduled(UUID jobId, UUID scheduleId, Instant tick) {
         JobCreatedEvent e = TestJobs.created(jobId, 0);
         producer.sendJson(Topics.JOB_CREATED, jobId, new JobCreatedEvent(e.jobId(), e.jobType(), e.payload(),

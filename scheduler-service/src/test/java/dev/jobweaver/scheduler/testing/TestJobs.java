@@ -45,10 +45,9 @@ public final class TestJobs {
                 now.minusMillis(5), now, "test-worker", result);
     }
 
+    /** A success without a result. */
     public static JobCompletedEvent completed(UUID jobId, int attempt) {
-        Instant now = Instant.now();
-        return new JobCompletedEvent(EventIds.runEventId(jobId, attempt), jobId, attempt, traceId(jobId),
-                now.minusMillis(5), now, "test-worker");
+        return completed(jobId, attempt, null);
     }
 
     public static JobFailedEvent failed(UUID jobId, int attempt, String error) {
