@@ -121,7 +121,7 @@ class GroupCommitConcurrencyTest {
     @Test
     void aCallerThatSubmitsAgainFromItsResultIsServedLikeAnyOther() throws Exception {
         GroupCommitTest.Writes db = new GroupCommitTest.Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(10, 1, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(10, 1);
         commit.submit(0);
         List<CompletionStage<String>> followUps = new ArrayList<>();
         List<CompletableFuture<String>> first = List.of(commit.submit(1), commit.submit(2));

@@ -22,12 +22,12 @@ class GroupCommitFailureTest {
     @Test
     void aFailedBatchFailsEachOfItsCallsAndTheNextBatchStillGoesOut() throws Exception {
         GroupCommitTest.Writes db = new GroupCommitTest.Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(10, 1, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(10, 1);
         CompletableFuture<String> first = commit.submit(0);
         CompletableFuture<String> second = commit.submit(1);
         CompletableFuture<String> third = commit.submit(2);
 
-        db.pending.get(0).completeExceptionally(new IllegalStateException("connection reset"));
+        db.fail(0, new IllegalStateException("connection reset"));
 
         assertThatThrownBy(() -> first.get(1, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(IllegalStateException.class).hasRootCauseMessage("connection reset");
@@ -40,7 +40,7 @@ class GroupCommitFailureTest {
     @Test
     void everyCallOfAFailedBatchGetsTheSameFailureUnwrapped() {
         GroupCommitTest.Writes db = new GroupCommitTest.Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(10, 1, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(10, 1);
         commit.submit(0);
         List<CompletableFuture<String>> batch = List.of(commit.submit(1), commit.submit(2), commit.submit(3));
         db.write(0);
@@ -48,7 +48,7 @@ class GroupCommitFailureTest {
 
         // A dependent stage reports its failure wrapped in a CompletionException; the calls get the reason itself,
         // also in whenComplete and handle, which see the stored failure as it is.
-        db.pending.get(1).completeExceptionally(new CompletionException(reason));
+        db.fail(1, new CompletionException(reason));
 
         for (CompletableFuture<String> call : batch) {
             assertThat(call.handle((row, failure) -> failure).join()).isSameAs(reason);
@@ -131,11 +131,11 @@ class GroupCommitFailureTest {
     @Test
     void aFailedBatchLeavesTheOtherBatchInFlightAlone() throws Exception {
         GroupCommitTest.Writes db = new GroupCommitTest.Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(10, 2, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(10, 2);
         CompletableFuture<String> a = commit.submit(0);
         CompletableFuture<String> b = commit.submit(1);
 
-        db.pending.get(0).completeExceptionally(new IllegalStateException("connection reset"));
+        db.fail(0, new IllegalStateException("connection reset"));
 
         assertThat(a).isCompletedExceptionally();
         assertThat(b).isNotDone();

@@ -37,12 +37,22 @@ class GroupCommitTest {
         void write(int index) {
             pending.get(index).complete(batches.get(index).stream().map(i -> "row " + i).toList());
         }
+
+        /** Fails the flush of batch {@code index} with {@code reason}. */
+        void fail(int index, Throwable reason) {
+            pending.get(index).completeExceptionally(reason);
+        }
+
+        /** A group commit that flushes into these writes. */
+        GroupCommit<Integer, String> commit(int maxBatchSize, int maxInFlight) {
+            return new GroupCommit<>(maxBatchSize, maxInFlight, this::flush);
+        }
     }
 
     @Test
     void aCallAtRestGoesOutAloneAtOnce() throws Exception {
         Writes db = new Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(10, 1, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(10, 1);
 
         CompletableFuture<String> one = commit.submit(1);
 
@@ -58,7 +68,7 @@ class GroupCommitTest {
     @Test
     void callsThatArriveWhileABatchIsWrittenGoOutTogetherEachWithItsOwnResult() throws Exception {
         Writes db = new Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(10, 1, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(10, 1);
 
         CompletableFuture<String> first = commit.submit(0);
         List<CompletableFuture<String>> waiting = new ArrayList<>();
@@ -83,7 +93,7 @@ class GroupCommitTest {
     @Test
     void aBatchIsCappedAndTheRestFollowsOldestFirst() {
         Writes db = new Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(3, 1, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(3, 1);
 
         for (int i = 0; i < 8; i++) {
             commit.submit(i);
@@ -98,7 +108,7 @@ class GroupCommitTest {
     @Test
     void batchesAreBoundedInSizeAndInNumber() {
         Writes db = new Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(3, 2, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(3, 2);
 
         List<CompletableFuture<String>> all = IntStream.range(0, 11).mapToObj(commit::submit).toList();
         assertThat(db.batches).containsExactly(List.of(0), List.of(1));
@@ -120,7 +130,7 @@ class GroupCommitTest {
     @Test
     void batchesInFlightMayFinishInAnyOrderAndEachCallGetsItsOwnResult() throws Exception {
         Writes db = new Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(10, 2, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(10, 2);
         CompletableFuture<String> a = commit.submit(0);
         CompletableFuture<String> b = commit.submit(1);
 
@@ -135,7 +145,7 @@ class GroupCommitTest {
     @Test
     void resultsOfABatchCompleteInItsOrderAfterTheNextBatchWentOut() {
         Writes db = new Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(10, 1, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(10, 1);
         commit.submit(0);
         List<String> resumed = new CopyOnWriteArrayList<>();
         AtomicInteger batchesSeenByFirstCaller = new AtomicInteger(-1);
@@ -180,7 +190,7 @@ class GroupCommitTest {
     @Test
     void flushRunsOnTheFreeingThreadAndResultsCompleteOnTheWritingThread() throws Exception {
         Writes db = new Writes();
-        GroupCommit<Integer, String> commit = new GroupCommit<>(10, 1, db::flush);
+        GroupCommit<Integer, String> commit = db.commit(10, 1);
         commit.submit(0);
         AtomicReference<String> resumedOn = new AtomicReference<>();
         commit.submit(1).thenRun(() -> resumedOn.set(Thread.currentThread().getName()));
