@@ -1,7 +1,7 @@
 package dev.jobweaver.scheduler.schedule;
 
-import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.batch.Columns;
+import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
 import io.smallrye.mutiny.Uni;
