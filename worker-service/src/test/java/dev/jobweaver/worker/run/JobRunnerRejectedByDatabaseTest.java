@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.Step;
-import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.QuarantineHeaders;
 import dev.jobweaver.testing.JobWeaverTest;
@@ -43,7 +42,8 @@ class JobRunnerRejectedByDatabaseTest extends WorkerKafkaTest {
 
     @Test
     void anAttemptTheDatabaseRefusesIsQuarantinedBeforeItsStepsRun() throws Exception {
-        RunJobEvent refused = withAttempt(WorkerKafka.run(new Step.Log("must never run")), REFUSED_ATTEMPT);
+        RunJobEvent first = WorkerKafka.run(new Step.Log("must never run"));
+        RunJobEvent refused = WorkerKafka.attempt(first, REFUSED_ATTEMPT, first.payload());
         pool.query("ALTER TABLE execution_attempts ADD CONSTRAINT " + CONSTRAINT + " CHECK (attempt <> "
                 + REFUSED_ATTEMPT + ") NOT VALID").execute().await().atMost(WAIT);
         try {
@@ -146,11 +146,6 @@ class JobRunnerRejectedByDatabaseTest extends WorkerKafkaTest {
     private static double rejected() {
         return PrometheusScrape.sum("jobweaver_quarantined_total", "topic=\"run-job\"",
                 "reason=\"rejected_by_database\"");
-    }
-
-    private static RunJobEvent withAttempt(RunJobEvent run, int attempt) {
-        return new RunJobEvent(EventIds.runEventId(run.jobId(), attempt), run.jobId(), attempt, run.jobType(),
-                run.payload(), run.traceId(), run.createdAt(), run.dispatchedAt(), run.leaseUntil(), run.control());
     }
 
     private Row row(UUID eventId) {
