@@ -150,10 +150,7 @@ class TenantLimitResourceTest {
         // a limit set again goes on counting from the removal
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.TENANT_LIMITS)) {
             assertThat(put(tenant, "{\"maxRunning\":7}").statusCode()).isEqualTo(200);
-            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
-                    seen -> seen.stream().anyMatch(r -> tenant.equals(r.key())), Duration.ofSeconds(20));
-            TenantLimitEvent event = mapper.readValue(records.stream().filter(r -> tenant.equals(r.key()))
-                    .findFirst().orElseThrow().value(), TenantLimitEvent.class);
+            TenantLimitEvent event = probe.first(tenant, mapper, TenantLimitEvent.class);
             assertThat(event.version()).isEqualTo(4);
             assertThat(event.maxRunning()).isEqualTo(7);
         }
