@@ -1,5 +1,6 @@
 package dev.jobweaver.api.hook;
 
+import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -141,12 +142,7 @@ class HookResourceTest {
             an array                 | []                                                                                                                         | API.MALFORMED_JSON       | request body must be a JSON object, got an array
             """)
     void aBadRequestIs400NamingTheField(String name, String body, String errorCode, String message) {
-        Response response = Hooks.create(body);
-
-        assertThat(response.statusCode()).as(response.body().asString()).isEqualTo(400);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo(errorCode);
-        assertThat(response.jsonPath().getString("message")).contains(message);
-        assertThat(response.jsonPath().getInt("status")).isEqualTo(400);
+        assertRefused(name, Hooks.create(body), 400, errorCode, message);
     }
 
     @Test
