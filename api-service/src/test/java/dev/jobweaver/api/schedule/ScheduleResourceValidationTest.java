@@ -143,14 +143,11 @@ class ScheduleResourceValidationTest {
         EVERY_ENDPOINT.refuse("not-a-uuid", 400, "API.INVALID_PARAMETER", "path parameter id must be a UUID");
     }
 
-    @Test
-    void badListParametersAre400() {
-        assertRefused("size 0", given().queryParam("size", 0).get("/api/schedules"), 400, "API.INVALID_PARAMETER",
-                "query parameter size must be an integer between 1 and 100, got '0'");
-        assertRefused("page -1", given().queryParam("page", -1).get("/api/schedules"), 400, "API.INVALID_PARAMETER",
-                "query parameter page");
-        assertRefused("tenant", given().queryParam("tenant", "Bad Tenant").get("/api/schedules"), 400,
-                "API.INVALID_PARAMETER", "query parameter tenant must match");
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("dev.jobweaver.api.testing.ListParameters#badPagingOrTenant")
+    void aBadListParameterIs400(String name, String value, String messagePart) {
+        assertRefused(name + "=" + value, given().queryParam(name, value).get("/api/schedules"), 400,
+                "API.INVALID_PARAMETER", messagePart);
     }
 
     @Test

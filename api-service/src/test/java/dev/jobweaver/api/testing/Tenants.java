@@ -24,7 +24,8 @@ public final class Tenants {
 
     /** Names that are no tenant's: capitals, a leading dash, other characters, a space, one character too many. */
     public static Stream<String> invalid() {
-        return Stream.of("Acme", "-acme", "ac_me", "acme_1", "a.b", "acme%20corp", "a".repeat(64));
+        return Stream.of("Acme", "-acme", "ac_me", "acme_1", "a.b", "Not_A_Tenant", "Bad Tenant", "acme%20corp",
+                "a".repeat(64));
     }
 
     /**
