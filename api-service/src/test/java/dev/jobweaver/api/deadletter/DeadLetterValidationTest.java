@@ -48,8 +48,7 @@ class DeadLetterValidationTest {
     @ParameterizedTest(name = "{0}={1}")
     @MethodSource("queries")
     void aBadListParameterIs400NamingIt(String name, String value, String messagePart) {
-        assertRefused(name + "=" + value, given().queryParam(name, value).get("/api/dead-letters"), 400, PARAMETER,
-                messagePart);
+        ListParameters.assertRefused("/api/dead-letters", name, value, messagePart);
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.api.testing.ListParameters;
 import dev.jobweaver.api.testing.Schedules;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
@@ -146,8 +147,7 @@ class ScheduleResourceValidationTest {
     @ParameterizedTest(name = "{0}={1}")
     @MethodSource("dev.jobweaver.api.testing.ListParameters#badPagingOrTenant")
     void aBadListParameterIs400(String name, String value, String messagePart) {
-        assertRefused(name + "=" + value, given().queryParam(name, value).get("/api/schedules"), 400,
-                "API.INVALID_PARAMETER", messagePart);
+        ListParameters.assertRefused("/api/schedules", name, value, messagePart);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.jobweaver.api.testing;
 
+import static io.restassured.RestAssured.given;
+
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
@@ -26,5 +28,11 @@ public final class ListParameters {
     public static Stream<Arguments> badPagingOrTenant() {
         return Stream.concat(badPaging(), Tenants.invalid()
                 .map(tenant -> Arguments.of("tenant", tenant, "query parameter tenant must match")));
+    }
+
+    /** Asserts that GET {@code path} with {@code name}={@code value} is refused so, naming {@code messagePart}. */
+    public static void assertRefused(String path, String name, String value, String messagePart) {
+        Answers.assertRefused(name + "=" + value, given().queryParam(name, value).get(path), 400,
+                "API.INVALID_PARAMETER", messagePart);
     }
 }

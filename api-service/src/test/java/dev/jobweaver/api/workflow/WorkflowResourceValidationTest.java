@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Endpoints;
+import dev.jobweaver.api.testing.ListParameters;
 import dev.jobweaver.api.testing.Workflows;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
@@ -150,16 +151,13 @@ class WorkflowResourceValidationTest {
     @ParameterizedTest(name = "{0}={1}")
     @MethodSource("dev.jobweaver.api.testing.ListParameters#badPagingOrTenant")
     void aBadListParameterIs400(String name, String value, String messagePart) {
-        assertRefused(name + "=" + value, given().queryParam(name, value).get("/api/workflows"), 400,
-                "API.INVALID_PARAMETER", messagePart);
+        ListParameters.assertRefused("/api/workflows", name, value, messagePart);
     }
 
     @ParameterizedTest(name = "{0}={1}")
     @MethodSource("dev.jobweaver.api.testing.ListParameters#badPaging")
     void aBadRunsListParameterIs400(String name, String value, String messagePart) {
-        String id = Workflows.createOne();
-        assertRefused(name + "=" + value, given().queryParam(name, value).get("/api/workflows/" + id + "/runs"), 400,
-                "API.INVALID_PARAMETER", messagePart);
+        ListParameters.assertRefused("/api/workflows/" + Workflows.createOne() + "/runs", name, value, messagePart);
     }
 
     @Test
