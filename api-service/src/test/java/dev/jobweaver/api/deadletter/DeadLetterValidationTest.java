@@ -80,7 +80,7 @@ class DeadLetterValidationTest {
     void aBadBodyIs400NamingTheFieldAndChangesNothing(String rule, BiFunction<String, String, Response> call,
                                                       String body, String errorCode, String messagePart)
             throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
+        String jobId = DeadLetters.storeOpen(Instant.now());
         unchanged(jobId, id -> call.apply(id, body), rule, errorCode, messagePart);
     }
 
@@ -141,7 +141,7 @@ class DeadLetterValidationTest {
 
     @Test
     void aDiscardThatIsNotJsonIs415() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
+        String jobId = DeadLetters.storeOpen(Instant.now());
         Map<String, String> before = DeadLetters.row(jobId);
 
         Response response = given().contentType(ContentType.TEXT).body("gone")
