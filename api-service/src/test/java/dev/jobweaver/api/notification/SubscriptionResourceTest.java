@@ -4,6 +4,7 @@ import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.FastDeliveries;
@@ -140,11 +141,9 @@ class SubscriptionResourceTest {
     }
 
     @Test
-    void aBodyThatIsNotJsonContentIs415() {
-        Response response = given().contentType(ContentType.TEXT).body("{}").post("/api/subscriptions");
-
-        assertThat(response.statusCode()).isEqualTo(415);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.UNSUPPORTED_MEDIA_TYPE");
+    void aBodyThatIsNotJsonContentIs415AndOneOverTheLimit413() {
+        Answers.assertBodyOverTheLimitAndNotJsonRefused("/api/subscriptions",
+                "{\"jobType\":\"HTTP\",\"events\":[\"FAILED\"],\"url\":\"" + URL + "\"}");
     }
 
     @Test
