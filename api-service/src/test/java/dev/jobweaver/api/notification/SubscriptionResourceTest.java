@@ -4,7 +4,6 @@ import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.FastDeliveries;
@@ -141,9 +140,11 @@ class SubscriptionResourceTest {
     }
 
     @Test
-    void aBodyThatIsNotJsonContentIs415AndOneOverTheLimit413() {
-        Answers.assertBodyOverTheLimitAndNotJsonRefused("/api/subscriptions",
-                "{\"jobType\":\"HTTP\",\"events\":[\"FAILED\"],\"url\":\"" + URL + "\"}");
+    void aBodyThatIsNotJsonContentIs415() {
+        Response response = given().contentType(ContentType.TEXT).body("{}").post("/api/subscriptions");
+
+        assertRefused("text/plain", response, 415, "API.UNSUPPORTED_MEDIA_TYPE",
+                "Content-Type must be application/json");
     }
 
     @Test
