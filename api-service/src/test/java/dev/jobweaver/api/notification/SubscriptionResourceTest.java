@@ -4,6 +4,7 @@ import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.FastDeliveries;
@@ -141,10 +142,7 @@ class SubscriptionResourceTest {
 
     @Test
     void aBodyThatIsNotJsonContentIs415() {
-        Response response = given().contentType(ContentType.TEXT).body("{}").post("/api/subscriptions");
-
-        assertRefused("text/plain", response, 415, "API.UNSUPPORTED_MEDIA_TYPE",
-                "Content-Type must be application/json");
+        Answers.assertNotJsonRefused("/api/subscriptions", "{}");
     }
 
     @Test

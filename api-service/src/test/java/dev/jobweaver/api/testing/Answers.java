@@ -71,7 +71,12 @@ public final class Answers {
     public static void assertBodyOverTheLimitAndNotJsonRefused(String path, String validBody) {
         String big = "{\"name\":\"" + "n".repeat(70_000) + "\"}";
         assertRefused("too large", postJson(path, big), 413, "API.PAYLOAD_TOO_LARGE", "larger than 65536 bytes");
-        assertRefused("not JSON", given().contentType(ContentType.TEXT).body(validBody).post(path), 415,
-                "API.UNSUPPORTED_MEDIA_TYPE", "Content-Type");
+        assertNotJsonRefused(path, validBody);
+    }
+
+    /** Asserts that POST {@code path} with {@code body} sent as text/plain is a 415 naming the type it takes. */
+    public static void assertNotJsonRefused(String path, String body) {
+        assertRefused("text/plain", given().contentType(ContentType.TEXT).body(body).post(path), 415,
+                "API.UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
     }
 }
