@@ -8,36 +8,33 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** A write that fails or hangs is counted and completes: the answer it holds goes out all the same. */
 class AuditLogTest {
 
-    @Test
-    void aFailedWriteIsCountedAndNotFailed() {
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        AuditLog log = new AuditLog(repository(() -> Uni.createFrom().failure(new IllegalStateException("down"))),
-                config(Duration.ofSeconds(5)), registry);
-        log.record(entry()).await().atMost(Duration.ofSeconds(5));
-        assertThat(registry.get("jobweaver.audit.write.failures").counter().count()).isEqualTo(1);
+    static Stream<Arguments> writes() {
+        return Stream.of(
+                Arguments.of("a failed write is counted and not failed",
+                        (Supplier<Uni<Void>>) () -> Uni.createFrom().failure(new IllegalStateException("down")),
+                        Duration.ofSeconds(5), 1),
+                Arguments.of("a hanging write is given up after the timeout",
+                        (Supplier<Uni<Void>>) () -> Uni.createFrom().nothing(), Duration.ofMillis(100), 1),
+                Arguments.of("a written entry counts nothing",
+                        (Supplier<Uni<Void>>) () -> Uni.createFrom().voidItem(), Duration.ofSeconds(5), 0));
     }
 
-    @Test
-    void aHangingWriteIsGivenUpAfterTheTimeout() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("writes")
+    void aWriteCompletesAndOnlyAFailureIsCounted(String rule, Supplier<Uni<Void>> insert, Duration writeTimeout,
+                                                 int failures) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        AuditLog log = new AuditLog(repository(() -> Uni.createFrom().nothing()), config(Duration.ofMillis(100)),
-                registry);
+        AuditLog log = new AuditLog(repository(insert), config(writeTimeout), registry);
         log.record(entry()).await().atMost(Duration.ofSeconds(5));
-        assertThat(registry.get("jobweaver.audit.write.failures").counter().count()).isEqualTo(1);
-    }
-
-    @Test
-    void aWrittenEntryCountsNothing() {
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        AuditLog log = new AuditLog(repository(() -> Uni.createFrom().voidItem()), config(Duration.ofSeconds(5)),
-                registry);
-        log.record(entry()).await().atMost(Duration.ofSeconds(5));
-        assertThat(registry.get("jobweaver.audit.write.failures").counter().count()).isZero();
+        assertThat(registry.get("jobweaver.audit.write.failures").counter().count()).as(rule).isEqualTo(failures);
     }
 
     private static AuditRepository repository(Supplier<Uni<Void>> insert) {
@@ -50,27 +47,12 @@ class AuditLogTest {
     }
 
     private static AuditConfig config(Duration writeTimeout) {
-        return new AuditConfig() {
-            @Override
-            public Duration retention() {
-                return Duration.ofDays(90);
-            }
+        return new Settings(Duration.ofDays(90), Duration.ofHours(1), 5000, writeTimeout);
+    }
 
-            @Override
-            public Duration cleanupInterval() {
-                return Duration.ofHours(1);
-            }
-
-            @Override
-            public int cleanupBatchSize() {
-                return 5000;
-            }
-
-            @Override
-            public Duration writeTimeout() {
-                return writeTimeout;
-            }
-        };
+    /** The audit settings as given. */
+    private record Settings(Duration retention, Duration cleanupInterval, int cleanupBatchSize, Duration writeTimeout)
+            implements AuditConfig {
     }
 
     private static AuditEntry entry() {

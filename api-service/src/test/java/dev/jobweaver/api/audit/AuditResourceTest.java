@@ -1,8 +1,10 @@
 package dev.jobweaver.api.audit;
 
+import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.api.testing.ListParameters;
 import dev.jobweaver.api.testing.SecuredProfile;
 import dev.jobweaver.api.testing.TestTokens;
 import dev.jobweaver.testing.JobWeaverTest;
@@ -211,28 +213,20 @@ class AuditResourceTest {
     }
 
     static Stream<Arguments> badParameters() {
-        return Stream.of(
-                Arguments.of("page", "-1", "query parameter page must be an integer"),
-                Arguments.of("page", "x", "query parameter page must be an integer"),
-                Arguments.of("size", "0", "query parameter size must be an integer between 1 and 100"),
-                Arguments.of("size", "101", "query parameter size must be an integer between 1 and 100"),
+        return Stream.concat(ListParameters.badPagingOrTenant(), Stream.of(
                 Arguments.of("since", "yesterday", "query parameter since must be an ISO-8601 instant"),
                 Arguments.of("until", "2030-01-01", "query parameter until must be an ISO-8601 instant"),
-                Arguments.of("tenant", "Acme", "query parameter tenant must match"),
                 Arguments.of("action", "GET", "query parameter action must be a method"),
                 Arguments.of("action", "POST api/jobs", "query parameter action must be a method"),
                 Arguments.of("action", "poke", "query parameter action must be a method"),
                 Arguments.of("actor", "x".repeat(201), "query parameter actor must be 1 to 200 characters"),
-                Arguments.of("actor", "   ", "query parameter actor must be 1 to 200 characters"));
+                Arguments.of("actor", "   ", "query parameter actor must be 1 to 200 characters")));
     }
 
     @ParameterizedTest(name = "{0}={1}")
     @MethodSource("badParameters")
     void aBadParameterIsA400NamingIt(String name, String value, String message) {
-        Response response = list(Map.of(name, value));
-        assertThat(response.statusCode()).as(response.asString()).isEqualTo(400);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.INVALID_PARAMETER");
-        assertThat(response.jsonPath().getString("message")).contains(message);
+        assertRefused(name + "=" + value, list(Map.of(name, value)), 400, "API.INVALID_PARAMETER", message);
     }
 
     @Test

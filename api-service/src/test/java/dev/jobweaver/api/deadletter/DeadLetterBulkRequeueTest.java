@@ -47,7 +47,7 @@ class DeadLetterBulkRequeueTest {
         DeadLetters.makeNode(node);
         String discarded = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(50));
         assertThat(DeadLetters.discard(discarded, "{\"reason\":\"gone\"}").statusCode()).isEqualTo(200);
-        String otherTenant = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", base.plusSeconds(30));
+        String otherTenant = DeadLetters.storeOpen(base.plusSeconds(30));
 
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_COMMANDS)) {
             JsonPath byType = accepted(DeadLetters.requeueAll("{\"tenant\":\"%s\",\"jobType\":\"SIMULATION\","

@@ -31,7 +31,7 @@ class DeadLetterDiscardTest {
 
     @Test
     void anOpenDeadLetterIsDiscardedWithItsReasonAndKept() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now().minusSeconds(30));
+        String jobId = DeadLetters.storeOpen(Instant.now().minusSeconds(30));
         double discarded = counter();
 
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_COMMANDS)) {
@@ -54,7 +54,7 @@ class DeadLetterDiscardTest {
 
     @Test
     void aDiscardedDeadLetterCannotBeDiscardedOrRequeuedAgain() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now().minusSeconds(30));
+        String jobId = DeadLetters.storeOpen(Instant.now().minusSeconds(30));
         assertThat(DeadLetters.discard(jobId, "{\"reason\":\"first\"}").statusCode()).isEqualTo(200);
         Map<String, String> before = DeadLetters.row(jobId);
 
@@ -72,7 +72,7 @@ class DeadLetterDiscardTest {
 
     @Test
     void aRequeuedDeadLetterCannotBeDiscarded() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now().minusSeconds(30));
+        String jobId = DeadLetters.storeOpen(Instant.now().minusSeconds(30));
         assertThat(DeadLetters.requeue(jobId, null).statusCode()).isEqualTo(202);
 
         Response response = DeadLetters.discard(jobId, "{\"reason\":\"too late\"}");

@@ -30,8 +30,8 @@ class DeadLetterMetricsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> gauge() == openInTable());
         long before = openInTable();
 
-        String first = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
-        DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
+        String first = DeadLetters.storeOpen(Instant.now());
+        DeadLetters.storeOpen(Instant.now());
         await().atMost(Duration.ofSeconds(10)).until(() -> gauge() == before + 2);
 
         assertThat(DeadLetters.discard(first, "{\"reason\":\"done\"}").statusCode()).isEqualTo(200);

@@ -41,7 +41,7 @@ class DeadLetterRequeueTest {
     @Test
     void aRequeueWithAPayloadAndRetriesPublishesOneRequeueAndMarksItRequeued() throws Exception {
         Instant failedAt = Instant.now().minusSeconds(30).truncatedTo(ChronoUnit.MICROS);
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", failedAt);
+        String jobId = DeadLetters.storeOpen(failedAt);
         String traceId = Jobs.get(jobId).getString("traceId");
         double requeued = counter("jobweaver.dead.letters.requeued");
         double commands = Jobs.count(registry, "jobweaver.job.commands", "command", "requeue");
@@ -76,7 +76,7 @@ class DeadLetterRequeueTest {
 
     @Test
     void aRequeueWithoutABodyKeepsTheJobsPayloadAndRetries() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now().minusSeconds(30));
+        String jobId = DeadLetters.storeOpen(Instant.now().minusSeconds(30));
         String traceId = Jobs.get(jobId).getString("traceId");
         String payloadBefore = Jobs.get(jobId).getString("payload");
 
@@ -94,7 +94,7 @@ class DeadLetterRequeueTest {
 
     @Test
     void aSecondRequeueIs409NamingTheStateAndSendsNothing() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now().minusSeconds(30));
+        String jobId = DeadLetters.storeOpen(Instant.now().minusSeconds(30));
         assertThat(DeadLetters.requeue(jobId, "{}").statusCode()).isEqualTo(202);
 
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_COMMANDS)) {
@@ -116,7 +116,7 @@ class DeadLetterRequeueTest {
 
     @Test
     void aWorkflowNodesJobIsRefusedWithNoCommand() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now().minusSeconds(30));
+        String jobId = DeadLetters.storeOpen(Instant.now().minusSeconds(30));
         UUID runId = DeadLetters.makeNode(jobId);
         Map<String, String> before = DeadLetters.row(jobId);
 

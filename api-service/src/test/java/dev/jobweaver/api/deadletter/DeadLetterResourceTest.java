@@ -113,7 +113,7 @@ class DeadLetterResourceTest {
 
     @Test
     void aDeletedJobsDeadLetterIsDeletedWithIt() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
+        String jobId = DeadLetters.storeOpen(Instant.now());
         JobCommands.setStatus(jobId, JobStatus.FAILED);
 
         assertThat(JobCommands.delete(jobId).statusCode()).isEqualTo(204);

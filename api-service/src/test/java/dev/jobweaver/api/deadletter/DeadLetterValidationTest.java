@@ -5,7 +5,9 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.DeadLetters;
+import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.ListParameters;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
@@ -14,6 +16,7 @@ import io.restassured.response.Response;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -34,35 +37,54 @@ class DeadLetterValidationTest {
     private static final String INVALID = "API.INVALID_DEAD_LETTER_REQUEST";
 
     static Stream<Arguments> queries() {
-        return Stream.of(
-                Arguments.of("state ALL", "state=ALL", "query parameter state 'ALL'"),
-                Arguments.of("state lower case", "state=open", "query parameter state"),
-                Arguments.of("state with an empty entry", "state=OPEN,", "query parameter state"),
-                Arguments.of("unknown jobType", "jobType=BATCH", "query parameter jobType 'BATCH'"),
-                Arguments.of("bad tenant", "tenant=Not_A_Tenant", "query parameter tenant"),
-                Arguments.of("negative page", "page=-1", "query parameter page"),
-                Arguments.of("page not a number", "page=first", "query parameter page"),
-                Arguments.of("size 0", "size=0", "query parameter size must be an integer between 1 and 100"),
-                Arguments.of("size over the bound", "size=101", "query parameter size"),
-                Arguments.of("size not a number", "size=ten", "query parameter size"));
+        return Stream.concat(ListParameters.badPagingOrTenant(), Stream.of(
+                Arguments.of("state", "ALL", "query parameter state 'ALL'"),
+                Arguments.of("state", "open", "query parameter state"),
+                Arguments.of("state", "OPEN,", "query parameter state"),
+                Arguments.of("jobType", "BATCH", "query parameter jobType 'BATCH'"),
+                Arguments.of("page", "first", "query parameter page")));
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0}={1}")
     @MethodSource("queries")
-    void aBadListParameterIs400NamingIt(String rule, String query, String messagePart) {
-        assertRefused(rule, given().get("/api/dead-letters?" + query), 400, PARAMETER, messagePart);
+    void aBadListParameterIs400NamingIt(String name, String value, String messagePart) {
+        ListParameters.assertRefused("/api/dead-letters", name, value, messagePart);
     }
 
     @Test
     void aBadJobIdIs400OnEveryEndpoint() {
-        for (Response response : new Response[] {given().get("/api/dead-letters/not-a-uuid"),
-                DeadLetters.requeue("not-a-uuid", null), DeadLetters.requeue("1-2-3-4-5", "{}"),
-                DeadLetters.discard("not-a-uuid", "{\"reason\":\"x\"}")}) {
-            assertRefused("bad id", response, 400, PARAMETER, "path parameter jobId must be a UUID");
+        Endpoints every = new Endpoints().get("/api/dead-letters/{id}")
+                .with("requeue without a body", id -> DeadLetters.requeue(id, null))
+                .with("requeue", id -> DeadLetters.requeue(id, "{}"))
+                .with("discard", id -> DeadLetters.discard(id, "{\"reason\":\"x\"}"));
+        for (String bad : new String[] {"not-a-uuid", "1-2-3-4-5"}) {
+            every.refuse(bad, 400, PARAMETER, "path parameter jobId must be a UUID");
         }
     }
 
-    static Stream<Arguments> requeueBodies() {
+    /** Every bad body of the requeue, discard and bulk requeue endpoints, each case with the call that sends it. */
+    static Stream<Arguments> badBodies() {
+        return Stream.of(sentBy("requeue", DeadLetters::requeue, requeueBodies()),
+                sentBy("discard", DeadLetters::discard, discardBodies()),
+                sentBy("bulk requeue", (id, body) -> DeadLetters.requeueAll(body), bulkBodies())).flatMap(c -> c);
+    }
+
+    /** {@code cases} (rule, body, errorCode, messagePart), each named after {@code endpoint} and given {@code call}. */
+    private static Stream<Arguments> sentBy(String endpoint, BiFunction<String, String, Response> call,
+                                            Stream<Arguments> cases) {
+        return cases.map(c -> Arguments.of(endpoint + ": " + c.get()[0], call, c.get()[1], c.get()[2], c.get()[3]));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badBodies")
+    void aBadBodyIs400NamingTheFieldAndChangesNothing(String rule, BiFunction<String, String, Response> call,
+                                                      String body, String errorCode, String messagePart)
+            throws Exception {
+        String jobId = DeadLetters.storeOpen(Instant.now());
+        unchanged(jobId, id -> call.apply(id, body), rule, errorCode, messagePart);
+    }
+
+    private static Stream<Arguments> requeueBodies() {
         String log = "{\"action\":\"LOG\",\"message\":\"x\"}";
         return Stream.of(
                 Arguments.of("not JSON", "{\"payload\":", MALFORMED, "request body is not valid JSON"),
@@ -92,14 +114,6 @@ class DeadLetterValidationTest {
                         "maxRetryCount"));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("requeueBodies")
-    void aBadRequeueBodyIs400NamingTheFieldAndChangesNothing(String rule, String body, String errorCode,
-                                                             String messagePart) throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
-        unchanged(jobId, id -> DeadLetters.requeue(id, body), rule, errorCode, messagePart);
-    }
-
     @Test
     void aPayloadIsCheckedAgainstTheJobsOwnType() throws Exception {
         String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "HTTP", Instant.now());
@@ -110,7 +124,7 @@ class DeadLetterValidationTest {
                 "HTTP url not http", INVALID, "payload.url");
     }
 
-    static Stream<Arguments> discardBodies() {
+    private static Stream<Arguments> discardBodies() {
         return Stream.of(
                 Arguments.of("no body", "", MALFORMED, "request body is empty"),
                 Arguments.of("not JSON", "{\"reason\":", MALFORMED, "request body is not valid JSON"),
@@ -125,17 +139,9 @@ class DeadLetterValidationTest {
                         "reason must be a string, got an integer"));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("discardBodies")
-    void aBadDiscardBodyIs400NamingTheFieldAndChangesNothing(String rule, String body, String errorCode,
-                                                             String messagePart) throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
-        unchanged(jobId, id -> DeadLetters.discard(id, body), rule, errorCode, messagePart);
-    }
-
     @Test
     void aDiscardThatIsNotJsonIs415() throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
+        String jobId = DeadLetters.storeOpen(Instant.now());
         Map<String, String> before = DeadLetters.row(jobId);
 
         Response response = given().contentType(ContentType.TEXT).body("gone")
@@ -145,7 +151,7 @@ class DeadLetterValidationTest {
         assertThat(DeadLetters.row(jobId)).isEqualTo(before);
     }
 
-    static Stream<Arguments> bulkBodies() {
+    private static Stream<Arguments> bulkBodies() {
         return Stream.of(
                 Arguments.of("not JSON", "{\"limit\":", MALFORMED, "request body is not valid JSON"),
                 Arguments.of("not an object", "[]", MALFORMED, "request body must be a JSON object"),
@@ -163,14 +169,6 @@ class DeadLetterValidationTest {
                 Arguments.of("an empty window", "{\"failedAfter\":\"2026-01-02T00:00:00Z\","
                         + "\"failedBefore\":\"2026-01-01T00:00:00Z\"}", INVALID,
                         "failedAfter must be before failedBefore"));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("bulkBodies")
-    void aBadBulkFilterIs400NamingTheFieldAndRequeuesNothing(String rule, String body, String errorCode,
-                                                            String messagePart) throws Exception {
-        String jobId = DeadLetters.storeOpen(DeadLetters.newTenant(), "SIMULATION", Instant.now());
-        unchanged(jobId, id -> DeadLetters.requeueAll(body), rule, errorCode, messagePart);
     }
 
     /** Asserts {@code call} on {@code jobId} is refused and that neither its row nor job-commands changed. */

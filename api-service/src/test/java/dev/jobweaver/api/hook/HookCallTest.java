@@ -15,7 +15,6 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +24,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -81,10 +79,7 @@ class HookCallTest {
                     "n", 1.5f));
             assertThat(job.getList("payload.steps.message")).containsExactly("hooked");
 
-            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
-                    seen -> seen.stream().anyMatch(r -> jobId.equals(r.key())), Duration.ofSeconds(20));
-            JobCreatedEvent event = mapper.readValue(records.stream().filter(r -> jobId.equals(r.key())).findFirst()
-                    .orElseThrow().value(), JobCreatedEvent.class);
+            JobCreatedEvent event = probe.first(jobId, mapper, JobCreatedEvent.class);
             assertThat(event.payload().get("input").get("marker").asText()).isEqualTo(marker);
             assertThat(event.payload().get("steps").get(0).get("message").asText()).isEqualTo("hooked");
         }

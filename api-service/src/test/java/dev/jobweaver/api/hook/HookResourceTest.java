@@ -1,9 +1,12 @@
 package dev.jobweaver.api.hook;
 
+import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
+import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.Hooks;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
@@ -106,14 +109,10 @@ class HookResourceTest {
 
     @Test
     void anUnknownOrMalformedIdIs404Or400() {
-        Response unknown = given().get("/api/hooks/" + UUID.randomUUID());
-        assertThat(unknown.statusCode()).isEqualTo(404);
-        assertThat(unknown.jsonPath().getString("errorCode")).isEqualTo("API.HOOK_NOT_FOUND");
-
-        Response malformed = given().get("/api/hooks/42");
-        assertThat(malformed.statusCode()).isEqualTo(400);
-        assertThat(malformed.jsonPath().getString("errorCode")).isEqualTo("API.INVALID_PARAMETER");
-        assertThat(malformed.jsonPath().getString("message")).contains("path parameter id must be a UUID");
+        Endpoints every = new Endpoints().get("/api/hooks/{id}").delete("/api/hooks/{id}");
+        String unknown = UUID.randomUUID().toString();
+        every.refuse(unknown, 404, "API.HOOK_NOT_FOUND", "no hook with id " + unknown);
+        every.refuse("42", 400, "API.INVALID_PARAMETER", "path parameter id must be a UUID");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -141,12 +140,7 @@ class HookResourceTest {
             an array                 | []                                                                                                                         | API.MALFORMED_JSON       | request body must be a JSON object, got an array
             """)
     void aBadRequestIs400NamingTheField(String name, String body, String errorCode, String message) {
-        Response response = Hooks.create(body);
-
-        assertThat(response.statusCode()).as(response.body().asString()).isEqualTo(400);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo(errorCode);
-        assertThat(response.jsonPath().getString("message")).contains(message);
-        assertThat(response.jsonPath().getInt("status")).isEqualTo(400);
+        assertRefused(name, Hooks.create(body), 400, errorCode, message);
     }
 
     @Test
@@ -163,8 +157,6 @@ class HookResourceTest {
         assertThat(empty.statusCode()).isEqualTo(400);
         assertThat(empty.jsonPath().getString("errorCode")).isEqualTo("API.MALFORMED_JSON");
 
-        Response large = Hooks.create("{\"name\":\"" + "n".repeat(70_000) + "\",\"job\":" + Hooks.JOB + "}");
-        assertThat(large.statusCode()).isEqualTo(413);
-        assertThat(large.jsonPath().getString("errorCode")).isEqualTo("API.PAYLOAD_TOO_LARGE");
+        Answers.assertBodyOverTheLimitAndNotJsonRefused("/api/hooks", "{\"name\":\"x\",\"job\":" + Hooks.JOB + "}");
     }
 }

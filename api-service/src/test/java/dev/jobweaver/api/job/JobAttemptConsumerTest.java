@@ -17,7 +17,6 @@ import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -93,20 +92,6 @@ class JobAttemptConsumerTest extends ConsumerTestSupport {
         awaitAttempts(known, List.of("COMPLETED"), "COMPLETED");
 
         assertThat(given().get("/api/jobs/" + unknown + "/attempts").statusCode()).isEqualTo(404);
-    }
-
-    @Test
-    void aBadIdIs400AndAnUnknownJob404() {
-        Response bad = given().get("/api/jobs/not-a-uuid/attempts");
-        assertThat(bad.statusCode()).isEqualTo(400);
-        assertThat(bad.jsonPath().getString("errorCode")).isEqualTo("API.INVALID_PARAMETER");
-        assertThat(bad.jsonPath().getString("message")).contains("path parameter id must be a UUID");
-
-        String unknown = Schedules.unknownId();
-        Response missing = given().get("/api/jobs/" + unknown + "/attempts");
-        assertThat(missing.statusCode()).isEqualTo(404);
-        assertThat(missing.jsonPath().getString("errorCode")).isEqualTo("API.JOB_NOT_FOUND");
-        assertThat(missing.jsonPath().getString("message")).contains(unknown);
     }
 
     /**

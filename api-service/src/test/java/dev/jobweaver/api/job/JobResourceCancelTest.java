@@ -18,7 +18,6 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -94,27 +93,5 @@ class JobResourceCancelTest {
             assertThat(probe.withKey(jobId)).as("commands of a finished job").isEmpty();
         }
         assertThat(Jobs.get(jobId).getString("status")).isEqualTo(status.name());
-    }
-
-    @Test
-    void anUnknownJobIs404WithItsId() {
-        String id = UUID.randomUUID().toString();
-
-        Response response = JobCommands.cancel(id);
-
-        assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.JOB_NOT_FOUND");
-        assertThat(response.jsonPath().getString("jobId")).isEqualTo(id);
-        assertThat(response.jsonPath().getString("message")).contains(id);
-    }
-
-    @Test
-    void anIdThatIsNotAUuidIs400() {
-        Response response = JobCommands.cancel("not-a-uuid");
-
-        assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.INVALID_PARAMETER");
-        assertThat(response.jsonPath().getString("jobId")).isEqualTo("not-a-uuid");
-        assertThat(response.jsonPath().getString("message")).contains("id").contains("UUID");
     }
 }

@@ -113,19 +113,4 @@ class JobResourceDeleteTest {
             assertThat(probe.withKey(running)).isEmpty();
         }
     }
-
-    @Test
-    void anUnknownJobIs404AndABadIdIs400() {
-        String id = UUID.randomUUID().toString();
-
-        Response unknown = JobCommands.delete(id);
-        Response bad = JobCommands.delete("42");
-
-        assertThat(unknown.statusCode()).isEqualTo(404);
-        assertThat(unknown.jsonPath().getString("errorCode")).isEqualTo("API.JOB_NOT_FOUND");
-        assertThat(unknown.jsonPath().getString("jobId")).isEqualTo(id);
-        assertThat(bad.statusCode()).isEqualTo(400);
-        assertThat(bad.jsonPath().getString("errorCode")).isEqualTo("API.INVALID_PARAMETER");
-        assertThat(bad.jsonPath().getString("message")).contains("UUID");
-    }
 }

@@ -23,9 +23,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,11 +38,7 @@ class JobResourceJobControlTest {
     ObjectMapper mapper;
 
     private JobCreatedEvent published(KafkaProbe probe, String jobId) throws Exception {
-        List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
-                seen -> seen.stream().anyMatch(r -> jobId.equals(r.key())), Duration.ofSeconds(20));
-        ConsumerRecord<String, byte[]> record = records.stream().filter(r -> jobId.equals(r.key())).findFirst()
-                .orElseThrow(() -> new AssertionError("no JobCreatedEvent for " + jobId));
-        return mapper.readValue(record.value(), JobCreatedEvent.class);
+        return probe.first(jobId, mapper, JobCreatedEvent.class);
     }
 
     private static String accepted(Response response) {
@@ -114,10 +108,7 @@ class JobResourceJobControlTest {
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
             String jobId = accepted(Jobs.submit(Jobs.VALID));
 
-            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
-                    seen -> seen.stream().anyMatch(r -> jobId.equals(r.key())), Duration.ofSeconds(20));
-            String json = records.stream().filter(r -> jobId.equals(r.key())).findFirst().map(r -> new String(r.value(),
-                    StandardCharsets.UTF_8)).orElseThrow();
+            String json = new String(probe.first(jobId).value(), StandardCharsets.UTF_8);
             assertThat(json).doesNotContain("control");
 
             String body = given().get("/api/jobs/" + jobId).then().statusCode(200).extract().asString();

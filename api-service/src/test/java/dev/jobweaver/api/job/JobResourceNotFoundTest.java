@@ -1,39 +1,60 @@
 package dev.jobweaver.api.job;
 
-import dev.jobweaver.testing.JobWeaverTest;
+import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.api.testing.JobCommands;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** GET /api/jobs/{id} for a job that does not exist, an id that is not a UUID, and a path that does not exist. */
+/**
+ * Every call on one job (read, attempts, cancel, delete) for a job that does not exist and for an id that is not a
+ * UUID, each answer naming the id it was given; and a path that does not exist.
+ */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
 class JobResourceNotFoundTest {
 
-    @Test
-    void unknownJobIs404WithItsId() {
-        String id = UUID.randomUUID().toString();
-
-        Response response = given().get("/api/jobs/" + id);
-
-        assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.JOB_NOT_FOUND");
-        assertThat(response.jsonPath().getString("jobId")).isEqualTo(id);
-        assertThat(response.jsonPath().getString("message")).contains(id);
+    static Stream<Arguments> everyJobEndpoint() {
+        return Stream.of(
+                Arguments.of("GET", (Function<String, Response>) id -> given().get("/api/jobs/" + id)),
+                Arguments.of("GET attempts",
+                        (Function<String, Response>) id -> given().get("/api/jobs/" + id + "/attempts")),
+                Arguments.of("cancel", (Function<String, Response>) JobCommands::cancel),
+                Arguments.of("DELETE", (Function<String, Response>) JobCommands::delete));
     }
 
-    @Test
-    void idThatIsNotAUuidIs400() {
-        Response response = given().get("/api/jobs/not-a-uuid");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyJobEndpoint")
+    void anUnknownJobIs404WithItsId(String endpoint, Function<String, Response> call) {
+        String id = UUID.randomUUID().toString();
 
-        assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.INVALID_PARAMETER");
-        assertThat(response.jsonPath().getString("jobId")).isEqualTo("not-a-uuid");
-        assertThat(response.jsonPath().getString("message")).contains("id").contains("UUID");
+        Response response = call.apply(id);
+
+        assertRefused(endpoint, response, 404, "API.JOB_NOT_FOUND", id);
+        assertThat(response.jsonPath().getString("jobId")).as(endpoint).isEqualTo(id);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyJobEndpoint")
+    void anIdThatIsNotAUuidIs400WithIt(String endpoint, Function<String, Response> call) {
+        for (String bad : List.of("not-a-uuid", "42")) {
+            Response response = call.apply(bad);
+
+            assertRefused(endpoint + " " + bad, response, 400, "API.INVALID_PARAMETER",
+                    "path parameter id must be a UUID");
+            assertThat(response.jsonPath().getString("jobId")).as(endpoint).isEqualTo(bad);
+        }
     }
 
     @Test

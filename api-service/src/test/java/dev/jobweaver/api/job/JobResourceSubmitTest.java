@@ -107,10 +107,7 @@ class JobResourceSubmitTest {
             assertThat(response.statusCode()).isEqualTo(202);
             assertThat(response.jsonPath().getString("traceId")).isEqualTo(clientTrace);
             String jobId = response.jsonPath().getString("jobId");
-            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
-                    seen -> seen.stream().anyMatch(r -> jobId.equals(r.key())), Duration.ofSeconds(20));
-            ConsumerRecord<String, byte[]> record = records.stream().filter(r -> jobId.equals(r.key())).findFirst()
-                    .orElseThrow();
+            ConsumerRecord<String, byte[]> record = probe.first(jobId);
             assertThat(KafkaProbe.header(record, Headers.TRACEPARENT)).startsWith("00-" + clientTrace + "-");
         }
     }

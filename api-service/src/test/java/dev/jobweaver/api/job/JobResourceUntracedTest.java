@@ -16,7 +16,6 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -83,9 +82,7 @@ class JobResourceUntracedTest {
             String jobId = response.jsonPath().getString("jobId");
             String traceId = response.jsonPath().getString("traceId");
 
-            ConsumerRecord<String, byte[]> record = probe.pollUntil(
-                            seen -> seen.stream().anyMatch(r -> jobId.equals(r.key())), Duration.ofSeconds(20))
-                    .stream().filter(r -> jobId.equals(r.key())).findFirst().orElseThrow();
+            ConsumerRecord<String, byte[]> record = probe.first(jobId);
             assertThat(traceIdOf(record)).as("the event's traceId is the 202's").isEqualTo(traceId);
             assertThat(KafkaProbe.header(record, Headers.TRACEPARENT)).as("the header names the same trace")
                     .startsWith("00-" + traceId + "-");

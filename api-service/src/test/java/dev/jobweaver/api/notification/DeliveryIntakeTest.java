@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.notification.DeliveryStore.ScheduledJob;
+import dev.jobweaver.api.testing.DeliveryTestSupport;
 import dev.jobweaver.api.testing.FastDeliveries;
 import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.api.testing.Subscriptions;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
 @JobWeaverTest(database = "jobweaver_api")
-class DeliveryIntakeTest {
+class DeliveryIntakeTest extends DeliveryTestSupport {
 
     @Inject
     DeliveryIntake intake;
@@ -39,46 +39,41 @@ class DeliveryIntakeTest {
     @Inject
     Pool pool;
 
-    @Inject
-    ObjectMapper mapper;
-
     @Test
     void aScheduledJobIsDeliveredToTheSchedulesSubscribersOnce() throws Exception {
-        try (WebhookReceiver receiver = WebhookReceiver.start()) {
-            UUID schedule = UUID.randomUUID();
-            String subscription = Subscriptions.subscribe(receiver, "ticks", "scheduleId", schedule.toString(),
-                    "SCHEDULED");
-            Subscriptions.subscribe(receiver, "other-schedule", "scheduleId", UUID.randomUUID().toString(),
-                    "SCHEDULED");
-            UUID jobId = UUID.randomUUID();
-            Instant scheduledFor = Instant.now().truncatedTo(ChronoUnit.MINUTES);
-            List<ScheduledJob> jobs = List.of(new ScheduledJob(jobId, "SIMULATION", schedule, scheduledFor,
-                    "4bf92f3577b34da6a3ce929d0e0e4736"));
+        UUID schedule = UUID.randomUUID();
+        String subscription = Subscriptions.subscribe(receiver, "ticks", "scheduleId", schedule.toString(),
+                "SCHEDULED");
+        Subscriptions.subscribe(receiver, "other-schedule", "scheduleId", UUID.randomUUID().toString(),
+                "SCHEDULED");
+        UUID jobId = UUID.randomUUID();
+        Instant scheduledFor = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+        List<ScheduledJob> jobs = List.of(new ScheduledJob(jobId, "SIMULATION", schedule, scheduledFor,
+                "4bf92f3577b34da6a3ce929d0e0e4736"));
 
-            int made = pool.withTransaction(connection -> intake.scheduled(connection, jobs))
-                    .await().atMost(Duration.ofSeconds(10));
-            intake.wake();
+        int made = pool.withTransaction(connection -> intake.scheduled(connection, jobs))
+                .await().atMost(Duration.ofSeconds(10));
+        intake.wake();
 
-            assertThat(made).isEqualTo(1);
-            await().atMost(Duration.ofSeconds(10)).until(() -> receiver.count("ticks", "job.scheduled") == 1);
-            WebhookReceiver.Received delivery = receiver.receivedBy("ticks").getFirst();
-            assertThat(delivery.verified()).as(delivery.problem()).isTrue();
-            assertThat(delivery.webhookId()).isEqualTo(DeliveryStore.deliveryId(UUID.fromString(subscription), jobId,
-                    0, "SCHEDULED").toString());
-            JsonNode body = mapper.readTree(delivery.body());
-            assertThat(body.get("type").asText()).isEqualTo("job.scheduled");
-            assertThat(body.get("jobId").asText()).isEqualTo(jobId.toString());
-            assertThat(body.get("jobType").asText()).isEqualTo("SIMULATION");
-            assertThat(body.get("status").asText()).isEqualTo("PENDING");
-            assertThat(body.get("scheduleId").asText()).isEqualTo(schedule.toString());
-            assertThat(Instant.parse(body.get("scheduledFor").asText())).isEqualTo(scheduledFor);
-            assertThat(body.get("traceId").asText()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
-            assertThat(receiver.receivedBy("other-schedule")).isEmpty();
+        assertThat(made).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.count("ticks", "job.scheduled") == 1);
+        WebhookReceiver.Received delivery = receiver.receivedBy("ticks").getFirst();
+        assertThat(delivery.verified()).as(delivery.problem()).isTrue();
+        assertThat(delivery.webhookId()).isEqualTo(DeliveryStore.deliveryId(UUID.fromString(subscription), jobId,
+                0, "SCHEDULED").toString());
+        JsonNode body = mapper.readTree(delivery.body());
+        assertThat(body.get("type").asText()).isEqualTo("job.scheduled");
+        assertThat(body.get("jobId").asText()).isEqualTo(jobId.toString());
+        assertThat(body.get("jobType").asText()).isEqualTo("SIMULATION");
+        assertThat(body.get("status").asText()).isEqualTo("PENDING");
+        assertThat(body.get("scheduleId").asText()).isEqualTo(schedule.toString());
+        assertThat(Instant.parse(body.get("scheduledFor").asText())).isEqualTo(scheduledFor);
+        assertThat(body.get("traceId").asText()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        assertThat(receiver.receivedBy("other-schedule")).isEmpty();
 
-            int again = pool.withTransaction(connection -> intake.scheduled(connection, jobs))
-                    .await().atMost(Duration.ofSeconds(10));
-            assertThat(again).as("the same tick's job again").isZero();
-        }
+        int again = pool.withTransaction(connection -> intake.scheduled(connection, jobs))
+                .await().atMost(Duration.ofSeconds(10));
+        assertThat(again).as("the same tick's job again").isZero();
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.jobweaver.api.notification;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.DeliveryTestSupport;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.PatientDeliveries;
 import dev.jobweaver.api.testing.StatusEvents;
@@ -14,7 +14,6 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,13 +26,10 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(PatientDeliveries.class)
 @JobWeaverTest(database = "jobweaver_api")
-class DeliverySenderIsolationTest extends ReceiverTest {
+class DeliverySenderIsolationTest extends DeliveryTestSupport {
 
     /** The profile's answer timeout: how long the dead endpoint holds each slot it was given. */
     private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
-
-    @Inject
-    ObjectMapper mapper;
 
     @Test
     void endpointsThatNeverAnswerOrFailDoNotHoldBackAnotherSubscriber() {

@@ -3,7 +3,7 @@ package dev.jobweaver.api.notification;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.DeliveryTestSupport;
 import dev.jobweaver.api.testing.FastDeliveries;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.StatusEvents;
@@ -32,10 +32,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
 @JobWeaverTest(database = "jobweaver_api")
-class DeliverySenderTest extends ReceiverTest {
-
-    @Inject
-    ObjectMapper mapper;
+class DeliverySenderTest extends DeliveryTestSupport {
 
     @Inject
     MeterRegistry registry;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.DeliveryTestSupport;
 import dev.jobweaver.api.testing.FastDeliveries;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
@@ -35,10 +35,7 @@ import static io.restassured.RestAssured.given;
 @QuarkusTest
 @TestProfile(FastDeliveries.class)
 @JobWeaverTest(database = "jobweaver_api")
-class NotificationMatcherTest extends ReceiverTest {
-
-    @Inject
-    ObjectMapper mapper;
+class NotificationMatcherTest extends DeliveryTestSupport {
 
     @Inject
     NotificationMetrics metrics;

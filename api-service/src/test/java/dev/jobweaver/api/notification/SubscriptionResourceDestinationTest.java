@@ -3,19 +3,17 @@ package dev.jobweaver.api.notification;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Database;
+import dev.jobweaver.api.testing.DeliveryTestSupport;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
-import dev.jobweaver.testing.WebhookReceiver;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -31,7 +29,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(SubscriptionResourceDestinationTest.PublicOnly.class)
 @JobWeaverTest(database = "jobweaver_api")
-class SubscriptionResourceDestinationTest {
+class SubscriptionResourceDestinationTest extends DeliveryTestSupport {
 
     /** The default rule: private and loopback destinations refused; retries fast, given up after 4 s. */
     public static class PublicOnly implements QuarkusTestProfile {
@@ -42,9 +40,6 @@ class SubscriptionResourceDestinationTest {
                     "jobweaver.api.notifications.give-up-after", "4s");
         }
     }
-
-    @Inject
-    ObjectMapper mapper;
 
     @Test
     void aLoopbackDestinationIs400NamingUrlAndTheRule() {
@@ -62,30 +57,28 @@ class SubscriptionResourceDestinationTest {
 
     @Test
     void everyAttemptJudgesTheDestinationAgain() throws Exception {
-        try (WebhookReceiver receiver = WebhookReceiver.start()) {
-            String jobId = Jobs.submitOne();
-            // made while the rules allowed loopback (or before the host's DNS changed to it)
-            String subscription = UUID.randomUUID().toString();
-            try (Connection connection = Database.connect(); PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO subscriptions (id, job_id, events, url, secret, created_at)"
-                            + " VALUES (?, ?, '{COMPLETED}', ?, ?, now())")) {
-                insert.setObject(1, UUID.fromString(subscription));
-                insert.setObject(2, UUID.fromString(jobId));
-                insert.setString(3, receiver.url("inside"));
-                insert.setString(4, WebhookSignature.newSecret());
-                insert.executeUpdate();
-            }
-
-            StatusEvents.send(mapper, jobId, JobStatus.COMPLETED, 2, 1, null);
-
-            await().atMost(Duration.ofSeconds(20)).until(() -> !Subscriptions.log(subscription).isEmpty()
-                    && Subscriptions.log(subscription).getFirst().get("attemptedAt") != null);
-            Map<String, Object> attempt = Subscriptions.log(subscription).getLast();
-            assertThat(attempt).containsEntry("attempt", 1);
-            assertThat(attempt.get("status")).isNull();
-            assertThat((String) attempt.get("error")).startsWith("destination refused: ").contains("127.0.0.1")
-                    .contains("loopback");
-            assertThat(receiver.received()).as("nothing is sent to a refused destination").isEmpty();
+        String jobId = Jobs.submitOne();
+        // made while the rules allowed loopback (or before the host's DNS changed to it)
+        String subscription = UUID.randomUUID().toString();
+        try (Connection connection = Database.connect(); PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO subscriptions (id, job_id, events, url, secret, created_at)"
+                        + " VALUES (?, ?, '{COMPLETED}', ?, ?, now())")) {
+            insert.setObject(1, UUID.fromString(subscription));
+            insert.setObject(2, UUID.fromString(jobId));
+            insert.setString(3, receiver.url("inside"));
+            insert.setString(4, WebhookSignature.newSecret());
+            insert.executeUpdate();
         }
+
+        StatusEvents.send(mapper, jobId, JobStatus.COMPLETED, 2, 1, null);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Subscriptions.log(subscription).isEmpty()
+                && Subscriptions.log(subscription).getFirst().get("attemptedAt") != null);
+        Map<String, Object> attempt = Subscriptions.log(subscription).getLast();
+        assertThat(attempt).containsEntry("attempt", 1);
+        assertThat(attempt.get("status")).isNull();
+        assertThat((String) attempt.get("error")).startsWith("destination refused: ").contains("127.0.0.1")
+                .contains("loopback");
+        assertThat(receiver.received()).as("nothing is sent to a refused destination").isEmpty();
     }
 }

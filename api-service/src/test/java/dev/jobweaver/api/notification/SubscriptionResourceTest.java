@@ -1,9 +1,12 @@
 package dev.jobweaver.api.notification;
 
+import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
+import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.FastDeliveries;
 import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.api.testing.Jobs;
@@ -108,13 +111,7 @@ class SubscriptionResourceTest {
             an array                 | []                                                                                               | API.MALFORMED_JSON              | request body must be a JSON object, got an array
             """)
     void aBadRequestIs400NamingTheField(String name, String body, String errorCode, String message) {
-        Response response = Subscriptions.create(body);
-
-        assertThat(response.statusCode()).as(response.body().asString()).isEqualTo(400);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo(errorCode);
-        assertThat(response.jsonPath().getString("message")).contains(message);
-        assertThat(response.jsonPath().getInt("status")).isEqualTo(400);
-        assertThat(response.jsonPath().getString("timestamp")).isNotNull();
+        assertRefused(name, Subscriptions.create(body), 400, errorCode, message);
     }
 
     @Test
@@ -145,28 +142,18 @@ class SubscriptionResourceTest {
 
     @Test
     void aBodyThatIsNotJsonContentIs415() {
-        Response response = given().contentType(ContentType.TEXT).body("{}").post("/api/subscriptions");
-
-        assertThat(response.statusCode()).isEqualTo(415);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.UNSUPPORTED_MEDIA_TYPE");
+        Answers.assertNotJsonRefused("/api/subscriptions", "{}");
     }
 
     @Test
     void unknownSubscriptionsAre404AndBadIdsAndLimits400() {
         String unknown = UUID.randomUUID().toString();
 
-        for (Response response : List.of(given().get("/api/subscriptions/" + unknown),
-                given().delete("/api/subscriptions/" + unknown),
-                given().get("/api/subscriptions/" + unknown + "/deliveries"))) {
-            assertThat(response.statusCode()).isEqualTo(404);
-            assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.SUBSCRIPTION_NOT_FOUND");
-        }
-        for (Response response : List.of(given().get("/api/subscriptions/nope"),
-                given().delete("/api/subscriptions/42"),
-                given().get("/api/subscriptions/x/deliveries"))) {
-            assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.INVALID_PARAMETER");
-            assertThat(response.jsonPath().getString("message")).contains("UUID");
+        Endpoints every = new Endpoints().get("/api/subscriptions/{id}").delete("/api/subscriptions/{id}")
+                .get("/api/subscriptions/{id}/deliveries");
+        every.refuse(unknown, 404, "API.SUBSCRIPTION_NOT_FOUND", unknown);
+        for (String bad : List.of("nope", "42", "x")) {
+            every.refuse(bad, 400, "API.INVALID_PARAMETER", "UUID");
         }
         String id = subscribeToNothing();
         for (String limit : List.of("0", "1001", "ten", "-1")) {

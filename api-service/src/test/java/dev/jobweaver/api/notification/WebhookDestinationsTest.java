@@ -51,71 +51,16 @@ class WebhookDestinationsTest {
     }
 
     private static NotificationConfig config(boolean allowPrivate, List<String> hosts) {
-        return new NotificationConfig() {
-            @Override
-            public Optional<List<String>> allowedHosts() {
-                return Optional.ofNullable(hosts);
-            }
+        return new Settings(Optional.ofNullable(hosts), Optional.empty(), allowPrivate, 64, 4, 64,
+                Duration.ofSeconds(60), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(5),
+                Duration.ofHours(1), Duration.ofHours(25), Duration.ofSeconds(1));
+    }
 
-            @Override
-            public Optional<List<String>> allowedNetworks() {
-                return Optional.empty();
-            }
-
-            @Override
-            public boolean allowPrivate() {
-                return allowPrivate;
-            }
-
-            @Override
-            public int maxInFlight() {
-                return 64;
-            }
-
-            @Override
-            public int maxInFlightPerSubscription() {
-                return 4;
-            }
-
-            @Override
-            public int claimBatchSize() {
-                return 64;
-            }
-
-            @Override
-            public Duration lease() {
-                return Duration.ofSeconds(60);
-            }
-
-            @Override
-            public Duration connectTimeout() {
-                return Duration.ofSeconds(5);
-            }
-
-            @Override
-            public Duration requestTimeout() {
-                return Duration.ofSeconds(10);
-            }
-
-            @Override
-            public Duration firstRetryDelay() {
-                return Duration.ofSeconds(5);
-            }
-
-            @Override
-            public Duration maxRetryDelay() {
-                return Duration.ofHours(1);
-            }
-
-            @Override
-            public Duration giveUpAfter() {
-                return Duration.ofHours(25);
-            }
-
-            @Override
-            public Duration pollInterval() {
-                return Duration.ofSeconds(1);
-            }
-        };
+    /** The notification settings as given, in the order {@link NotificationConfig} declares them. */
+    private record Settings(Optional<List<String>> allowedHosts, Optional<List<String>> allowedNetworks,
+                            boolean allowPrivate, int maxInFlight, int maxInFlightPerSubscription, int claimBatchSize,
+                            Duration lease, Duration connectTimeout, Duration requestTimeout, Duration firstRetryDelay,
+                            Duration maxRetryDelay, Duration giveUpAfter, Duration pollInterval)
+            implements NotificationConfig {
     }
 }

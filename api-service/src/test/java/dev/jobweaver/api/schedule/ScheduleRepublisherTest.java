@@ -15,9 +15,7 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,10 +36,7 @@ class ScheduleRepublisherTest {
             // a change committed whose publish never happened (a crash between the commit and the publish)
             update(id, "UPDATE schedules SET version = 7, paused = true WHERE id = ?");
 
-            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(seen -> seen.stream()
-                    .anyMatch(r -> id.equals(r.key()) && r.value() != null), Duration.ofSeconds(20));
-            ScheduleEvent event = mapper.readValue(records.stream().filter(r -> id.equals(r.key())).findFirst()
-                    .orElseThrow().value(), ScheduleEvent.class);
+            ScheduleEvent event = probe.first(id, mapper, ScheduleEvent.class);
             assertThat(event.version()).isEqualTo(7);
             assertThat(event.paused()).isTrue();
             await().atMost(Duration.ofSeconds(20)).until(() -> SchedulePublisherTest.publishedVersion(id) == 7);
@@ -54,10 +49,7 @@ class ScheduleRepublisherTest {
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.SCHEDULES)) {
             update(id, "UPDATE schedules SET published_at = now() - interval '4 days' WHERE id = ?");
 
-            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(seen -> seen.stream()
-                    .anyMatch(r -> id.equals(r.key())), Duration.ofSeconds(20));
-            assertThat(records.stream().filter(r -> id.equals(r.key())).findFirst().orElseThrow().value())
-                    .as("the same version again").isNotNull();
+            assertThat(probe.first(id).value()).as("the same version again").isNotNull();
             await().atMost(Duration.ofSeconds(20)).until(() -> refreshedRecently(id));
         }
     }
@@ -69,9 +61,7 @@ class ScheduleRepublisherTest {
             // a delete committed whose tombstone never went out
             update(id, "UPDATE schedules SET deleted_at = now(), version = version + 1 WHERE id = ?");
 
-            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(seen -> seen.stream()
-                    .anyMatch(r -> id.equals(r.key())), Duration.ofSeconds(20));
-            assertThat(records.stream().filter(r -> id.equals(r.key())).findFirst().orElseThrow().value()).isNull();
+            assertThat(probe.first(id).value()).isNull();
             await().atMost(Duration.ofSeconds(20)).until(() -> !SchedulePublisherTest.rowExists(id));
         }
     }

@@ -16,11 +16,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,10 +61,7 @@ class ScheduleResourceTriggerTest {
             assertThat(Instant.parse(job.getString("scheduledFor"))).isEqualTo(scheduledFor);
             assertThat(job.getString("status")).isEqualTo("PENDING");
 
-            List<ConsumerRecord<String, byte[]>> records = created.pollUntil(
-                    seen -> seen.stream().anyMatch(r -> jobId.equals(r.key())), Duration.ofSeconds(20));
-            JobCreatedEvent event = mapper.readValue(records.stream().filter(r -> jobId.equals(r.key())).findFirst()
-                    .orElseThrow().value(), JobCreatedEvent.class);
+            JobCreatedEvent event = created.first(jobId, mapper, JobCreatedEvent.class);
             assertThat(event.origin()).isEqualTo(new JobOrigin(UUID.fromString(scheduleId), scheduledFor));
         }
         assertThat(Jobs.count(registry, "jobweaver.schedule.jobs", "origin", "trigger")).isEqualTo(before + 1);

@@ -1,18 +1,18 @@
 package dev.jobweaver.api.schedule;
 
+import static dev.jobweaver.api.testing.Answers.assertRefused;
+import static dev.jobweaver.api.testing.Answers.assertRefusedChangingNothing;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
+import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.api.testing.ListParameters;
 import dev.jobweaver.api.testing.Schedules;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
-import io.restassured.response.Response;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +30,11 @@ class ScheduleResourceValidationTest {
     private static final String MALFORMED = "API.MALFORMED_JSON";
     private static final String INVALID = "API.INVALID_SCHEDULE_REQUEST";
     private static final String JOB = Jobs.VALID;
+
+    /** GET, PUT, DELETE and each action on one schedule. */
+    private static final Endpoints EVERY_ENDPOINT = new Endpoints().get("/api/schedules/{id}")
+            .putJson("/api/schedules/{id}", Schedules.VALID).delete("/api/schedules/{id}")
+            .post("/api/schedules/{id}/pause").post("/api/schedules/{id}/resume").post("/api/schedules/{id}/trigger");
 
     static Stream<Arguments> rules() {
         return Stream.of(
@@ -115,12 +120,8 @@ class ScheduleResourceValidationTest {
     @MethodSource("rules")
     void createRefusedWithTheFieldNamed(String rule, String body, String errorCode, String messagePart)
             throws Exception {
-        long before = schedules();
-
-        Response response = Schedules.create(body);
-
-        assertRefused(rule, response, 400, errorCode, messagePart);
-        assertThat(schedules()).as("nothing stored").isEqualTo(before);
+        assertRefusedChangingNothing(rule, () -> Database.count("schedules"), () -> Schedules.create(body), 400,
+                errorCode, messagePart);
     }
 
     @ParameterizedTest(name = "PUT: {0}")
@@ -128,67 +129,30 @@ class ScheduleResourceValidationTest {
     void replaceRefusedWithTheFieldNamed(String rule, String body, String errorCode, String messagePart) {
         String id = Schedules.createOne();
 
-        Response response = given().contentType(ContentType.JSON).body(body).put("/api/schedules/" + id);
-
-        assertRefused(rule, response, 400, errorCode, messagePart);
+        assertRefused(rule, Answers.putJson("/api/schedules/" + id, body), 400, errorCode, messagePart);
         assertThat(given().get("/api/schedules/" + id).jsonPath().getLong("version")).as("unchanged").isEqualTo(1);
     }
 
     @Test
     void unknownIdIs404OnEveryEndpoint() {
         String id = Schedules.unknownId();
-        refusedOnEveryEndpoint(id, 404, "API.SCHEDULE_NOT_FOUND", id);
+        EVERY_ENDPOINT.refuse(id, 404, "API.SCHEDULE_NOT_FOUND", id);
     }
 
     @Test
     void badIdIs400OnEveryEndpoint() {
-        refusedOnEveryEndpoint("not-a-uuid", 400, "API.INVALID_PARAMETER", "path parameter id must be a UUID");
+        EVERY_ENDPOINT.refuse("not-a-uuid", 400, "API.INVALID_PARAMETER", "path parameter id must be a UUID");
     }
 
-    /** GET, PUT, DELETE and each action on schedule {@code id} are all refused alike. */
-    private static void refusedOnEveryEndpoint(String id, int status, String errorCode, String messagePart) {
-        assertRefused("GET", given().get("/api/schedules/" + id), status, errorCode, messagePart);
-        assertRefused("PUT", given().contentType(ContentType.JSON).body(Schedules.VALID).put("/api/schedules/" + id),
-                status, errorCode, messagePart);
-        assertRefused("DELETE", given().delete("/api/schedules/" + id), status, errorCode, messagePart);
-        for (String action : new String[] {"pause", "resume", "trigger"}) {
-            assertRefused(action, given().post("/api/schedules/" + id + "/" + action), status, errorCode,
-                    messagePart);
-        }
-    }
-
-    @Test
-    void badListParametersAre400() {
-        assertRefused("size 0", given().queryParam("size", 0).get("/api/schedules"), 400, "API.INVALID_PARAMETER",
-                "query parameter size must be an integer between 1 and 100, got '0'");
-        assertRefused("page -1", given().queryParam("page", -1).get("/api/schedules"), 400, "API.INVALID_PARAMETER",
-                "query parameter page");
-        assertRefused("tenant", given().queryParam("tenant", "Bad Tenant").get("/api/schedules"), 400,
-                "API.INVALID_PARAMETER", "query parameter tenant must match");
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("dev.jobweaver.api.testing.ListParameters#badPagingOrTenant")
+    void aBadListParameterIs400(String name, String value, String messagePart) {
+        ListParameters.assertRefused("/api/schedules", name, value, messagePart);
     }
 
     @Test
     void bodyOverTheLimitIs413AndNotJsonIs415() {
-        String big = "{\"name\":\"" + "n".repeat(70_000) + "\"}";
-        assertRefused("too large", Schedules.create(big), 413, "API.PAYLOAD_TOO_LARGE", "larger than 65536 bytes");
-        Response text = given().contentType(ContentType.TEXT).body(Schedules.VALID).post("/api/schedules");
-        assertThat(text.statusCode()).isEqualTo(415);
-        assertThat(text.jsonPath().getString("errorCode")).isEqualTo("API.UNSUPPORTED_MEDIA_TYPE");
-    }
-
-    /** {@link Answers#assertRefused}, and the answer is stamped. */
-    private static void assertRefused(String rule, Response response, int status, String errorCode,
-                                      String messagePart) {
-        Answers.assertRefused(rule, response, status, errorCode, messagePart);
-        assertThat(response.jsonPath().getString("timestamp")).isNotBlank();
-    }
-
-    private static long schedules() throws Exception {
-        try (Connection db = Database.connect();
-             ResultSet rows = db.createStatement().executeQuery("SELECT count(*) FROM schedules")) {
-            rows.next();
-            return rows.getLong(1);
-        }
+        Answers.assertBodyOverTheLimitAndNotJsonRefused("/api/schedules", Schedules.VALID);
     }
 
     /** A schedule named "a" with {@code timing} (comma-free or a list of members) and a valid job. */

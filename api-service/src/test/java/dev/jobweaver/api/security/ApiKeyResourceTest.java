@@ -4,7 +4,9 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Database;
+import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.SecuredProfile;
+import dev.jobweaver.api.testing.Tenants;
 import dev.jobweaver.api.testing.TestTokens;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
@@ -88,9 +90,8 @@ class ApiKeyResourceTest {
     @MethodSource("badBodies")
     void aBadBodyIsRefusedAndStoresNothing(String rule, String body, String errorCode, String messagePart)
             throws Exception {
-        String tenant = tenant();
-        assertError(rule, create(ADMIN, tenant, body), 400, errorCode, messagePart);
-        assertThat(rows(tenant)).as(rule).isZero();
+        Tenants.assertRefusedStoringNothing("api_keys", tenant -> create(ADMIN, tenant, body), rule, errorCode,
+                messagePart);
     }
 
     @Test
@@ -103,14 +104,11 @@ class ApiKeyResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Acme", "-acme", "acme_1", "a.b"})
+    @MethodSource("dev.jobweaver.api.testing.Tenants#invalid")
     void aBadTenantIsRefusedOnEveryEndpoint(String tenant) {
-        String message = "path parameter tenant must match [a-z0-9][a-z0-9-]{0,62}";
-        assertError(tenant, create(ADMIN, tenant, body("ci", "viewer")), 400, "API.INVALID_API_KEY_REQUEST", message);
-        assertError(tenant, list(ADMIN, tenant), 400, "API.INVALID_API_KEY_REQUEST", message);
-        assertError(tenant, revoke(ADMIN, tenant, UUID.randomUUID().toString()), 400, "API.INVALID_API_KEY_REQUEST",
-                message);
-        assertError("too long", list(ADMIN, "a".repeat(64)), 400, "API.INVALID_API_KEY_REQUEST", message);
+        new Endpoints().with("create", t -> create(ADMIN, t, body("ci", "viewer"))).with("list", t -> list(ADMIN, t))
+                .with("revoke", t -> revoke(ADMIN, t, UUID.randomUUID().toString()))
+                .refuse(tenant, 400, "API.INVALID_API_KEY_REQUEST", Tenants.BAD_TENANT_MESSAGE);
     }
 
     @Test
@@ -278,7 +276,7 @@ class ApiKeyResourceTest {
     }
 
     private static String tenant() {
-        return "keys-" + UUID.randomUUID().toString().substring(0, 8);
+        return Tenants.fresh("keys");
     }
 
     private static String path(String tenant) {

@@ -16,9 +16,7 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,10 +79,7 @@ class TenantLimitRepublisherTest {
     }
 
     private TenantLimitEvent next(KafkaProbe probe, String tenant) throws Exception {
-        List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(seen -> seen.stream()
-                .anyMatch(r -> tenant.equals(r.key())), Duration.ofSeconds(20));
-        return mapper.readValue(records.stream().filter(r -> tenant.equals(r.key())).findFirst().orElseThrow()
-                .value(), TenantLimitEvent.class);
+        return probe.first(tenant, mapper, TenantLimitEvent.class);
     }
 
     private static void update(String tenant, String sql) throws Exception {

@@ -1,17 +1,20 @@
 package dev.jobweaver.api.tenant;
 
+import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
+import dev.jobweaver.api.testing.Endpoints;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.Tenants;
 import dev.jobweaver.common.event.TenantLimitEvent;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -19,7 +22,6 @@ import java.time.Instant;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -35,6 +37,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
 class TenantLimitResourceTest {
+
+    private static final String PATH = "/api/tenants/{id}/limits";
 
     @Inject
     ObjectMapper mapper;
@@ -70,24 +74,15 @@ class TenantLimitResourceTest {
     @MethodSource("badBodies")
     void aBadBodyIsRefusedAndStoresNothing(String rule, String body, String errorCode, String messagePart)
             throws Exception {
-        String tenant = tenant();
-        assertRefused(rule, put(tenant, body), 400, errorCode, messagePart);
-        assertThat(rows(tenant)).as(rule).isZero();
+        Tenants.assertRefusedStoringNothing("tenant_limits", tenant -> put(tenant, body), rule, errorCode,
+                messagePart);
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("badTenants")
+    @MethodSource("dev.jobweaver.api.testing.Tenants#invalid")
     void aBadTenantIsRefusedByEveryMethod(String tenant) {
-        String message = "path parameter tenant must match [a-z0-9][a-z0-9-]{0,62}";
-        assertRefused("PUT " + tenant, put(tenant, "{\"maxRunning\":3}"), 400, "API.INVALID_TENANT_LIMIT_REQUEST",
-                message);
-        assertRefused("GET " + tenant, given().get(path(tenant)), 400, "API.INVALID_TENANT_LIMIT_REQUEST", message);
-        assertRefused("DELETE " + tenant, given().delete(path(tenant)), 400, "API.INVALID_TENANT_LIMIT_REQUEST",
-                message);
-    }
-
-    static Stream<String> badTenants() {
-        return Stream.of("Acme", "-acme", "ac_me", "a".repeat(64), "acme%20corp");
+        new Endpoints().putJson(PATH, "{\"maxRunning\":3}").get(PATH).delete(PATH)
+                .refuse(tenant, 400, "API.INVALID_TENANT_LIMIT_REQUEST", Tenants.BAD_TENANT_MESSAGE);
     }
 
     @Test
@@ -155,38 +150,22 @@ class TenantLimitResourceTest {
         // a limit set again goes on counting from the removal
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.TENANT_LIMITS)) {
             assertThat(put(tenant, "{\"maxRunning\":7}").statusCode()).isEqualTo(200);
-            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
-                    seen -> seen.stream().anyMatch(r -> tenant.equals(r.key())), Duration.ofSeconds(20));
-            TenantLimitEvent event = mapper.readValue(records.stream().filter(r -> tenant.equals(r.key()))
-                    .findFirst().orElseThrow().value(), TenantLimitEvent.class);
+            TenantLimitEvent event = probe.first(tenant, mapper, TenantLimitEvent.class);
             assertThat(event.version()).isEqualTo(4);
             assertThat(event.maxRunning()).isEqualTo(7);
         }
     }
 
     private static String tenant() {
-        return "t-" + UUID.randomUUID().toString().substring(0, 8);
+        return Tenants.fresh("t");
     }
 
     private static String path(String tenant) {
-        return "/api/tenants/" + tenant + "/limits";
+        return PATH.replace("{id}", tenant);
     }
 
     private static Response put(String tenant, String body) {
-        return given().contentType(ContentType.JSON).body(body).put(path(tenant));
-    }
-
-    private static void assertRefused(String rule, Response response, int status, String errorCode,
-                                      String messagePart) {
-        assertThat(response.statusCode()).as(rule + ": " + response.asString()).isEqualTo(status);
-        assertThat(response.contentType()).startsWith("application/json");
-        assertThat(response.jsonPath().getString("errorCode")).as(rule).isEqualTo(errorCode);
-        assertThat(response.jsonPath().getString("message")).as(rule).contains(messagePart)
-                .doesNotContain("at dev.jobweaver", "Exception:");
-    }
-
-    private static long rows(String tenant) throws SQLException {
-        return Database.firstLong("SELECT count(*) FROM tenant_limits WHERE tenant = ?", tenant);
+        return Answers.putJson(path(tenant), body);
     }
 
     /** The row's acknowledged version, -1 without a row. */

@@ -38,6 +38,15 @@ public final class Database {
         return query(sql, param, rs -> rs.next() ? rs.getLong(1) : -1);
     }
 
+    /** How many rows {@code table} holds. */
+    public static long count(String table) throws SQLException {
+        try (Connection db = connect(); Statement query = db.createStatement();
+             ResultSet rs = query.executeQuery("SELECT count(*) FROM " + table)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     /** What {@code sql} finds, read by {@code reader}. */
     @FunctionalInterface
     private interface Reader<T> {

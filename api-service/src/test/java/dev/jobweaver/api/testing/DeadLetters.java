@@ -52,6 +52,11 @@ public final class DeadLetters {
         return jobId;
     }
 
+    /** {@link #storeOpen(String, String, Instant)} of a SIMULATION job, of a tenant no other test uses. */
+    public static String storeOpen(Instant failedAt) throws SQLException {
+        return storeOpen(newTenant(), "SIMULATION", failedAt);
+    }
+
     /** Stores an OPEN dead letter of {@code jobId} directly. */
     public static void store(String jobId, String tenant, String jobType, Instant failedAt, String traceId)
             throws SQLException {

@@ -1,5 +1,7 @@
 package dev.jobweaver.api.testing;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,6 +77,20 @@ public final class KafkaProbe implements AutoCloseable {
     /** Records seen so far with key {@code key}. */
     public List<ConsumerRecord<String, byte[]>> withKey(String key) {
         return seen.stream().filter(r -> key.equals(r.key())).toList();
+    }
+
+    /**
+     * The first record with key {@code key}, polling up to 20 s for one to come; an AssertionError when none does.
+     */
+    public ConsumerRecord<String, byte[]> first(String key) {
+        pollUntil(records -> records.stream().anyMatch(r -> key.equals(r.key())), Duration.ofSeconds(20));
+        return withKey(key).stream().findFirst()
+                .orElseThrow(() -> new AssertionError("no record keyed " + key + " within 20 s"));
+    }
+
+    /** The value of the {@link #first} record with key {@code key}, read by {@code mapper} as {@code type}. */
+    public <T> T first(String key, ObjectMapper mapper, Class<T> type) throws IOException {
+        return mapper.readValue(first(key).value(), type);
     }
 
     /** The value of header {@code name} as text, or null. */

@@ -1,5 +1,7 @@
 package dev.jobweaver.api.workflow;
 
+import static dev.jobweaver.api.testing.Workflows.progressEvent;
+import static dev.jobweaver.api.testing.Workflows.ready;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -25,8 +27,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -43,8 +43,6 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_api")
 class WorkflowProgressConsumerTest extends ConsumerTestSupport {
 
-    private static final List<String> NODES = List.of("extract", "a", "b", "load");
-
     @Test
     void readyNodesBecomeJobsOnceWithTheRunsInputTheirResultsAndTheRunsTrace() throws Exception {
         String workflowId = Workflows.createOne();
@@ -55,7 +53,7 @@ class WorkflowProgressConsumerTest extends ConsumerTestSupport {
         UUID extract = JobIds.forNode(runId, "extract");
         UUID a = JobIds.forNode(runId, "a");
         UUID b = JobIds.forNode(runId, "b");
-        WorkflowProgressEvent first = event(runId, workflowId, 1, WorkflowRunStatus.RUNNING,
+        WorkflowProgressEvent first = progressEvent(runId, workflowId, 1, WorkflowRunStatus.RUNNING,
                 Map.of("extract", NodeStatus.PENDING), List.of(ready(runId, "extract", Map.of())));
 
         try (KafkaProbe created = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
@@ -89,7 +87,7 @@ class WorkflowProgressConsumerTest extends ConsumerTestSupport {
 
         // extract completed: a and b are ready with its result (fan-out); the event comes twice, with the first again
         JsonNode rows = mapper.readTree("{\"rows\":3}");
-        WorkflowProgressEvent second = event(runId, workflowId, 2, WorkflowRunStatus.RUNNING,
+        WorkflowProgressEvent second = progressEvent(runId, workflowId, 2, WorkflowRunStatus.RUNNING,
                 Map.of("extract", NodeStatus.COMPLETED, "a", NodeStatus.PENDING, "b", NodeStatus.PENDING),
                 List.of(ready(runId, "a", Map.of("extract", rows)), ready(runId, "b", Map.of("extract", rows))));
         double made = madeCount();
@@ -125,15 +123,15 @@ class WorkflowProgressConsumerTest extends ConsumerTestSupport {
     void anOlderEventChangesNothing() throws Exception {
         String workflowId = Workflows.createOne();
         UUID runId = UUID.fromString(Workflows.start(workflowId, "{}").getString("runId"));
-        WorkflowProgressEvent done = event(runId, workflowId, 5, WorkflowRunStatus.COMPLETED,
+        WorkflowProgressEvent done = progressEvent(runId, workflowId, 5, WorkflowRunStatus.COMPLETED,
                 Map.of("extract", NodeStatus.COMPLETED, "a", NodeStatus.COMPLETED, "b", NodeStatus.COMPLETED,
                         "load", NodeStatus.COMPLETED), List.of());
         KafkaProbe.sendAll(List.of(Workflows.progress(mapper, done)));
         await().atMost(Duration.ofSeconds(30)).until(() -> progressVersion(runId) == 5);
         double stale = Jobs.count(registry, "jobweaver.workflow.progress.ignored", "reason", "stale");
 
-        KafkaProbe.sendAll(List.of(Workflows.progress(mapper, event(runId, workflowId, 4, WorkflowRunStatus.RUNNING,
-                Map.of("extract", NodeStatus.RUNNING), List.of()))));
+        KafkaProbe.sendAll(List.of(Workflows.progress(mapper, progressEvent(runId, workflowId, 4,
+                WorkflowRunStatus.RUNNING, Map.of("extract", NodeStatus.RUNNING), List.of()))));
         await().atMost(Duration.ofSeconds(30)).until(() -> Jobs.count(registry, "jobweaver.workflow.progress.ignored",
                 "reason", "stale") >= stale + 1);
 
@@ -150,11 +148,11 @@ class WorkflowProgressConsumerTest extends ConsumerTestSupport {
         UUID runId = UUID.fromString(Workflows.start(workflowId, "{}").getString("runId"));
         double unreadable = quarantine.count(Topics.WORKFLOW_PROGRESS, QuarantineReason.UNREADABLE);
         double invalid = quarantine.count(Topics.WORKFLOW_PROGRESS, QuarantineReason.INVALID);
-        WorkflowProgressEvent good = event(runId, workflowId, 1, WorkflowRunStatus.RUNNING,
+        WorkflowProgressEvent good = progressEvent(runId, workflowId, 1, WorkflowRunStatus.RUNNING,
                 Map.of("extract", NodeStatus.PENDING), List.of(ready(runId, "extract", Map.of())));
-        WorkflowProgressEvent wrongJob = event(runId, workflowId, 1, WorkflowRunStatus.RUNNING, Map.of(),
+        WorkflowProgressEvent wrongJob = progressEvent(runId, workflowId, 1, WorkflowRunStatus.RUNNING, Map.of(),
                 List.of(new WorkflowProgressEvent.ReadyNode("extract", UUID.randomUUID(), Map.of())));
-        WorkflowProgressEvent unknownNode = event(runId, workflowId, 1, WorkflowRunStatus.RUNNING, Map.of(),
+        WorkflowProgressEvent unknownNode = progressEvent(runId, workflowId, 1, WorkflowRunStatus.RUNNING, Map.of(),
                 List.of(ready(runId, "nope", Map.of())));
 
         KafkaProbe.sendAll(List.of(
@@ -181,24 +179,6 @@ class WorkflowProgressConsumerTest extends ConsumerTestSupport {
     private double madeCount() {
         var counter = registry.find("jobweaver.workflow.node.jobs").counter();
         return counter == null ? 0 : counter.count();
-    }
-
-    private static WorkflowProgressEvent event(UUID runId, String workflowId, long version, WorkflowRunStatus status,
-                                               Map<String, NodeStatus> changed,
-                                               List<WorkflowProgressEvent.ReadyNode> ready) {
-        List<WorkflowProgressEvent.Node> nodes = new ArrayList<>();
-        for (String node : NODES) {
-            NodeStatus nodeStatus = changed.getOrDefault(node, NodeStatus.WAITING);
-            nodes.add(new WorkflowProgressEvent.Node(node, nodeStatus, nodeStatus == NodeStatus.WAITING ? null
-                    : JobIds.forNode(runId, node)));
-        }
-        Instant now = Instant.now();
-        return new WorkflowProgressEvent(runId, UUID.fromString(workflowId), version, status, nodes, ready, now,
-                status.terminal() ? now : null);
-    }
-
-    private static WorkflowProgressEvent.ReadyNode ready(UUID runId, String node, Map<String, JsonNode> results) {
-        return new WorkflowProgressEvent.ReadyNode(node, JobIds.forNode(runId, node), results);
     }
 
     private static long jobsOf(UUID runId) throws Exception {

@@ -1,17 +1,17 @@
 package dev.jobweaver.api.workflow;
 
 import static dev.jobweaver.api.testing.Answers.assertRefused;
+import static dev.jobweaver.api.testing.Answers.assertRefusedChangingNothing;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Database;
+import dev.jobweaver.api.testing.Endpoints;
+import dev.jobweaver.api.testing.ListParameters;
 import dev.jobweaver.api.testing.Workflows;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
-import io.restassured.response.Response;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -32,6 +32,15 @@ class WorkflowResourceValidationTest {
     private static final String MALFORMED = "API.MALFORMED_JSON";
     private static final String INVALID = "API.INVALID_WORKFLOW_REQUEST";
     private static final String JOB = Workflows.JOB;
+
+    /** GET, PUT, DELETE, start and list the runs of one workflow. */
+    private static final Endpoints WORKFLOW_ENDPOINTS = new Endpoints().get("/api/workflows/{id}")
+            .putJson("/api/workflows/{id}", Workflows.VALID).delete("/api/workflows/{id}")
+            .postJson("/api/workflows/{id}/runs", "{}").get("/api/workflows/{id}/runs");
+
+    /** GET and cancel one run. */
+    private static final Endpoints RUN_ENDPOINTS = new Endpoints().get("/api/workflow-runs/{id}")
+            .post("/api/workflow-runs/{id}/cancel");
 
     static Stream<Arguments> rules() {
         return Stream.of(
@@ -100,12 +109,8 @@ class WorkflowResourceValidationTest {
     @MethodSource("rules")
     void createRefusedWithTheFieldNamed(String rule, String body, String errorCode, String messagePart)
             throws Exception {
-        long before = count("workflows");
-
-        Response response = Workflows.create(body);
-
-        assertRefused(rule, response, 400, errorCode, messagePart);
-        assertThat(count("workflows")).as("nothing stored").isEqualTo(before);
+        assertRefusedChangingNothing(rule, () -> Database.count("workflows"), () -> Workflows.create(body), 400,
+                errorCode, messagePart);
     }
 
     @ParameterizedTest(name = "PUT: {0}")
@@ -113,9 +118,7 @@ class WorkflowResourceValidationTest {
     void replaceRefusedWithTheFieldNamed(String rule, String body, String errorCode, String messagePart) {
         String id = Workflows.createOne();
 
-        Response response = given().contentType(ContentType.JSON).body(body).put("/api/workflows/" + id);
-
-        assertRefused(rule, response, 400, errorCode, messagePart);
+        assertRefused(rule, Answers.putJson("/api/workflows/" + id, body), 400, errorCode, messagePart);
         assertThat(given().get("/api/workflows/" + id).jsonPath().getInt("latestVersion")).as("unchanged")
                 .isEqualTo(1);
     }
@@ -123,20 +126,11 @@ class WorkflowResourceValidationTest {
     @Test
     void unknownIdsAre404OnEveryEndpoint() {
         String id = UUID.randomUUID().toString();
-        String code = "API.WORKFLOW_NOT_FOUND";
-        assertRefused("GET", given().get("/api/workflows/" + id), 404, code, id);
-        assertRefused("PUT", given().contentType(ContentType.JSON).body(Workflows.VALID).put("/api/workflows/" + id),
-                404, code, id);
-        assertRefused("DELETE", given().delete("/api/workflows/" + id), 404, code, id);
-        assertRefused("start", given().contentType(ContentType.JSON).body("{}").post("/api/workflows/" + id + "/runs"),
-                404, code, id);
-        assertRefused("runs", given().get("/api/workflows/" + id + "/runs"), 404, code, id);
-        assertRefused("run", given().get("/api/workflow-runs/" + id), 404, "API.WORKFLOW_RUN_NOT_FOUND", id);
-        assertRefused("cancel", given().post("/api/workflow-runs/" + id + "/cancel"), 404,
-                "API.WORKFLOW_RUN_NOT_FOUND", id);
+        WORKFLOW_ENDPOINTS.refuse(id, 404, "API.WORKFLOW_NOT_FOUND", id);
+        RUN_ENDPOINTS.refuse(id, 404, "API.WORKFLOW_RUN_NOT_FOUND", id);
         String existing = Workflows.createOne();
         assertRefused("unknown version", given().queryParam("version", 2).get("/api/workflows/" + existing), 404,
-                code, "version 2");
+                "API.WORKFLOW_NOT_FOUND", "version 2");
     }
 
     @Test
@@ -144,35 +138,31 @@ class WorkflowResourceValidationTest {
         String id = Workflows.createOne();
         given().delete("/api/workflows/" + id).then().statusCode(204);
 
-        assertRefused("GET", given().get("/api/workflows/" + id), 404, "API.WORKFLOW_NOT_FOUND", id);
-        assertRefused("start", given().contentType(ContentType.JSON).body("{}").post("/api/workflows/" + id + "/runs"),
-                404, "API.WORKFLOW_NOT_FOUND", id);
-        assertRefused("DELETE again", given().delete("/api/workflows/" + id), 404, "API.WORKFLOW_NOT_FOUND", id);
+        new Endpoints().get("/api/workflows/{id}").postJson("/api/workflows/{id}/runs", "{}")
+                .delete("/api/workflows/{id}").refuse(id, 404, "API.WORKFLOW_NOT_FOUND", id);
     }
 
     @Test
     void badIdsAre400OnEveryEndpoint() {
-        String bad = "not-a-uuid";
-        String code = "API.INVALID_PARAMETER";
-        assertRefused("GET", given().get("/api/workflows/" + bad), 400, code, "path parameter id must be a UUID");
-        assertRefused("PUT", given().contentType(ContentType.JSON).body(Workflows.VALID).put("/api/workflows/" + bad),
-                400, code, "path parameter id must be a UUID");
-        assertRefused("DELETE", given().delete("/api/workflows/" + bad), 400, code, "path parameter id");
-        assertRefused("start", given().contentType(ContentType.JSON).body("{}").post("/api/workflows/" + bad
-                + "/runs"), 400, code, "path parameter id");
-        assertRefused("runs", given().get("/api/workflows/" + bad + "/runs"), 400, code, "path parameter id");
-        assertRefused("run", given().get("/api/workflow-runs/" + bad), 400, code, "path parameter runId must be a UUID");
-        assertRefused("cancel", given().post("/api/workflow-runs/" + bad + "/cancel"), 400, code,
-                "path parameter runId");
+        WORKFLOW_ENDPOINTS.refuse("not-a-uuid", 400, "API.INVALID_PARAMETER", "path parameter id must be a UUID");
+        RUN_ENDPOINTS.refuse("not-a-uuid", 400, "API.INVALID_PARAMETER", "path parameter runId must be a UUID");
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("dev.jobweaver.api.testing.ListParameters#badPagingOrTenant")
+    void aBadListParameterIs400(String name, String value, String messagePart) {
+        ListParameters.assertRefused("/api/workflows", name, value, messagePart);
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("dev.jobweaver.api.testing.ListParameters#badPaging")
+    void aBadRunsListParameterIs400(String name, String value, String messagePart) {
+        ListParameters.assertRefused("/api/workflows/" + Workflows.createOne() + "/runs", name, value, messagePart);
     }
 
     @Test
     void badParametersAre400() {
         String id = Workflows.createOne();
-        assertRefused("size 0", given().queryParam("size", 0).get("/api/workflows"), 400, "API.INVALID_PARAMETER",
-                "query parameter size must be an integer between 1 and 100, got '0'");
-        assertRefused("tenant", given().queryParam("tenant", "Bad Tenant").get("/api/workflows"), 400,
-                "API.INVALID_PARAMETER", "query parameter tenant must match");
         assertRefused("runs page", given().queryParam("page", -1).get("/api/workflows/" + id + "/runs"), 400,
                 "API.INVALID_PARAMETER", "query parameter page");
         assertRefused("version 0", given().queryParam("version", 0).get("/api/workflows/" + id), 400,
@@ -184,32 +174,19 @@ class WorkflowResourceValidationTest {
     @Test
     void badRunBodiesAre400AndStartNothing() throws Exception {
         String id = Workflows.createOne();
-        long before = count("workflow_runs");
-        assertRefused("bad JSON", given().contentType(ContentType.JSON).body("{\"input\":")
-                .post("/api/workflows/" + id + "/runs"), 400, "API.MALFORMED_JSON", "not valid JSON");
-        assertRefused("an array", given().contentType(ContentType.JSON).body("[1]")
-                .post("/api/workflows/" + id + "/runs"), 400, "API.MALFORMED_JSON", "must be a JSON object");
+        String runs = "/api/workflows/" + id + "/runs";
+        long before = Database.count("workflow_runs");
+        assertRefused("bad JSON", Answers.postJson(runs, "{\"input\":"), 400, "API.MALFORMED_JSON", "not valid JSON");
+        assertRefused("an array", Answers.postJson(runs, "[1]"), 400, "API.MALFORMED_JSON", "must be a JSON object");
         String big = "{\"input\":{\"text\":\"" + "x".repeat(20_000) + "\"}}";
-        assertRefused("input too large", given().contentType(ContentType.JSON).body(big)
-                .post("/api/workflows/" + id + "/runs"), 400, INVALID, "input is 20011 bytes of JSON, at most 16384");
-        assertThat(count("workflow_runs")).as("no run stored").isEqualTo(before);
+        assertRefused("input too large", Answers.postJson(runs, big), 400, INVALID,
+                "input is 20011 bytes of JSON, at most 16384");
+        assertThat(Database.count("workflow_runs")).as("no run stored").isEqualTo(before);
     }
 
     @Test
     void bodyOverTheLimitIs413AndNotJsonIs415() {
-        String big = "{\"name\":\"" + "n".repeat(70_000) + "\"}";
-        assertRefused("too large", Workflows.create(big), 413, "API.PAYLOAD_TOO_LARGE", "larger than 65536 bytes");
-        Response text = given().contentType(ContentType.TEXT).body(Workflows.VALID).post("/api/workflows");
-        assertThat(text.statusCode()).isEqualTo(415);
-        assertThat(text.jsonPath().getString("errorCode")).isEqualTo("API.UNSUPPORTED_MEDIA_TYPE");
-    }
-
-    private static long count(String table) throws Exception {
-        try (Connection db = Database.connect();
-             ResultSet rows = db.createStatement().executeQuery("SELECT count(*) FROM " + table)) {
-            rows.next();
-            return rows.getLong(1);
-        }
+        Answers.assertBodyOverTheLimitAndNotJsonRefused("/api/workflows", Workflows.VALID);
     }
 
     /** A node {@code id} with a valid job, depending on {@code dependsOn} (one id, or none when empty). */

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.Workflows;
-import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.event.WorkflowRunEvent;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
@@ -23,9 +22,10 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -150,14 +150,10 @@ class WorkflowRunResourceTest {
 
         String ended = Workflows.start(workflowId, "{}").getString("runId");
         UUID runId = UUID.fromString(ended);
-        Instant now = Instant.now();
-        KafkaProbe.sendAll(List.of(Workflows.progress(mapper, new WorkflowProgressEvent(runId,
-                UUID.fromString(workflowId), 1, WorkflowRunStatus.COMPLETED,
-                List.of(new WorkflowProgressEvent.Node("extract", NodeStatus.COMPLETED, null),
-                        new WorkflowProgressEvent.Node("a", NodeStatus.COMPLETED, null),
-                        new WorkflowProgressEvent.Node("b", NodeStatus.COMPLETED, null),
-                        new WorkflowProgressEvent.Node("load", NodeStatus.COMPLETED, null)),
-                List.of(), now, now))));
+        Map<String, NodeStatus> allCompleted = Workflows.NODES.stream()
+                .collect(Collectors.toMap(node -> node, node -> NodeStatus.COMPLETED));
+        KafkaProbe.sendAll(List.of(Workflows.progress(mapper, Workflows.progressEvent(runId, workflowId, 1,
+                WorkflowRunStatus.COMPLETED, allCompleted, List.of()))));
         await().atMost(Duration.ofSeconds(30)).until(() -> "COMPLETED".equals(Workflows.run(ended)
                 .getString("status")));
         Response refused = given().post("/api/workflow-runs/" + ended + "/cancel");

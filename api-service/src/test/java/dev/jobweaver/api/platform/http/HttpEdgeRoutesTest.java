@@ -1,11 +1,13 @@
 package dev.jobweaver.api.platform.http;
 
-import dev.jobweaver.testing.JobWeaverTest;
+import static dev.jobweaver.api.testing.Answers.assertRefused;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.Answers;
+import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -115,25 +117,20 @@ class HttpEdgeRoutesTest {
 
     @Test
     void wrongContentTypeIs415() {
-        Response response = given().contentType(ContentType.TEXT).body("hello").post("/api/jobs");
-
-        assertThat(response.statusCode()).isEqualTo(415);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.UNSUPPORTED_MEDIA_TYPE");
+        Answers.assertNotJsonRefused("/api/jobs", "hello");
     }
 
     @Test
     void wrongMethodIs405() {
         Response response = given().delete("/api/jobs");
 
-        assertThat(response.statusCode()).isEqualTo(405);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.METHOD_NOT_ALLOWED");
+        assertRefused("DELETE", response, 405, "API.METHOD_NOT_ALLOWED", "method not allowed here; allowed: ");
     }
 
     @Test
     void nonJsonAcceptIs406() {
         Response response = given().accept(ContentType.XML).get("/api/jobs");
 
-        assertThat(response.statusCode()).isEqualTo(406);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.NOT_ACCEPTABLE");
+        assertRefused("XML", response, 406, "API.NOT_ACCEPTABLE", "this API only produces application/json");
     }
 }
