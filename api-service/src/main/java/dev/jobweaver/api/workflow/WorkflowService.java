@@ -6,6 +6,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -20,13 +21,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class WorkflowService {
 
-    private final WorkflowRepository workflows;
-    private final WorkflowVersionRepository versions;
-
-    public WorkflowService(WorkflowRepository workflows, WorkflowVersionRepository versions) {
-        this.workflows = workflows;
-        this.versions = versions;
-    }
+    @Inject WorkflowRepository workflows;
+    @Inject WorkflowVersionRepository versions;
 
     /** One page of workflows (each at its latest version) and how many match. */
     public record Slice(List<StoredWorkflow> workflows, long total) {
