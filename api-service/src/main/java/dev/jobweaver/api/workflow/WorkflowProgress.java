@@ -120,7 +120,7 @@ public class WorkflowProgress {
                     unknownRun.increment();
                 } else if (event.version() > run.progressVersion()) {
                     changes.add(new WorkflowProgressStore.Change(event.runId(), event.status().name(),
-                            WorkflowJson.write(event.nodes()), event.version(), event.finishedAt()));
+                            JsonColumns.write(event.nodes()), event.version(), event.finishedAt()));
                 }
             }
             Map<UUID, JobSubmissionService.Pending> byJob = new LinkedHashMap<>();
@@ -180,7 +180,7 @@ public class WorkflowProgress {
         }
         ObjectNode payload = request.payload() instanceof ObjectNode object ? object.deepCopy()
                 : JsonNodeFactory.instance.objectNode();
-        JsonNode input = WorkflowJson.tree(run.inputJson());
+        JsonNode input = JsonColumns.tree(run.inputJson());
         if (input != null) {
             payload.set(Payloads.INPUT, input);
         }

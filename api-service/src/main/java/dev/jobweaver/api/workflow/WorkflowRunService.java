@@ -1,5 +1,6 @@
 package dev.jobweaver.api.workflow;
 
+import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.api.job.store.JobReadStore;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -85,7 +86,7 @@ public class WorkflowRunService {
         if (input == null || input.isNull()) {
             return null;
         }
-        int bytes = WorkflowJson.write(input).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        int bytes = JsonColumns.write(input).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         return bytes > config.maxInputBytes() ? "input is " + bytes + " bytes of JSON, at most "
                 + config.maxInputBytes() + " are allowed" : null;
     }
@@ -156,10 +157,10 @@ public class WorkflowRunService {
                     run.workflowVersion = version.version;
                     run.tenant = workflow.tenant;
                     run.status = WorkflowRunStatus.PENDING;
-                    run.input = input == null || input.isNull() ? null : WorkflowJson.write(input);
+                    run.input = input == null || input.isNull() ? null : JsonColumns.write(input);
                     run.traceId = traceId;
                     run.traceparent = runTraceparent;
-                    run.nodes = WorkflowJson.write(WorkflowJson.nodes(version.nodes).stream()
+                    run.nodes = JsonColumns.write(WorkflowJson.nodes(version.nodes).stream()
                             .map(node -> new WorkflowProgressEvent.Node(node.id(), NodeStatus.WAITING, null))
                             .toList());
                     run.changeVersion = RunAsks.STARTED;

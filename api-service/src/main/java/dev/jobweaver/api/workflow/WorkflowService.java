@@ -1,5 +1,6 @@
 package dev.jobweaver.api.workflow;
 
+import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -120,7 +121,7 @@ public class WorkflowService {
         version.workflowId = workflow.id;
         version.version = workflow.latestVersion;
         version.name = definition.name();
-        version.nodes = WorkflowJson.write(definition.nodes());
+        version.nodes = JsonColumns.write(definition.nodes());
         version.maxConcurrency = definition.maxConcurrency();
         version.onFailure = definition.onFailure();
         version.createdAt = now;

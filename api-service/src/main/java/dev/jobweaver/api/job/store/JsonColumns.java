@@ -1,6 +1,9 @@
 package dev.jobweaver.api.job.store;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -23,5 +26,45 @@ public final class JsonColumns {
     /** The mapper of jsonb columns. Thread-safe; never reconfigure it. */
     public static ObjectMapper mapper() {
         return MAPPER;
+    }
+
+    /** {@code value} as the text of a jsonb column; null stays null. */
+    public static String write(Object value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("could not write a jsonb column", e);
+        }
+    }
+
+    /** The text of a jsonb column read as {@code type}; null stays null. */
+    public static <T> T read(String json, TypeReference<T> type) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw unreadable(e);
+        }
+    }
+
+    /** The text of a jsonb column as a tree; null stays null. */
+    public static JsonNode tree(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw unreadable(e);
+        }
+    }
+
+    private static IllegalStateException unreadable(JsonProcessingException e) {
+        return new IllegalStateException("a stored jsonb column is not valid: " + e.getOriginalMessage(), e);
     }
 }
