@@ -22,13 +22,21 @@ public abstract class RowPublisher<C> {
     private final Logger log;
 
     /**
-     * @param emitter the feature's outgoing channel
-     * @param log     the feature publisher's, where a change published without the caller waiting logs its failure
+     * @param emitter   the feature's outgoing channel
+     * @param publisher the feature's publisher, whose log shows a change published without the caller waiting that
+     *                  failed
      */
-    protected RowPublisher(RowOutbox outbox, MutinyEmitter<Record<String, byte[]>> emitter, Logger log) {
+    protected RowPublisher(RowOutbox outbox, MutinyEmitter<Record<String, byte[]>> emitter, Class<?> publisher) {
         this.outbox = outbox;
         this.emitter = emitter;
-        this.log = log;
+        this.log = Logger.getLogger(publisher);
+    }
+
+    /** For the container's client proxy, which hands every call to the bean. */
+    protected RowPublisher() {
+        this.outbox = null;
+        this.emitter = null;
+        this.log = null;
     }
 
     /**

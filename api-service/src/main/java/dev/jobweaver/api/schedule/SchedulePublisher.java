@@ -13,7 +13,6 @@ import jakarta.inject.Inject;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.jboss.logging.Logger;
 
 /**
  * Publishes a schedule's timing ({@link ScheduleEvent}) to {@code schedules}, keyed by its id, and a deleted
@@ -28,14 +27,12 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class SchedulePublisher extends RowPublisher<ScheduleEvent> {
 
-    private static final Logger LOG = Logger.getLogger(SchedulePublisher.class);
-
     @Inject SchedulePublications publications;
 
     @Inject
     SchedulePublisher(RowOutbox outbox,
                       @Channel(Channels.SCHEDULES_OUT) MutinyEmitter<Record<String, byte[]>> emitter) {
-        super(outbox, emitter, LOG);
+        super(outbox, emitter, SchedulePublisher.class);
     }
 
     @Override

@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.jboss.logging.Logger;
 
 /**
  * Publishes a tenant's limit ({@link TenantLimitEvent}) to {@code tenant-limits}, keyed by the tenant, a removed limit
@@ -26,14 +25,12 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class TenantLimitPublisher extends RowPublisher<TenantLimitEvent> {
 
-    private static final Logger LOG = Logger.getLogger(TenantLimitPublisher.class);
-
     @Inject TenantLimitStatements statements;
 
     @Inject
     TenantLimitPublisher(RowOutbox outbox,
                          @Channel(Channels.TENANT_LIMITS_OUT) MutinyEmitter<Record<String, byte[]>> emitter) {
-        super(outbox, emitter, LOG);
+        super(outbox, emitter, TenantLimitPublisher.class);
     }
 
     @Override

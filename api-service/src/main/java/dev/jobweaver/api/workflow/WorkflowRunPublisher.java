@@ -9,7 +9,6 @@ import io.smallrye.reactive.messaging.kafka.Record;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.jboss.logging.Logger;
 
 /**
  * Publishes a run's asks ({@link WorkflowRunEvent} START and CANCEL) to {@code workflow-runs}, keyed by the run's id,
@@ -25,14 +24,12 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class WorkflowRunPublisher extends RowPublisher<RunAsks> {
 
-    private static final Logger LOG = Logger.getLogger(WorkflowRunPublisher.class);
-
     @Inject WorkflowRunPublications publications;
 
     @Inject
     WorkflowRunPublisher(RowOutbox outbox,
                          @Channel(Channels.WORKFLOW_RUNS_OUT) MutinyEmitter<Record<String, byte[]>> emitter) {
-        super(outbox, emitter, LOG);
+        super(outbox, emitter, WorkflowRunPublisher.class);
     }
 
     /** {@code asks} in order; recorded once Kafka acknowledged them all. */
