@@ -42,29 +42,28 @@ public final class JsonColumns {
 
     /** The text of a jsonb column read as {@code type}; null stays null. */
     public static <T> T read(String json, TypeReference<T> type) {
-        if (json == null) {
-            return null;
-        }
-        try {
-            return MAPPER.readValue(json, type);
-        } catch (JsonProcessingException e) {
-            throw unreadable(e);
-        }
+        return parsed(json, text -> MAPPER.readValue(text, type));
     }
 
     /** The text of a jsonb column as a tree; null stays null. */
     public static JsonNode tree(String json) {
+        return parsed(json, MAPPER::readTree);
+    }
+
+    /** Reads a column's text. */
+    private interface Parser<T> {
+
+        T parse(String json) throws JsonProcessingException;
+    }
+
+    private static <T> T parsed(String json, Parser<T> parser) {
         if (json == null) {
             return null;
         }
         try {
-            return MAPPER.readTree(json);
+            return parser.parse(json);
         } catch (JsonProcessingException e) {
-            throw unreadable(e);
+            throw new IllegalStateException("a stored jsonb column is not valid: " + e.getOriginalMessage(), e);
         }
-    }
-
-    private static IllegalStateException unreadable(JsonProcessingException e) {
-        return new IllegalStateException("a stored jsonb column is not valid: " + e.getOriginalMessage(), e);
     }
 }
