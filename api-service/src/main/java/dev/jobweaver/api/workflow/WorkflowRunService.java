@@ -20,6 +20,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
@@ -39,27 +40,14 @@ import java.util.concurrent.ThreadLocalRandom;
 @ApplicationScoped
 public class WorkflowRunService {
 
-    private final WorkflowRepository workflows;
-    private final WorkflowVersionRepository versions;
-    private final WorkflowRunRepository runs;
-    private final WorkflowRunPublisher publisher;
-    private final JobCreatedPublisher traces;
-    private final Tracer tracer;
-    private final WorkflowConfig config;
-    private final JobReadStore jobs;
-
-    public WorkflowRunService(WorkflowRepository workflows, WorkflowVersionRepository versions,
-                              WorkflowRunRepository runs, WorkflowRunPublisher publisher, JobCreatedPublisher traces,
-                              Tracer tracer, WorkflowConfig config, JobReadStore jobs) {
-        this.workflows = workflows;
-        this.versions = versions;
-        this.runs = runs;
-        this.publisher = publisher;
-        this.traces = traces;
-        this.tracer = tracer;
-        this.config = config;
-        this.jobs = jobs;
-    }
+    @Inject WorkflowRepository workflows;
+    @Inject WorkflowVersionRepository versions;
+    @Inject WorkflowRunRepository runs;
+    @Inject WorkflowRunPublisher publisher;
+    @Inject JobCreatedPublisher traces;
+    @Inject Tracer tracer;
+    @Inject WorkflowConfig config;
+    @Inject JobReadStore jobs;
 
     /**
      * A run just started: its id, its trace, and the version it keeps.
