@@ -1,5 +1,6 @@
 package dev.jobweaver.api.audit;
 
+import dev.jobweaver.common.metrics.Counters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -33,9 +34,8 @@ public class AuditLog {
     public AuditLog(AuditRepository repository, AuditConfig config, MeterRegistry registry) {
         this.repository = repository;
         this.writeTimeout = config.writeTimeout();
-        this.writeFailures = Counter.builder("jobweaver.audit.write.failures")
-                .description("Audit entries that could not be written (the action was answered all the same)")
-                .register(registry);
+        this.writeFailures = Counters.of(registry, "jobweaver.audit.write.failures",
+                "Audit entries that could not be written (the action was answered all the same)");
     }
 
     /** Writes {@code entry}; completes (never fails) once it is written or its write failed. */

@@ -1,20 +1,14 @@
 package dev.jobweaver.api.deadletter;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.EnumName;
 import dev.jobweaver.api.platform.http.IsoInstant;
 import dev.jobweaver.api.platform.http.TenantName;
 import dev.jobweaver.common.job.JobType;
-import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
-import jakarta.validation.ConstraintValidatorContext;
-import jakarta.validation.Payload;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -32,15 +26,15 @@ import org.hibernate.validator.constraintvalidation.HibernateConstraintValidator
  */
 @Body(rule = ApiErrorCode.INVALID_DEAD_LETTER_REQUEST, example = BulkRequeueRequest.EXAMPLE)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@BulkRequeueRequest.Window
+@Checked(BulkRequeueRequest.Window.class)
 @Schema(example = BulkRequeueRequest.EXAMPLE_SHOWN)
 public record BulkRequeueRequest(
-        @Schema(pattern = "[a-z0-9][a-z0-9-]{0,62}") @TenantName String tenant,
+        @Schema(pattern = "[a-z0-9][a-z0-9-]{0,62}") @Checked(TenantName.class) String tenant,
         @Schema(implementation = JobType.class) @EnumName(JobType.class) String jobType,
         @Schema(type = SchemaType.STRING, format = "date-time", description = "failed after this instant")
-        @IsoInstant String failedAfter,
+        @Checked(IsoInstant.class) String failedAfter,
         @Schema(type = SchemaType.STRING, format = "date-time", description = "failed before this instant")
-        @IsoInstant String failedBefore,
+        @Checked(IsoInstant.class) String failedBefore,
         @Schema(minimum = "1", maximum = "" + MAX_LIMIT, defaultValue = "" + DEFAULT_LIMIT)
         @Range(min = 1, max = MAX_LIMIT, message = "must be between {min} and {max}, got ${validatedValue}")
         BigInteger limit) {
@@ -77,37 +71,25 @@ public record BulkRequeueRequest(
     }
 
     /** failedAfter before failedBefore when both are given (and instants: a bad one is its own member's rule). */
-    @Retention(RetentionPolicy.RUNTIME)
-    @Target(ElementType.TYPE)
-    @Constraint(validatedBy = Window.Validator.class)
-    @interface Window {
+    @RegisterForReflection
+    static final class Window implements Checked.Rule<BulkRequeueRequest> {
 
-        String message() default "failedAfter must be before failedBefore, got {after} and {before}";
-
-        Class<?>[] groups() default {};
-
-        Class<? extends Payload>[] payload() default {};
-
-        final class Validator implements ConstraintValidator<Window, BulkRequeueRequest> {
-
-            @Override
-            public boolean isValid(BulkRequeueRequest body, ConstraintValidatorContext context) {
-                Instant after;
-                Instant before;
-                try {
-                    after = body.after();
-                    before = body.before();
-                } catch (DateTimeParseException e) {
-                    return true;
-                }
-                if (after == null || before == null || after.isBefore(before)) {
-                    return true;
-                }
-                context.unwrap(HibernateConstraintValidatorContext.class)
-                        .addMessageParameter("after", after)
-                        .addMessageParameter("before", before);
-                return false;
+        @Override
+        public boolean isValid(BulkRequeueRequest body, Checked constraint,
+                               HibernateConstraintValidatorContext context) {
+            Instant after;
+            Instant before;
+            try {
+                after = body.after();
+                before = body.before();
+            } catch (DateTimeParseException e) {
+                return true;
             }
+            if (after == null || before == null || after.isBefore(before)) {
+                return true;
+            }
+            context.addMessageParameter("after", after).addMessageParameter("before", before);
+            return refuse(context, "failedAfter must be before failedBefore, got {after} and {before}");
         }
     }
 }

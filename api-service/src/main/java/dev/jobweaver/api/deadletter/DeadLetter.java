@@ -1,7 +1,6 @@
 package dev.jobweaver.api.deadletter;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -24,13 +23,11 @@ import org.hibernate.type.SqlTypes;
 public class DeadLetter extends PanacheEntityBase {
 
     @Id
-    @Column(name = "job_id")
     public UUID jobId;
 
     public String tenant;
 
     /** The job's type as the jobs read model had it ({@code JobType} name). */
-    @Column(name = "job_type")
     public String jobType;
 
     /** The job's labels (a JSON object of strings), or null. */
@@ -47,38 +44,27 @@ public class DeadLetter extends PanacheEntityBase {
     public int attempts;
 
     /** The read model's last error of the job, or the reason when the read model had none yet. */
-    @Column(name = "last_error")
     public String lastError;
 
-    @Column(name = "failed_at")
     public Instant failedAt;
 
-    @Column(name = "trace_id")
     public String traceId;
 
     /** Times the job was dead-lettered. */
-    @Column(name = "dead_count")
     public int deadCount;
 
-    @Column(name = "requeued_at")
     public Instant requeuedAt;
 
-    @Column(name = "requeue_count")
     public int requeueCount;
 
-    @Column(name = "discarded_at")
     public Instant discardedAt;
 
-    @Column(name = "discard_reason")
     public String discardReason;
 
     /** The workflow run of a node's job; null for any other job. */
-    @Column(name = "workflow_run_id")
     public UUID workflowRunId;
 
-    @Column(name = "created_at")
     public Instant createdAt;
 
-    @Column(name = "updated_at")
     public Instant updatedAt;
 }

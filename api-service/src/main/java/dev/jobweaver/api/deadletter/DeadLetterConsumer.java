@@ -7,11 +7,10 @@ import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -32,21 +31,16 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * Polls are taken one at a time (the method's {@code Uni}), on the consumer's Vert.x event loop.
  */
 @ApplicationScoped
+@Startup // its quarantine counters exist, at zero, from the start, not from the first bad record
 public class DeadLetterConsumer {
 
-    private final Quarantine quarantine;
     private final BatchIntake<DeadLetterEvent> intake;
 
     public DeadLetterConsumer(DeadLetterService deadLetters, Quarantine quarantine, ObjectMapper mapper) {
-        this.quarantine = quarantine;
         // keyed by another job, a dead letter could overtake that job's dead letters
         this.intake = new BatchIntake<>(Channels.JOB_DEAD_LETTER_IN, quarantine, BatchIntake.events(mapper,
-                DeadLetterEvent.class, EventRules::problem, (key, event) -> EventRules.keyProblem(key, event.jobId()),
-                (record, event) -> event), deadLetters::receive);
-    }
-
-    /** The quarantine counters of the consumed topic exist, at zero, before its first bad record. */
-    void registerCounters(@Observes StartupEvent start) {
+                DeadLetterEvent.class, EventRules::problem, (key, event) -> EventRules.keyProblem(key, event.jobId())),
+                deadLetters::receive);
         quarantine.register(Topics.JOB_DEAD_LETTER);
     }
 

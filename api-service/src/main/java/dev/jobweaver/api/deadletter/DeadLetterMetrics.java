@@ -1,5 +1,6 @@
 package dev.jobweaver.api.deadletter;
 
+import dev.jobweaver.common.metrics.Counters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -43,14 +44,13 @@ public class DeadLetterMetrics {
     public DeadLetterMetrics(MeterRegistry registry, DeadLetterStatements statements) {
         this.statements = statements;
         for (Received result : Received.values()) {
-            received.put(result, Counter.builder("jobweaver.dead.letters.received").tag("result", result.label)
-                    .description("Dead letters consumed from job-dead-letter, by what they did").register(registry));
+            received.put(result, Counters.of(registry, "jobweaver.dead.letters.received",
+                    "Dead letters consumed from job-dead-letter, by what they did", "result", result.label));
         }
-        this.requeued = Counter.builder("jobweaver.dead.letters.requeued")
-                .description("Dead letters requeued: their REQUEUE acknowledged by Kafka and their state committed")
-                .register(registry);
-        this.discarded = Counter.builder("jobweaver.dead.letters.discarded")
-                .description("Dead letters discarded by an operator").register(registry);
+        this.requeued = Counters.of(registry, "jobweaver.dead.letters.requeued",
+                "Dead letters requeued: their REQUEUE acknowledged by Kafka and their state committed");
+        this.discarded = Counters.of(registry, "jobweaver.dead.letters.discarded",
+                "Dead letters discarded by an operator");
         Gauge.builder("jobweaver.dead.letters.open", open, AtomicLong::get)
                 .description("Dead letters waiting for review (OPEN), counted every"
                         + " jobweaver.api.dead-letters.open-refresh; -1 before the first count")

@@ -9,6 +9,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -66,20 +67,11 @@ public class DeadLetterService {
     public record Bulk(List<UUID> requeued, long skipped, List<UUID> unacknowledged) {
     }
 
-    private final DeadLetterRepository deadLetters;
-    private final DeadLetterStatements statements;
-    private final JobCommandService commands;
-    private final DeadLetterMetrics metrics;
-    private final DeadLetterConfig config;
-
-    public DeadLetterService(DeadLetterRepository deadLetters, DeadLetterStatements statements,
-                             JobCommandService commands, DeadLetterMetrics metrics, DeadLetterConfig config) {
-        this.deadLetters = deadLetters;
-        this.statements = statements;
-        this.commands = commands;
-        this.metrics = metrics;
-        this.config = config;
-    }
+    @Inject DeadLetterRepository deadLetters;
+    @Inject DeadLetterStatements statements;
+    @Inject JobCommandService commands;
+    @Inject DeadLetterMetrics metrics;
+    @Inject DeadLetterConfig config;
 
     /** Stores or reopens the dead letters of one poll, in one transaction, and counts what each did. */
     @WithSpan("receive dead letters")

@@ -1,6 +1,5 @@
 package dev.jobweaver.api.deadletter;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.event.DeadLetterEvent;
@@ -10,7 +9,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.UncheckedIOException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashSet;
@@ -107,7 +105,7 @@ public class DeadLetterStatements {
                             Columns.of(events, e -> e.failedAt().atOffset(ZoneOffset.UTC), OffsetDateTime[]::new),
                             Columns.of(events, DeadLetterEvent::traceId, String[]::new),
                             Columns.of(events, DeadLetterEvent::tenant, String[]::new),
-                            Columns.of(events, e -> json(e.labels()), String[]::new))))
+                            Columns.of(events, e -> JsonColumns.write(e.labels()), String[]::new))))
                     .map(upserted -> new Applied(upserted.rowCount(), unknown));
         });
     }
@@ -118,16 +116,5 @@ public class DeadLetterStatements {
             Row row = rows.iterator().next();
             return row.getLong(0);
         });
-    }
-
-    private static String json(Object labels) {
-        if (labels == null) {
-            return null;
-        }
-        try {
-            return JsonColumns.mapper().writeValueAsString(labels);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException("labels could not be written as JSON", e);
-        }
     }
 }

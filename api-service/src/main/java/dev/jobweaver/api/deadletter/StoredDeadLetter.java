@@ -2,8 +2,6 @@ package dev.jobweaver.api.deadletter;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.jobweaver.api.job.store.JsonColumns;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -29,13 +27,6 @@ record StoredDeadLetter(UUID jobId, String jobType, String tenant, Map<String, S
     }
 
     private static Map<String, String> labels(String json) {
-        if (json == null) {
-            return null;
-        }
-        try {
-            return JsonColumns.mapper().readValue(json, LABELS);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the stored labels of a dead letter are not a JSON object of strings", e);
-        }
+        return JsonColumns.read(json, LABELS);
     }
 }

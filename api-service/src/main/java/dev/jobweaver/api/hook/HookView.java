@@ -4,8 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.store.JsonColumns;
 import io.quarkus.runtime.annotations.RegisterForReflection;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -32,7 +30,7 @@ public record HookView(UUID id, String name, String tenant,
         JsonNode job = null;
         UUID workflowId = null;
         switch (hook.target()) {
-            case HookTarget.Job template -> job = tree(template.json());
+            case HookTarget.Job template -> job = JsonColumns.tree(template.json());
             case HookTarget.Workflow workflow -> workflowId = workflow.workflowId();
         }
         return new HookView(hook.id(), hook.name(), hook.tenant(), url, job, workflowId, hook.createdAt(), null);
@@ -43,14 +41,6 @@ public record HookView(UUID id, String name, String tenant,
         HookView view = of(hook, url);
         return new HookView(view.id, view.name, view.tenant, view.url, view.job, view.workflowId, view.createdAt,
                 hook.secret());
-    }
-
-    private static JsonNode tree(String json) {
-        try {
-            return JsonColumns.mapper().readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("a stored job template is not JSON", e);
-        }
     }
 
     @Override

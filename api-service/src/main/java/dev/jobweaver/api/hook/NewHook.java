@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.JobRequest;
 import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
+import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.BodyErrors;
@@ -12,20 +13,14 @@ import dev.jobweaver.api.platform.http.Name;
 import dev.jobweaver.api.platform.http.Uuid;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobControl;
-import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
-import jakarta.validation.ConstraintValidatorContext;
-import jakarta.validation.Payload;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.hibernate.validator.constraintvalidation.HibernateConstraintValidatorContext;
 
 /**
  * The body of {@code POST /api/hooks}: a name and exactly one target, a {@code job} (checked exactly as
@@ -38,11 +33,13 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Body(rule = ApiErrorCode.INVALID_HOOK_REQUEST, example = NewHook.EXAMPLE)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@NewHook.ExactlyOneTarget
+@Checked(NewHook.ExactlyOneTarget.class)
 @Schema(example = NewHook.EXAMPLE)
 public record NewHook(
-        @Schema(required = true, minLength = 1, maxLength = MAX_NAME_LENGTH) @Name(max = MAX_NAME_LENGTH) String name,
-        @Schema(format = "uuid", description = "the workflow each call starts; not with job") @Uuid String workflowId,
+        @Schema(required = true, minLength = 1, maxLength = MAX_NAME_LENGTH)
+        @Checked(value = Name.class, max = MAX_NAME_LENGTH) String name,
+        @Schema(format = "uuid", description = "the workflow each call starts; not with job")
+        @Checked(Uuid.class) String workflowId,
         @Schema(type = SchemaType.OBJECT, implementation = JobRequest.class,
                 description = "the job each call makes, a POST /api/jobs body without runAt; not with workflowId")
         JsonNode job) {
@@ -85,33 +82,18 @@ public record NewHook(
     }
 
     /** Exactly one of {@code job} and {@code workflowId}. */
-    @Retention(RetentionPolicy.RUNTIME)
-    @Target(ElementType.TYPE)
-    @Constraint(validatedBy = ExactlyOneTarget.Validator.class)
-    @interface ExactlyOneTarget {
+    @RegisterForReflection
+    static final class ExactlyOneTarget implements Checked.Rule<NewHook> {
 
-        String message() default "exactly one of job and workflowId is required, got none: job is the job each call"
-                + " makes (a POST /api/jobs body), workflowId the workflow each call starts";
-
-        Class<?>[] groups() default {};
-
-        Class<? extends Payload>[] payload() default {};
-
-        final class Validator implements ConstraintValidator<ExactlyOneTarget, NewHook> {
-
-            @Override
-            public boolean isValid(NewHook body, ConstraintValidatorContext context) {
-                boolean workflow = body.workflowId() != null;
-                if (body.hasJob() == workflow) {
-                    if (workflow) {
-                        context.disableDefaultConstraintViolation();
-                        context.buildConstraintViolationWithTemplate(
-                                "exactly one of job and workflowId is required, got both").addConstraintViolation();
-                    }
-                    return false;
-                }
+        @Override
+        public boolean isValid(NewHook body, Checked constraint, HibernateConstraintValidatorContext context) {
+            boolean workflow = body.workflowId() != null;
+            if (body.hasJob() != workflow) {
                 return true;
             }
+            return refuse(context, workflow ? "exactly one of job and workflowId is required, got both"
+                    : "exactly one of job and workflowId is required, got none: job is the job each call makes (a POST"
+                            + " /api/jobs body), workflowId the workflow each call starts");
         }
     }
 }

@@ -9,11 +9,10 @@ import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -34,13 +33,12 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * Polls are taken one at a time, on the consumer's Vert.x event loop.
  */
 @ApplicationScoped
+@Startup // its quarantine counters exist, at zero, from the start, not from the first bad record
 public class JobAttemptConsumer {
 
-    private final Quarantine quarantine;
     private final BatchIntake<JobAttemptStore.Attempt> intake;
 
     public JobAttemptConsumer(JobAttemptStore store, Quarantine quarantine, ObjectMapper mapper) {
-        this.quarantine = quarantine;
         BatchIntake.Reader<JobAttemptStore.Attempt> completed = BatchIntake.events(mapper, JobCompletedEvent.class,
                 EventRules::problem, (key, e) -> EventRules.keyProblem(key, e.jobId()),
                 (record, e) -> new JobAttemptStore.Attempt(e.jobId(), e.attempt(), JobAttemptStore.Outcome.COMPLETED,
@@ -53,12 +51,7 @@ public class JobAttemptConsumer {
                 (record, origin) -> Topics.JOB_COMPLETED.equals(record.getTopic())
                         ? completed.read(record, origin) : failed.read(record, origin),
                 attempts -> store.recordAll(attempts).replaceWithVoid());
-    }
-
-    /** The quarantine counters of the consumed topics exist, at zero, before their first bad record. */
-    void registerCounters(@Observes StartupEvent start) {
-        quarantine.register(Topics.JOB_COMPLETED);
-        quarantine.register(Topics.JOB_FAILED);
+        quarantine.register(Topics.JOB_COMPLETED, Topics.JOB_FAILED);
     }
 
     @Incoming(Channels.JOB_ATTEMPTS_IN)

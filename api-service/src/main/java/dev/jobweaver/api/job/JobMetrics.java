@@ -3,6 +3,7 @@ package dev.jobweaver.api.job;
 import dev.jobweaver.api.outbox.OutboxBacklog;
 import dev.jobweaver.api.platform.http.HttpMetrics;
 import dev.jobweaver.common.job.JobCommand;
+import dev.jobweaver.common.metrics.Counters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -32,36 +33,29 @@ public class JobMetrics implements HttpMetrics {
 
     public JobMetrics(MeterRegistry registry) {
         this.registry = registry;
-        this.submitted = Counter.builder("jobweaver.jobs.submitted")
-                .description("Jobs accepted: committed with their outbox row (202)").register(registry);
-        this.idempotentReplays = Counter.builder("jobweaver.submissions.idempotent.replays")
-                .description("Submissions answered with the first answer of their Idempotency-Key (no new job)")
-                .register(registry);
-        this.backlogged = Counter.builder("jobweaver.submissions.backlogged")
-                .description("Submissions answered 503 because the unpublished outbox was over its bound")
-                .register(registry);
-        this.relayFailed = Counter.builder("jobweaver.outbox.relay.failures")
-                .description("job-created events Kafka did not take; their rows stay for the sweeper").register(registry);
-        this.overloaded = Counter.builder("jobweaver.submissions.overloaded")
-                .description("Submissions answered 503 API.OVERLOADED, unread: too many body bytes in flight")
-                .register(registry);
-        this.sweptPublished = Counter.builder("jobweaver.outbox.published")
-                .description("Outbox rows published by the sweeper (the relay gave up on them, or a dead instance left them)")
-                .register(registry);
-        this.statusApplied = Counter.builder("jobweaver.status.events")
-                .tag("result", "applied").description("job-status events applied to the read model")
-                .register(registry);
-        this.statusStale = Counter.builder("jobweaver.status.events")
-                .tag("result", "stale").description("job-status events ignored: older than the job's state or unknown job")
-                .register(registry);
+        this.submitted = Counters.of(registry, "jobweaver.jobs.submitted",
+                "Jobs accepted: committed with their outbox row (202)");
+        this.idempotentReplays = Counters.of(registry, "jobweaver.submissions.idempotent.replays",
+                "Submissions answered with the first answer of their Idempotency-Key (no new job)");
+        this.backlogged = Counters.of(registry, "jobweaver.submissions.backlogged",
+                "Submissions answered 503 because the unpublished outbox was over its bound");
+        this.relayFailed = Counters.of(registry, "jobweaver.outbox.relay.failures",
+                "job-created events Kafka did not take; their rows stay for the sweeper");
+        this.overloaded = Counters.of(registry, "jobweaver.submissions.overloaded",
+                "Submissions answered 503 API.OVERLOADED, unread: too many body bytes in flight");
+        this.sweptPublished = Counters.of(registry, "jobweaver.outbox.published",
+                "Outbox rows published by the sweeper (the relay gave up on them, or a dead instance left them)");
+        this.statusApplied = Counters.of(registry, "jobweaver.status.events",
+                "job-status events applied to the read model", "result", "applied");
+        this.statusStale = Counters.of(registry, "jobweaver.status.events",
+                "job-status events ignored: older than the job's state or unknown job", "result", "stale");
         this.submissionGroups = DistributionSummary.builder("jobweaver.submission.group.size")
                 .description("Submissions stored and published together as one group (group commit)")
                 .register(registry);
         for (JobCommand command : JobCommand.values()) {
-            commands.put(command, Counter.builder("jobweaver.job.commands")
-                    .tag("command", command.name().toLowerCase(Locale.ROOT))
-                    .description("Cancels, deletes and requeues of jobs accepted: their command acknowledged by Kafka")
-                    .register(registry));
+            commands.put(command, Counters.of(registry, "jobweaver.job.commands",
+                    "Cancels, deletes and requeues of jobs accepted: their command acknowledged by Kafka",
+                    "command", command.name().toLowerCase(Locale.ROOT)));
         }
         Gauge.builder("jobweaver.status.held", statusHeld, AtomicLong::get)
                 .description("job-status events held back from the read model for a newer status of their job")
@@ -141,7 +135,7 @@ public class JobMetrics implements HttpMetrics {
     }
 
     private void validationFailure(String reason, double amount) {
-        Counter.builder("jobweaver.validation.failures").tag("errorCode", reason)
-                .description("Requests refused as invalid (4xx)").register(registry).increment(amount);
+        Counters.of(registry, "jobweaver.validation.failures",
+                "Requests refused as invalid (4xx)", "errorCode", reason).increment(amount);
     }
 }

@@ -6,6 +6,7 @@ import dev.jobweaver.api.job.store.StoredJob;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.List;
 import java.util.UUID;
 
@@ -13,13 +14,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class JobQueryService {
 
-    private final JobReadStore jobs;
-    private final JobAttemptStore attempts;
-
-    public JobQueryService(JobReadStore jobs, JobAttemptStore attempts) {
-        this.jobs = jobs;
-        this.attempts = attempts;
-    }
+    @Inject JobReadStore jobs;
+    @Inject JobAttemptStore attempts;
 
     /** The job, or null when there is none with this id. */
     @WithSpan("find job")

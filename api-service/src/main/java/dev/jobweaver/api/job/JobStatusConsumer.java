@@ -14,14 +14,13 @@ import dev.jobweaver.common.quarantine.EventReader;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.reactive.VertxContexts;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,13 +70,13 @@ import org.jboss.logging.Logger;
  * Acknowledgements follow on the thread where a write or a publish completed.
  */
 @ApplicationScoped
+@Startup // its quarantine counters exist, at zero, from the start, not from the first bad record
 public class JobStatusConsumer {
 
     private static final Logger LOG = Logger.getLogger(JobStatusConsumer.class);
 
     private final JobStatusStore store;
     private final JobMetrics metrics;
-    private final Quarantine quarantine;
     private final ObjectMapper mapper;
     private final StatusHold<Message<?>, StatusRecord> hold;
     /**
@@ -96,15 +95,10 @@ public class JobStatusConsumer {
                              ObjectMapper mapper) {
         this.store = store;
         this.metrics = metrics;
-        this.quarantine = quarantine;
         this.mapper = mapper;
         this.hold = new StatusHold<>(config.status().hold().toNanos(), StatusRecord::event);
         this.writes = new BatchIntake<>(Channels.JOB_STATUS_IN, quarantine,
                 (record, origin) -> StatusRecord.consumed(mapper, record, origin), this::round);
-    }
-
-    /** The quarantine counters of the consumed topic exist, at zero, before its first bad record. */
-    void registerCounters(@Observes StartupEvent start) {
         quarantine.register(Topics.JOB_STATUS);
     }
 

@@ -5,18 +5,12 @@ import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.EnumName;
+import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.Uuid;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobType;
-import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
-import jakarta.validation.ConstraintValidatorContext;
-import jakarta.validation.Payload;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Arrays;
@@ -37,16 +31,16 @@ import org.hibernate.validator.constraintvalidation.HibernateConstraintValidator
  */
 @Body(rule = ApiErrorCode.INVALID_SUBSCRIPTION_REQUEST, example = NewSubscription.EXAMPLE)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@NewSubscription.ExactlyOneTarget
+@Checked(NewSubscription.ExactlyOneTarget.class)
 @Schema(example = NewSubscription.EXAMPLE)
 public record NewSubscription(
-        @Schema(format = "uuid") @Uuid String jobId,
-        @Schema(format = "uuid") @Uuid String scheduleId,
-        @Schema(format = "uuid") @Uuid String workflowId,
+        @Schema(format = "uuid") @Checked(Uuid.class) String jobId,
+        @Schema(format = "uuid") @Checked(Uuid.class) String scheduleId,
+        @Schema(format = "uuid") @Checked(Uuid.class) String workflowId,
         @Schema(enumeration = {"SIMULATION", "HTTP"}) @EnumName(JobType.class) String jobType,
         @Schema(required = true, minItems = 1, enumeration = {"SCHEDULED", "STARTED", "RETRYING", "COMPLETED", "FAILED",
-                "CANCELLED"}) @JsonSetter(contentNulls = Nulls.FAIL) @Events List<String> events,
-        @Schema(required = true, maxLength = MAX_URL_LENGTH) @DeliveryUrl String url) {
+                "CANCELLED"}) @JsonSetter(contentNulls = Nulls.FAIL) @Checked(Events.class) List<String> events,
+        @Schema(required = true, maxLength = MAX_URL_LENGTH) @Checked(DeliveryUrl.class) String url) {
 
     /** The targets, exactly one of which a subscription names. */
     static final List<String> TARGETS = List.of("jobId", "scheduleId", "workflowId", "jobType");
@@ -78,128 +72,86 @@ public record NewSubscription(
         return ClientText.cut(value, 60);
     }
 
-    private static boolean refuse(ConstraintValidatorContext context, String template) {
-        context.disableDefaultConstraintViolation();
-        context.buildConstraintViolationWithTemplate(template).addConstraintViolation();
-        return false;
-    }
-
     /** Exactly one of {@link #TARGETS}. */
-    @Retention(RetentionPolicy.RUNTIME)
-    @Target(ElementType.TYPE)
-    @Constraint(validatedBy = ExactlyOneTarget.Validator.class)
-    @interface ExactlyOneTarget {
+    @RegisterForReflection
+    static final class ExactlyOneTarget implements Checked.Rule<NewSubscription> {
 
-        String message() default "exactly one of jobId, scheduleId, workflowId, jobType is required, got {given}";
-
-        Class<?>[] groups() default {};
-
-        Class<? extends Payload>[] payload() default {};
-
-        final class Validator implements ConstraintValidator<ExactlyOneTarget, NewSubscription> {
-
-            @Override
-            public boolean isValid(NewSubscription body, ConstraintValidatorContext context) {
-                List<String> given = body.targetsGiven();
-                if (given.size() == 1) {
-                    return true;
-                }
-                context.unwrap(HibernateConstraintValidatorContext.class).addMessageParameter("given",
-                        given.isEmpty() ? "none" : String.join(" and ", given));
-                return false;
+        @Override
+        public boolean isValid(NewSubscription body, Checked constraint, HibernateConstraintValidatorContext context) {
+            List<String> given = body.targetsGiven();
+            if (given.size() == 1) {
+                return true;
             }
+            context.addMessageParameter("given", given.isEmpty() ? "none" : String.join(" and ", given));
+            return refuse(context, "exactly one of jobId, scheduleId, workflowId, jobType is required, got {given}");
         }
     }
 
     /** At least one event, each a {@link NotificationEvent} named once. */
-    @Retention(RetentionPolicy.RUNTIME)
-    @Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT})
-    @Constraint(validatedBy = Events.Validator.class)
-    @interface Events {
+    @RegisterForReflection
+    static final class Events implements Checked.Rule<List<String>> {
 
-        String message() default "is required: a non-empty array of {valid}";
+        private static final Set<String> KNOWN = Arrays.stream(NotificationEvent.values()).map(Enum::name)
+                .collect(Collectors.toUnmodifiableSet());
 
-        Class<?>[] groups() default {};
+        @Override
+        public String required() {
+            return "is required: a non-empty array of " + VALID_EVENTS;
+        }
 
-        Class<? extends Payload>[] payload() default {};
-
-        final class Validator implements ConstraintValidator<Events, List<String>> {
-
-            private static final Set<String> KNOWN = Arrays.stream(NotificationEvent.values()).map(Enum::name)
-                    .collect(Collectors.toUnmodifiableSet());
-
-            @Override
-            public boolean isValid(List<String> events, ConstraintValidatorContext context) {
-                HibernateConstraintValidatorContext hibernate =
-                        context.unwrap(HibernateConstraintValidatorContext.class);
-                hibernate.addMessageParameter("valid", VALID_EVENTS);
-                if (events == null) {
+        @Override
+        public boolean isValid(List<String> events, Checked constraint, HibernateConstraintValidatorContext context) {
+            context.addMessageParameter("valid", VALID_EVENTS);
+            if (events.isEmpty()) {
+                return refuse(context, "must not be empty; valid events are {valid}");
+            }
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < events.size(); i++) {
+                String event = events.get(i);
+                context.addMessageParameter("event", cut(event));
+                String template = !KNOWN.contains(event) ? "'{event}' is not a known event; valid events are {valid}"
+                        : !seen.add(event) ? "'{event}' is given twice" : null;
+                if (template != null) {
+                    context.disableDefaultConstraintViolation();
+                    context.buildConstraintViolationWithTemplate(template)
+                            .addBeanNode().inIterable().atIndex(i)
+                            .addConstraintViolation();
                     return false;
                 }
-                if (events.isEmpty()) {
-                    return refuse(context, "must not be empty; valid events are {valid}");
-                }
-                Set<String> seen = new HashSet<>();
-                for (int i = 0; i < events.size(); i++) {
-                    String event = events.get(i);
-                    hibernate.addMessageParameter("event", cut(event));
-                    String template = !KNOWN.contains(event) ? "'{event}' is not a known event; valid events are {valid}"
-                            : !seen.add(event) ? "'{event}' is given twice" : null;
-                    if (template != null) {
-                        context.disableDefaultConstraintViolation();
-                        context.buildConstraintViolationWithTemplate(template)
-                                .addBeanNode().inIterable().atIndex(i)
-                                .addConstraintViolation();
-                        return false;
-                    }
-                }
-                return true;
             }
+            return true;
         }
     }
 
     /** An absolute http or https URL with a host and no credentials, at most {@link #MAX_URL_LENGTH} characters. */
-    @Retention(RetentionPolicy.RUNTIME)
-    @Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT})
-    @Constraint(validatedBy = DeliveryUrl.Validator.class)
-    @interface DeliveryUrl {
+    @RegisterForReflection
+    static final class DeliveryUrl implements Checked.Rule<String> {
 
-        String message() default "is required: the absolute http or https URL deliveries are POSTed to";
+        @Override
+        public String required() {
+            return "is required: the absolute http or https URL deliveries are POSTed to";
+        }
 
-        Class<?>[] groups() default {};
-
-        Class<? extends Payload>[] payload() default {};
-
-        final class Validator implements ConstraintValidator<DeliveryUrl, String> {
-
-            @Override
-            public boolean isValid(String value, ConstraintValidatorContext context) {
-                if (value == null) {
-                    return false;
-                }
-                HibernateConstraintValidatorContext hibernate =
-                        context.unwrap(HibernateConstraintValidatorContext.class);
-                if (value.length() > MAX_URL_LENGTH) {
-                    hibernate.addMessageParameter("length", value.length());
-                    return refuse(context, "must be at most " + MAX_URL_LENGTH + " characters, got {length}");
-                }
-                URI url;
-                try {
-                    url = new URI(value);
-                } catch (URISyntaxException e) {
-                    hibernate.addMessageParameter("reason", e.getMessage());
-                    return refuse(context, "is not a valid URL: {reason}");
-                }
-                String scheme = url.getScheme() == null ? null : url.getScheme().toLowerCase(Locale.ROOT);
-                if (!url.isAbsolute() || !("http".equals(scheme) || "https".equals(scheme)) || url.getHost() == null) {
-                    hibernate.addMessageParameter("value", cut(value));
-                    return refuse(context, "must be an absolute http or https URL with a host, got '{value}'");
-                }
-                if (url.getRawUserInfo() != null) {
-                    return refuse(context, "must not carry credentials (user info); deliveries are signed instead");
-                }
-                return true;
+        @Override
+        public boolean isValid(String value, Checked constraint, HibernateConstraintValidatorContext context) {
+            if (value.length() > MAX_URL_LENGTH) {
+                context.addMessageParameter("length", value.length());
+                return refuse(context, "must be at most " + MAX_URL_LENGTH + " characters, got {length}");
             }
+            URI url;
+            try {
+                url = new URI(value);
+            } catch (URISyntaxException e) {
+                context.addMessageParameter("reason", e.getMessage());
+                return refuse(context, "is not a valid URL: {reason}");
+            }
+            String scheme = url.getScheme() == null ? null : url.getScheme().toLowerCase(Locale.ROOT);
+            if (!url.isAbsolute() || !("http".equals(scheme) || "https".equals(scheme)) || url.getHost() == null) {
+                context.addMessageParameter("value", cut(value));
+                return refuse(context, "must be an absolute http or https URL with a host, got '{value}'");
+            }
+            return url.getRawUserInfo() == null
+                    || refuse(context, "must not carry credentials (user info); deliveries are signed instead");
         }
     }
 }

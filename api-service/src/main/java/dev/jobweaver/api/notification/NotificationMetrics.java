@@ -1,5 +1,6 @@
 package dev.jobweaver.api.notification;
 
+import dev.jobweaver.common.metrics.Counters;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -31,8 +32,7 @@ public class NotificationMetrics {
     }
 
     private Counter outcome(String outcome, String description) {
-        return Counter.builder("jobweaver.webhook.deliveries").tag("outcome", outcome).description(description)
-                .register(registry);
+        return Counters.of(registry, "jobweaver.webhook.deliveries", description, "outcome", outcome);
     }
 
     /** The in-flight gauge, read from the sender. */

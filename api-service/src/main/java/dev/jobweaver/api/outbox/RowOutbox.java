@@ -12,7 +12,6 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -21,8 +20,8 @@ import org.jboss.logging.Logger;
 /**
  * Publishes a row that is its own outbox, and republishes the rows Kafka did not acknowledge: the mechanics the
  * publishers and republishers of schedules, tenant limits and workflow runs share. Each feature keeps its topic, key,
- * event and the SQL of its table in its own package; its republisher is an {@link UnpublishedEvents} whose rounds
- * {@link Republisher} runs.
+ * event and the SQL of its table in its own package; its publisher is a {@link RowPublisher}, its republisher a
+ * {@link RowRepublisher}, whose rounds {@link Republisher} runs.
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -39,8 +38,8 @@ import org.jboss.logging.Logger;
  * <h2>Threads</h2>
  * {@link #publish} and {@link #later} never block and may be called on an event loop; a change's bookkeeping (on the
  * reactive SQL client) runs from Kafka's acknowledgement callback.
- * {@link #publishEach} runs where its republisher's round runs ({@link Republisher}: a Vert.x event loop, never
- * concurrently with itself), and publishes one row after the other.
+ * A {@link RowRepublisher}'s rounds run on a Vert.x event loop, never concurrently with themselves, and publish one
+ * row after the other.
  *
  * <h2>Defaults</h2>
  * Through each feature's configuration: a republisher round every 5 s ({@code republish-interval}, 1 s in tests) of at
@@ -89,8 +88,8 @@ public class RowOutbox {
      * once that is done, or fails, and then the row stays unpublished for the republisher. A change whose event breaks
      * a rule ({@code problem} not null) fails at once, as {@code what} (say, "the limit of tenant t") "breaks a rule".
      */
-    public Uni<Void> publish(MutinyEmitter<Record<String, byte[]>> emitter, String what, String problem,
-                             List<Outgoing> records, Supplier<Uni<?>> recorded) {
+    Uni<Void> publish(MutinyEmitter<Record<String, byte[]>> emitter, String what, String problem,
+                      List<Outgoing> records, Supplier<Uni<?>> recorded) {
         if (problem != null) {
             // its reader would quarantine it: a bug here, not the client's doing
             return Uni.createFrom().failure(new IllegalStateException(what + " breaks a rule: " + problem));
@@ -107,40 +106,8 @@ public class RowOutbox {
      * t (version 3)") in {@code log}, the publisher's, and left to the republisher, which finds the row still
      * unpublished.
      */
-    public static void later(Logger log, Uni<Void> publish, Supplier<String> what) {
+    static void later(Logger log, Uni<Void> publish, Supplier<String> what) {
         publish.subscribe().with(ignored -> { }, e -> log.warnf(
                 "%s: not published (%s); the republisher will publish it", what.get(), e.getMessage()));
-    }
-
-    /**
-     * One round of a feature's {@link UnpublishedEvents#publishOldest}: publishes each row {@code due}, one after the
-     * other, and answers how many Kafka acknowledged. A row that fails is left for the next round ({@code publish} logs
-     * why).
-     *
-     * @param rows what the rows are, for the debug line of the round, say "schedule(s)"
-     */
-    public static <T> Uni<UnpublishedEvents.Round> publishEach(Logger log, String rows, List<T> due,
-                                                              Function<T, Uni<Void>> publish) {
-        return publishedOf(log, rows, due, publish)
-                .map(published -> new UnpublishedEvents.Round(due.size(), published));
-    }
-
-    private static <T> Uni<Integer> publishedOf(Logger log, String rows, List<T> due, Function<T, Uni<Void>> publish) {
-        if (due.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        int[] published = {0};
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (T row : due) {
-            chain = chain.chain(() -> publish.apply(row)
-                    .invoke(() -> published[0]++)
-                    .onFailure().recoverWithNull());
-        }
-        return chain.map(ignored -> {
-            if (published[0] > 0) {
-                log.debugf("republished %d of %d %s", published[0], due.size(), rows);
-            }
-            return published[0];
-        });
     }
 }

@@ -13,8 +13,9 @@
  *       {@link dev.jobweaver.api.outbox.OutboxBacklog} bounds what waits (over it, submissions are refused with
  *       {@link dev.jobweaver.api.outbox.OutboxFullException}); {@code OutboxStore} holds the table's SQL.</li>
  *   <li><b>Rows that carry their own state</b> ({@code published_version < version}, or a deleted row awaiting its
- *       tombstone): each feature's publisher sends with {@link dev.jobweaver.api.outbox.RowOutbox} right after its
- *       commit and records the acknowledged version in the row; its republisher finds what is left.</li>
+ *       tombstone): each feature's publisher (a {@link dev.jobweaver.api.outbox.RowPublisher}) sends with
+ *       {@link dev.jobweaver.api.outbox.RowOutbox} right after its commit and records the acknowledged version in the
+ *       row; its republisher (a {@link dev.jobweaver.api.outbox.RowRepublisher}) finds what is left.</li>
  * </ul>
  * Both kinds of leftovers are found by the same loop: the job sweeper and each feature's republisher are
  * {@link dev.jobweaver.api.outbox.UnpublishedEvents}, which {@code Republisher} schedules (each with its own identity

@@ -59,24 +59,18 @@ public class Schedule extends PanacheEntityBase {
     public String job;
 
     /** The workflow each tick would start instead of a job; null with a job. */
-    @Column(name = "workflow_id")
     public UUID workflowId;
 
     public long version;
 
-    @Column(name = "published_version")
     public long publishedVersion;
 
-    @Column(name = "published_at")
     public Instant publishedAt;
 
-    @Column(name = "created_at")
     public Instant createdAt;
 
-    @Column(name = "updated_at")
     public Instant updatedAt;
 
     /** Set by a delete; the row goes once its tombstone is acknowledged. */
-    @Column(name = "deleted_at")
     public Instant deletedAt;
 }

@@ -9,12 +9,11 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
 import io.opentelemetry.context.Context;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +39,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * Polls are taken one at a time (the method's {@code Uni}), on the consumer's Vert.x event loop.
  */
 @ApplicationScoped
+@Startup // its quarantine counters exist, at zero, from the start, not from the first bad record
 public class ScheduleFiredConsumer {
 
     /** A usable tick and the trace context its record carries. */
@@ -47,20 +47,14 @@ public class ScheduleFiredConsumer {
     }
 
     private final ScheduledJobs jobs;
-    private final Quarantine quarantine;
     private final BatchIntake<TickRecord> intake;
 
     public ScheduleFiredConsumer(ScheduledJobs jobs, Quarantine quarantine, ObjectMapper mapper) {
         this.jobs = jobs;
-        this.quarantine = quarantine;
         this.intake = new BatchIntake<>(Channels.SCHEDULE_FIRED_IN, quarantine, BatchIntake.events(mapper,
                 ScheduleFiredEvent.class, EventRules::problem,
                 (key, event) -> EventRules.scheduleKeyProblem(key, event.scheduleId()),
                 (record, event) -> new TickRecord(event, traceparent(record))), this::round);
-    }
-
-    /** The quarantine counters of the consumed topic exist, at zero, before its first bad record. */
-    void registerCounters(@Observes StartupEvent start) {
         quarantine.register(Topics.SCHEDULE_FIRED);
     }
 

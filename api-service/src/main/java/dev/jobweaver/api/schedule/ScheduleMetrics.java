@@ -1,5 +1,6 @@
 package dev.jobweaver.api.schedule;
 
+import dev.jobweaver.common.metrics.Counters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,17 +35,17 @@ public class ScheduleMetrics {
 
     public ScheduleMetrics(MeterRegistry registry) {
         for (ScheduledJobs.Kind kind : ScheduledJobs.Kind.values()) {
-            jobs.put(kind, Counter.builder("jobweaver.schedule.jobs").tag("origin", kind.label())
-                    .description("Jobs made by schedules: committed with their outbox row, by what made them")
-                    .register(registry));
+            jobs.put(kind, Counters.of(registry, "jobweaver.schedule.jobs",
+                    "Jobs made by schedules: committed with their outbox row, by what made them",
+                    "origin", kind.label()));
         }
         for (Ignored reason : Ignored.values()) {
-            ignored.put(reason, Counter.builder("jobweaver.schedule.ticks.ignored").tag("reason", reason.label)
-                    .description("Ticks of schedule-fired that made no job, by reason").register(registry));
+            ignored.put(reason, Counters.of(registry, "jobweaver.schedule.ticks.ignored",
+                    "Ticks of schedule-fired that made no job, by reason", "reason", reason.label));
         }
-        this.republished = Counter.builder("jobweaver.schedules.republished")
-                .description("Schedule timings (or tombstones) the republisher published: unacknowledged changes,"
-                        + " refreshes and deletes").register(registry);
+        this.republished = Counters.of(registry, "jobweaver.schedules.republished",
+                "Schedule timings (or tombstones) the republisher published: unacknowledged changes, refreshes"
+                        + " and deletes");
     }
 
     /** {@code count} jobs of {@code kind} were committed. */

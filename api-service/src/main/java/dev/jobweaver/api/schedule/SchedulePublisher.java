@@ -1,6 +1,7 @@
 package dev.jobweaver.api.schedule;
 
 import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.api.outbox.RowPublisher;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.ScheduleEvent;
 import dev.jobweaver.common.messaging.Channels;
@@ -12,7 +13,6 @@ import jakarta.inject.Inject;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.jboss.logging.Logger;
 
 /**
  * Publishes a schedule's timing ({@link ScheduleEvent}) to {@code schedules}, keyed by its id, and a deleted
@@ -25,21 +25,20 @@ import org.jboss.logging.Logger;
  * {@code published_version < version} (or deleted) in the row, and {@link ScheduleRepublisher} publishes it again.
  */
 @ApplicationScoped
-public class SchedulePublisher {
+public class SchedulePublisher extends RowPublisher<ScheduleEvent> {
 
-    private static final Logger LOG = Logger.getLogger(SchedulePublisher.class);
-
-    @Inject @Channel(Channels.SCHEDULES_OUT) MutinyEmitter<Record<String, byte[]>> emitter;
     @Inject SchedulePublications publications;
-    @Inject RowOutbox outbox;
 
-    /**
-     * Publishes {@code event}; completes once Kafka acknowledged it and its version is recorded as published, or fails
-     * (the row stays unpublished for the republisher).
-     */
-    public Uni<Void> publish(ScheduleEvent event) {
-        return outbox.publish(emitter, "the timing of schedule " + event.scheduleId(), EventRules.problem(event),
-                List.of(new RowOutbox.Outgoing(event.scheduleId().toString(), event, null)),
+    @Inject
+    SchedulePublisher(RowOutbox outbox,
+                      @Channel(Channels.SCHEDULES_OUT) MutinyEmitter<Record<String, byte[]>> emitter) {
+        super(outbox, emitter, SchedulePublisher.class);
+    }
+
+    @Override
+    protected Change change(ScheduleEvent event) {
+        return new Change("the timing of schedule " + event.scheduleId(), "version " + event.version(),
+                EventRules.problem(event), List.of(new RowOutbox.Outgoing(event.scheduleId().toString(), event, null)),
                 () -> publications.published(event.scheduleId(), event.version()));
     }
 
@@ -48,19 +47,17 @@ public class SchedulePublisher {
      * deleted row stays for the republisher).
      */
     public Uni<Void> tombstone(UUID scheduleId) {
-        return outbox.publish(emitter, "the tombstone of schedule " + scheduleId, null,
-                List.of(new RowOutbox.Outgoing(scheduleId.toString(), null, null)),
-                () -> publications.remove(scheduleId));
-    }
-
-    /** {@link #publish}, without the caller waiting; a failure is logged and left to the republisher. */
-    public void publishLater(ScheduleEvent event) {
-        RowOutbox.later(LOG, publish(event),
-                () -> "the timing of schedule %s (version %d)".formatted(event.scheduleId(), event.version()));
+        return send(tombstoneOf(scheduleId));
     }
 
     /** {@link #tombstone}, without the caller waiting; a failure is logged and left to the republisher. */
     public void tombstoneLater(UUID scheduleId) {
-        RowOutbox.later(LOG, tombstone(scheduleId), () -> "the tombstone of schedule " + scheduleId);
+        sendLater(tombstoneOf(scheduleId));
+    }
+
+    private Change tombstoneOf(UUID scheduleId) {
+        return new Change("the tombstone of schedule " + scheduleId, null, null,
+                List.of(new RowOutbox.Outgoing(scheduleId.toString(), null, null)),
+                () -> publications.remove(scheduleId));
     }
 }

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.schedule;
 
-import dev.jobweaver.api.outbox.RowOutbox;
-import dev.jobweaver.api.outbox.UnpublishedEvents;
+import dev.jobweaver.api.outbox.RowRepublisher;
 import dev.jobweaver.common.event.ScheduleEvent;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
@@ -28,16 +27,16 @@ import org.jboss.logging.Logger;
  * schedule back to the scheduler; its next tick finds no schedule here, makes no job, and publishes the tombstone
  * again ({@code ScheduledJobs}).
  *
- * <p>Its rounds are run by the outbox's republish loop ({@link UnpublishedEvents}), on a Vert.x event loop, never
- * concurrently with themselves; each publishes its rows with {@link RowOutbox#publishEach}.
+ * <p>Its rounds are run by the outbox's republish loop, on a Vert.x event loop, never concurrently with themselves
+ * ({@link RowRepublisher}).
  */
 @ApplicationScoped
-public class ScheduleRepublisher implements UnpublishedEvents {
+public class ScheduleRepublisher extends RowRepublisher<ScheduleRepublisher.Due> {
 
     private static final Logger LOG = Logger.getLogger(ScheduleRepublisher.class);
 
     /** A row to publish: its timing, or its tombstone when {@code event} is null. */
-    private record Due(UUID scheduleId, ScheduleEvent event) {
+    record Due(UUID scheduleId, ScheduleEvent event) {
     }
 
     @Inject ScheduleRepository schedules;
@@ -45,19 +44,19 @@ public class ScheduleRepublisher implements UnpublishedEvents {
     @Inject ScheduleMetrics metrics;
     @Inject ScheduleConfig config;
 
+    ScheduleRepublisher() {
+        super(LOG, "schedule(s)");
+    }
+
     @Override
     public Rounds rounds() {
         return Rounds.of("schedule-republisher", config);
     }
 
-    @Override
-    public Uni<Round> publishOldest() {
-        return round().chain(due -> RowOutbox.publishEach(LOG, "schedule(s)", due, this::publish));
-    }
-
     /** The rows due, read in a session of their own. */
+    @Override
     @WithSession
-    Uni<List<Due>> round() {
+    protected Uni<List<Due>> due() {
         Instant refreshBefore = Instant.now().minus(config.refreshAfter());
         return schedules.toRepublish(refreshBefore, config.republishBatchSize()).map(rows -> {
             List<Due> due = new ArrayList<>(rows.size());
@@ -69,7 +68,8 @@ public class ScheduleRepublisher implements UnpublishedEvents {
     }
 
     /** Publishes one row, its timing or its tombstone, and counts it once Kafka acknowledged it. */
-    private Uni<Void> publish(Due row) {
+    @Override
+    protected Uni<Void> republish(Due row) {
         return (row.event() == null ? publisher.tombstone(row.scheduleId()) : publisher.publish(row.event()))
                 .invoke(() -> metrics.republished(1))
                 .onFailure().invoke(e -> LOG.debugf("schedule %s not republished: %s", row.scheduleId(),

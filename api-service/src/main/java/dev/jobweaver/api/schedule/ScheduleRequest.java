@@ -8,6 +8,7 @@ import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.Body;
+import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.EnumName;
 import dev.jobweaver.api.platform.http.Expected;
@@ -42,19 +43,22 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @Schema(example = ScheduleRequest.EXAMPLE_SHOWN)
 public record ScheduleRequest(
-        @Schema(required = true, minLength = 1, maxLength = MAX_NAME_LENGTH) @Name(max = MAX_NAME_LENGTH) String name,
+        @Schema(required = true, minLength = 1, maxLength = MAX_NAME_LENGTH)
+        @Checked(value = Name.class, max = MAX_NAME_LENGTH) String name,
         @Schema(pattern = "[a-z0-9][a-z0-9-]{0,62}", description = "the tenant of the schedule and its runs (default"
-                + " the caller's; a workflow's schedule takes the workflow's)") @TenantName String tenant,
+                + " the caller's; a workflow's schedule takes the workflow's)")
+        @Checked(TenantName.class) String tenant,
         @Schema(description = "5 fields as a Kubernetes CronJob, 6 with seconds first, or @hourly, @daily, @weekly,"
-                + " @monthly; not with interval") @NoNul String cron,
+                + " @monthly; not with interval") @Checked(NoNul.class) String cron,
         @Schema(description = "an ISO-8601 duration of at least 1 s; not with cron", maxLength = MAX_INTERVAL_LENGTH)
-        @NoNul String interval,
+        @Checked(NoNul.class) String interval,
         @Schema(description = "the zone the cron expression is read in", defaultValue = ScheduleClock.DEFAULT_TIMEZONE)
-        @NoNul String timezone,
+        @Checked(NoNul.class) String timezone,
         @Schema(implementation = Misfire.class, defaultValue = "FIRE_ONCE") @EnumName(Misfire.class) String misfire,
         @Schema(implementation = Overlap.class, defaultValue = "ALLOW") @EnumName(Overlap.class) String overlap,
         @Schema(defaultValue = "false") Boolean paused,
-        @Schema(format = "uuid", description = "the workflow each run starts; not with job") @Uuid String workflowId,
+        @Schema(format = "uuid", description = "the workflow each run starts; not with job")
+        @Checked(Uuid.class) String workflowId,
         @Schema(type = SchemaType.OBJECT, implementation = JobRequest.class,
                 description = "the job each run makes, a POST /api/jobs body without runAt; not with workflowId")
         @Expected("an object (a POST /api/jobs body)")

@@ -8,6 +8,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -24,18 +25,10 @@ import java.util.UUID;
 @ApplicationScoped
 public class ScheduleService {
 
-    private final ScheduleRepository schedules;
-    private final SchedulePublisher publisher;
-    private final ScheduledJobs jobs;
-    private final SubscriptionService subscriptions;
-
-    public ScheduleService(ScheduleRepository schedules, SchedulePublisher publisher, ScheduledJobs jobs,
-                           SubscriptionService subscriptions) {
-        this.schedules = schedules;
-        this.publisher = publisher;
-        this.jobs = jobs;
-        this.subscriptions = subscriptions;
-    }
+    @Inject ScheduleRepository schedules;
+    @Inject SchedulePublisher publisher;
+    @Inject ScheduledJobs jobs;
+    @Inject SubscriptionService subscriptions;
 
     /** One page of schedules and how many match. */
     public record Slice(List<StoredSchedule> schedules, long total) {

@@ -6,7 +6,6 @@ import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
 import io.quarkus.runtime.annotations.RegisterForReflection;
-import java.io.IOException;
 import java.time.Instant;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -33,12 +32,7 @@ public record ScheduleView(UUID id, String name, String tenant,
                            Instant nextRunAt, long version, Instant createdAt, Instant updatedAt) {
 
     static ScheduleView of(StoredSchedule schedule, Instant now) {
-        JsonNode job;
-        try {
-            job = schedule.job() == null ? null : JsonColumns.mapper().readTree(schedule.job());
-        } catch (IOException e) {
-            throw new IllegalStateException("the job template of schedule " + schedule.id() + " is not JSON", e);
-        }
+        JsonNode job = JsonColumns.tree(schedule.job());
         return new ScheduleView(schedule.id(), schedule.name(), schedule.tenant(), schedule.cron(),
                 schedule.interval(), schedule.timezone(), schedule.misfire(), schedule.overlap(), schedule.paused(),
                 job, schedule.workflowId(), schedule.nextRunAfter(now), schedule.version(), schedule.createdAt(),

@@ -3,6 +3,7 @@ package dev.jobweaver.api.security;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import dev.jobweaver.api.platform.http.Body;
+import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.Expected;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import jakarta.validation.constraints.NotNull;
@@ -27,7 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public record ApiKeyRequest(
         @Schema(required = true, minLength = 1, maxLength = MAX_NAME)
         @NotNull(message = "is required (1 to " + MAX_NAME + " characters)")
-        @KeyName(max = MAX_NAME)
+        @Checked(value = KeyName.class, max = MAX_NAME)
         String name,
 
         @Schema(required = true, minItems = 1, enumeration = {"viewer", "submitter", "operator", "admin"})
@@ -35,11 +36,11 @@ public record ApiKeyRequest(
         @JsonSetter(contentNulls = Nulls.FAIL)
         @NotNull(message = "is required: a non-empty array of " + ROLES)
         @Size(min = 1, message = "must name at least one of " + ROLES)
-        List<@KnownRole String> roles,
+        List<@Checked(KnownRole.class) String> roles,
 
         @Schema(format = "date-time", example = "2030-01-01T00:00:00Z")
         @Expected("an ISO-8601 date-time string such as 2030-01-01T00:00:00Z")
-        @Expiry
+        @Checked(Expiry.class)
         String expiresAt) {
 
     static final int MAX_NAME = 100;

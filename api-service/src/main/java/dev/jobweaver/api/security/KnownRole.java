@@ -1,38 +1,24 @@
 package dev.jobweaver.api.security;
 
+import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.ClientText;
-import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
-import jakarta.validation.ConstraintValidatorContext;
-import jakarta.validation.Payload;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.hibernate.validator.constraintvalidation.HibernateConstraintValidatorContext;
 
-/** One of {@link Roles#ORDERED}, exactly as written there. Null is valid (the body's reader refuses a null role). */
-@Retention(RetentionPolicy.RUNTIME)
-@Target({ElementType.TYPE_USE, ElementType.FIELD, ElementType.PARAMETER})
-@Constraint(validatedBy = KnownRole.Validator.class)
-public @interface KnownRole {
+/**
+ * The rule of one of {@link Roles#ORDERED}, exactly as written there. Absent is valid (the body's reader refuses a null
+ * role).
+ */
+@RegisterForReflection
+final class KnownRole implements Checked.Rule<String> {
 
-    String message() default "is '{role}', not one of " + ApiKeyRequest.ROLES;
-
-    Class<?>[] groups() default {};
-
-    Class<? extends Payload>[] payload() default {};
-
-    final class Validator implements ConstraintValidator<KnownRole, String> {
-
-        @Override
-        public boolean isValid(String role, ConstraintValidatorContext context) {
-            if (role == null || Roles.isKnown(role)) {
-                return true;
-            }
-            // a parameter, not part of the template: the client's text is never interpolated
-            context.unwrap(HibernateConstraintValidatorContext.class).addMessageParameter("role", ClientText.shown(role));
-            return false;
+    @Override
+    public boolean isValid(String role, Checked constraint, HibernateConstraintValidatorContext context) {
+        if (Roles.isKnown(role)) {
+            return true;
         }
+        // a parameter, not part of the template: the client's text is never interpolated
+        context.addMessageParameter("role", ClientText.shown(role));
+        return refuse(context, "is '{role}', not one of " + ApiKeyRequest.ROLES);
     }
 }

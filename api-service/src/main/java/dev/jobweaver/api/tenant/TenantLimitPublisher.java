@@ -1,17 +1,16 @@
 package dev.jobweaver.api.tenant;
 
 import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.api.outbox.RowPublisher;
 import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.TenantLimitEvent;
 import dev.jobweaver.common.messaging.Channels;
-import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.Record;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.jboss.logging.Logger;
 
 /**
  * Publishes a tenant's limit ({@link TenantLimitEvent}) to {@code tenant-limits}, keyed by the tenant, a removed limit
@@ -24,27 +23,20 @@ import org.jboss.logging.Logger;
  * again.
  */
 @ApplicationScoped
-public class TenantLimitPublisher {
+public class TenantLimitPublisher extends RowPublisher<TenantLimitEvent> {
 
-    private static final Logger LOG = Logger.getLogger(TenantLimitPublisher.class);
-
-    @Inject @Channel(Channels.TENANT_LIMITS_OUT) MutinyEmitter<Record<String, byte[]>> emitter;
     @Inject TenantLimitStatements statements;
-    @Inject RowOutbox outbox;
 
-    /**
-     * Publishes {@code event}; completes once Kafka acknowledged it and its version is recorded as published, or fails
-     * (the row stays unpublished for the republisher).
-     */
-    public Uni<Void> publish(TenantLimitEvent event) {
-        return outbox.publish(emitter, "the limit of tenant " + event.tenant(), EventRules.problem(event),
-                List.of(new RowOutbox.Outgoing(event.tenant(), event, null)),
-                () -> statements.published(event.tenant(), event.version()));
+    @Inject
+    TenantLimitPublisher(RowOutbox outbox,
+                         @Channel(Channels.TENANT_LIMITS_OUT) MutinyEmitter<Record<String, byte[]>> emitter) {
+        super(outbox, emitter, TenantLimitPublisher.class);
     }
 
-    /** {@link #publish}, without the caller waiting; a failure is logged and left to the republisher. */
-    public void publishLater(TenantLimitEvent event) {
-        RowOutbox.later(LOG, publish(event),
-                () -> "the limit of tenant %s (version %d)".formatted(event.tenant(), event.version()));
+    @Override
+    protected Change change(TenantLimitEvent event) {
+        return new Change("the limit of tenant " + event.tenant(), "version " + event.version(),
+                EventRules.problem(event), List.of(new RowOutbox.Outgoing(event.tenant(), event, null)),
+                () -> statements.published(event.tenant(), event.version()));
     }
 }

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.tenant;
 
-import dev.jobweaver.api.outbox.RowOutbox;
-import dev.jobweaver.api.outbox.UnpublishedEvents;
+import dev.jobweaver.api.outbox.RowRepublisher;
 import dev.jobweaver.common.event.TenantLimitEvent;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
@@ -21,11 +20,11 @@ import org.jboss.logging.Logger;
  * takes once (it keeps the highest version per tenant), and record it with a guarded update ({@code published_version
  * <= v}) that never moves a row backwards. No row is locked while Kafka answers, so a change never waits for a publish.
  *
- * <p>Its rounds are run by the outbox's republish loop ({@link UnpublishedEvents}), on a Vert.x event loop, never
- * concurrently with themselves; each publishes its rows with {@link RowOutbox#publishEach}.
+ * <p>Its rounds are run by the outbox's republish loop, on a Vert.x event loop, never concurrently with themselves
+ * ({@link RowRepublisher}).
  */
 @ApplicationScoped
-public class TenantLimitRepublisher implements UnpublishedEvents {
+public class TenantLimitRepublisher extends RowRepublisher<TenantLimitEvent> {
 
     private static final Logger LOG = Logger.getLogger(TenantLimitRepublisher.class);
 
@@ -33,25 +32,26 @@ public class TenantLimitRepublisher implements UnpublishedEvents {
     @Inject TenantLimitPublisher publisher;
     @Inject TenantLimitConfig config;
 
+    TenantLimitRepublisher() {
+        super(LOG, "tenant limit(s)");
+    }
+
     @Override
     public Rounds rounds() {
         return Rounds.of("tenant-limit-republisher", config);
     }
 
-    @Override
-    public Uni<Round> publishOldest() {
-        return round().chain(due -> RowOutbox.publishEach(LOG, "tenant limit(s)", due, this::publish));
-    }
-
     /** The events due, read in a session of their own. */
+    @Override
     @WithSession
-    Uni<List<TenantLimitEvent>> round() {
+    protected Uni<List<TenantLimitEvent>> due() {
         Instant refreshBefore = Instant.now().minus(config.refreshAfter());
         return limits.toRepublish(refreshBefore, config.republishBatchSize())
                 .map(rows -> rows.stream().map(row -> StoredTenantLimit.of(row).event()).toList());
     }
 
-    private Uni<Void> publish(TenantLimitEvent event) {
+    @Override
+    protected Uni<Void> republish(TenantLimitEvent event) {
         return publisher.publish(event).onFailure().invoke(e -> LOG.debugf(
                 "the limit of tenant %s not republished: %s", event.tenant(), e.getMessage()));
     }

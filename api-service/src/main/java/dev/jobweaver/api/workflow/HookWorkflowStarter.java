@@ -5,6 +5,7 @@ import dev.jobweaver.api.hook.WorkflowStarter;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.UUID;
 
 /**
@@ -14,13 +15,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class HookWorkflowStarter implements WorkflowStarter {
 
-    private final WorkflowService workflows;
-    private final WorkflowRunService runs;
-
-    public HookWorkflowStarter(WorkflowService workflows, WorkflowRunService runs) {
-        this.workflows = workflows;
-        this.runs = runs;
-    }
+    @Inject WorkflowService workflows;
+    @Inject WorkflowRunService runs;
 
     @Override
     public Uni<String> tenantOf(UUID workflowId) {

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.workflow;
 
+import dev.jobweaver.api.job.store.JsonColumns;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
@@ -27,7 +28,7 @@ record StoredRun(UUID runId, UUID workflowId, int version, String tenant, Workfl
 
     static StoredRun of(WorkflowRun run) {
         return new StoredRun(run.id, run.workflowId, run.workflowVersion, run.tenant, run.status,
-                WorkflowJson.states(run.nodes), WorkflowJson.tree(run.input), run.traceId, run.createdAt,
+                WorkflowJson.states(run.nodes), JsonColumns.tree(run.input), run.traceId, run.createdAt,
                 run.finishedAt, run.cancelRequested, run.scheduleId, run.scheduledFor);
     }
 }

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.workflow;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -24,15 +23,11 @@ public class Workflow extends PanacheEntityBase {
 
     public String tenant;
 
-    @Column(name = "latest_version")
     public int latestVersion;
 
-    @Column(name = "created_at")
     public Instant createdAt;
 
-    @Column(name = "updated_at")
     public Instant updatedAt;
 
-    @Column(name = "deleted_at")
     public Instant deletedAt;
 }

@@ -11,6 +11,7 @@ import dev.jobweaver.api.job.JobSubmissionService;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.Payloads;
+import dev.jobweaver.common.metrics.Counters;
 import dev.jobweaver.common.quarantine.InvalidRecordException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -72,15 +73,12 @@ public class WorkflowProgress {
         this.jobs = jobs;
         this.submissions = submissions;
         this.defaultRetryCount = config.validation().defaultRetryCount();
-        this.made = Counter.builder("jobweaver.workflow.node.jobs")
-                .description("Jobs made for ready workflow nodes (a repeated ready node is not counted)")
-                .register(registry);
-        this.stale = Counter.builder("jobweaver.workflow.progress.ignored").tag("reason", "stale")
-                .description("Workflow progress events that did not change their run: older than what it holds")
-                .register(registry);
-        this.unknownRun = Counter.builder("jobweaver.workflow.progress.ignored").tag("reason", "no-run")
-                .description("Workflow progress events of a run the API does not have")
-                .register(registry);
+        this.made = Counters.of(registry, "jobweaver.workflow.node.jobs",
+                "Jobs made for ready workflow nodes (a repeated ready node is not counted)");
+        this.stale = Counters.of(registry, "jobweaver.workflow.progress.ignored",
+                "Workflow progress events that did not change their run: older than what it holds", "reason", "stale");
+        this.unknownRun = Counters.of(registry, "jobweaver.workflow.progress.ignored",
+                "Workflow progress events of a run the API does not have", "reason", "no-run");
     }
 
     /** What happened to a poll's events. */
@@ -120,7 +118,7 @@ public class WorkflowProgress {
                     unknownRun.increment();
                 } else if (event.version() > run.progressVersion()) {
                     changes.add(new WorkflowProgressStore.Change(event.runId(), event.status().name(),
-                            WorkflowJson.write(event.nodes()), event.version(), event.finishedAt()));
+                            JsonColumns.write(event.nodes()), event.version(), event.finishedAt()));
                 }
             }
             Map<UUID, JobSubmissionService.Pending> byJob = new LinkedHashMap<>();
@@ -180,7 +178,7 @@ public class WorkflowProgress {
         }
         ObjectNode payload = request.payload() instanceof ObjectNode object ? object.deepCopy()
                 : JsonNodeFactory.instance.objectNode();
-        JsonNode input = WorkflowJson.tree(run.inputJson());
+        JsonNode input = JsonColumns.tree(run.inputJson());
         if (input != null) {
             payload.set(Payloads.INPUT, input);
         }

@@ -8,11 +8,10 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.workflow.WorkflowGraph;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -33,23 +32,18 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * Polls are taken one at a time (the method's {@code Uni}), on the consumer's Vert.x event loop.
  */
 @ApplicationScoped
+@Startup // its quarantine counters exist, at zero, from the start, not from the first bad record
 public class WorkflowProgressConsumer {
 
-    private final Quarantine quarantine;
     private final BatchIntake<WorkflowProgressEvent> intake;
 
     public WorkflowProgressConsumer(WorkflowProgress progress, Quarantine quarantine, ObjectMapper mapper) {
-        this.quarantine = quarantine;
         this.intake = new BatchIntake<>(Channels.WORKFLOW_PROGRESS_IN, quarantine, BatchIntake.events(mapper,
                 WorkflowProgressEvent.class, WorkflowProgressConsumer::problem,
                 // keyed by another run, it could overtake that run's events
                 (key, event) -> event.runId().toString().equals(key) ? null
-                        : "the record's key '" + key + "' is not its runId " + event.runId(),
-                (record, event) -> event), events -> progress.apply(events).replaceWithVoid());
-    }
-
-    /** The quarantine counters of the consumed topic exist, at zero, before its first bad record. */
-    void registerCounters(@Observes StartupEvent start) {
+                        : "the record's key '" + key + "' is not its runId " + event.runId()),
+                events -> progress.apply(events).replaceWithVoid());
         quarantine.register(Topics.WORKFLOW_PROGRESS);
     }
 

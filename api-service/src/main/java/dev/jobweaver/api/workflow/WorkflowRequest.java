@@ -8,6 +8,7 @@ import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.Body;
+import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.EnumName;
 import dev.jobweaver.api.platform.http.Expected;
@@ -39,9 +40,10 @@ import org.hibernate.validator.constraints.Range;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @Schema(example = WorkflowRequest.EXAMPLE_SHOWN)
 public record WorkflowRequest(
-        @Schema(required = true, minLength = 1, maxLength = MAX_NAME_LENGTH) @Name(max = MAX_NAME_LENGTH) String name,
+        @Schema(required = true, minLength = 1, maxLength = MAX_NAME_LENGTH)
+        @Checked(value = Name.class, max = MAX_NAME_LENGTH) String name,
         @Schema(pattern = "[a-z0-9][a-z0-9-]{0,62}", description = "the tenant of the workflow and its jobs (default"
-                + " the caller's)") @TenantName String tenant,
+                + " the caller's)") @Checked(TenantName.class) String tenant,
         @Schema(implementation = OnFailure.class, defaultValue = "FAIL_FAST") @EnumName(OnFailure.class)
         String onFailure,
         @Schema(minimum = "1", maximum = "" + MAX_CONCURRENCY, description = "how many of a run's jobs run at once"

@@ -24,10 +24,8 @@ public class WorkflowRun extends PanacheEntityBase {
     @Id
     public UUID id;
 
-    @Column(name = "workflow_id")
     public UUID workflowId;
 
-    @Column(name = "workflow_version")
     public int workflowVersion;
 
     public String tenant;
@@ -40,7 +38,6 @@ public class WorkflowRun extends PanacheEntityBase {
     @ColumnTransformer(read = "cast(input as text)", write = "cast(cast(? as text) as jsonb)")
     public String input;
 
-    @Column(name = "trace_id")
     public String traceId;
 
     public String traceparent;
@@ -51,35 +48,25 @@ public class WorkflowRun extends PanacheEntityBase {
     @ColumnTransformer(read = "cast(nodes as text)", write = "cast(cast(? as text) as jsonb)")
     public String nodes;
 
-    @Column(name = "progress_version")
     public long progressVersion;
 
-    @Column(name = "change_version")
     public int changeVersion;
 
-    @Column(name = "published_version")
     public int publishedVersion;
 
-    @Column(name = "published_at")
     public Instant publishedAt;
 
-    @Column(name = "cancel_requested")
     public boolean cancelRequested;
 
-    @Column(name = "created_at")
     public Instant createdAt;
 
-    @Column(name = "updated_at")
     public Instant updatedAt;
 
-    @Column(name = "finished_at")
     public Instant finishedAt;
 
     /** The schedule whose tick or trigger started the run; null for a run started any other way. */
-    @Column(name = "schedule_id")
     public UUID scheduleId;
 
     /** The tick's time (a trigger's instant) when a schedule started the run. */
-    @Column(name = "scheduled_for")
     public Instant scheduledFor;
 }

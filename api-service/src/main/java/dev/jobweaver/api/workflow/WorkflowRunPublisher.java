@@ -1,15 +1,14 @@
 package dev.jobweaver.api.workflow;
 
 import dev.jobweaver.api.outbox.RowOutbox;
+import dev.jobweaver.api.outbox.RowPublisher;
 import dev.jobweaver.common.event.WorkflowRunEvent;
 import dev.jobweaver.common.messaging.Channels;
-import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.Record;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.jboss.logging.Logger;
 
 /**
  * Publishes a run's asks ({@link WorkflowRunEvent} START and CANCEL) to {@code workflow-runs}, keyed by the run's id,
@@ -23,28 +22,23 @@ import org.jboss.logging.Logger;
  * publishes it again.
  */
 @ApplicationScoped
-public class WorkflowRunPublisher {
+public class WorkflowRunPublisher extends RowPublisher<RunAsks> {
 
-    private static final Logger LOG = Logger.getLogger(WorkflowRunPublisher.class);
-
-    @Inject @Channel(Channels.WORKFLOW_RUNS_OUT) MutinyEmitter<Record<String, byte[]>> emitter;
     @Inject WorkflowRunPublications publications;
-    @Inject RowOutbox outbox;
 
-    /**
-     * Publishes {@code asks} in order; completes once Kafka acknowledged them all and the change version is recorded
-     * as published, or fails (the row stays unpublished for the republisher).
-     */
-    public Uni<Void> publish(RunAsks asks) {
-        return outbox.publish(emitter, "the asks of workflow run " + asks.runId(), null, asks.events().stream()
+    @Inject
+    WorkflowRunPublisher(RowOutbox outbox,
+                         @Channel(Channels.WORKFLOW_RUNS_OUT) MutinyEmitter<Record<String, byte[]>> emitter) {
+        super(outbox, emitter, WorkflowRunPublisher.class);
+    }
+
+    /** {@code asks} in order; recorded once Kafka acknowledged them all. */
+    @Override
+    protected Change change(RunAsks asks) {
+        return new Change("the asks of workflow run " + asks.runId(), "change " + asks.changeVersion(), null,
+                asks.events().stream()
                         .map(event -> new RowOutbox.Outgoing(event.runId().toString(), event, event.traceparent()))
                         .toList(),
                 () -> publications.published(asks.runId(), asks.changeVersion()));
-    }
-
-    /** {@link #publish}, without the caller waiting; a failure is logged and left to the republisher. */
-    public void publishLater(RunAsks asks) {
-        RowOutbox.later(LOG, publish(asks),
-                () -> "the asks of workflow run %s (change %d)".formatted(asks.runId(), asks.changeVersion()));
     }
 }

@@ -1,7 +1,6 @@
 package dev.jobweaver.api.workflow;
 
-import dev.jobweaver.api.outbox.RowOutbox;
-import dev.jobweaver.api.outbox.UnpublishedEvents;
+import dev.jobweaver.api.outbox.RowRepublisher;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,11 +15,11 @@ import org.jboss.logging.Logger;
  *
  * <p>Every API instance runs it, without coordination: two instances may publish the same ask, which the scheduler
  * takes once, and record it with a guarded update that never moves a row backwards. No row is locked while Kafka
- * answers. Its rounds are run by the outbox's republish loop ({@link UnpublishedEvents}), on a Vert.x event loop,
- * never concurrently with themselves; each publishes its rows with {@link RowOutbox#publishEach}.
+ * answers. Its rounds are run by the outbox's republish loop, on a Vert.x event loop, never concurrently with
+ * themselves ({@link RowRepublisher}).
  */
 @ApplicationScoped
-public class WorkflowRunRepublisher implements UnpublishedEvents {
+public class WorkflowRunRepublisher extends RowRepublisher<RunAsks> {
 
     private static final Logger LOG = Logger.getLogger(WorkflowRunRepublisher.class);
 
@@ -29,19 +28,19 @@ public class WorkflowRunRepublisher implements UnpublishedEvents {
     @Inject WorkflowRunPublisher publisher;
     @Inject WorkflowConfig config;
 
+    WorkflowRunRepublisher() {
+        super(LOG, "workflow run(s)");
+    }
+
     @Override
     public Rounds rounds() {
         return new Rounds("workflow-run-republisher", config.republishInterval(), config.republishBatchSize());
     }
 
-    @Override
-    public Uni<Round> publishOldest() {
-        return round().chain(due -> RowOutbox.publishEach(LOG, "workflow run(s)", due, this::publish));
-    }
-
     /** The runs due, with their asks, read in a session of their own. */
+    @Override
     @WithSession
-    Uni<List<RunAsks>> round() {
+    protected Uni<List<RunAsks>> due() {
         return runs.toRepublish(config.republishBatchSize()).chain(rows -> {
             List<RunAsks> due = new ArrayList<>(rows.size());
             Uni<Void> chain = Uni.createFrom().voidItem();
@@ -55,7 +54,8 @@ public class WorkflowRunRepublisher implements UnpublishedEvents {
         });
     }
 
-    private Uni<Void> publish(RunAsks asks) {
+    @Override
+    protected Uni<Void> republish(RunAsks asks) {
         return publisher.publish(asks).onFailure().invoke(e -> LOG.debugf(
                 "workflow run %s not republished: %s", asks.runId(), e.getMessage()));
     }

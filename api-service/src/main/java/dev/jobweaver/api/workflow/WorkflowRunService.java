@@ -1,5 +1,6 @@
 package dev.jobweaver.api.workflow;
 
+import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.api.job.store.JobReadStore;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,6 +20,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
@@ -38,27 +40,14 @@ import java.util.concurrent.ThreadLocalRandom;
 @ApplicationScoped
 public class WorkflowRunService {
 
-    private final WorkflowRepository workflows;
-    private final WorkflowVersionRepository versions;
-    private final WorkflowRunRepository runs;
-    private final WorkflowRunPublisher publisher;
-    private final JobCreatedPublisher traces;
-    private final Tracer tracer;
-    private final WorkflowConfig config;
-    private final JobReadStore jobs;
-
-    public WorkflowRunService(WorkflowRepository workflows, WorkflowVersionRepository versions,
-                              WorkflowRunRepository runs, WorkflowRunPublisher publisher, JobCreatedPublisher traces,
-                              Tracer tracer, WorkflowConfig config, JobReadStore jobs) {
-        this.workflows = workflows;
-        this.versions = versions;
-        this.runs = runs;
-        this.publisher = publisher;
-        this.traces = traces;
-        this.tracer = tracer;
-        this.config = config;
-        this.jobs = jobs;
-    }
+    @Inject WorkflowRepository workflows;
+    @Inject WorkflowVersionRepository versions;
+    @Inject WorkflowRunRepository runs;
+    @Inject WorkflowRunPublisher publisher;
+    @Inject JobCreatedPublisher traces;
+    @Inject Tracer tracer;
+    @Inject WorkflowConfig config;
+    @Inject JobReadStore jobs;
 
     /**
      * A run just started: its id, its trace, and the version it keeps.
@@ -85,7 +74,7 @@ public class WorkflowRunService {
         if (input == null || input.isNull()) {
             return null;
         }
-        int bytes = WorkflowJson.write(input).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        int bytes = JsonColumns.write(input).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         return bytes > config.maxInputBytes() ? "input is " + bytes + " bytes of JSON, at most "
                 + config.maxInputBytes() + " are allowed" : null;
     }
@@ -156,10 +145,10 @@ public class WorkflowRunService {
                     run.workflowVersion = version.version;
                     run.tenant = workflow.tenant;
                     run.status = WorkflowRunStatus.PENDING;
-                    run.input = input == null || input.isNull() ? null : WorkflowJson.write(input);
+                    run.input = input == null || input.isNull() ? null : JsonColumns.write(input);
                     run.traceId = traceId;
                     run.traceparent = runTraceparent;
-                    run.nodes = WorkflowJson.write(WorkflowJson.nodes(version.nodes).stream()
+                    run.nodes = JsonColumns.write(WorkflowJson.nodes(version.nodes).stream()
                             .map(node -> new WorkflowProgressEvent.Node(node.id(), NodeStatus.WAITING, null))
                             .toList());
                     run.changeVersion = RunAsks.STARTED;

@@ -1,11 +1,13 @@
 package dev.jobweaver.api.workflow;
 
+import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -20,13 +22,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class WorkflowService {
 
-    private final WorkflowRepository workflows;
-    private final WorkflowVersionRepository versions;
-
-    public WorkflowService(WorkflowRepository workflows, WorkflowVersionRepository versions) {
-        this.workflows = workflows;
-        this.versions = versions;
-    }
+    @Inject WorkflowRepository workflows;
+    @Inject WorkflowVersionRepository versions;
 
     /** One page of workflows (each at its latest version) and how many match. */
     public record Slice(List<StoredWorkflow> workflows, long total) {
@@ -124,7 +121,7 @@ public class WorkflowService {
         version.workflowId = workflow.id;
         version.version = workflow.latestVersion;
         version.name = definition.name();
-        version.nodes = WorkflowJson.write(definition.nodes());
+        version.nodes = JsonColumns.write(definition.nodes());
         version.maxConcurrency = definition.maxConcurrency();
         version.onFailure = definition.onFailure();
         version.createdAt = now;

@@ -42,7 +42,6 @@ public class WorkflowVersion extends PanacheEntityBase {
     }
 
     @Id
-    @Column(name = "workflow_id")
     public UUID workflowId;
 
     @Id
@@ -56,13 +55,10 @@ public class WorkflowVersion extends PanacheEntityBase {
     @ColumnTransformer(read = "cast(nodes as text)", write = "cast(cast(? as text) as jsonb)")
     public String nodes;
 
-    @Column(name = "max_concurrency")
     public Integer maxConcurrency;
 
     @Enumerated(EnumType.STRING)
-    @Column(name = "on_failure")
     public OnFailure onFailure;
 
-    @Column(name = "created_at")
     public Instant createdAt;
 }

@@ -125,6 +125,12 @@ public final class BatchIntake<T> {
         };
     }
 
+    /** A {@link #events} reader whose item is the event itself. */
+    public static <E> Reader<E> events(ObjectMapper mapper, Class<E> type, Function<E, String> problem,
+                                       BiFunction<String, E, String> keyProblem) {
+        return events(mapper, type, problem, keyProblem, (record, event) -> event);
+    }
+
     /** Reads one poll and hands it to its round; see the guarantees above. */
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         List<Consumed<T>> consumed = new ArrayList<>(batch.getRecords().size());

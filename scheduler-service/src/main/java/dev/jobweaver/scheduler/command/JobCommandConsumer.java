@@ -9,11 +9,10 @@ import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.scheduler.command.JobCommandService.Received;
 import dev.jobweaver.scheduler.observability.JobTracing;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -35,21 +34,16 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * {@link BatchIntake} says.
  */
 @ApplicationScoped
+@Startup // its quarantine counters exist, at zero, from the start, not from the first bad record
 public class JobCommandConsumer {
 
-    private final Quarantine quarantine;
     private final BatchIntake<Received> intake;
 
     public JobCommandConsumer(JobCommandService commands, Quarantine quarantine, ObjectMapper mapper) {
-        this.quarantine = quarantine;
         this.intake = new BatchIntake<>(Channels.JOB_COMMANDS_IN, quarantine, BatchIntake.events(mapper,
                 JobCommandEvent.class, EventRules::problem, (key, event) -> EventRules.keyProblem(key, event.jobId()),
                 (record, command) -> new Received(command, JobTracing.incoming(record))),
                 received -> commands.applyAll(received).replaceWithVoid());
-    }
-
-    /** The quarantine counters of job-commands exist (at zero) from the start, not from the first bad record. */
-    void registerCounters(@Observes StartupEvent start) {
         quarantine.register(Topics.JOB_COMMANDS);
     }
 

@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.observability;
 
+import dev.jobweaver.common.metrics.Counters;
 import dev.jobweaver.scheduler.SchedulerConfig;
 import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.observability.AttemptCounters.AttemptOutcome;
@@ -45,33 +46,26 @@ public class SchedulerMetrics {
         registry.gauge("jobweaver.jobs.pending", pending);
         registry.gauge("jobweaver.jobs.running", running);
         registry.gauge("jobweaver.jobs.delayed", delayed);
-        this.ingested = Counter.builder("jobweaver.jobs.ingested")
-                .description("New jobs stored (PENDING, or RUNNING when dispatched as they were stored)")
-                .register(registry);
-        this.duplicateIngestions = Counter.builder("jobweaver.jobs.ingested.duplicates")
-                .description("Redelivered JobCreatedEvents that changed nothing").register(registry);
-        this.dispatched = Counter.builder("jobweaver.jobs.dispatched").description("Attempts dispatched to run-job")
-                .register(registry);
-        this.completed = Counter.builder("jobweaver.jobs.completed").description("Jobs that reached COMPLETED")
-                .register(registry);
-        this.deadLettered = Counter.builder("jobweaver.jobs.dead.lettered")
-                .description("Jobs that exhausted their retries (FAILED, dead letter published)").register(registry);
-        this.leasesExpired = Counter.builder("jobweaver.leases.expired")
-                .description("Attempts whose lease passed before their outcome arrived").register(registry);
-        this.redeliveredOutcomes = Counter.builder("jobweaver.outcomes.redelivered")
-                .description("Outcomes of an attempt already applied; the current status was re-published")
-                .register(registry);
-        this.unknownOutcomes = Counter.builder("jobweaver.outcomes.unknown.job")
-                .description("Outcomes for a job the scheduler does not know").register(registry);
-        this.cancelled = Counter.builder("jobweaver.jobs.cancelled")
-                .description("Jobs that reached CANCELLED (a cancel that came before its job counts at ingestion)")
-                .register(registry);
-        this.deleted = Counter.builder("jobweaver.jobs.deleted")
-                .description("Deletes of finished (or unknown) jobs applied: row removed, tombstone published")
-                .register(registry);
-        this.requeued = Counter.builder("jobweaver.jobs.requeued")
-                .description("Dead-lettered (FAILED) jobs requeued: PENDING again under their own id")
-                .register(registry);
+        this.ingested = Counters.of(registry, "jobweaver.jobs.ingested",
+                "New jobs stored (PENDING, or RUNNING when dispatched as they were stored)");
+        this.duplicateIngestions = Counters.of(registry, "jobweaver.jobs.ingested.duplicates",
+                "Redelivered JobCreatedEvents that changed nothing");
+        this.dispatched = Counters.of(registry, "jobweaver.jobs.dispatched", "Attempts dispatched to run-job");
+        this.completed = Counters.of(registry, "jobweaver.jobs.completed", "Jobs that reached COMPLETED");
+        this.deadLettered = Counters.of(registry, "jobweaver.jobs.dead.lettered",
+                "Jobs that exhausted their retries (FAILED, dead letter published)");
+        this.leasesExpired = Counters.of(registry, "jobweaver.leases.expired",
+                "Attempts whose lease passed before their outcome arrived");
+        this.redeliveredOutcomes = Counters.of(registry, "jobweaver.outcomes.redelivered",
+                "Outcomes of an attempt already applied; the current status was re-published");
+        this.unknownOutcomes = Counters.of(registry, "jobweaver.outcomes.unknown.job",
+                "Outcomes for a job the scheduler does not know");
+        this.cancelled = Counters.of(registry, "jobweaver.jobs.cancelled",
+                "Jobs that reached CANCELLED (a cancel that came before its job counts at ingestion)");
+        this.deleted = Counters.of(registry, "jobweaver.jobs.deleted",
+                "Deletes of finished (or unknown) jobs applied: row removed, tombstone published");
+        this.requeued = Counters.of(registry, "jobweaver.jobs.requeued",
+                "Dead-lettered (FAILED) jobs requeued: PENDING again under their own id");
         this.submitToDispatch = Timer.builder("jobweaver.submit.to.dispatch")
                 .description("From the API accepting a job to the dispatch of its first attempt")
                 .publishPercentileHistogram()
@@ -80,13 +74,13 @@ public class SchedulerMetrics {
 
     /** An outcome on {@code topic} was for another attempt than the current one. */
     public void staleOutcome(String topic) {
-        Counter.builder("jobweaver.outcomes.stale").description("Outcomes for an attempt other than the current one")
-                .tag("topic", topic).register(registry).increment();
+        Counters.of(registry, "jobweaver.outcomes.stale",
+                "Outcomes for an attempt other than the current one", "topic", topic).increment();
     }
 
     private void retryScheduled(String cause) {
-        Counter.builder("jobweaver.jobs.retries").description("Retries scheduled after a failed attempt")
-                .tag("cause", cause).register(registry).increment();
+        Counters.of(registry, "jobweaver.jobs.retries",
+                "Retries scheduled after a failed attempt", "cause", cause).increment();
     }
 
     /**
@@ -94,10 +88,10 @@ public class SchedulerMetrics {
      * job that is not {@code FAILED} or is a workflow node's.
      */
     public void commandIgnored(String command) {
-        Counter.builder("jobweaver.commands.ignored")
-                .description("Commands that changed nothing: a cancel of a finished job, a delete of an unfinished one,"
-                        + " a requeue of a job that is not FAILED or is a workflow node's")
-                .tag("command", command).register(registry).increment();
+        Counters.of(registry, "jobweaver.commands.ignored",
+                "Commands that changed nothing: a cancel of a finished job, a delete of an unfinished one,"
+                        + " a requeue of a job that is not FAILED or is a workflow node's", "command", command)
+                .increment();
     }
 
     public void cancelled() {

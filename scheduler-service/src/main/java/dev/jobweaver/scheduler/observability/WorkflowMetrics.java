@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.observability;
 
+import dev.jobweaver.common.metrics.Counters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
@@ -31,19 +32,17 @@ public class WorkflowMetrics {
         this.completed = runs(registry, "completed");
         this.failed = runs(registry, "failed");
         this.cancelled = runs(registry, "cancelled");
-        this.ready = Counter.builder("jobweaver.workflow.nodes.ready")
-                .description("Nodes of workflow runs whose jobs were asked for").register(registry);
-        this.resultsTooLarge = Counter.builder("jobweaver.workflow.nodes.results.too.large")
-                .description("Ready nodes failed because their dependencies' results do not fit one record")
-                .register(registry);
-        this.orphaned = Counter.builder("jobweaver.workflow.node.jobs.orphaned")
-                .description("Node jobs stored CANCELLED at ingestion: their run had ended or is unknown")
-                .register(registry);
+        this.ready = Counters.of(registry, "jobweaver.workflow.nodes.ready",
+                "Nodes of workflow runs whose jobs were asked for");
+        this.resultsTooLarge = Counters.of(registry, "jobweaver.workflow.nodes.results.too.large",
+                "Ready nodes failed because their dependencies' results do not fit one record");
+        this.orphaned = Counters.of(registry, "jobweaver.workflow.node.jobs.orphaned",
+                "Node jobs stored CANCELLED at ingestion: their run had ended or is unknown");
     }
 
     private static Counter runs(MeterRegistry registry, String status) {
-        return Counter.builder("jobweaver.workflow.runs")
-                .description("Workflow runs started, and ended by status").tag("status", status).register(registry);
+        return Counters.of(registry, "jobweaver.workflow.runs",
+                "Workflow runs started, and ended by status", "status", status);
     }
 
     public void started() {

@@ -11,11 +11,10 @@ import dev.jobweaver.common.quarantine.Quarantine;
 import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.quarantine.RecordOrigin;
 import dev.jobweaver.scheduler.schedule.ScheduleService.ScheduleChange;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
@@ -39,23 +38,18 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * {@link BatchIntake} says.
  */
 @ApplicationScoped
+@Startup // its quarantine counters exist, at zero, from the start, not from the first bad record
 public class ScheduleEventConsumer {
 
-    private final Quarantine quarantine;
     private final BatchIntake<ScheduleChange> intake;
 
     public ScheduleEventConsumer(ScheduleService schedules, Quarantine quarantine, ObjectMapper mapper) {
-        this.quarantine = quarantine;
         BatchIntake.Reader<ScheduleChange> events = BatchIntake.events(mapper, ScheduleEvent.class,
                 EventRules::problem, (key, event) -> EventRules.scheduleKeyProblem(key, event.scheduleId()),
                 (record, event) -> new ScheduleChange(event.scheduleId(), event));
         this.intake = new BatchIntake<>(Channels.SCHEDULES_IN, quarantine,
                 (record, origin) -> origin.value() == null ? tombstone(origin) : events.read(record, origin),
                 changes -> schedules.applyAll(changes).replaceWithVoid());
-    }
-
-    /** The quarantine counters of schedules exist (at zero) from the start, not from the first bad record. */
-    void registerCounters(@Observes StartupEvent start) {
         quarantine.register(Topics.SCHEDULES);
     }
 

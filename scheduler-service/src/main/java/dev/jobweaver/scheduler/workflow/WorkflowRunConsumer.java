@@ -6,11 +6,10 @@ import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.BatchIntake;
 import dev.jobweaver.common.quarantine.Quarantine;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -31,21 +30,16 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * {@link BatchIntake} says.
  */
 @ApplicationScoped
+@Startup // its quarantine counters exist, at zero, from the start, not from the first bad record
 public class WorkflowRunConsumer {
 
-    private final Quarantine quarantine;
     private final BatchIntake<WorkflowRunEvent> intake;
 
     public WorkflowRunConsumer(WorkflowOrchestrator orchestrator, Quarantine quarantine, ObjectMapper mapper) {
-        this.quarantine = quarantine;
         this.intake = new BatchIntake<>(Channels.WORKFLOW_RUNS_IN, quarantine, BatchIntake.events(mapper,
                 WorkflowRunEvent.class, WorkflowRunRules::problem,
-                (key, event) -> WorkflowRunRules.keyProblem(key, event.runId()), (record, event) -> event),
+                (key, event) -> WorkflowRunRules.keyProblem(key, event.runId())),
                 orchestrator::applyAll);
-    }
-
-    /** The quarantine counters of workflow-runs exist (at zero) from the start, not from the first bad record. */
-    void registerCounters(@Observes StartupEvent start) {
         quarantine.register(Topics.WORKFLOW_RUNS);
     }
 

@@ -98,8 +98,8 @@ public class IdempotencyStore {
         parameters.addValue(control.priorityOrDefault().name());
         parameters.addValue(SubmissionStore.utc(control.runAt()));
         parameters.addValue(control.timeoutMs());
-        parameters.addValue(JobControlColumns.json(control.retryDelaysMs()));
-        parameters.addValue(JobControlColumns.json(control.labels()));
+        parameters.addValue(JsonColumns.write(control.retryDelaysMs()));
+        parameters.addValue(JsonColumns.write(control.labels()));
         parameters.addValue(key);
         parameters.addValue(fingerprint);
         parameters.addValue(SubmissionStore.utc(expiredAt));

@@ -1,8 +1,6 @@
 package dev.jobweaver.api.job.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.Priority;
 import io.vertx.mutiny.sqlclient.Row;
@@ -26,42 +24,6 @@ public final class JobControlColumns {
     private JobControlColumns() {
     }
 
-    /** {@code value} as the text of a jsonb column; null stays null. */
-    static String json(Object value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return JsonColumns.mapper().writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("could not write a jsonb column", e);
-        }
-    }
-
-    /** The text of a jsonb column read as {@code type}; null stays null. */
-    static <T> T read(String json, TypeReference<T> type) {
-        if (json == null) {
-            return null;
-        }
-        try {
-            return JsonColumns.mapper().readValue(json, type);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored jsonb column is not valid: " + e.getOriginalMessage(), e);
-        }
-    }
-
-    /** The text of a jsonb column as a tree; null stays null. */
-    static JsonNode tree(String json) {
-        if (json == null) {
-            return null;
-        }
-        try {
-            return JsonColumns.mapper().readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored jsonb column is not valid: " + e.getOriginalMessage(), e);
-        }
-    }
-
     static Priority priority(Row row) {
         return Priority.valueOf(row.getString("priority"));
     }
@@ -72,11 +34,11 @@ public final class JobControlColumns {
     }
 
     static List<Long> retryDelays(Row row) {
-        return read(row.getString("retry_delays_ms"), DELAYS);
+        return JsonColumns.read(row.getString("retry_delays_ms"), DELAYS);
     }
 
     static Map<String, String> labels(Row row) {
-        return read(row.getString("labels"), LABELS);
+        return JsonColumns.read(row.getString("labels"), LABELS);
     }
 
     /**

@@ -126,7 +126,7 @@ public class JobReadStore {
                 : filter.labels()) {
             // One containment per pair: the same key asked with two values matches nothing, as it should. Bound as
             // text, then cast: the client would bind a String parameter of type jsonb as a JSON string.
-            params.add(JobControlColumns.json(Map.of(label.getKey(), label.getValue())));
+            params.add(JsonColumns.write(Map.of(label.getKey(), label.getValue())));
             where.add("labels @> $" + params.size() + "::text::jsonb");
         }
         String condition = where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
@@ -153,7 +153,7 @@ public class JobReadStore {
                 instant(row, "finished_at"), row.getLong("status_version"), JobControlColumns.priority(row),
                 JobControlColumns.runAt(row), row.getLong("timeout_ms"), JobControlColumns.retryDelays(row),
                 row.getString("tenant"), JobControlColumns.labels(row),
-                JobControlColumns.tree(row.getString("result")), origin(row), instant(row, "started_at"));
+                JsonColumns.tree(row.getString("result")), origin(row), instant(row, "started_at"));
     }
 
     /** What made a row's job; null for a client's submission. */
@@ -163,7 +163,7 @@ public class JobReadStore {
 
     /** A stored instruction (jsonb as text) as the payload tree. */
     public static JsonNode payload(String json) {
-        JsonNode payload = JobControlColumns.tree(json);
+        JsonNode payload = JsonColumns.tree(json);
         if (payload == null || !payload.isObject()) {
             throw new IllegalStateException("a stored instruction is not a JSON object");
         }

@@ -1,6 +1,9 @@
 package dev.jobweaver.api.job.store;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -23,5 +26,44 @@ public final class JsonColumns {
     /** The mapper of jsonb columns. Thread-safe; never reconfigure it. */
     public static ObjectMapper mapper() {
         return MAPPER;
+    }
+
+    /** {@code value} as the text of a jsonb column; null stays null. */
+    public static String write(Object value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("could not write a jsonb column", e);
+        }
+    }
+
+    /** The text of a jsonb column read as {@code type}; null stays null. */
+    public static <T> T read(String json, TypeReference<T> type) {
+        return parsed(json, text -> MAPPER.readValue(text, type));
+    }
+
+    /** The text of a jsonb column as a tree; null stays null. */
+    public static JsonNode tree(String json) {
+        return parsed(json, MAPPER::readTree);
+    }
+
+    /** Reads a column's text. */
+    private interface Parser<T> {
+
+        T parse(String json) throws JsonProcessingException;
+    }
+
+    private static <T> T parsed(String json, Parser<T> parser) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return parser.parse(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored jsonb column is not valid: " + e.getOriginalMessage(), e);
+        }
     }
 }

@@ -169,10 +169,10 @@ public class SubmissionStore {
         parameters.addValue(Columns.of(jobs, job -> job.controlOrDefaults().priorityOrDefault().name(), String[]::new));
         parameters.addValue(Columns.of(jobs, job -> utc(job.controlOrDefaults().runAt()), OffsetDateTime[]::new));
         parameters.addValue(Columns.of(jobs, job -> job.controlOrDefaults().timeoutMs(), Long[]::new));
-        parameters.addValue(Columns.of(jobs, job -> JobControlColumns.json(job.controlOrDefaults().retryDelaysMs()),
+        parameters.addValue(Columns.of(jobs, job -> JsonColumns.write(job.controlOrDefaults().retryDelaysMs()),
                 String[]::new));
         parameters.addValue(Columns.of(jobs, job -> job.controlOrDefaults().tenantOrDefault(), String[]::new));
-        parameters.addValue(Columns.of(jobs, job -> JobControlColumns.json(job.controlOrDefaults().labels()),
+        parameters.addValue(Columns.of(jobs, job -> JsonColumns.write(job.controlOrDefaults().labels()),
                 String[]::new));
         return parameters;
     }

@@ -1,32 +1,15 @@
 package dev.jobweaver.api.platform.http;
 
 import dev.jobweaver.common.job.StepRules;
-import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
-import jakarta.validation.ConstraintValidatorContext;
-import jakarta.validation.Payload;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import org.hibernate.validator.constraintvalidation.HibernateConstraintValidatorContext;
 
-/** Text without the NUL character, which no PostgreSQL text column stores; null is valid. */
-@Retention(RetentionPolicy.RUNTIME)
-@Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT, ElementType.TYPE_USE})
-@Constraint(validatedBy = NoNul.Validator.class)
-public @interface NoNul {
+/** The rule of a text without the NUL character, which no PostgreSQL text column stores; absent is valid. */
+@RegisterForReflection
+public final class NoNul implements Checked.Rule<String> {
 
-    String message() default "must not contain the NUL character";
-
-    Class<?>[] groups() default {};
-
-    Class<? extends Payload>[] payload() default {};
-
-    final class Validator implements ConstraintValidator<NoNul, String> {
-
-        @Override
-        public boolean isValid(String value, ConstraintValidatorContext context) {
-            return value == null || !StepRules.hasNul(value);
-        }
+    @Override
+    public boolean isValid(String value, Checked constraint, HibernateConstraintValidatorContext context) {
+        return !StepRules.hasNul(value) || refuse(context, "must not contain the NUL character");
     }
 }

@@ -1,38 +1,19 @@
 package dev.jobweaver.api.platform.http;
 
-import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
-import jakarta.validation.ConstraintValidatorContext;
-import jakarta.validation.Payload;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.hibernate.validator.constraintvalidation.HibernateConstraintValidatorContext;
 
-/** A UUID in its canonical form ({@link UuidText}); null is valid. */
-@Retention(RetentionPolicy.RUNTIME)
-@Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT, ElementType.TYPE_USE})
-@Constraint(validatedBy = Uuid.Validator.class)
-public @interface Uuid {
+/** The rule of a UUID in its canonical form ({@link UuidText}); absent is valid. */
+@RegisterForReflection
+public final class Uuid implements Checked.Rule<String> {
 
-    String message() default "must be a UUID such as " + UuidText.EXAMPLE + ", got '{value}'";
-
-    Class<?>[] groups() default {};
-
-    Class<? extends Payload>[] payload() default {};
-
-    final class Validator implements ConstraintValidator<Uuid, String> {
-
-        @Override
-        public boolean isValid(String value, ConstraintValidatorContext context) {
-            if (value == null || UuidText.matches(value)) {
-                return true;
-            }
-            // a parameter, never part of the template: the client's text is not interpolated
-            context.unwrap(HibernateConstraintValidatorContext.class).addMessageParameter("value",
-                    ClientText.cut(value, 60));
-            return false;
+    @Override
+    public boolean isValid(String value, Checked constraint, HibernateConstraintValidatorContext context) {
+        if (UuidText.matches(value)) {
+            return true;
         }
+        // a parameter, never part of the template: the client's text is not interpolated
+        context.addMessageParameter("value", ClientText.cut(value, 60));
+        return refuse(context, "must be a UUID such as " + UuidText.EXAMPLE + ", got '{value}'");
     }
 }

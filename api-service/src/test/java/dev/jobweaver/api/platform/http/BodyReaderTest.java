@@ -16,7 +16,8 @@ class BodyReaderTest {
             Validation.buildDefaultValidatorFactory().getValidator());
 
     @Body(rule = ApiErrorCode.INVALID_SCHEDULE_REQUEST, example = "{\"tenant\":\"acme\"}")
-    record Filter(@TenantName String tenant, @IsoInstant String after, @NoNul String note, Boolean paused,
+    record Filter(@Checked(TenantName.class) String tenant, @Checked(IsoInstant.class) String after,
+                  @Checked(NoNul.class) String note, Boolean paused,
                   @Expected("an object (a job)") ObjectNode job) {
     }
 
