@@ -1,6 +1,5 @@
 package dev.jobweaver.api.schedule;
 
-import dev.jobweaver.api.notification.SubscriptionService;
 import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -27,14 +26,14 @@ public class ScheduleService {
     private final ScheduleRepository schedules;
     private final SchedulePublisher publisher;
     private final ScheduledJobs jobs;
-    private final SubscriptionService subscriptions;
+    private final ScheduleSubscribers subscribers;
 
     public ScheduleService(ScheduleRepository schedules, SchedulePublisher publisher, ScheduledJobs jobs,
-                           SubscriptionService subscriptions) {
+                           ScheduleSubscribers subscribers) {
         this.schedules = schedules;
         this.publisher = publisher;
         this.jobs = jobs;
-        this.subscriptions = subscriptions;
+        this.subscribers = subscribers;
     }
 
     /** One page of schedules and how many match. */
@@ -121,7 +120,7 @@ public class ScheduleService {
             schedule.updatedAt = now;
             schedule.version++;
             return true;
-        }).call(deleted -> deleted ? subscriptions.deleteForSchedule(id) : Uni.createFrom().voidItem()))
+        }).call(deleted -> deleted ? subscribers.scheduleDeleted(id) : Uni.createFrom().voidItem()))
                 .invoke(deleted -> {
             if (deleted) {
                 publisher.tombstoneLater(id);
