@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.jobweaver.api.job.JobApiConfig;
 import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
-import dev.jobweaver.api.outbox.OutboxFullException;
+import dev.jobweaver.api.job.outbox.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.crypto.SecretCipher;
 import dev.jobweaver.api.security.Caller;

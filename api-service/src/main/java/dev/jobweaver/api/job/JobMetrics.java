@@ -1,6 +1,6 @@
 package dev.jobweaver.api.job;
 
-import dev.jobweaver.api.outbox.OutboxBacklog;
+import dev.jobweaver.api.job.outbox.OutboxBacklog;
 import dev.jobweaver.api.platform.http.HttpMetrics;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.metrics.Counters;

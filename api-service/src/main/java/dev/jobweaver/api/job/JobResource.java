@@ -3,7 +3,7 @@ package dev.jobweaver.api.job;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.store.JobReadStore;
 import dev.jobweaver.api.job.store.StoredJob;
-import dev.jobweaver.api.outbox.OutboxFullException;
+import dev.jobweaver.api.job.outbox.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;

@@ -1,12 +1,12 @@
 package dev.jobweaver.api.job;
 
-import dev.jobweaver.api.outbox.OutboxBacklog;
-import dev.jobweaver.api.outbox.OutboxFullException;
+import dev.jobweaver.api.job.outbox.OutboxBacklog;
+import dev.jobweaver.api.job.outbox.OutboxFullException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.outbox.OutboxRelay;
-import dev.jobweaver.api.outbox.OutboxSweeper;
+import dev.jobweaver.api.job.outbox.OutboxRelay;
+import dev.jobweaver.api.job.outbox.OutboxSweeper;
 import dev.jobweaver.api.job.store.IdempotencyStore;
 import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.api.job.store.SubmissionStore;

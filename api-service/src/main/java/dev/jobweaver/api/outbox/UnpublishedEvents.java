@@ -5,7 +5,7 @@ import java.time.Duration;
 
 /**
  * Events committed to the database that the publish right after their commit may not have brought to Kafka: the job
- * outbox ({@link OutboxSweeper}), or the rows of a feature that carry their own unpublished state (schedules, tenant
+ * outbox (its {@code OutboxSweeper}), or the rows of a feature that carry their own unpublished state (schedules, tenant
  * limits, workflow runs). {@link Republisher} calls {@link #publishOldest} every {@link Rounds#every()}, round after
  * round while a round finds a full batch and Kafka takes some of it.
  *

@@ -1,6 +1,5 @@
 package dev.jobweaver.api.schedule;
 
-import dev.jobweaver.api.notification.SubscriptionService;
 import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -28,7 +27,7 @@ public class ScheduleService {
     @Inject ScheduleRepository schedules;
     @Inject SchedulePublisher publisher;
     @Inject ScheduledJobs jobs;
-    @Inject SubscriptionService subscriptions;
+    @Inject ScheduleSubscribers subscribers;
 
     /** One page of schedules and how many match. */
     public record Slice(List<StoredSchedule> schedules, long total) {
@@ -114,7 +113,7 @@ public class ScheduleService {
             schedule.updatedAt = now;
             schedule.version++;
             return true;
-        }).call(deleted -> deleted ? subscriptions.deleteForSchedule(id) : Uni.createFrom().voidItem()))
+        }).call(deleted -> deleted ? subscribers.scheduleDeleted(id) : Uni.createFrom().voidItem()))
                 .invoke(deleted -> {
             if (deleted) {
                 publisher.tombstoneLater(id);

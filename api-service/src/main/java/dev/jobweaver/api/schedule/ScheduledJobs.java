@@ -5,8 +5,6 @@ import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.api.job.store.SubmissionStore;
 import dev.jobweaver.api.job.JobRequest;
 import dev.jobweaver.api.job.JobSubmissionService;
-import dev.jobweaver.api.notification.DeliveryStore;
-import dev.jobweaver.api.notification.DeliveryIntake;
 import dev.jobweaver.api.workflow.WorkflowRunService;
 import dev.jobweaver.common.job.JobOrigin;
 import io.opentelemetry.context.Context;
@@ -133,12 +131,12 @@ public class ScheduledJobs {
     private final JobSubmissionService submissions;
     private final SchedulePublisher publisher;
     private final ScheduleMetrics metrics;
-    private final DeliveryIntake deliveries;
+    private final ScheduleSubscribers subscribers;
     private final WorkflowRunService workflowRuns;
     private final int defaultRetryCount;
 
     public ScheduledJobs(Pool pool, ScheduleTargets targets, SubmissionStore store, JobSubmissionService submissions,
-                         SchedulePublisher publisher, ScheduleMetrics metrics, DeliveryIntake deliveries,
+                         SchedulePublisher publisher, ScheduleMetrics metrics, ScheduleSubscribers subscribers,
                          WorkflowRunService workflowRuns, JobApiConfig config) {
         this.pool = pool;
         this.targets = targets;
@@ -146,7 +144,7 @@ public class ScheduledJobs {
         this.submissions = submissions;
         this.publisher = publisher;
         this.metrics = metrics;
-        this.deliveries = deliveries;
+        this.subscribers = subscribers;
         this.workflowRuns = workflowRuns;
         this.defaultRetryCount = config.validation().defaultRetryCount();
     }
@@ -256,13 +254,11 @@ public class ScheduledJobs {
      */
     private Uni<Integer> scheduledDeliveries(SqlConnection connection, Map<UUID, JobSubmissionService.Pending> jobs,
                                              Set<UUID> stored) {
-        List<DeliveryStore.ScheduledJob> made = new ArrayList<>(stored.size());
+        List<SubmissionStore.NewJob> made = new ArrayList<>(stored.size());
         for (UUID id : stored) {
-            SubmissionStore.NewJob job = jobs.get(id).job();
-            made.add(new DeliveryStore.ScheduledJob(id, job.type(), job.origin().scheduleId(),
-                    job.origin().scheduledFor(), job.traceId()));
+            made.add(jobs.get(id).job());
         }
-        return made.isEmpty() ? Uni.createFrom().item(0) : deliveries.scheduled(connection, made);
+        return made.isEmpty() ? Uni.createFrom().item(0) : subscribers.jobsMade(connection, made);
     }
 
     /** The job of {@code run} from its schedule's template, ready to store. */
@@ -306,7 +302,7 @@ public class ScheduledJobs {
         }
         submissions.relayCommitted(made);
         if (!made.isEmpty()) {
-            deliveries.wake(); // SCHEDULED deliveries may have been made with the jobs
+            subscribers.jobsCommitted(); // SCHEDULED deliveries may have been made with the jobs
         }
         counts.forEach(metrics::made);
         unknown.forEach(publisher::tombstoneLater);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.api.job.store.HeldSubmissionStore;
-import dev.jobweaver.api.outbox.HeldOutboxStore;
+import dev.jobweaver.api.job.outbox.HeldOutboxStore;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.testing.JobWeaverTest;

@@ -1,4 +1,4 @@
-package dev.jobweaver.api.outbox;
+package dev.jobweaver.api.job.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

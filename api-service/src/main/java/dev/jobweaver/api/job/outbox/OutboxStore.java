@@ -1,10 +1,11 @@
-package dev.jobweaver.api.outbox;
+package dev.jobweaver.api.job.outbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.store.JobControlColumns;
 import dev.jobweaver.api.job.store.JobOriginColumns;
 import dev.jobweaver.api.job.store.JobReadStore;
 import dev.jobweaver.api.job.store.SubmissionStore;
+import dev.jobweaver.api.outbox.UnpublishedEvents;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobType;

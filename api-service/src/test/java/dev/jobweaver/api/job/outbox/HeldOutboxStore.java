@@ -1,4 +1,4 @@
-package dev.jobweaver.api.outbox;
+package dev.jobweaver.api.job.outbox;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;

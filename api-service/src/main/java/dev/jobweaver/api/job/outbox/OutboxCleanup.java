@@ -1,4 +1,4 @@
-package dev.jobweaver.api.outbox;
+package dev.jobweaver.api.job.outbox;
 
 import dev.jobweaver.api.job.JobApiConfig;
 import io.quarkus.runtime.ShutdownEvent;

@@ -1,9 +1,10 @@
-package dev.jobweaver.api.outbox;
+package dev.jobweaver.api.job.outbox;
 
 import dev.jobweaver.api.job.JobCreatedPublisher;
 import dev.jobweaver.api.job.PublishTimings;
 import dev.jobweaver.api.job.JobApiConfig;
 import dev.jobweaver.api.job.JobMetrics;
+import dev.jobweaver.api.outbox.UnpublishedEvents;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,8 +28,8 @@ import org.jboss.logging.Logger;
  * several instances never publish the same row at the same time; a row Kafka did not take stays for the next sweep.
  * A sweep that claimed a full batch claims the next at once, so a long outage's backlog drains at the producer's pace.
  *
- * <p>Its sweeps are run by {@link Republisher}, every {@code outbox.sweep-interval}, on a Vert.x event loop and then on
- * the event loops of the database's and Kafka's answers; never concurrently with itself.
+ * <p>Its sweeps are run by the outbox's {@code Republisher}, every {@code outbox.sweep-interval}, on a Vert.x event
+ * loop and then on the event loops of the database's and Kafka's answers; never concurrently with itself.
  */
 @ApplicationScoped
 public class OutboxSweeper implements UnpublishedEvents {
