@@ -13,7 +13,6 @@ import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.UuidText;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobStatus;
@@ -112,23 +111,17 @@ public class JobResource {
     @APIResponse(responseCode = "202", description = "accepted",
             headers = @Header(name = "Location", description = "/api/jobs/{jobId}"),
             content = @Content(schema = @Schema(implementation = JobSubmitted.class)))
-    @APIResponse(responseCode = "400", description = "invalid request; the message names the field",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "415", description = "Content-Type is not application/json",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = "invalid request; the message names the field")
+    @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)")
+    @APIResponse(responseCode = "415", description = "Content-Type is not application/json")
     @APIResponse(responseCode = "503", description = "the database could not take the job, or the unpublished"
             + " outbox is over its bound (API.SERVICE_UNAVAILABLE; nothing stored), or too"
-            + " many submission bytes are in flight (API.OVERLOADED, body unread); retry after Retry-After seconds",
-            headers = @Header(name = "Retry-After", description = "seconds"),
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " many submission bytes are in flight (API.OVERLOADED, body unread); retry after Retry-After seconds")
     @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, description = "1 to 255 printable ASCII characters;"
             + " the same key of the same tenant within 24 h: the same body gets the first answer again, another body"
             + " 409 API.IDEMPOTENCY_CONFLICT", schema = @Schema(type = SchemaType.STRING, maxLength = 255))
     @APIResponse(responseCode = "409", description = "the Idempotency-Key was used for another body within 24 h"
-            + " (API.IDEMPOTENCY_CONFLICT; jobId names the first job)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.IDEMPOTENCY_CONFLICT; jobId names the first job)")
     @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<JobSubmitted>> submit(@Context RoutingContext routing) {
         Caller caller = callers.current();
@@ -192,10 +185,6 @@ public class JobResource {
     @Operation(summary = "Read a job", description = "Status, attempts, retries and last error as the scheduler"
             + " reported them.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such job",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<JobView> get(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -210,10 +199,6 @@ public class JobResource {
             + " the history before and after is one list. The attempt running now shows RUNNING; one no worker"
             + " reported (its lease expired with its worker) shows UNREPORTED.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobAttempts.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such job (API.JOB_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<JobAttempts> attempts(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -233,17 +218,10 @@ public class JobResource {
             + " finished. No request body.")
     @APIResponse(responseCode = "202", description = "the cancel was handed to the scheduler; the job as it was then",
             content = @Content(schema = @Schema(implementation = JobView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such job (API.JOB_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "409", description = "the job has finished (COMPLETED, FAILED, CANCELLED or REJECTED);"
-            + " the message names its status (API.JOB_NOT_CANCELLABLE)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " the message names its status (API.JOB_NOT_CANCELLABLE)")
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time"
-            + " (API.SERVICE_UNAVAILABLE); the job is unchanged as far as the API knows, retry after Retry-After seconds",
-            headers = @Header(name = "Retry-After", description = "seconds"),
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.SERVICE_UNAVAILABLE); the job is unchanged as far as the API knows, retry after Retry-After seconds")
     @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<JobView>> cancel(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -266,18 +244,12 @@ public class JobResource {
             + " job from every service's store, then removes it from the API's; 204 once both are done. Only a finished"
             + " job (COMPLETED, FAILED, CANCELLED or REJECTED) can be deleted.")
     @APIResponse(responseCode = "204", description = "deleted")
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such job, or it was deleted already (API.JOB_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such job, or it was deleted already (API.JOB_NOT_FOUND)")
     @APIResponse(responseCode = "409", description = "the job has not finished (PENDING or RUNNING); the message names"
-            + " its status (API.JOB_NOT_FINISHED)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " its status (API.JOB_NOT_FINISHED)")
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time, nothing was"
             + " deleted (API.SERVICE_UNAVAILABLE), or the database could not delete the job's rows; retry after"
-            + " Retry-After seconds",
-            headers = @Header(name = "Retry-After", description = "seconds"),
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " Retry-After seconds")
     @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -352,8 +324,6 @@ public class JobResource {
     @Operation(summary = "List jobs", description = "Newest first, optionally filtered by type, status, priority,"
             + " tenant, labels and the schedule that made them (every filter given must match).")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobPage.class)))
-    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<JobPage> list(
             @Parameter(description = "job type filter", schema = @Schema(implementation = JobType.class))
             @QueryParam("type") String type,

@@ -13,7 +13,6 @@ import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyReader;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -89,8 +88,7 @@ public class WorkflowResource {
     @APIResponse(responseCode = "201", description = "created",
             headers = @Header(name = "Location", description = "/api/workflows/{id}"),
             content = @Content(schema = @Schema(implementation = WorkflowView.class)))
-    @APIResponse(responseCode = "400", description = ERRORS,
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = ERRORS)
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<WorkflowView>> create(byte[] body) {
         Caller caller = callers.current();
@@ -105,8 +103,6 @@ public class WorkflowResource {
     @Operation(summary = "List workflows", description = "Newest first, each at its latest version, optionally of one"
             + " tenant.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowPage.class)))
-    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowPage> list(
             @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
@@ -127,10 +123,7 @@ public class WorkflowResource {
     @Path("{id}")
     @Operation(summary = "Read a workflow", description = "Its latest version, or the one given as ?version=N.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID, or the version not a number"
-            + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow or version (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such workflow or version (API.WORKFLOW_NOT_FOUND)")
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowView> get(@Parameter(description = "the workflow's UUID") @PathParam("id") String id,
                                  @Parameter(description = "a version; the latest without it", schema = @Schema(
@@ -158,10 +151,7 @@ public class WorkflowResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = WorkflowRequest.class)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowView.class)))
-    @APIResponse(responseCode = "400", description = ERRORS,
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = ERRORS)
     @RolesAllowed(Roles.OPERATOR)
     public Uni<WorkflowView> replace(@Parameter(description = "the workflow's UUID") @PathParam("id") String id,
                                      byte[] body) {
@@ -180,10 +170,6 @@ public class WorkflowResource {
     @Operation(summary = "Delete a workflow", description = "204 once the delete is committed: the workflow starts no"
             + " run after it. Runs in flight go on with their version.")
     @APIResponse(responseCode = "204", description = "deleted")
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the workflow's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -205,9 +191,7 @@ public class WorkflowResource {
             headers = @Header(name = "Location", description = "/api/workflow-runs/{runId}"),
             content = @Content(schema = @Schema(implementation = RunStarted.class)))
     @APIResponse(responseCode = "400", description = "the id is not a UUID, the body not JSON, or the input too"
-            + " large", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " large")
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<RunStarted>> start(
             @Parameter(description = "the workflow's UUID") @PathParam("id") String id,
@@ -243,10 +227,6 @@ public class WorkflowResource {
     @Path("{id}/runs")
     @Operation(summary = "List a workflow's runs", description = "Newest first.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowRunPage.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID, or a paging parameter is not valid"
-            + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowRunPage> runs(
             @Parameter(description = "the workflow's UUID") @PathParam("id") String id,

@@ -6,7 +6,6 @@ import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -46,10 +45,6 @@ public class WorkflowRunResource {
             + " scheduler last reported them (PENDING with every node WAITING until its first report), and RUNNING"
             + " for a node whose job runs.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowRunView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such run (API.WORKFLOW_RUN_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowRunView> get(@Parameter(description = "the run's UUID") @PathParam("runId") String id) {
         Caller caller = callers.current();
@@ -66,12 +61,7 @@ public class WorkflowRunResource {
             + " scheduler cancels every node that has not finished, and the run shows CANCELLED once it reported so."
             + " No request body.")
     @APIResponse(responseCode = "202", content = @Content(schema = @Schema(implementation = WorkflowRunView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such run (API.WORKFLOW_RUN_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "409", description = "the run has ended (API.WORKFLOW_RUN_NOT_CANCELLABLE)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "409", description = "the run has ended (API.WORKFLOW_RUN_NOT_CANCELLABLE)")
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<WorkflowRunView>> cancel(
             @Parameter(description = "the run's UUID") @PathParam("runId") String id) {
