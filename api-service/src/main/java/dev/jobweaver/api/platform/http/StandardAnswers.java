@@ -13,10 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
-import org.eclipse.microprofile.openapi.annotations.Components;
-import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
-import org.eclipse.microprofile.openapi.annotations.info.Info;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
@@ -29,11 +25,9 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
  * own: a 400 {@code API.INVALID_PARAMETER} where an operation reads an item's id or a query parameter, a 404 with the
  * item's not-found code on the paths below an item ({@link #ITEMS}), the {@link ErrorResponse} body of every error
  * answer and the {@code Retry-After} header of every 503. An answer an operation annotates itself is kept as it is.
- * Registered with {@code mp.openapi.filter}; it runs once, where the document is built. The error body is declared
- * here among the components because no annotation has to name it.
+ * Registered with {@code mp.openapi.filter}; it runs once, where the document is built. The error body is among the
+ * components because {@link ErrorResponse} names itself there.
  */
-@OpenAPIDefinition(info = @Info(title = "JobWeaver API", version = "1.0.0"), components = @Components(
-        schemas = @Schema(name = "ErrorResponse", implementation = ErrorResponse.class)))
 public class StandardAnswers implements OASFilter {
 
     /** An item's path template, how its 404 reads and the code it answers. */
