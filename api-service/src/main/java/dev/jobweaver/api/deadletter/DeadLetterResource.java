@@ -15,7 +15,9 @@ import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.BodyLimit;
 import dev.jobweaver.api.platform.http.BodyReader;
 import dev.jobweaver.api.platform.http.ClientText;
+import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.TenantQuery;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.UuidText;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
@@ -25,6 +27,7 @@ import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -91,26 +94,22 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterPage.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<DeadLetterPage> list(
-            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
-                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
+            @BeanParam TenantQuery tenant,
             @Parameter(description = "job type filter", schema = @Schema(implementation = JobType.class))
             @QueryParam("jobType") String jobType,
             @Parameter(description = "state filter: OPEN (default), REQUEUED or DISCARDED, or several"
                     + " comma-separated (OPEN,REQUEUED)", schema = @Schema(type = SchemaType.STRING,
                     defaultValue = "OPEN")) @QueryParam("state") String state,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam PageQuery pages) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
         JobType typeFilter = jobTypeParam(jobType);
         Set<DeadLetterState> states = stateParam(state);
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(states, tenantFilter,
                 typeFilter == null ? null : typeFilter.name(), null, null);
         return unavailableOnOutage(deadLetters.list(filter, paging.page(), paging.size()),
                 "the dead letters could not be read")
-                .map(slice -> paging.of(slice.deadLetters().stream().map(DeadLetterView::of).toList(), slice.total(),
+                .map(slice -> paging.of(slice.deadLetters(), DeadLetterView::of, slice.total(),
                         DeadLetterPage::new));
     }
 

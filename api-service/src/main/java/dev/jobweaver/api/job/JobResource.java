@@ -10,7 +10,9 @@ import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.ClientText;
+import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.TenantQuery;
 import dev.jobweaver.api.platform.http.UuidText;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobControl;
@@ -24,6 +26,7 @@ import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -331,18 +334,14 @@ public class JobResource {
             @QueryParam("status") String status,
             @Parameter(description = "priority filter", schema = @Schema(implementation = Priority.class))
             @QueryParam("priority") String priority,
-            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
-                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
+            @BeanParam TenantQuery tenant,
             @Parameter(description = "label filter key:value, repeatable (at most 16): a job must carry every pair")
             @QueryParam("label") List<String> labels,
             @Parameter(description = "only the jobs this schedule made", schema = @Schema(type = SchemaType.STRING,
                     format = "uuid")) @QueryParam("scheduleId") String scheduleId,
             @Parameter(description = "only the jobs of this workflow run's nodes", schema = @Schema(
                     type = SchemaType.STRING, format = "uuid")) @QueryParam("workflowRunId") String workflowRunId,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam PageQuery pages) {
         Caller caller = callers.current();
         JobType typeFilter = enumParam("type", type, JobType.class);
         JobStatus statusFilter = enumParam("status", status, JobStatus.class);
@@ -351,11 +350,11 @@ public class JobResource {
         List<Map.Entry<String, String>> labelFilter = labelParams(labels);
         UUID scheduleFilter = uuidParam("scheduleId", scheduleId);
         UUID runFilter = uuidParam("workflowRunId", workflowRunId);
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
                 labelFilter, scheduleFilter, runFilter);
-        return queries.list(filter, paging.page(), paging.size()).map(slice -> paging.of(
-                slice.jobs().stream().map(JobView::of).toList(), slice.total(), JobPage::new));
+        return queries.list(filter, paging.page(), paging.size())
+                .map(slice -> paging.of(slice.jobs(), JobView::of, slice.total(), JobPage::new));
     }
 
     private <E extends Enum<E>> E enumParam(String name, String value, Class<E> type) {

@@ -11,12 +11,15 @@ import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyReader;
+import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.TenantQuery;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.messaging.Headers;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -105,18 +108,13 @@ public class WorkflowResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowPage.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowPage> list(
-            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
-                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam TenantQuery tenant,
+            @BeanParam PageQuery pages) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         return rest.unavailableOnOutage(workflows.list(tenantFilter, paging.page(), paging.size()),
                         "the workflows could not be read")
-                .map(slice -> paging.of(slice.workflows().stream().map(WorkflowView::of).toList(), slice.total(),
-                        WorkflowPage::new));
+                .map(slice -> paging.of(slice.workflows(), WorkflowView::of, slice.total(), WorkflowPage::new));
     }
 
     @GET
@@ -230,19 +228,15 @@ public class WorkflowResource {
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowRunPage> runs(
             @Parameter(description = "the workflow's UUID") @PathParam("id") String id,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam PageQuery pages) {
         Caller caller = callers.current();
         UUID workflowId = rest.uuid("id", id);
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(runs.list(workflowId,
                         paging.page(), paging.size()), "the runs could not be read"))
                 .map(found -> {
                     WorkflowRunService.Slice slice = RestSupport.found(found, () -> notFound(workflowId));
-                    return paging.of(slice.runs().stream().map(WorkflowRunView::of).toList(), slice.total(),
-                            WorkflowRunPage::new);
+                    return paging.of(slice.runs(), WorkflowRunView::of, slice.total(), WorkflowRunPage::new);
                 });
     }
 

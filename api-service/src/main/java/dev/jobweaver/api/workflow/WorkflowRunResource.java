@@ -8,6 +8,7 @@ import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -29,15 +30,9 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "workflows")
 public class WorkflowRunResource {
 
-    private final WorkflowRunService runs;
-    private final RestSupport rest;
-    private final Callers callers;
-
-    public WorkflowRunResource(WorkflowRunService runs, RestSupport rest, Callers callers) {
-        this.callers = callers;
-        this.runs = runs;
-        this.rest = rest;
-    }
+    @Inject WorkflowRunService runs;
+    @Inject RestSupport rest;
+    @Inject Callers callers;
 
     @GET
     @Path("{runId}")
