@@ -192,7 +192,7 @@ public class JobResource {
     public Uni<JobView> get(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return queries.find(jobId).map(job -> JobView.of(found(caller, jobId, job)));
+        return visible(caller, jobId).map(JobView::of);
     }
 
     @GET
@@ -206,10 +206,8 @@ public class JobResource {
     public Uni<JobAttempts> attempts(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return queries.find(jobId).chain(job -> {
-            StoredJob stored = found(caller, jobId, job);
-            return queries.attempts(jobId).map(reported -> JobAttempts.of(stored, reported));
-        });
+        return visible(caller, jobId)
+                .chain(job -> queries.attempts(jobId).map(reported -> JobAttempts.of(job, reported)));
     }
 
     @POST
@@ -229,8 +227,7 @@ public class JobResource {
     public Uni<RestResponse<JobView>> cancel(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return queries.find(jobId).chain(found -> {
-            StoredJob job = found(caller, jobId, found);
+        return visible(caller, jobId).chain(job -> {
             if (job.status().isTerminal()) {
                 throw new ApiException(ApiErrorCode.JOB_NOT_CANCELLABLE, "job " + jobId + " is " + job.status()
                         + "; only a PENDING or RUNNING job can be cancelled", jobId.toString());
@@ -257,8 +254,7 @@ public class JobResource {
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return queries.find(jobId).chain(found -> {
-            StoredJob job = found(caller, jobId, found);
+        return visible(caller, jobId).chain(job -> {
             if (!job.status().isTerminal()) {
                 throw new ApiException(ApiErrorCode.JOB_NOT_FINISHED, "job " + jobId + " is " + job.status()
                         + "; only a finished job (COMPLETED, FAILED, CANCELLED or REJECTED) can be deleted",
@@ -273,13 +269,7 @@ public class JobResource {
                                     + " handed to the scheduler but the API could not remove the job: the database is"
                                     + " unavailable (" + Failures.describe(e) + "); retry later", jobId.toString(),
                                     rest.retryAfter()))
-                    .map(deleted -> {
-                        if (!deleted) {
-                            throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId,
-                                    jobId.toString());
-                        }
-                        return RestResponse.<Void>noContent();
-                    });
+                    .map(deleted -> RestSupport.noContent(deleted, () -> notFound(jobId)));
         });
     }
 
@@ -307,12 +297,13 @@ public class JobResource {
                 base.labels());
     }
 
-    /** {@code job}; 404 when there is none or the caller may not see its tenant. */
-    private static StoredJob found(Caller caller, UUID jobId, StoredJob job) {
-        if (job == null || !caller.sees(job.tenant())) {
-            throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId, jobId.toString());
-        }
-        return job;
+    /** The job; 404 when there is none or the caller may not see its tenant, before anything is changed. */
+    private Uni<StoredJob> visible(Caller caller, UUID jobId) {
+        return RestSupport.visible(queries.find(jobId), job -> caller.sees(job.tenant()), () -> notFound(jobId));
+    }
+
+    private static ApiException notFound(UUID jobId) {
+        return new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId, jobId.toString());
     }
 
     /** The 503 of a command Kafka did not take in time: the job is as it was, the client may retry. */
