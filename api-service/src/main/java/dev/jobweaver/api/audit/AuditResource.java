@@ -3,7 +3,6 @@ package dev.jobweaver.api.audit;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.api.security.Roles;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -46,12 +45,8 @@ public class AuditResource {
             + " something (POST, PUT, PATCH, DELETE), answered or refused: who, when, which endpoint, on what, with"
             + " which status. Newest first; every filter given must match.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = AuditPage.class)))
-    @APIResponse(responseCode = "400", description = "a filter or paging parameter is not valid; the message names"
-            + " it (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "401", description = "no valid credentials (API.UNAUTHENTICATED)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "403", description = "the caller is not an admin (API.FORBIDDEN)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "401", description = "no valid credentials (API.UNAUTHENTICATED)")
+    @APIResponse(responseCode = "403", description = "the caller is not an admin (API.FORBIDDEN)")
     public Uni<AuditPage> list(
             @Parameter(description = "the caller, exactly as entries name it") @QueryParam("actor") String actor,
             @Parameter(description = "entries of the tenant's callers or on the tenant's objects",
@@ -80,8 +75,7 @@ public class AuditResource {
                 methodAndPath[1], from, to);
         return rest.unavailableOnOutage(log.list(filter, paging.page(), paging.size()),
                         "the audit log could not be read")
-                .map(slice -> paging.of(slice.entries().stream().map(AuditView::of).toList(), slice.total(),
-                        AuditPage::new));
+                .map(slice -> paging.of(slice.entries(), AuditView::of, slice.total(), AuditPage::new));
     }
 
     private String actor(String value) {

@@ -15,17 +15,19 @@ import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.BodyLimit;
 import dev.jobweaver.api.platform.http.BodyReader;
 import dev.jobweaver.api.platform.http.ClientText;
+import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.TenantQuery;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.UuidText;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -41,7 +43,6 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -91,30 +92,24 @@ public class DeadLetterResource {
     @Operation(summary = "List dead letters", description = "Newest failure first; only the OPEN ones unless state"
             + " says otherwise. Every filter given must match.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterPage.class)))
-    @APIResponse(responseCode = "400", description = "a filter or paging parameter is not valid; the message names"
-            + " it (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<DeadLetterPage> list(
-            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
-                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
+            @BeanParam TenantQuery tenant,
             @Parameter(description = "job type filter", schema = @Schema(implementation = JobType.class))
             @QueryParam("jobType") String jobType,
             @Parameter(description = "state filter: OPEN (default), REQUEUED or DISCARDED, or several"
                     + " comma-separated (OPEN,REQUEUED)", schema = @Schema(type = SchemaType.STRING,
                     defaultValue = "OPEN")) @QueryParam("state") String state,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam PageQuery pages) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
         JobType typeFilter = jobTypeParam(jobType);
         Set<DeadLetterState> states = stateParam(state);
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(states, tenantFilter,
                 typeFilter == null ? null : typeFilter.name(), null, null);
         return unavailableOnOutage(deadLetters.list(filter, paging.page(), paging.size()),
                 "the dead letters could not be read")
-                .map(slice -> paging.of(slice.deadLetters().stream().map(DeadLetterView::of).toList(), slice.total(),
+                .map(slice -> paging.of(slice.deadLetters(), DeadLetterView::of, slice.total(),
                         DeadLetterPage::new));
     }
 
@@ -122,10 +117,6 @@ public class DeadLetterResource {
     @Path("{jobId}")
     @Operation(summary = "Read a dead letter")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
-    @APIResponse(responseCode = "400", description = "the job id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "the job has no dead letter (API.DEAD_LETTER_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<DeadLetterView> get(@Parameter(description = "the job's UUID", schema = @Schema(
             type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id) {
@@ -149,18 +140,12 @@ public class DeadLetterResource {
             content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
     @APIResponse(responseCode = "400", description = "the job id is not a UUID (API.INVALID_PARAMETER), the body not"
             + " JSON or a value of the wrong type (API.MALFORMED_JSON), or a rule broken"
-            + " (API.INVALID_DEAD_LETTER_REQUEST); the message names the field",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "the job has no dead letter (API.DEAD_LETTER_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_DEAD_LETTER_REQUEST); the message names the field")
     @APIResponse(responseCode = "409", description = "the dead letter is not OPEN; the message names its state"
-            + " (API.DEAD_LETTER_NOT_OPEN); or it is a workflow node's job (API.DEAD_LETTER_NOT_REQUEUABLE)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.DEAD_LETTER_NOT_OPEN); or it is a workflow node's job (API.DEAD_LETTER_NOT_REQUEUABLE)")
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time, or the database"
             + " is unavailable (API.SERVICE_UNAVAILABLE); the dead letter is unchanged, retry after Retry-After"
-            + " seconds",
-            headers = @Header(name = "Retry-After", description = "seconds"),
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " seconds")
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<DeadLetterView>> requeue(@Parameter(description = "the job's UUID", schema = @Schema(
             type = SchemaType.STRING, pattern = UUID_SCHEMA)) @PathParam("jobId") String id, byte[] body) {
@@ -200,12 +185,9 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeadLetterView.class)))
     @APIResponse(responseCode = "400", description = "the job id is not a UUID (API.INVALID_PARAMETER), the body not"
             + " JSON or reason not a string (API.MALFORMED_JSON), or reason missing, blank or over 1000 characters"
-            + " (API.INVALID_DEAD_LETTER_REQUEST)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "the job has no dead letter (API.DEAD_LETTER_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_DEAD_LETTER_REQUEST)")
     @APIResponse(responseCode = "409", description = "the dead letter is not OPEN; the message names its state"
-            + " (API.DEAD_LETTER_NOT_OPEN)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.DEAD_LETTER_NOT_OPEN)")
     @RolesAllowed(Roles.OPERATOR)
     @CustomDeserialization(StrictJson.class)
     @BodyLimit
@@ -235,12 +217,10 @@ public class DeadLetterResource {
             content = @Content(schema = @Schema(implementation = DeadLettersRequeued.class)))
     @APIResponse(responseCode = "400", description = "the body is not JSON or a value of the wrong type"
             + " (API.MALFORMED_JSON), or a rule is broken (API.INVALID_DEAD_LETTER_REQUEST); the message names the"
-            + " field", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " field")
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge some commands in time, or the"
             + " database is unavailable (API.SERVICE_UNAVAILABLE); those dead letters stay OPEN (the message says how"
-            + " many were requeued), retry after Retry-After seconds",
-            headers = @Header(name = "Retry-After", description = "seconds"),
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " many were requeued), retry after Retry-After seconds")
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<DeadLettersRequeued>> requeueAll(byte[] body) {
         Caller caller = callers.current();

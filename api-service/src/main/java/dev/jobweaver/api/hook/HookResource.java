@@ -18,10 +18,11 @@ import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.BodyLimit;
+import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.TenantQuery;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
@@ -30,6 +31,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -37,7 +39,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -127,10 +128,8 @@ public class HookResource {
             headers = @Header(name = "Location", description = "/api/hooks/{id}"),
             content = @Content(schema = @Schema(implementation = HookView.class)))
     @APIResponse(responseCode = "400", description = "invalid request; the message names the field"
-            + " (API.INVALID_HOOK_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_HOOK_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)")
+    @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)")
     @RolesAllowed(Roles.OPERATOR)
     @CustomDeserialization(StrictJson.class)
     @BodyLimit
@@ -162,32 +161,22 @@ public class HookResource {
     @Operation(summary = "List inbound hooks", description = "Newest first, optionally of one tenant; never their"
             + " secrets.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = HookPage.class)))
-    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid"
-            + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<HookPage> list(
-            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
-                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam TenantQuery tenant,
+            @BeanParam PageQuery pages) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         return rest.unavailableOnOutage(hooks.list(tenantFilter, paging.page(), paging.size()),
                         "the hook could not be read")
-                .map(slice -> paging.of(slice.hooks().stream().map(h -> HookView.of(h, url(h.id()))).toList(),
-                        slice.total(), HookPage::new));
+                .map(slice -> paging.of(slice.hooks(), h -> HookView.of(h, url(h.id())), slice.total(),
+                        HookPage::new));
     }
 
     @GET
     @Path("{id}")
     @Operation(summary = "Read an inbound hook", description = "Its name, url and target; never its secret.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = HookView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such hook, or it was deleted (API.HOOK_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<HookView> get(@Parameter(description = "the hook's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -200,10 +189,6 @@ public class HookResource {
     @Operation(summary = "Delete an inbound hook", description = "204 once the delete is committed: every call after it"
             + " is answered 404 and makes nothing. The secret is forgotten with it.")
     @APIResponse(responseCode = "204", description = "deleted")
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such hook, or it was deleted (API.HOOK_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the hook's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -233,22 +218,16 @@ public class HookResource {
             headers = @Header(name = "Location", description = "/api/jobs/{jobId} or /api/workflow-runs/{runId}"),
             content = @Content(schema = @Schema(implementation = HookCalled.class)))
     @APIResponse(responseCode = "400", description = "the body is not JSON (API.MALFORMED_JSON), or the id not a UUID"
-            + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_PARAMETER)")
     @APIResponse(responseCode = "401", description = "the timestamp or the signature is missing, malformed, out of the"
-            + " window or wrong (API.HOOK_SIGNATURE_REJECTED); nothing was made",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " window or wrong (API.HOOK_SIGNATURE_REJECTED); nothing was made")
     @APIResponse(responseCode = "404", description = "no such hook, or it was deleted (API.HOOK_NOT_FOUND); the hook's"
-            + " workflow does not exist (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " workflow does not exist (API.WORKFLOW_NOT_FOUND)")
+    @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)")
     @APIResponse(responseCode = "500", description = "the hook's stored secret does not open with the API's secret key"
-            + " (API.SECRET_UNREADABLE): an operator must restore the key or create the hook again; nothing was made",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.SECRET_UNREADABLE): an operator must restore the key or create the hook again; nothing was made")
     @APIResponse(responseCode = "503", description = "the database could not take the job, or the unpublished outbox is"
-            + " over its bound (API.SERVICE_UNAVAILABLE); nothing was made, retry after Retry-After seconds",
-            headers = @Header(name = "Retry-After", description = "seconds"),
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " over its bound (API.SERVICE_UNAVAILABLE); nothing was made, retry after Retry-After seconds")
     @PermitAll
     public Uni<RestResponse<HookCalled>> call(@Parameter(description = "the hook's UUID") @PathParam("id") String id,
                                               @Context RoutingContext routing) {

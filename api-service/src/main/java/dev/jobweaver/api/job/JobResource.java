@@ -10,10 +10,11 @@ import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.ClientText;
+import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.TenantQuery;
 import dev.jobweaver.api.platform.http.UuidText;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobStatus;
@@ -25,6 +26,7 @@ import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -112,23 +114,17 @@ public class JobResource {
     @APIResponse(responseCode = "202", description = "accepted",
             headers = @Header(name = "Location", description = "/api/jobs/{jobId}"),
             content = @Content(schema = @Schema(implementation = JobSubmitted.class)))
-    @APIResponse(responseCode = "400", description = "invalid request; the message names the field",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "415", description = "Content-Type is not application/json",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = "invalid request; the message names the field")
+    @APIResponse(responseCode = "413", description = "body larger than the limit (64 KiB by default)")
+    @APIResponse(responseCode = "415", description = "Content-Type is not application/json")
     @APIResponse(responseCode = "503", description = "the database could not take the job, or the unpublished"
             + " outbox is over its bound (API.SERVICE_UNAVAILABLE; nothing stored), or too"
-            + " many submission bytes are in flight (API.OVERLOADED, body unread); retry after Retry-After seconds",
-            headers = @Header(name = "Retry-After", description = "seconds"),
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " many submission bytes are in flight (API.OVERLOADED, body unread); retry after Retry-After seconds")
     @Parameter(name = "Idempotency-Key", in = ParameterIn.HEADER, description = "1 to 255 printable ASCII characters;"
             + " the same key of the same tenant within 24 h: the same body gets the first answer again, another body"
             + " 409 API.IDEMPOTENCY_CONFLICT", schema = @Schema(type = SchemaType.STRING, maxLength = 255))
     @APIResponse(responseCode = "409", description = "the Idempotency-Key was used for another body within 24 h"
-            + " (API.IDEMPOTENCY_CONFLICT; jobId names the first job)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.IDEMPOTENCY_CONFLICT; jobId names the first job)")
     @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<JobSubmitted>> submit(@Context RoutingContext routing) {
         Caller caller = callers.current();
@@ -192,15 +188,11 @@ public class JobResource {
     @Operation(summary = "Read a job", description = "Status, attempts, retries and last error as the scheduler"
             + " reported them.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such job",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<JobView> get(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return queries.find(jobId).map(job -> JobView.of(found(caller, jobId, job)));
+        return visible(caller, jobId).map(JobView::of);
     }
 
     @GET
@@ -210,18 +202,12 @@ public class JobResource {
             + " the history before and after is one list. The attempt running now shows RUNNING; one no worker"
             + " reported (its lease expired with its worker) shows UNREPORTED.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobAttempts.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such job (API.JOB_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<JobAttempts> attempts(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return queries.find(jobId).chain(job -> {
-            StoredJob stored = found(caller, jobId, job);
-            return queries.attempts(jobId).map(reported -> JobAttempts.of(stored, reported));
-        });
+        return visible(caller, jobId)
+                .chain(job -> queries.attempts(jobId).map(reported -> JobAttempts.of(job, reported)));
     }
 
     @POST
@@ -233,23 +219,15 @@ public class JobResource {
             + " finished. No request body.")
     @APIResponse(responseCode = "202", description = "the cancel was handed to the scheduler; the job as it was then",
             content = @Content(schema = @Schema(implementation = JobView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such job (API.JOB_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "409", description = "the job has finished (COMPLETED, FAILED, CANCELLED or REJECTED);"
-            + " the message names its status (API.JOB_NOT_CANCELLABLE)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " the message names its status (API.JOB_NOT_CANCELLABLE)")
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time"
-            + " (API.SERVICE_UNAVAILABLE); the job is unchanged as far as the API knows, retry after Retry-After seconds",
-            headers = @Header(name = "Retry-After", description = "seconds"),
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.SERVICE_UNAVAILABLE); the job is unchanged as far as the API knows, retry after Retry-After seconds")
     @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<JobView>> cancel(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return queries.find(jobId).chain(found -> {
-            StoredJob job = found(caller, jobId, found);
+        return visible(caller, jobId).chain(job -> {
             if (job.status().isTerminal()) {
                 throw new ApiException(ApiErrorCode.JOB_NOT_CANCELLABLE, "job " + jobId + " is " + job.status()
                         + "; only a PENDING or RUNNING job can be cancelled", jobId.toString());
@@ -266,24 +244,17 @@ public class JobResource {
             + " job from every service's store, then removes it from the API's; 204 once both are done. Only a finished"
             + " job (COMPLETED, FAILED, CANCELLED or REJECTED) can be deleted.")
     @APIResponse(responseCode = "204", description = "deleted")
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such job, or it was deleted already (API.JOB_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such job, or it was deleted already (API.JOB_NOT_FOUND)")
     @APIResponse(responseCode = "409", description = "the job has not finished (PENDING or RUNNING); the message names"
-            + " its status (API.JOB_NOT_FINISHED)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " its status (API.JOB_NOT_FINISHED)")
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time, nothing was"
             + " deleted (API.SERVICE_UNAVAILABLE), or the database could not delete the job's rows; retry after"
-            + " Retry-After seconds",
-            headers = @Header(name = "Retry-After", description = "seconds"),
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " Retry-After seconds")
     @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return queries.find(jobId).chain(found -> {
-            StoredJob job = found(caller, jobId, found);
+        return visible(caller, jobId).chain(job -> {
             if (!job.status().isTerminal()) {
                 throw new ApiException(ApiErrorCode.JOB_NOT_FINISHED, "job " + jobId + " is " + job.status()
                         + "; only a finished job (COMPLETED, FAILED, CANCELLED or REJECTED) can be deleted",
@@ -298,13 +269,7 @@ public class JobResource {
                                     + " handed to the scheduler but the API could not remove the job: the database is"
                                     + " unavailable (" + Failures.describe(e) + "); retry later", jobId.toString(),
                                     rest.retryAfter()))
-                    .map(deleted -> {
-                        if (!deleted) {
-                            throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId,
-                                    jobId.toString());
-                        }
-                        return RestResponse.<Void>noContent();
-                    });
+                    .map(deleted -> RestSupport.noContent(deleted, () -> notFound(jobId)));
         });
     }
 
@@ -332,12 +297,13 @@ public class JobResource {
                 base.labels());
     }
 
-    /** {@code job}; 404 when there is none or the caller may not see its tenant. */
-    private static StoredJob found(Caller caller, UUID jobId, StoredJob job) {
-        if (job == null || !caller.sees(job.tenant())) {
-            throw new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId, jobId.toString());
-        }
-        return job;
+    /** The job; 404 when there is none or the caller may not see its tenant, before anything is changed. */
+    private Uni<StoredJob> visible(Caller caller, UUID jobId) {
+        return RestSupport.visible(queries.find(jobId), job -> caller.sees(job.tenant()), () -> notFound(jobId));
+    }
+
+    private static ApiException notFound(UUID jobId) {
+        return new ApiException(ApiErrorCode.JOB_NOT_FOUND, "no job with id " + jobId, jobId.toString());
     }
 
     /** The 503 of a command Kafka did not take in time: the job is as it was, the client may retry. */
@@ -352,8 +318,6 @@ public class JobResource {
     @Operation(summary = "List jobs", description = "Newest first, optionally filtered by type, status, priority,"
             + " tenant, labels and the schedule that made them (every filter given must match).")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobPage.class)))
-    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     public Uni<JobPage> list(
             @Parameter(description = "job type filter", schema = @Schema(implementation = JobType.class))
             @QueryParam("type") String type,
@@ -361,18 +325,14 @@ public class JobResource {
             @QueryParam("status") String status,
             @Parameter(description = "priority filter", schema = @Schema(implementation = Priority.class))
             @QueryParam("priority") String priority,
-            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
-                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
+            @BeanParam TenantQuery tenant,
             @Parameter(description = "label filter key:value, repeatable (at most 16): a job must carry every pair")
             @QueryParam("label") List<String> labels,
             @Parameter(description = "only the jobs this schedule made", schema = @Schema(type = SchemaType.STRING,
                     format = "uuid")) @QueryParam("scheduleId") String scheduleId,
             @Parameter(description = "only the jobs of this workflow run's nodes", schema = @Schema(
                     type = SchemaType.STRING, format = "uuid")) @QueryParam("workflowRunId") String workflowRunId,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam PageQuery pages) {
         Caller caller = callers.current();
         JobType typeFilter = enumParam("type", type, JobType.class);
         JobStatus statusFilter = enumParam("status", status, JobStatus.class);
@@ -381,11 +341,11 @@ public class JobResource {
         List<Map.Entry<String, String>> labelFilter = labelParams(labels);
         UUID scheduleFilter = uuidParam("scheduleId", scheduleId);
         UUID runFilter = uuidParam("workflowRunId", workflowRunId);
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
                 labelFilter, scheduleFilter, runFilter);
-        return queries.list(filter, paging.page(), paging.size()).map(slice -> paging.of(
-                slice.jobs().stream().map(JobView::of).toList(), slice.total(), JobPage::new));
+        return queries.list(filter, paging.page(), paging.size())
+                .map(slice -> paging.of(slice.jobs(), JobView::of, slice.total(), JobPage::new));
     }
 
     private <E extends Enum<E>> E enumParam(String name, String value, Class<E> type) {

@@ -10,7 +10,6 @@ import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.workflow.WorkflowService;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.reactive.VertxContexts;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
@@ -73,10 +72,8 @@ public class SubscriptionResource {
             headers = @Header(name = "Location", description = "/api/subscriptions/{id}"),
             content = @Content(schema = @Schema(implementation = SubscriptionView.class)))
     @APIResponse(responseCode = "400", description = "invalid request; the message names the field"
-            + " (API.INVALID_SUBSCRIPTION_REQUEST, API.MALFORMED_JSON)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "jobId names no job (API.JOB_NOT_FOUND, with jobId)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_SUBSCRIPTION_REQUEST, API.MALFORMED_JSON)")
+    @APIResponse(responseCode = "404", description = "jobId names no job (API.JOB_NOT_FOUND, with jobId)")
     @RolesAllowed(Roles.SUBMITTER)
     @CustomDeserialization(StrictJson.class)
     public Uni<RestResponse<SubscriptionView>> create(@Valid NewSubscription body) {
@@ -111,10 +108,6 @@ public class SubscriptionResource {
     @Operation(summary = "Read a subscription", description = "Its target, events, URL and creation time; never its"
             + " secret.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = SubscriptionView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such subscription (API.SUBSCRIPTION_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<SubscriptionView> get(@Parameter(description = "the subscription's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -127,10 +120,6 @@ public class SubscriptionResource {
     @Operation(summary = "Delete a subscription", description = "With its deliveries and their log; a delivery being"
             + " sent may still arrive once.")
     @APIResponse(responseCode = "204", description = "deleted")
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such subscription (API.SUBSCRIPTION_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the subscription's UUID") @PathParam("id")
                                           String id) {
@@ -146,10 +135,6 @@ public class SubscriptionResource {
             + " answer status or error, duration) with its delivery's state (PENDING, DELIVERED, GIVEN_UP), and one"
             + " with attempt 0 for a delivery not attempted yet.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = DeliveryLog.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID, or limit is not 1..1000"
-            + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such subscription (API.SUBSCRIPTION_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<DeliveryLog> deliveries(
             @Parameter(description = "the subscription's UUID") @PathParam("id") String id,

@@ -10,14 +10,16 @@ import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyReader;
+import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.TenantQuery;
 import dev.jobweaver.api.workflow.WorkflowService;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -27,14 +29,12 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -87,8 +87,7 @@ public class ScheduleResource {
             headers = @Header(name = "Location", description = "/api/schedules/{id}"),
             content = @Content(schema = @Schema(implementation = ScheduleView.class)))
     @APIResponse(responseCode = "400", description = "invalid request; the message names the field"
-            + " (API.INVALID_SCHEDULE_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_SCHEDULE_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)")
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<ScheduleView>> create(byte[] body) {
         Caller caller = callers.current();
@@ -103,32 +102,22 @@ public class ScheduleResource {
     @GET
     @Operation(summary = "List schedules", description = "Newest first, optionally of one tenant.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = SchedulePage.class)))
-    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<SchedulePage> list(
-            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
-                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam TenantQuery tenant,
+            @BeanParam PageQuery pages) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         Instant now = Instant.now();
         return unavailableOnOutage(schedules.list(tenantFilter, paging.page(), paging.size()), "read")
-                .map(slice -> paging.of(slice.schedules().stream().map(s -> ScheduleView.of(s, now)).toList(),
-                        slice.total(), SchedulePage::new));
+                .map(slice -> paging.of(slice.schedules(), s -> ScheduleView.of(s, now), slice.total(),
+                        SchedulePage::new));
     }
 
     @GET
     @Path("{id}")
     @Operation(summary = "Read a schedule", description = "Its definition, version and next run.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<ScheduleView> get(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -145,10 +134,7 @@ public class ScheduleResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = ScheduleRequest.class)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
-    @APIResponse(responseCode = "400", description = "invalid request or id; the message names the field",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = "invalid request or id; the message names the field")
     public Uni<ScheduleView> replace(@Parameter(description = "the schedule's UUID") @PathParam("id") String id,
                                      byte[] body) {
         Caller caller = callers.current();
@@ -167,10 +153,6 @@ public class ScheduleResource {
     @Operation(summary = "Delete a schedule", description = "204 once the delete is committed: no tick makes a job"
             + " after it. The scheduler forgets the schedule through its tombstone on Kafka, published right after.")
     @APIResponse(responseCode = "204", description = "deleted")
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -184,10 +166,6 @@ public class ScheduleResource {
     @Operation(summary = "Pause a schedule", description = "No tick makes a job until it is resumed; a schedule"
             + " already paused is answered as it is. No request body.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
     public Uni<ScheduleView> pause(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
         return paused(id, true);
@@ -198,10 +176,6 @@ public class ScheduleResource {
     @Operation(summary = "Resume a schedule", description = "Runs again from its next tick (missed ticks of a pause"
             + " are not caught up); a schedule not paused is answered as it is. No request body.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
     public Uni<ScheduleView> resume(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
         return paused(id, false);
@@ -216,11 +190,8 @@ public class ScheduleResource {
     @APIResponse(responseCode = "202", description = "the run's job was accepted, or its workflow run started",
             headers = @Header(name = "Location", description = "/api/jobs/{jobId} or /api/workflow-runs/{runId}"),
             content = @Content(schema = @Schema(implementation = ScheduleTriggered.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @APIResponse(responseCode = "404", description = "no such schedule (API.SCHEDULE_NOT_FOUND), or the workflow it"
-            + " starts was deleted (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " starts was deleted (API.WORKFLOW_NOT_FOUND)")
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<ScheduleTriggered>> trigger(
             @Parameter(description = "the schedule's UUID") @PathParam("id") String id,

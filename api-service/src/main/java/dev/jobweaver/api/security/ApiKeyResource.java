@@ -3,15 +3,16 @@ package dev.jobweaver.api.security;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.BodyLimit;
+import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -19,7 +20,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.util.UUID;
@@ -43,10 +43,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "security")
 @RolesAllowed(Roles.ADMIN)
 // on the class, so every operation lists them, as every one is the admin's only
-@APIResponse(responseCode = "401", description = "no valid credentials (API.UNAUTHENTICATED)",
-        content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-@APIResponse(responseCode = "403", description = "the caller is not an admin (API.FORBIDDEN)",
-        content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+@APIResponse(responseCode = "401", description = "no valid credentials (API.UNAUTHENTICATED)")
+@APIResponse(responseCode = "403", description = "the caller is not an admin (API.FORBIDDEN)")
 public class ApiKeyResource {
 
     @Inject ApiKeyService keys;
@@ -64,8 +62,7 @@ public class ApiKeyResource {
             headers = @Header(name = "Location", description = "/api/tenants/{tenant}/api-keys/{id}"),
             content = @Content(schema = @Schema(implementation = ApiKeyView.class)))
     @APIResponse(responseCode = "400", description = "invalid tenant or body; the message names the field"
-            + " (API.INVALID_API_KEY_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_API_KEY_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)")
     @CustomDeserialization(StrictJson.class)
     @BodyLimit
     public Uni<RestResponse<ApiKeyView>> create(@Parameter(description = "the tenant", schema = @Schema(
@@ -88,21 +85,16 @@ public class ApiKeyResource {
             + " keys, only their prefixes.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ApiKeyPage.class)))
     @APIResponse(responseCode = "400", description = "the tenant or a paging parameter is not valid"
-            + " (API.INVALID_API_KEY_REQUEST, API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_API_KEY_REQUEST, API.INVALID_PARAMETER)")
     public Uni<ApiKeyPage> list(
             @Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam PageQuery pages) {
         String checked = tenant(tenant);
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         return rest.unavailableOnOutage(keys.list(checked, paging.page(), paging.size()),
                         "the API keys could not be read")
-                .map(slice -> paging.of(slice.keys().stream().map(ApiKeyView::of).toList(), slice.total(),
-                        ApiKeyPage::new));
+                .map(slice -> paging.of(slice.keys(), ApiKeyView::of, slice.total(), ApiKeyPage::new));
     }
 
     @DELETE
@@ -112,10 +104,7 @@ public class ApiKeyResource {
             + " changes nothing and answers 204.")
     @APIResponse(responseCode = "204", description = "revoked")
     @APIResponse(responseCode = "400", description = "the tenant or the id is not valid"
-            + " (API.INVALID_API_KEY_REQUEST, API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "the tenant has no such key (API.API_KEY_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_API_KEY_REQUEST, API.INVALID_PARAMETER)")
     public Uni<RestResponse<Void>> revoke(
             @Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
                     pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant,

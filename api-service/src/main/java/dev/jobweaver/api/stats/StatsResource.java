@@ -2,7 +2,6 @@ package dev.jobweaver.api.stats;
 
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.common.job.JobControlRules;
@@ -46,9 +45,6 @@ public class StatsResource {
                     + " the planner's estimate beyond, listed in estimated), and per minute of the window the jobs"
                     + " completed and failed in it and the jobs pending and running at its end.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = Overview.class)))
-    @APIResponse(responseCode = "400", description = "minutes is not an integer from 1 to 1440, or tenant breaks the"
-            + " tenant rule (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<Overview> overview(
             @Parameter(description = "the window in minutes, 1 to 1440; 60 when absent",

@@ -5,7 +5,6 @@ import dev.jobweaver.api.platform.http.BodyErrors;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.StrictJson;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.api.security.Roles;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
@@ -52,8 +51,7 @@ public class TenantLimitResource {
             schema = @Schema(implementation = TenantLimitRequest.class)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = TenantLimitView.class)))
     @APIResponse(responseCode = "400", description = "invalid tenant or body; the message names the field"
-            + " (API.INVALID_TENANT_LIMIT_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " (API.INVALID_TENANT_LIMIT_REQUEST, or API.MALFORMED_JSON for a body that is not JSON or a wrong type)")
     @RolesAllowed(Roles.ADMIN)
     @CustomDeserialization(StrictJson.class)
     public Uni<TenantLimitView> set(@Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
@@ -71,10 +69,8 @@ public class TenantLimitResource {
     @GET
     @Operation(summary = "Read a tenant's concurrency limit")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = TenantLimitView.class)))
-    @APIResponse(responseCode = "400", description = "the tenant is not valid (API.INVALID_TENANT_LIMIT_REQUEST)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "the tenant has no limit (API.TENANT_LIMIT_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = "the tenant is not valid (API.INVALID_TENANT_LIMIT_REQUEST)")
+    @APIResponse(responseCode = "404", description = "the tenant has no limit (API.TENANT_LIMIT_NOT_FOUND)")
     @RolesAllowed(Roles.ADMIN)
     public Uni<TenantLimitView> get(@Parameter(description = "the tenant", schema = @Schema(type = SchemaType.STRING,
             pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant) {
@@ -89,8 +85,7 @@ public class TenantLimitResource {
             + " when the tenant had no limit; the scheduler learns it through Kafka right after and dispatches the"
             + " tenant's waiting jobs.")
     @APIResponse(responseCode = "204", description = "the tenant has no limit")
-    @APIResponse(responseCode = "400", description = "the tenant is not valid (API.INVALID_TENANT_LIMIT_REQUEST)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = "the tenant is not valid (API.INVALID_TENANT_LIMIT_REQUEST)")
     @RolesAllowed(Roles.ADMIN)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the tenant", schema = @Schema(
             type = SchemaType.STRING, pattern = "[a-z0-9][a-z0-9-]{0,62}")) @PathParam("tenant") String tenant) {

@@ -11,13 +11,15 @@ import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.BodyReader;
+import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
+import dev.jobweaver.api.platform.http.TenantQuery;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import dev.jobweaver.common.messaging.Headers;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -89,8 +91,7 @@ public class WorkflowResource {
     @APIResponse(responseCode = "201", description = "created",
             headers = @Header(name = "Location", description = "/api/workflows/{id}"),
             content = @Content(schema = @Schema(implementation = WorkflowView.class)))
-    @APIResponse(responseCode = "400", description = ERRORS,
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = ERRORS)
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<WorkflowView>> create(byte[] body) {
         Caller caller = callers.current();
@@ -105,32 +106,22 @@ public class WorkflowResource {
     @Operation(summary = "List workflows", description = "Newest first, each at its latest version, optionally of one"
             + " tenant.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowPage.class)))
-    @APIResponse(responseCode = "400", description = "a paging or filter parameter is not valid (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowPage> list(
-            @Parameter(description = "tenant filter", schema = @Schema(type = SchemaType.STRING,
-                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("tenant") String tenant,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam TenantQuery tenant,
+            @BeanParam PageQuery pages) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         return rest.unavailableOnOutage(workflows.list(tenantFilter, paging.page(), paging.size()),
                         "the workflows could not be read")
-                .map(slice -> paging.of(slice.workflows().stream().map(WorkflowView::of).toList(), slice.total(),
-                        WorkflowPage::new));
+                .map(slice -> paging.of(slice.workflows(), WorkflowView::of, slice.total(), WorkflowPage::new));
     }
 
     @GET
     @Path("{id}")
     @Operation(summary = "Read a workflow", description = "Its latest version, or the one given as ?version=N.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID, or the version not a number"
-            + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow or version (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "404", description = "no such workflow or version (API.WORKFLOW_NOT_FOUND)")
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowView> get(@Parameter(description = "the workflow's UUID") @PathParam("id") String id,
                                  @Parameter(description = "a version; the latest without it", schema = @Schema(
@@ -158,10 +149,7 @@ public class WorkflowResource {
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = WorkflowRequest.class)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowView.class)))
-    @APIResponse(responseCode = "400", description = ERRORS,
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "400", description = ERRORS)
     @RolesAllowed(Roles.OPERATOR)
     public Uni<WorkflowView> replace(@Parameter(description = "the workflow's UUID") @PathParam("id") String id,
                                      byte[] body) {
@@ -180,10 +168,6 @@ public class WorkflowResource {
     @Operation(summary = "Delete a workflow", description = "204 once the delete is committed: the workflow starts no"
             + " run after it. Runs in flight go on with their version.")
     @APIResponse(responseCode = "204", description = "deleted")
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<Void>> delete(@Parameter(description = "the workflow's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
@@ -205,9 +189,7 @@ public class WorkflowResource {
             headers = @Header(name = "Location", description = "/api/workflow-runs/{runId}"),
             content = @Content(schema = @Schema(implementation = RunStarted.class)))
     @APIResponse(responseCode = "400", description = "the id is not a UUID, the body not JSON, or the input too"
-            + " large", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+            + " large")
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<RunStarted>> start(
             @Parameter(description = "the workflow's UUID") @PathParam("id") String id,
@@ -243,26 +225,18 @@ public class WorkflowResource {
     @Path("{id}/runs")
     @Operation(summary = "List a workflow's runs", description = "Newest first.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowRunPage.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID, or a paging parameter is not valid"
-            + " (API.INVALID_PARAMETER)", content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such workflow (API.WORKFLOW_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowRunPage> runs(
             @Parameter(description = "the workflow's UUID") @PathParam("id") String id,
-            @Parameter(description = "0-based page", schema = @Schema(type = SchemaType.INTEGER, minimum = "0",
-                    defaultValue = "0")) @QueryParam("page") String page,
-            @Parameter(description = "page size, 1..100", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
-                    maximum = "100", defaultValue = "20")) @QueryParam("size") String size) {
+            @BeanParam PageQuery pages) {
         Caller caller = callers.current();
         UUID workflowId = rest.uuid("id", id);
-        RestSupport.Paging paging = rest.paging(page, size);
+        RestSupport.Paging paging = rest.paging(pages);
         return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(runs.list(workflowId,
                         paging.page(), paging.size()), "the runs could not be read"))
                 .map(found -> {
                     WorkflowRunService.Slice slice = RestSupport.found(found, () -> notFound(workflowId));
-                    return paging.of(slice.runs().stream().map(WorkflowRunView::of).toList(), slice.total(),
-                            WorkflowRunPage::new);
+                    return paging.of(slice.runs(), WorkflowRunView::of, slice.total(), WorkflowRunPage::new);
                 });
     }
 

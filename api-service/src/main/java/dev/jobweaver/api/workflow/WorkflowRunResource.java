@@ -6,9 +6,9 @@ import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ErrorResponse;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -30,15 +30,9 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "workflows")
 public class WorkflowRunResource {
 
-    private final WorkflowRunService runs;
-    private final RestSupport rest;
-    private final Callers callers;
-
-    public WorkflowRunResource(WorkflowRunService runs, RestSupport rest, Callers callers) {
-        this.callers = callers;
-        this.runs = runs;
-        this.rest = rest;
-    }
+    @Inject WorkflowRunService runs;
+    @Inject RestSupport rest;
+    @Inject Callers callers;
 
     @GET
     @Path("{runId}")
@@ -46,10 +40,6 @@ public class WorkflowRunResource {
             + " scheduler last reported them (PENDING with every node WAITING until its first report), and RUNNING"
             + " for a node whose job runs.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowRunView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such run (API.WORKFLOW_RUN_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowRunView> get(@Parameter(description = "the run's UUID") @PathParam("runId") String id) {
         Caller caller = callers.current();
@@ -66,12 +56,7 @@ public class WorkflowRunResource {
             + " scheduler cancels every node that has not finished, and the run shows CANCELLED once it reported so."
             + " No request body.")
     @APIResponse(responseCode = "202", content = @Content(schema = @Schema(implementation = WorkflowRunView.class)))
-    @APIResponse(responseCode = "400", description = "the id is not a UUID (API.INVALID_PARAMETER)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "404", description = "no such run (API.WORKFLOW_RUN_NOT_FOUND)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
-    @APIResponse(responseCode = "409", description = "the run has ended (API.WORKFLOW_RUN_NOT_CANCELLABLE)",
-            content = @Content(schema = @Schema(implementation = ErrorResponse.class)))
+    @APIResponse(responseCode = "409", description = "the run has ended (API.WORKFLOW_RUN_NOT_CANCELLABLE)")
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<WorkflowRunView>> cancel(
             @Parameter(description = "the run's UUID") @PathParam("runId") String id) {

@@ -2,6 +2,7 @@ package dev.jobweaver.api.platform.http;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The body of every error the API answers, the wire format of the original JobWeaver API.
@@ -12,6 +13,8 @@ import java.time.Instant;
  * @param jobId the job concerned, when there is one (as given, even if it is not a valid UUID)
  */
 @RegisterForReflection
+// named, so that the OpenAPI document lists it among its components though no annotation names it (StandardAnswers)
+@Schema(name = "ErrorResponse")
 public record ErrorResponse(Instant timestamp, int status, String errorCode, String message, String jobId) {
 
     /** An error response for {@code code}, stamped now. */

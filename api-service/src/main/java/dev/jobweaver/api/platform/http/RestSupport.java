@@ -3,10 +3,12 @@ package dev.jobweaver.api.platform.http;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -26,6 +28,11 @@ public class RestSupport {
             return (int) ((total + size - 1) / size);
         }
 
+        /** {@code rows} shown as {@code view}, this page of {@code total}, as the page record {@code page} makes. */
+        public <S, V, P> P of(List<S> rows, Function<S, V> view, long total, PageOf<V, P> page) {
+            return of(rows.stream().map(view).toList(), total, page);
+        }
+
         /** {@code items}, this page of {@code total}, as the page record that {@code page} makes (JobPage::new). */
         public <V, P> P of(List<V> items, long total, PageOf<V, P> page) {
             return page.of(items, this.page, size, total, pages(total));
@@ -39,13 +46,8 @@ public class RestSupport {
         P of(List<V> items, int page, int size, long totalElements, int totalPages);
     }
 
-    private final HttpMetrics metrics;
-    private final HttpLimits limits;
-
-    public RestSupport(HttpMetrics metrics, HttpLimits limits) {
-        this.metrics = metrics;
-        this.limits = limits;
-    }
+    @Inject HttpMetrics metrics;
+    @Inject HttpLimits limits;
 
     /**
      * A 503 with {@code Retry-After} when the database is unreachable or overloaded: the client's request was fine and
@@ -83,6 +85,11 @@ public class RestSupport {
         return value;
     }
 
+    /** The tenant filter of a list, null when absent; 400 when it is not a tenant name. */
+    public String tenant(TenantQuery query) {
+        return tenant(query.tenant);
+    }
+
     /** The path parameter tenant; 400 with {@code code} when it is missing or breaks the tenant rule. */
     public String tenantPath(String value, ApiErrorCode code) {
         if (value == null || !JobControlRules.TENANT.matcher(value).matches()) {
@@ -93,8 +100,8 @@ public class RestSupport {
     }
 
     /** The page and size query parameters, read in that order. */
-    public Paging paging(String page, String size) {
-        return new Paging(page(page), size(size));
+    public Paging paging(PageQuery query) {
+        return new Paging(page(query.page), size(query.size));
     }
 
     /** The 0-based page number. */
