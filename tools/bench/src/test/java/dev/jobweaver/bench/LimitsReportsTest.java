@@ -76,9 +76,7 @@ class LimitsReportsTest {
         assertThat(text).containsPattern("\nlimits +5 +21 +0 +21 +200 +6 +1 +[0-9.]+ +25 +[0-9.]+% +EXCEEDED *\n");
         assertThat(text).contains("jobs of tenant bench-limited started while 5 ran already (maxRunning 5; at most 6 "
                 + "at once)");
-        TargetRow row = target(run, "limits correctness");
-        assertThat(row.verdict()).isEqualTo("miss");
-        assertThat(row.measured()).isEqualTo("22/23 as expected, 0 lost, 0 duplicated, 1 unexpected");
+        Fixtures.assertRow(target(run, "limits correctness"), "miss", "22/23 as expected, 0 lost, 0 duplicated, 1 unexpected");
     }
 
     @Test
