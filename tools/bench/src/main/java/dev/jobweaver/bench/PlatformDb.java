@@ -114,23 +114,15 @@ public final class PlatformDb implements AutoCloseable {
                 rs.getString("status"), rs.getInt("attempts"), instant(rs, "created_at"),
                 instant(rs, "finished_at"), instant(rs, "updated_at")}));
         Map<UUID, Object[]> runs = new HashMap<>();
-        boolean workerRead = true;
-        try {
-            forChunks(worker, EXECUTIONS, ids, rs -> runs.put(rs.getObject("job_id", UUID.class), new Object[] {
-                    rs.getInt("runs"), instant(rs, "first_start")}));
-        } catch (IllegalStateException e) {
-            // e.g. the worker's migrations have not run: report what the API database knows
-            workerProblem = e.getMessage();
-            workerRead = false;
-        }
+        // e.g. the worker's migrations have not run: report what the API database knows
+        workerProblem = unreadable(() -> forChunks(worker, EXECUTIONS, ids, rs -> runs.put(
+                rs.getObject("job_id", UUID.class), new Object[] {rs.getInt("runs"), instant(rs, "first_start")})));
+        boolean workerRead = workerProblem == null;
         Map<UUID, Instant[]> scheduled = new HashMap<>();
-        try {
-            forChunks(scheduler, SCHEDULED, ids, rs -> scheduled.put(rs.getObject("job_id", UUID.class),
-                    new Instant[] {instant(rs, "ingested_at"), instant(rs, "dispatched_at")}));
-        } catch (IllegalStateException e) {
-            // only the stage breakdown needs these
-            schedulerProblem = e.getMessage();
-        }
+        // only the stage breakdown needs these
+        schedulerProblem = unreadable(() -> forChunks(scheduler, SCHEDULED, ids, rs -> scheduled.put(
+                rs.getObject("job_id", UUID.class),
+                new Instant[] {instant(rs, "ingested_at"), instant(rs, "dispatched_at")})));
         List<JobRecord> records = new ArrayList<>(accepted.size());
         for (Accepted a : accepted) {
             Object[] job = jobs.get(a.jobId());
@@ -334,15 +326,11 @@ public final class PlatformDb implements AutoCloseable {
      */
     public synchronized Map<String, Long> executionsByWorker(Collection<UUID> ids) {
         Map<String, Long> byWorker = new java.util.TreeMap<>();
-        try {
-            forChunks(worker, BY_WORKER, ids, rs -> {
-                String id = rs.getString("worker_id");
-                byWorker.merge(id == null ? "-" : id, rs.getLong("runs"), Long::sum);
-            });
-        } catch (IllegalStateException e) {
-            return null;
-        }
-        return byWorker;
+        String problem = unreadable(() -> forChunks(worker, BY_WORKER, ids, rs -> {
+            String id = rs.getString("worker_id");
+            byWorker.merge(id == null ? "-" : id, rs.getLong("runs"), Long::sum);
+        }));
+        return problem == null ? byWorker : null;
     }
 
     /** Why the last {@link #records} could not read {@code execution_attempts}, or null when it could. */
@@ -357,10 +345,19 @@ public final class PlatformDb implements AutoCloseable {
 
     /** Runs {@code read}; when a table or column cannot be read, notes {@code what} and why in {@code problems}. */
     private static void readOrNote(List<String> problems, String what, Runnable read) {
+        String problem = unreadable(read);
+        if (problem != null) {
+            problems.add(what + ": " + problem);
+        }
+    }
+
+    /** Runs {@code read}; why a table or column could not be read, or null when it could. */
+    private static String unreadable(Runnable read) {
         try {
             read.run();
+            return null;
         } catch (IllegalStateException e) {
-            problems.add(what + ": " + e.getMessage());
+            return e.getMessage();
         }
     }
 
