@@ -34,12 +34,17 @@ public final class FeatureTables {
 
     /** One row per notify run and figure: finish to receipt, then the subscription's answer. */
     static TextTable notifyTimes(List<WorkloadResult> results) {
-        TextTable table = new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
+        TextTable table = timesTable();
         return table.forEachOrNull(notified(results), r -> {
             Notifications n = r.notifications();
             row(table, r.label(), "finish to webhook received", n.finishToReceipt());
             row(table, r.label(), "subscription request to 201", n.subscribeAnswer());
         });
+    }
+
+    /** A table of one row per run and figure, with the figure's percentiles; {@link #row} adds them. */
+    private static TextTable timesTable() {
+        return new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
     }
 
     private static void row(TextTable table, String label, String figure, Percentiles p) {
@@ -74,7 +79,7 @@ public final class FeatureTables {
 
     /** One row per schedules run and figure: the creation's answer, tick to job stored, the scheduler's lag. */
     static TextTable scheduleTimes(List<WorkloadResult> results) {
-        TextTable table = new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
+        TextTable table = timesTable();
         return table.forEachOrNull(ticked(results), r -> {
             ScheduleTicks t = r.schedules();
             row(table, r.label(), "schedule request to 201", t.createAnswer());
@@ -163,7 +168,7 @@ public final class FeatureTables {
 
     /** One row per workflow run and figure. */
     static TextTable workflowTimes(List<WorkloadResult> results) {
-        TextTable table = new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
+        TextTable table = timesTable();
         return table.forEachOrNull(flowed(results), r -> {
             WorkflowRuns.FanOut f = r.workflows().fanOut();
             row(table, r.label(), "fan-out: run request to 202", f.answer());
