@@ -26,13 +26,15 @@ import java.util.function.IntConsumer;
  */
 public final class PlatformDb implements AutoCloseable {
 
-    private static final String TERMINAL = "SELECT id FROM jobs WHERE id = ANY(?)"
+    /** The ids of {@code jobweaver_api.jobs} among the array parameter whose job has ended. */
+    public static final String TERMINAL = "SELECT id FROM jobs WHERE id = ANY(?)"
             + " AND status IN ('COMPLETED', 'FAILED', 'REJECTED')";
     private static final String JOBS = "SELECT id, status, attempts, created_at, finished_at, updated_at"
             + " FROM jobs WHERE id = ANY(?)";
     private static final String SCHEDULED = "SELECT job_id, ingested_at, dispatched_at FROM job_executions"
             + " WHERE job_id = ANY(?)";
-    private static final String EXECUTIONS = "SELECT job_id, count(*) AS runs, min(started_at) AS first_start"
+    /** Per job of the array parameter, its {@code execution_attempts} rows ({@code runs}) and their first start. */
+    public static final String EXECUTIONS = "SELECT job_id, count(*) AS runs, min(started_at) AS first_start"
             + " FROM execution_attempts WHERE job_id = ANY(?) GROUP BY job_id";
     private static final String BY_WORKER = "SELECT worker_id, count(*) AS runs FROM execution_attempts"
             + " WHERE job_id = ANY(?) GROUP BY worker_id";
