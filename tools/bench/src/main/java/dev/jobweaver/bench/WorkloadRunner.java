@@ -157,8 +157,16 @@ public final class WorkloadRunner {
                                       String note) {
         Observed done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(), kinds,
                 controls, true);
-        return WorkloadResult.of(run, done.submission(), records(done),
-                note(done.submission(), workerNote(note, done))).withReplicaShare(share(done));
+        return result(run, done, records(done), note);
+    }
+
+    /**
+     * What a measured run of accepted jobs reports: {@code done}'s submission, the jobs as {@code records}, and
+     * {@code note} with what could not be measured; with the share of the work each replica took.
+     */
+    private WorkloadResult result(BenchOptions.Run run, Observed done, List<JobRecord> records, String note) {
+        return WorkloadResult.of(run, done.submission(), records, note(done.submission(), workerNote(note, done)))
+                .withReplicaShare(share(done));
     }
 
     /**
@@ -248,8 +256,7 @@ public final class WorkloadRunner {
                         + "delay behind schedule %s ms", Targets.fmt(options.rate()),
                 Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(options.settle().toMillis() / 1000.0),
                 Targets.fmt(run.submission().maxSendLagMs()));
-        return WorkloadResult.of(measured, run.submission(), records(run),
-                note(run.submission(), workerNote(note, run))).withReplicaShare(share(run));
+        return result(measured, run, records(run), note);
     }
 
     /** Offers {@code schedule}'s load and waits until every accepted job ended (or the stall timeout). */
@@ -310,8 +317,7 @@ public final class WorkloadRunner {
                 i -> JobKind.NOOP, i -> Control.of(Control.mixed(i)), true);
         List<JobRecord> records = db.withRecordedControl(records(done));
         String note = "60% HIGH, 30% NORMAL, 10% LOW, interleaved; start = the worker's started_at";
-        return WorkloadResult.of(run, done.submission(), records,
-                note(done.submission(), workerNote(controlNote(note, records), done))).withReplicaShare(share(done));
+        return result(run, done, records, controlNote(note, records));
     }
 
     private WorkloadResult delayed(BenchOptions.Run run) {
@@ -333,8 +339,7 @@ public final class WorkloadRunner {
                 Targets.fmt(schedule.rate()), Targets.fmt(options.delayedOver().toMillis() / 1000.0), min, max,
                 Targets.fmt(Lateness.EARLY_TOLERANCE_MS), Lateness.of(records).dueSource(),
                 Targets.fmt(done.submission().maxSendLagMs()));
-        return WorkloadResult.of(run, done.submission(), records,
-                note(done.submission(), workerNote(controlNote(note, records), done))).withReplicaShare(share(done));
+        return result(run, done, records, controlNote(note, records));
     }
 
     /**
