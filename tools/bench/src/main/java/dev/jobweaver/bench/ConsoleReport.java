@@ -75,6 +75,11 @@ public final class ConsoleReport {
         return table;
     }
 
+    /** {@code table} under {@code title}, after a blank line. */
+    private static String titled(String title, TextTable table) {
+        return "\n" + title + "\n" + table.render();
+    }
+
     /** Workloads, latencies, stages, resources, targets; then unavailable workloads and correctness problems. */
     public static String render(BenchRun run) {
         StringBuilder out = new StringBuilder();
@@ -146,48 +151,42 @@ public final class ConsoleReport {
         out.append("\nLatency, from the platform's recorded timestamps (ms)\n").append(latency.render());
         TextTable byPriority = ControlTables.byPriority(run.results());
         if (byPriority != null) {
-            out.append('\n').append(ControlTables.PRIORITY_TITLE).append('\n').append(byPriority.render());
+            out.append(titled(ControlTables.PRIORITY_TITLE, byPriority));
         }
         TextTable lateness = ControlTables.lateness(run.results());
         if (lateness != null) {
-            out.append('\n').append(ControlTables.LATENESS_TITLE).append('\n').append(lateness.render());
+            out.append(titled(ControlTables.LATENESS_TITLE, lateness));
         }
         TextTable idle = ControlTables.idle(run.results());
         if (idle != null) {
-            out.append('\n').append(ControlTables.idleTitle(ControlTables.idleOf(run.results()))).append('\n')
-                    .append(idle.render());
+            out.append(titled(ControlTables.idleTitle(ControlTables.idleOf(run.results())), idle));
         }
         TextTable cancelTimes = ControlTables.cancelTimes(run.results());
         if (cancelTimes != null) {
-            out.append('\n').append(ControlTables.CANCEL_TITLE).append('\n').append(cancelTimes.render())
-                    .append('\n').append(ControlTables.CANCEL_COUNTS_TITLE).append('\n')
-                    .append(ControlTables.cancelCounts(run.results()).render());
+            out.append(titled(ControlTables.CANCEL_TITLE, cancelTimes))
+                    .append(titled(ControlTables.CANCEL_COUNTS_TITLE, ControlTables.cancelCounts(run.results())));
         }
         TextTable notifyTimes = FeatureTables.notifyTimes(run.results());
         if (notifyTimes != null) {
-            out.append('\n').append(FeatureTables.NOTIFY_TITLE).append('\n').append(notifyTimes.render())
-                    .append('\n').append(FeatureTables.NOTIFY_COUNTS_TITLE).append('\n')
-                    .append(FeatureTables.notifyCounts(run.results()).render());
+            out.append(titled(FeatureTables.NOTIFY_TITLE, notifyTimes))
+                    .append(titled(FeatureTables.NOTIFY_COUNTS_TITLE, FeatureTables.notifyCounts(run.results())));
         }
         TextTable scheduleTimes = FeatureTables.scheduleTimes(run.results());
         if (scheduleTimes != null) {
-            out.append('\n').append(FeatureTables.SCHEDULE_COUNTS_TITLE).append('\n')
-                    .append(FeatureTables.scheduleCounts(run.results()).render())
-                    .append('\n').append(FeatureTables.SCHEDULE_TITLE).append('\n').append(scheduleTimes.render())
-                    .append('\n').append(FeatureTables.scheduleUseTitle(FeatureTables.scheduleOf(run.results())))
-                    .append('\n').append(FeatureTables.scheduleUse(run.results()).render());
+            out.append(titled(FeatureTables.SCHEDULE_COUNTS_TITLE, FeatureTables.scheduleCounts(run.results())))
+                    .append(titled(FeatureTables.SCHEDULE_TITLE, scheduleTimes))
+                    .append(titled(FeatureTables.scheduleUseTitle(FeatureTables.scheduleOf(run.results())),
+                            FeatureTables.scheduleUse(run.results())));
         }
         TextTable workflowTimes = FeatureTables.workflowTimes(run.results());
         if (workflowTimes != null) {
-            out.append('\n').append(FeatureTables.WORKFLOW_COUNTS_TITLE).append('\n')
-                    .append(FeatureTables.workflowCounts(run.results()).render())
-                    .append('\n').append(FeatureTables.WORKFLOW_TITLE).append('\n').append(workflowTimes.render());
+            out.append(titled(FeatureTables.WORKFLOW_COUNTS_TITLE, FeatureTables.workflowCounts(run.results())))
+                    .append(titled(FeatureTables.WORKFLOW_TITLE, workflowTimes));
         }
         TextTable limits = FeatureTables.limitsBurst(run.results());
         if (limits != null) {
-            out.append('\n').append(FeatureTables.LIMITS_TITLE).append('\n').append(limits.render())
-                    .append('\n').append(FeatureTables.LIMITS_BINDING_TITLE).append('\n')
-                    .append(FeatureTables.limitsBinding(run.results()).render());
+            out.append(titled(FeatureTables.LIMITS_TITLE, limits))
+                    .append(titled(FeatureTables.LIMITS_BINDING_TITLE, FeatureTables.limitsBinding(run.results())));
         }
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")
