@@ -48,8 +48,7 @@ class CancelReportsTest {
     }
 
     private static BenchRun run(WorkloadResult cancel) {
-        BenchOptions options = BenchOptions.parse(List.of("cancel", "--cancel-jobs", "5"), Path.of("/r"));
-        return Fixtures.run(options, List.of(cancel));
+        return Fixtures.run(List.of("cancel", "--cancel-jobs", "5"), cancel);
     }
 
     @Test

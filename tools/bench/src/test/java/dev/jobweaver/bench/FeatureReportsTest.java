@@ -74,9 +74,7 @@ class FeatureReportsTest {
     }
 
     private static BenchRun run(WorkloadResult... results) {
-        BenchOptions options = BenchOptions.parse(List.of("notify", "schedules", "--notify-jobs", "3",
-                "--schedules", "2"), Path.of("/r"));
-        return Fixtures.run(options, List.of(results));
+        return Fixtures.run(List.of("notify", "schedules", "--notify-jobs", "3", "--schedules", "2"), results);
     }
 
     @Test

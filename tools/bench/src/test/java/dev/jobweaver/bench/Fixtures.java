@@ -61,6 +61,11 @@ final class Fixtures {
                 new Machine("AMD EPYC", 2, 153.4), WarmUp.none());
     }
 
+    /** {@link #run(BenchOptions, List)} with the options {@code jobweaver bench} takes from {@code args}. */
+    static BenchRun run(List<String> args, WorkloadResult... results) {
+        return run(BenchOptions.parse(args, Path.of("/r")), List.of(results));
+    }
+
     /** The names of the files {@link Bench#write} puts into {@code out} for {@code run}, sorted. */
     static List<String> written(Path out, BenchRun run) throws IOException {
         Bench.write(out, run);

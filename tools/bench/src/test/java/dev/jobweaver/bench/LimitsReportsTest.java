@@ -41,8 +41,7 @@ class LimitsReportsTest {
     }
 
     private static BenchRun run(WorkloadResult... results) {
-        BenchOptions options = BenchOptions.parse(List.of("burst", "limits"), Path.of("/r"));
-        return Fixtures.run(options, List.of(results));
+        return Fixtures.run(List.of("burst", "limits"), results);
     }
 
     @Test

@@ -43,9 +43,7 @@ class WorkflowReportsTest {
     }
 
     private static BenchRun run(WorkloadResult... results) {
-        BenchOptions options = BenchOptions.parse(List.of("burst", "workflow", "--workflow-runs", "2",
-                "--diamond-runs", "4"), Path.of("/r"));
-        return Fixtures.run(options, List.of(results));
+        return Fixtures.run(List.of("burst", "workflow", "--workflow-runs", "2", "--diamond-runs", "4"), results);
     }
 
     @Test
