@@ -149,45 +149,8 @@ public final class ConsoleReport {
                     .append(sweep.render());
         }
         out.append("\nLatency, from the platform's recorded timestamps (ms)\n").append(latency.render());
-        TextTable byPriority = ControlTables.byPriority(run.results());
-        if (byPriority != null) {
-            out.append(titled(ControlTables.PRIORITY_TITLE, byPriority));
-        }
-        TextTable lateness = ControlTables.lateness(run.results());
-        if (lateness != null) {
-            out.append(titled(ControlTables.LATENESS_TITLE, lateness));
-        }
-        TextTable idle = ControlTables.idle(run.results());
-        if (idle != null) {
-            out.append(titled(ControlTables.idleTitle(ControlTables.idleOf(run.results())), idle));
-        }
-        TextTable cancelTimes = ControlTables.cancelTimes(run.results());
-        if (cancelTimes != null) {
-            out.append(titled(ControlTables.CANCEL_TITLE, cancelTimes))
-                    .append(titled(ControlTables.CANCEL_COUNTS_TITLE, ControlTables.cancelCounts(run.results())));
-        }
-        TextTable notifyTimes = FeatureTables.notifyTimes(run.results());
-        if (notifyTimes != null) {
-            out.append(titled(FeatureTables.NOTIFY_TITLE, notifyTimes))
-                    .append(titled(FeatureTables.NOTIFY_COUNTS_TITLE, FeatureTables.notifyCounts(run.results())));
-        }
-        TextTable scheduleTimes = FeatureTables.scheduleTimes(run.results());
-        if (scheduleTimes != null) {
-            out.append(titled(FeatureTables.SCHEDULE_COUNTS_TITLE, FeatureTables.scheduleCounts(run.results())))
-                    .append(titled(FeatureTables.SCHEDULE_TITLE, scheduleTimes))
-                    .append(titled(FeatureTables.scheduleUseTitle(FeatureTables.scheduleOf(run.results())),
-                            FeatureTables.scheduleUse(run.results())));
-        }
-        TextTable workflowTimes = FeatureTables.workflowTimes(run.results());
-        if (workflowTimes != null) {
-            out.append(titled(FeatureTables.WORKFLOW_COUNTS_TITLE, FeatureTables.workflowCounts(run.results())))
-                    .append(titled(FeatureTables.WORKFLOW_TITLE, workflowTimes));
-        }
-        TextTable limits = FeatureTables.limitsBurst(run.results());
-        if (limits != null) {
-            out.append(titled(FeatureTables.LIMITS_TITLE, limits))
-                    .append(titled(FeatureTables.LIMITS_BINDING_TITLE, FeatureTables.limitsBinding(run.results())));
-        }
+        ReportSections.of(run.results()).forEach(section -> section.tables()
+                .forEach(t -> out.append(titled(t.caption(), t.table()))));
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")
                     .append(" jobs the freshness probe followed, to within ").append(FreshnessProbe.POLL_MS)

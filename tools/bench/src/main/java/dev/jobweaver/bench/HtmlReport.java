@@ -73,7 +73,7 @@ public final class HtmlReport {
         html.append("</table>\n<p>Latencies in milliseconds: start = submit to the first attempt's start, ")
                 .append("completed = submit to the terminal status.</p>\n");
         html.append(sweep(run));
-        html.append(controlTables(run));
+        html.append(sections(run));
         html.append(stagesTable(run));
         html.append(latencyChart(run, false)).append(latencyChart(run, true));
         html.append(completionsChart(run));
@@ -122,81 +122,15 @@ public final class HtmlReport {
         return html.append(table(table)).append(ConcurrencySweep.charts(rows)).toString();
     }
 
-    /** The job-control tables: submit-to-start per priority, lateness of delayed jobs, idle CPU, cancels. */
-    private static String controlTables(BenchRun run) {
+    /** The job-control and feature sections, each table under its caption and HTML note. */
+    private static String sections(BenchRun run) {
         StringBuilder html = new StringBuilder();
-        TextTable byPriority = ControlTables.byPriority(run.results());
-        if (byPriority != null) {
-            html.append("<h2>Priorities</h2>\n").append(captioned(ControlTables.PRIORITY_TITLE,
-                    ". Recorded otherwise: jobs the scheduler stored under another priority.", byPriority));
-        }
-        TextTable lateness = ControlTables.lateness(run.results());
-        if (lateness != null) {
-            html.append("<h2>Delayed jobs</h2>\n").append(captioned(ControlTables.LATENESS_TITLE, ". The due time is "
-                    + "the platform's runAt (<code>jobweaver_api.jobs.run_at</code>) where it recorded one, else the "
-                    + "bench's send time plus the delay.", lateness));
-        }
-        TextTable idle = ControlTables.idle(run.results());
-        if (idle != null) {
-            html.append("<h2>Idle CPU</h2>\n")
-                    .append(captioned(ControlTables.idleTitle(ControlTables.idleOf(run.results())), ".", idle));
-        }
-        TextTable cancelTimes = ControlTables.cancelTimes(run.results());
-        if (cancelTimes != null) {
-            html.append("<h2>Cancel</h2>\n").append(captioned(ControlTables.CANCEL_TITLE, ". Waiting jobs "
-                    + "(<code>delayMs</code> " + Cancels.WAITING_DELAY_MS + ") are cancelled once accepted, running "
-                    + "ones once the worker has started them; the worker's interrupt is the cancelled attempt's "
-                    + "<code>execution_attempts.finished_at</code>.", cancelTimes))
-                    .append(captioned(ControlTables.CANCEL_COUNTS_TITLE, ".",
-                            ControlTables.cancelCounts(run.results())));
-        }
-        html.append(featureTables(run));
-        return html.toString();
-    }
-
-    /** The notify, schedules, workflow and limits tables. */
-    private static String featureTables(BenchRun run) {
-        StringBuilder html = new StringBuilder();
-        TextTable notifyTimes = FeatureTables.notifyTimes(run.results());
-        if (notifyTimes != null) {
-            html.append("<h2>Notify</h2>\n").append(captioned(FeatureTables.NOTIFY_TITLE, ". Every job has its "
-                    + "own subscription to <code>COMPLETED</code>; the receiver runs in the bench and checks each "
-                    + "delivery's <code>webhook-signature</code> against its subscription's secret.", notifyTimes))
-                    .append(captioned(FeatureTables.NOTIFY_COUNTS_TITLE, ". Duplicates: deliveries beyond a job's "
-                            + "first, in brackets those repeating a <code>webhook-id</code>.",
-                            FeatureTables.notifyCounts(run.results())));
-        }
-        TextTable scheduleTimes = FeatureTables.scheduleTimes(run.results());
-        if (scheduleTimes != null) {
-            html.append("<h2>Schedules</h2>\n")
-                    .append(captioned(FeatureTables.SCHEDULE_COUNTS_TITLE, ".",
-                            FeatureTables.scheduleCounts(run.results())))
-                    .append(captioned(FeatureTables.SCHEDULE_TITLE, ".", scheduleTimes))
-                    .append(captioned(FeatureTables.scheduleUseTitle(FeatureTables.scheduleOf(run.results())), ".",
-                            FeatureTables.scheduleUse(run.results())));
-        }
-        TextTable workflowTimes = FeatureTables.workflowTimes(run.results());
-        if (workflowTimes != null) {
-            html.append("<h2>Workflow</h2>\n").append(captioned(FeatureTables.WORKFLOW_COUNTS_TITLE, ". Node jobs "
-                    + "once: node jobs <code>COMPLETED</code> after one attempt and one "
-                    + "<code>execution_attempts</code> row.", FeatureTables.workflowCounts(run.results())))
-                    .append(captioned(FeatureTables.WORKFLOW_TITLE, ".", workflowTimes));
-        }
-        TextTable limits = FeatureTables.limitsBurst(run.results());
-        if (limits != null) {
-            html.append("<h2>Concurrency limits</h2>\n").append(captioned(FeatureTables.LIMITS_TITLE, ". While a "
-                    + "tenant has a limit, every dispatch claim takes the limits' advisory lock and the tenant's jobs "
-                    + "wait for a claim instead of being dispatched as they are ingested.", limits))
-                    .append(captioned(FeatureTables.LIMITS_BINDING_TITLE, ". Starts over the limit: jobs whose start "
-                            + "made more run at once than maxRunning allows, each a correctness problem.",
-                            FeatureTables.limitsBinding(run.results())));
+        for (ReportSections.Section section : ReportSections.of(run.results())) {
+            html.append("<h2>").append(section.heading()).append("</h2>\n");
+            section.tables().forEach(t -> html.append("<p>").append(escape(t.caption())).append(t.htmlNote())
+                    .append("</p>\n").append(table(t.table())));
         }
         return html.toString();
-    }
-
-    /** {@code caption} (text) and {@code more} (HTML) as the paragraph above {@code table}, then the table. */
-    private static String captioned(String caption, String more, TextTable table) {
-        return "<p>" + escape(caption) + more + "</p>\n" + table(table);
     }
 
     /** {@code table} as an HTML table. */
