@@ -32,7 +32,7 @@ public final class TextTable {
      * This table with the rows {@code rows} adds for each of {@code items}, in their order; null when there are no
      * items, which a report takes as a table it leaves out.
      */
-    public <T> TextTable forEachOrNull(List<T> items, Consumer<T> rows) {
+    <T> TextTable forEachOrNull(List<T> items, Consumer<T> rows) {
         if (items.isEmpty()) {
             return null;
         }
