@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every rendered object validates against the Kubernetes schema (fabric8's typed model, with no catch-all). */
 class KubernetesSchemaTest {
@@ -66,22 +69,23 @@ class KubernetesSchemaTest {
                 .hasMessageContaining("spec.template.spec.containers[0]");
     }
 
-    @Test
-    void aFieldAtTheWrongLevelIsRejected() {
-        String yaml = VALID_DEPLOYMENT.replace("  replicas: 1", "  replicas: 1\n  containers: []");
-        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("containers");
+    /** Edits of the reference document that make it invalid: what is wrong, the edit, and what the refusal names. */
+    static Stream<Arguments> invalidEdits() {
+        return Stream.of(
+                Arguments.of("a field at the wrong level", "  replicas: 1", "  replicas: 1\n  containers: []",
+                        "containers"),
+                Arguments.of("an unknown metadata field", "  name: probe\n", "  name: probe\n  label: {a: b}\n",
+                        "label"),
+                Arguments.of("a string where an integer belongs", "containerPort: 8080", "containerPort: \"8080\"",
+                        "containerPort"),
+                Arguments.of("a missing kind", "kind: Deployment\n", "", "kind is missing"),
+                Arguments.of("a missing apiVersion", "apiVersion: apps/v1\n", "", "apiVersion is missing"));
     }
 
-    @Test
-    void anUnknownMetadataFieldIsRejected() {
-        String yaml = VALID_DEPLOYMENT.replace("  name: probe\n", "  name: probe\n  label: {a: b}\n");
-        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("label");
-    }
-
-    @Test
-    void aStringWhereAnIntegerBelongsIsRejected() {
-        String yaml = VALID_DEPLOYMENT.replace("containerPort: 8080", "containerPort: \"8080\"");
-        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("containerPort");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidEdits")
+    void anInvalidEditIsRejectedNamingWhatIsWrong(String wrong, String from, String to, String named) {
+        assertThatThrownBy(() -> validate(VALID_DEPLOYMENT.replace(from, to))).hasMessageContaining(named);
     }
 
     @Test
@@ -100,18 +104,6 @@ class KubernetesSchemaTest {
                   QUARKUS_HTTP_PORT: 8080
                 """;
         assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("QUARKUS_HTTP_PORT");
-    }
-
-    @Test
-    void aMissingKindIsRejected() {
-        String yaml = VALID_DEPLOYMENT.replace("kind: Deployment\n", "");
-        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("kind is missing");
-    }
-
-    @Test
-    void aMissingApiVersionIsRejected() {
-        String yaml = VALID_DEPLOYMENT.replace("apiVersion: apps/v1\n", "");
-        assertThatThrownBy(() -> validate(yaml)).hasMessageContaining("apiVersion is missing");
     }
 
     @Test

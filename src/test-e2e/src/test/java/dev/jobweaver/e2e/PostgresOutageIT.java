@@ -2,15 +2,14 @@ package dev.jobweaver.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
+import dev.jobweaver.e2e.support.Recovery;
 import dev.jobweaver.e2e.support.SubmissionLoad;
 import dev.jobweaver.local.Postgres;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -26,20 +25,9 @@ class PostgresOutageIT {
     void servicesRecoverByThemselvesAndNoAcceptedJobIsLost() throws Exception {
         JobWeaverClient api = E2ePlatform.api();
         Postgres postgres = E2ePlatform.get().stack().postgres();
-        long restarted;
         int exitsBefore = E2ePlatform.get().unexpectedExits();
         SubmissionLoad load = new SubmissionLoad(api, 4, 20);
-        try (load) {
-            Thread.sleep(2_000);
-            postgres.close();
-            try {
-                Thread.sleep(10_000);
-            } finally {
-                postgres.start();
-                restarted = System.nanoTime();
-            }
-            Thread.sleep(5_000);
-        }
+        long restarted = load.around(postgres::close, () -> Thread.sleep(10_000), postgres::start, 5_000);
 
         assertThat(load.unexpected()).as("answers other than 202/503 (a 500 is a bug)").isEmpty();
         assertThat(load.unavailable()).as("submissions while the database was down").isNotEmpty();
@@ -48,10 +36,7 @@ class PostgresOutageIT {
             assertThat(a.body().path("errorCode").asText()).isIn("API.SERVICE_UNAVAILABLE", "API.OVERLOADED");
         });
         List<UUID> accepted = load.accepted();
-        Map<UUID, JsonNode> jobs = api.awaitAll(accepted, JobWeaverClient::terminal, Duration.ofMinutes(3));
-        double recovered = (System.nanoTime() - restarted) / 1e9;
-        assertThat(jobs).hasSize(accepted.size());
-        assertThat(jobs.values()).allSatisfy(j -> assertThat(j.path("status").asText()).isEqualTo("COMPLETED"));
+        double recovered = Recovery.allCompleted(api, accepted, Duration.ofMinutes(3), restarted).seconds();
         assertThat(E2ePlatform.get().unexpectedExits() - exitsBefore).as("services that died and were restarted")
                 .isZero();
         System.out.printf("[measure] PostgreSQL stopped 10 s under load: %d jobs accepted, all COMPLETED within %.1f s"

@@ -24,12 +24,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /** {@code jobweaver bench}: its command line, which {@link #options()} turns into {@link BenchOptions}. */
-@Command(name = "bench", sortOptions = false,
-        headerHeading = "%n",
+@Command(name = "bench",
         header = "Measure a platform started by `jobweaver up`: throughput, latency, CPU, memory, correctness.",
-        synopsisHeading = "%nUsage: ",
-        abbreviateSynopsis = true,
-        descriptionHeading = "%n",
         description = {
             "Runs the named workloads in their fixed order; none named: the first four. Prints the figures beside the "
                     + "targets and writes the raw figures and report.html to a folder (docs/benchmark.md).",
@@ -47,9 +43,6 @@ import picocli.CommandLine.TypeConversionException;
             "  schedules     interval schedules: ticks fired vs due, tick lag, scheduler CPU/RSS",
             "  workflow      100-node fan-out: run start to fan-in start; 5-node diamond: runs/s",
             "  limits        burst under a tenant limit that does not bind; sleepers under one that does"},
-        parameterListHeading = "%n",
-        optionListHeading = "%nOptions:%n",
-        footerHeading = "%n",
         footer = {"Durations: 30s, 2m, 500ms, 1h; a bare number is seconds.",
             "Exit status: 0 when every accepted job ended as expected (targets are reported, never asserted); 1 when a "
                     + "job was lost, duplicated or ended unexpectedly, or a workload failed; 2 for bad usage or a "

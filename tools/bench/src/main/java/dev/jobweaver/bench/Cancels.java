@@ -182,30 +182,22 @@ public record Cancels(List<Group> groups) {
      * PENDING or RUNNING, or no row); duplicated: a running job run more than once; unexpected: the rest.
      */
     public static Correctness correctness(List<Job> jobs) {
-        int expected = 0;
-        int lost = 0;
-        int duplicated = 0;
-        int unexpected = 0;
-        List<String> examples = new ArrayList<>();
+        Correctness.Tally tally = new Correctness.Tally();
         for (Job job : jobs) {
             String problem = job.problem();
+            String example = job.jobId() + " (cancel " + job.kind().label() + "): " + problem;
             if (problem == null) {
-                expected++;
-                continue;
-            }
-            if (!job.cancelled() && (job.status() == null || "PENDING".equals(job.status())
+                tally.asExpected();
+            } else if (!job.cancelled() && (job.status() == null || "PENDING".equals(job.status())
                     || "RUNNING".equals(job.status()))) {
-                lost++;
+                tally.lost(example);
             } else if (job.kind() == Kind.RUNNING && job.executions() > 1) {
-                duplicated++;
+                tally.duplicated(example);
             } else {
-                unexpected++;
-            }
-            if (examples.size() < Correctness.MAX_EXAMPLES) {
-                examples.add(job.jobId() + " (cancel " + job.kind().label() + "): " + problem);
+                tally.unexpected(example);
             }
         }
-        return new Correctness(jobs.size(), expected, lost, duplicated, unexpected, List.copyOf(examples));
+        return tally.of(jobs.size());
     }
 
     private static int count(List<Job> jobs, java.util.function.Predicate<Job> test) {

@@ -44,19 +44,15 @@ public final class ConcurrencySweep {
 
     /** One line per burst; null when there is none. */
     public static TextTable table(List<Row> rows) {
-        if (rows.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("concurrency", "jobs", "jobs/s", "POST p50 ms", "POST p99 ms",
                 "start p50 ms", "start p99 ms", "as expected", "lost", "duplicated", "unexpected");
-        for (Row r : rows) {
+        return table.forEachOrNull(rows, r -> {
             Correctness c = r.correctness();
             table.row(Integer.toString(r.concurrency()), Integer.toString(r.accepted()), fmt(r.jobsPerSecond()),
                     fmt(r.post().p50()), fmt(r.post().p99()), fmt(r.toStart().p50()), fmt(r.toStart().p99()),
                     Integer.toString(c.asExpected()), Integer.toString(c.lost()), Integer.toString(c.duplicated()),
                     Integer.toString(c.unexpected()));
-        }
-        return table;
+        });
     }
 
     /**

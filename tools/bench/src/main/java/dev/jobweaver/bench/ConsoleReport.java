@@ -75,6 +75,11 @@ public final class ConsoleReport {
         return table;
     }
 
+    /** {@code table} under {@code title}, after a blank line. */
+    private static String titled(String title, TextTable table) {
+        return "\n" + title + "\n" + table.render();
+    }
+
     /** Workloads, latencies, stages, resources, targets; then unavailable workloads and correctness problems. */
     public static String render(BenchRun run) {
         StringBuilder out = new StringBuilder();
@@ -144,51 +149,8 @@ public final class ConsoleReport {
                     .append(sweep.render());
         }
         out.append("\nLatency, from the platform's recorded timestamps (ms)\n").append(latency.render());
-        TextTable byPriority = ControlTables.byPriority(run.results());
-        if (byPriority != null) {
-            out.append('\n').append(ControlTables.PRIORITY_TITLE).append('\n').append(byPriority.render());
-        }
-        TextTable lateness = ControlTables.lateness(run.results());
-        if (lateness != null) {
-            out.append('\n').append(ControlTables.LATENESS_TITLE).append('\n').append(lateness.render());
-        }
-        TextTable idle = ControlTables.idle(run.results());
-        if (idle != null) {
-            out.append('\n').append(ControlTables.idleTitle(ControlTables.idleOf(run.results()))).append('\n')
-                    .append(idle.render());
-        }
-        TextTable cancelTimes = ControlTables.cancelTimes(run.results());
-        if (cancelTimes != null) {
-            out.append('\n').append(ControlTables.CANCEL_TITLE).append('\n').append(cancelTimes.render())
-                    .append('\n').append(ControlTables.CANCEL_COUNTS_TITLE).append('\n')
-                    .append(ControlTables.cancelCounts(run.results()).render());
-        }
-        TextTable notifyTimes = FeatureTables.notifyTimes(run.results());
-        if (notifyTimes != null) {
-            out.append('\n').append(FeatureTables.NOTIFY_TITLE).append('\n').append(notifyTimes.render())
-                    .append('\n').append(FeatureTables.NOTIFY_COUNTS_TITLE).append('\n')
-                    .append(FeatureTables.notifyCounts(run.results()).render());
-        }
-        TextTable scheduleTimes = FeatureTables.scheduleTimes(run.results());
-        if (scheduleTimes != null) {
-            out.append('\n').append(FeatureTables.SCHEDULE_COUNTS_TITLE).append('\n')
-                    .append(FeatureTables.scheduleCounts(run.results()).render())
-                    .append('\n').append(FeatureTables.SCHEDULE_TITLE).append('\n').append(scheduleTimes.render())
-                    .append('\n').append(FeatureTables.scheduleUseTitle(FeatureTables.scheduleOf(run.results())))
-                    .append('\n').append(FeatureTables.scheduleUse(run.results()).render());
-        }
-        TextTable workflowTimes = FeatureTables.workflowTimes(run.results());
-        if (workflowTimes != null) {
-            out.append('\n').append(FeatureTables.WORKFLOW_COUNTS_TITLE).append('\n')
-                    .append(FeatureTables.workflowCounts(run.results()).render())
-                    .append('\n').append(FeatureTables.WORKFLOW_TITLE).append('\n').append(workflowTimes.render());
-        }
-        TextTable limits = FeatureTables.limitsBurst(run.results());
-        if (limits != null) {
-            out.append('\n').append(FeatureTables.LIMITS_TITLE).append('\n').append(limits.render())
-                    .append('\n').append(FeatureTables.LIMITS_BINDING_TITLE).append('\n')
-                    .append(FeatureTables.limitsBinding(run.results()).render());
-        }
+        ReportSections.of(run.results()).forEach(section -> section.tables()
+                .forEach(t -> out.append(titled(t.caption(), t.table()))));
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")
                     .append(" jobs the freshness probe followed, to within ").append(FreshnessProbe.POLL_MS)

@@ -27,14 +27,25 @@ public final class ControlTables {
     private ControlTables() {
     }
 
+    /** The runs that cancelled some job. */
+    private static List<WorkloadResult> cancelled(List<WorkloadResult> results) {
+        return results.stream().filter(r -> r.ranJobs() && r.cancels().measured()).toList();
+    }
+
+    /** The runs with figures per priority level. */
+    private static List<WorkloadResult> prioritized(List<WorkloadResult> results) {
+        return results.stream().filter(r -> r.ranJobs() && !r.byPriority().isEmpty()).toList();
+    }
+
+    /** The runs with delayed jobs. */
+    private static List<WorkloadResult> delayed(List<WorkloadResult> results) {
+        return results.stream().filter(r -> r.ranJobs() && r.lateness().measured()).toList();
+    }
+
     /** One row per group of the cancel run and figure: the cancel's answer, then to scheduler, visible, interrupt. */
     static TextTable cancelTimes(List<WorkloadResult> results) {
-        List<WorkloadResult> with = results.stream().filter(r -> r.ranJobs() && r.cancels().measured()).toList();
-        if (with.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("workload", "group", "figure", "count", "p50", "p90", "p99", "max");
-        for (WorkloadResult r : with) {
+        return table.forEachOrNull(cancelled(results), r -> {
             for (Cancels.Group g : r.cancels().groups()) {
                 String group = g.kind().label();
                 row(table, r.label(), group, "request to 202", g.answer());
@@ -44,8 +55,7 @@ public final class ControlTables {
                     row(table, r.label(), group, "202 to the worker's interrupt", g.toInterrupt());
                 }
             }
-        }
-        return table;
+        });
     }
 
     private static void row(TextTable table, String label, String group, String to, Percentiles p) {
@@ -55,57 +65,42 @@ public final class ControlTables {
 
     /** One row per group of the cancel run: its jobs and what went wrong, "-" where a count does not apply. */
     static TextTable cancelCounts(List<WorkloadResult> results) {
-        List<WorkloadResult> with = results.stream().filter(r -> r.ranJobs() && r.cancels().measured()).toList();
-        if (with.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("workload", "group", "jobs", "cancel not 202", "not CANCELLED",
                 "waiting jobs that ran", "runs not ended " + Cancels.WORKER_CANCELLED);
-        for (WorkloadResult r : with) {
+        return table.forEachOrNull(cancelled(results), r -> {
             for (Cancels.Group g : r.cancels().groups()) {
                 table.row(r.label(), g.kind().label(), Integer.toString(g.jobs()), Integer.toString(g.notAccepted()),
                         Integer.toString(g.notCancelled()), g.ran() < 0 ? "-" : Integer.toString(g.ran()),
                         g.notInterrupted() < 0 ? "-" : Integer.toString(g.notInterrupted()));
             }
-        }
-        return table;
+        });
     }
 
     /** One row per run and priority level. */
     static TextTable byPriority(List<WorkloadResult> results) {
-        List<WorkloadResult> with = results.stream().filter(r -> r.ranJobs() && !r.byPriority().isEmpty()).toList();
-        if (with.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("workload", "priority", "accepted", "completed", "p50", "p90", "p99", "max",
                 "recorded otherwise");
-        for (WorkloadResult r : with) {
+        return table.forEachOrNull(prioritized(results), r -> {
             for (PriorityLevels.Level level : r.byPriority()) {
                 Percentiles p = level.toStart();
                 table.row(r.label(), level.priority().name(), Integer.toString(level.accepted()),
                         Integer.toString(level.completed()), fmt(p.p50()), fmt(p.p90()), fmt(p.p99()), fmt(p.max()),
                         Integer.toString(level.recordedOtherwise()));
             }
-        }
-        return table;
+        });
     }
 
     /** One row per run with delayed jobs. */
     static TextTable lateness(List<WorkloadResult> results) {
-        List<WorkloadResult> with = results.stream().filter(r -> r.ranJobs() && r.lateness().measured()).toList();
-        if (with.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("workload", "delayed", "started", "p50", "p90", "p99", "max", "earliest",
                 "early (> " + fmt(Lateness.EARLY_TOLERANCE_MS) + " ms)", "due time from runAt / send + delayMs");
-        for (WorkloadResult r : with) {
+        return table.forEachOrNull(delayed(results), r -> {
             Lateness late = r.lateness();
             Percentiles p = late.millis();
             table.row(r.label(), Integer.toString(late.delayed()), Integer.toString(late.started()), fmt(p.p50()),
                     fmt(p.p90()), fmt(p.p99()), fmt(p.max()), fmt(late.earliestMs()), Integer.toString(late.early()),
                     late.dueFromPlatform() + " / " + late.dueFromClient());
-        }
-        return table;
+        });
     }
 
     /** The caption above {@link #idle}'s table, naming the rows and the window. */

@@ -27,34 +27,69 @@ public record Correctness(int accepted, int asExpected, int lost, int duplicated
 
     /** Checks every record against its kind's expectation. */
     public static Correctness check(List<JobRecord> jobs) {
-        int expected = 0;
-        int lost = 0;
-        int duplicated = 0;
-        int unexpected = 0;
-        List<String> examples = new ArrayList<>();
+        Tally tally = new Tally();
         for (JobRecord job : jobs) {
             int want = job.kind().expectedAttempts();
-            String problem;
+            String which = job.jobId() + " (" + job.kind().name().toLowerCase() + "): ";
             if (!job.terminal()) {
-                lost++;
-                problem = job.status() == null ? "no row in jobweaver_api.jobs" : "still " + job.status();
+                tally.lost(which + (job.status() == null ? "no row in jobweaver_api.jobs" : "still " + job.status()));
             } else if (job.executions() >= 0 && job.executions() > want) {
-                duplicated++;
-                problem = "executed " + job.executions() + " times, expected " + want;
+                tally.duplicated(which + "executed " + job.executions() + " times, expected " + want);
             } else if (!job.completed() || job.attempts() != want
                     || (job.executions() >= 0 && job.executions() != want)) {
-                unexpected++;
-                problem = job.status() + " with attempts " + job.attempts() + " and " + job.executions()
-                        + " execution rows, expected COMPLETED with " + want;
+                tally.unexpected(which + job.status() + " with attempts " + job.attempts() + " and "
+                        + job.executions() + " execution rows, expected COMPLETED with " + want);
             } else {
-                expected++;
-                continue;
-            }
-            if (examples.size() < MAX_EXAMPLES) {
-                examples.add(job.jobId() + " (" + job.kind().name().toLowerCase() + "): " + problem);
+                tally.asExpected();
             }
         }
-        return new Correctness(jobs.size(), expected, lost, duplicated, unexpected, List.copyOf(examples));
+        return tally.of(jobs.size());
+    }
+
+    /**
+     * Counts judged jobs (or runs) into a {@link Correctness}, in the order they are judged; of the problems, the first
+     * {@link #MAX_EXAMPLES} are kept as examples. Not thread-safe: one judge fills it.
+     */
+    static final class Tally {
+
+        private int asExpected;
+        private int lost;
+        private int duplicated;
+        private int unexpected;
+        private final List<String> examples = new ArrayList<>();
+
+        void asExpected() {
+            asExpected++;
+        }
+
+        /** One lost, {@code example} naming it and what is wrong. */
+        void lost(String example) {
+            lost++;
+            example(example);
+        }
+
+        /** One duplicated, {@code example} naming it and what is wrong. */
+        void duplicated(String example) {
+            duplicated++;
+            example(example);
+        }
+
+        /** One that ended otherwise than expected, {@code example} naming it and what is wrong. */
+        void unexpected(String example) {
+            unexpected++;
+            example(example);
+        }
+
+        private void example(String example) {
+            if (examples.size() < MAX_EXAMPLES) {
+                examples.add(example);
+            }
+        }
+
+        /** The counts, of {@code accepted} jobs (or runs) judged. */
+        Correctness of(int accepted) {
+            return new Correctness(accepted, asExpected, lost, duplicated, unexpected, List.copyOf(examples));
+        }
     }
 
     /** This and {@code other} together: the counts added, the examples of both (this one's first). */

@@ -34,17 +34,17 @@ public final class FeatureTables {
 
     /** One row per notify run and figure: finish to receipt, then the subscription's answer. */
     static TextTable notifyTimes(List<WorkloadResult> results) {
-        List<WorkloadResult> with = notified(results);
-        if (with.isEmpty()) {
-            return null;
-        }
-        TextTable table = new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
-        for (WorkloadResult r : with) {
+        TextTable table = timesTable();
+        return table.forEachOrNull(notified(results), r -> {
             Notifications n = r.notifications();
             row(table, r.label(), "finish to webhook received", n.finishToReceipt());
             row(table, r.label(), "subscription request to 201", n.subscribeAnswer());
-        }
-        return table;
+        });
+    }
+
+    /** A table of one row per run and figure, with the figure's percentiles; {@link #row} adds them. */
+    private static TextTable timesTable() {
+        return new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
     }
 
     private static void row(TextTable table, String label, String figure, Percentiles p) {
@@ -54,22 +54,17 @@ public final class FeatureTables {
 
     /** One row per notify run: its jobs, deliveries and problems, and the two rates. */
     static TextTable notifyCounts(List<WorkloadResult> results) {
-        List<WorkloadResult> with = notified(results);
-        if (with.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("workload", "jobs", "subscribed", "completed", "delivered", "missing",
                 "finished before subscribed", "deliveries", "duplicates (same id)", "bad signatures",
                 "for no job of ours", "deliveries/s", "subscriptions/s");
-        for (WorkloadResult r : with) {
+        return table.forEachOrNull(notified(results), r -> {
             Notifications n = r.notifications();
             table.row(r.label(), Integer.toString(n.jobs()), Integer.toString(n.subscribed()),
                     Integer.toString(n.completed()), Integer.toString(n.delivered()), Integer.toString(n.missing()),
                     Integer.toString(n.finishedBeforeSubscribed()), Integer.toString(n.deliveries()),
                     n.duplicates() + " (" + n.sameId() + ")", Integer.toString(n.badSignatures()),
                     Integer.toString(n.strays()), fmt(n.deliveriesPerSecond()), fmt(n.subscriptionsPerSecond()));
-        }
-        return table;
+        });
     }
 
     private static List<WorkloadResult> notified(List<WorkloadResult> results) {
@@ -84,20 +79,15 @@ public final class FeatureTables {
 
     /** One row per schedules run and figure: the creation's answer, tick to job stored, the scheduler's lag. */
     static TextTable scheduleTimes(List<WorkloadResult> results) {
-        List<WorkloadResult> with = ticked(results);
-        if (with.isEmpty()) {
-            return null;
-        }
-        TextTable table = new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
-        for (WorkloadResult r : with) {
+        TextTable table = timesTable();
+        return table.forEachOrNull(ticked(results), r -> {
             ScheduleTicks t = r.schedules();
             row(table, r.label(), "schedule request to 201", t.createAnswer());
             row(table, r.label(), "tick to job stored in the API", t.tickLag());
             ScheduleTicks.SchedulerMetric m = t.metric();
             table.row(r.label(), "scheduler's tick lag (its metric)", fmt(m.count()), fmt(quantile(m, 0.5)),
                     fmt(quantile(m, 0.9)), fmt(quantile(m, 0.95)), fmt(quantile(m, 0.99)), fmt(m.maxMs()));
-        }
-        return table;
+        });
     }
 
     /** The published quantile {@code q} of {@code metric} in milliseconds; NaN when it is not published. */
@@ -116,14 +106,10 @@ public final class FeatureTables {
 
     /** One row per schedules run: schedules, the creation rate, ticks due and how they ended, the removal. */
     static TextTable scheduleCounts(List<WorkloadResult> results) {
-        List<WorkloadResult> with = ticked(results);
-        if (with.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("workload", "schedules", "not created", "created/s", "window s", "ticks due",
                 "one job", "missing", "duplicated", "jobs at no tick", "scheduler's ticks by outcome",
                 "deleted or paused");
-        for (WorkloadResult r : with) {
+        return table.forEachOrNull(ticked(results), r -> {
             ScheduleTicks t = r.schedules();
             String outcomes = t.metric().ticksByOutcome().isEmpty() ? "-" : t.metric().ticksByOutcome().entrySet()
                     .stream().map(e -> e.getKey() + " " + fmt(e.getValue())).collect(Collectors.joining(", "));
@@ -131,8 +117,7 @@ public final class FeatureTables {
                     fmt(t.creationPerSecond()), fmt(t.window().toMillis() / 1000.0), Integer.toString(t.expectedTicks()),
                     Integer.toString(t.asExpected()), Integer.toString(t.missing()), Integer.toString(t.duplicated()),
                     Integer.toString(t.offGrid()), outcomes, Integer.toString(t.removed()));
-        }
-        return table;
+        });
     }
 
     /** The caption above {@link #scheduleUse}'s table, naming the window. */
@@ -183,12 +168,8 @@ public final class FeatureTables {
 
     /** One row per workflow run and figure. */
     static TextTable workflowTimes(List<WorkloadResult> results) {
-        List<WorkloadResult> with = flowed(results);
-        if (with.isEmpty()) {
-            return null;
-        }
-        TextTable table = new TextTable("workload", "figure", "count", "p50", "p90", "p95", "p99", "max");
-        for (WorkloadResult r : with) {
+        TextTable table = timesTable();
+        return table.forEachOrNull(flowed(results), r -> {
             WorkflowRuns.FanOut f = r.workflows().fanOut();
             row(table, r.label(), "fan-out: run request to 202", f.answer());
             row(table, r.label(), "fan-out: 202 to join started", f.acceptedToJoin());
@@ -199,24 +180,18 @@ public final class FeatureTables {
             row(table, r.label(), "diamond: run request to 202", d.answer());
             row(table, r.label(), "diamond: run request to run finished", d.requestToEnd());
             row(table, r.label(), "diamond: run created to run finished", d.createdToEnd());
-        }
-        return table;
+        });
     }
 
     /** Two rows per workflow run: the fan-out's and the diamond's runs, node jobs and rates. */
     static TextTable workflowCounts(List<WorkloadResult> results) {
-        List<WorkloadResult> with = flowed(results);
-        if (with.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("workload", "workflow", "nodes", "runs", "not accepted", "completed",
                 "node jobs", "node jobs once", "runs/s", "node jobs/s", "burst jobs/s", "workflows deleted");
-        for (WorkloadResult r : with) {
+        return table.forEachOrNull(flowed(results), r -> {
             WorkflowRuns w = r.workflows();
             WorkflowRuns.FanOut f = w.fanOut();
             WorkflowRuns.Diamond d = w.diamond();
-            WorkloadResult burst = results.stream().filter(b -> b.workload() == Workload.BURST && b.available()
-                    && b.concurrency() == d.concurrency()).findFirst().orElse(null);
+            WorkloadResult burst = plainBurst(results, d.concurrency());
             table.row(r.label(), WorkflowRuns.Shape.FAN_OUT.label(),
                     Integer.toString(WorkflowRuns.Shape.FAN_OUT.nodeIds().size()), Integer.toString(f.runs()),
                     Integer.toString(f.notAccepted()), Integer.toString(f.completed()),
@@ -229,8 +204,7 @@ public final class FeatureTables {
                     Integer.toString(w.expectedNodeJobs(WorkflowRuns.Shape.DIAMOND)),
                     Integer.toString(w.nodeJobsOnce(WorkflowRuns.Shape.DIAMOND)), fmt(d.runsPerSecond()),
                     fmt(d.jobsPerSecond()), burst == null ? "-" : fmt(burst.throughput()), "");
-        }
-        return table;
+        });
     }
 
     /** The caption above {@link #limitsBurst}. */
@@ -261,13 +235,9 @@ public final class FeatureTables {
 
     /** Per limits run, the plain burst at its concurrency (when it ran) and the limited burst. */
     static TextTable limitsBurst(List<WorkloadResult> results) {
-        List<WorkloadResult> with = limited(results);
-        if (with.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("workload", "tenant maxRunning", "completed", "jobs/s", "of burst",
                 "start p50", "start p99", "completed p50", "completed p99");
-        for (WorkloadResult r : with) {
+        return table.forEachOrNull(limited(results), r -> {
             WorkloadResult burst = plainBurst(results, r.concurrency());
             if (burst != null) {
                 burstRow(table, burst, "none", "");
@@ -275,8 +245,7 @@ public final class FeatureTables {
             double ratio = ratioToBurst(results, r);
             burstRow(table, r, Integer.toString(r.limits().freeLimit()),
                     Double.isNaN(ratio) ? "-" : fmt(ratio * 100) + "%");
-        }
-        return table;
+        });
     }
 
     private static void burstRow(TextTable table, WorkloadResult r, String limit, String ofBurst) {
@@ -287,20 +256,15 @@ public final class FeatureTables {
 
     /** One row per limits run: the binding limit, its jobs, the most running at once, the rate against the ideal. */
     static TextTable limitsBinding(List<WorkloadResult> results) {
-        List<WorkloadResult> with = limited(results);
-        if (with.isEmpty()) {
-            return null;
-        }
         TextTable table = new TextTable("workload", "maxRunning", "jobs", "not accepted", "completed", "sleep ms",
                 "most running at once", "starts over the limit", "jobs/s", "ideal jobs/s", "of ideal", "limit held");
-        for (WorkloadResult r : with) {
+        return table.forEachOrNull(limited(results), r -> {
             TenantLimits l = r.limits();
             table.row(r.label(), Integer.toString(l.bindingLimit()), Integer.toString(l.jobs().size()),
                     Integer.toString(l.notAccepted()), Integer.toString(l.completed()), Long.toString(l.sleepMs()),
                     Integer.toString(l.maxRunning()), Integer.toString(l.overLimit().size()), fmt(l.jobsPerSecond()),
                     fmt(l.idealPerSecond()), Double.isNaN(l.shareOfIdeal()) ? "-" : fmt(l.shareOfIdeal() * 100) + "%",
                     !l.measured() ? "-" : l.exceeded() ? "EXCEEDED" : "yes");
-        }
-        return table;
+        });
     }
 }

@@ -73,7 +73,7 @@ public final class HtmlReport {
         html.append("</table>\n<p>Latencies in milliseconds: start = submit to the first attempt's start, ")
                 .append("completed = submit to the terminal status.</p>\n");
         html.append(sweep(run));
-        html.append(controlTables(run));
+        html.append(sections(run));
         html.append(stagesTable(run));
         html.append(latencyChart(run, false)).append(latencyChart(run, true));
         html.append(completionsChart(run));
@@ -122,78 +122,13 @@ public final class HtmlReport {
         return html.append(table(table)).append(ConcurrencySweep.charts(rows)).toString();
     }
 
-    /** The job-control tables: submit-to-start per priority, lateness of delayed jobs, idle CPU, cancels. */
-    private static String controlTables(BenchRun run) {
+    /** The job-control and feature sections, each table under its caption and HTML note. */
+    private static String sections(BenchRun run) {
         StringBuilder html = new StringBuilder();
-        TextTable byPriority = ControlTables.byPriority(run.results());
-        if (byPriority != null) {
-            html.append("<h2>Priorities</h2>\n<p>").append(escape(ControlTables.PRIORITY_TITLE)).append(". ")
-                    .append("Recorded otherwise: jobs the scheduler stored under another priority.</p>\n")
-                    .append(table(byPriority));
-        }
-        TextTable lateness = ControlTables.lateness(run.results());
-        if (lateness != null) {
-            html.append("<h2>Delayed jobs</h2>\n<p>").append(escape(ControlTables.LATENESS_TITLE)).append(". ")
-                    .append("The due time is the platform's runAt (<code>jobweaver_api.jobs.run_at</code>) where it ")
-                    .append("recorded one, else the bench's send time plus the delay.</p>\n").append(table(lateness));
-        }
-        TextTable idle = ControlTables.idle(run.results());
-        if (idle != null) {
-            html.append("<h2>Idle CPU</h2>\n<p>").append(escape(ControlTables.idleTitle(
-                    ControlTables.idleOf(run.results())))).append(".</p>\n").append(table(idle));
-        }
-        TextTable cancelTimes = ControlTables.cancelTimes(run.results());
-        if (cancelTimes != null) {
-            html.append("<h2>Cancel</h2>\n<p>").append(escape(ControlTables.CANCEL_TITLE)).append(". Waiting jobs ")
-                    .append("(<code>delayMs</code> ").append(Cancels.WAITING_DELAY_MS).append(") are cancelled ")
-                    .append("once accepted, running ones once the worker has started them; the worker's interrupt ")
-                    .append("is the cancelled attempt's <code>execution_attempts.finished_at</code>.</p>\n")
-                    .append(table(cancelTimes)).append("<p>").append(escape(ControlTables.CANCEL_COUNTS_TITLE))
-                    .append(".</p>\n").append(table(ControlTables.cancelCounts(run.results())));
-        }
-        html.append(featureTables(run));
-        return html.toString();
-    }
-
-    /** The notify, schedules, workflow and limits tables. */
-    private static String featureTables(BenchRun run) {
-        StringBuilder html = new StringBuilder();
-        TextTable notifyTimes = FeatureTables.notifyTimes(run.results());
-        if (notifyTimes != null) {
-            html.append("<h2>Notify</h2>\n<p>").append(escape(FeatureTables.NOTIFY_TITLE)).append(". Every job ")
-                    .append("has its own subscription to <code>COMPLETED</code>; the receiver runs in the bench and ")
-                    .append("checks each delivery's <code>webhook-signature</code> against its subscription's ")
-                    .append("secret.</p>\n").append(table(notifyTimes)).append("<p>")
-                    .append(escape(FeatureTables.NOTIFY_COUNTS_TITLE)).append(". Duplicates: deliveries beyond a ")
-                    .append("job's first, in brackets those repeating a <code>webhook-id</code>.</p>\n")
-                    .append(table(FeatureTables.notifyCounts(run.results())));
-        }
-        TextTable scheduleTimes = FeatureTables.scheduleTimes(run.results());
-        if (scheduleTimes != null) {
-            html.append("<h2>Schedules</h2>\n<p>").append(escape(FeatureTables.SCHEDULE_COUNTS_TITLE))
-                    .append(".</p>\n").append(table(FeatureTables.scheduleCounts(run.results()))).append("<p>")
-                    .append(escape(FeatureTables.SCHEDULE_TITLE)).append(".</p>\n").append(table(scheduleTimes))
-                    .append("<p>").append(escape(FeatureTables.scheduleUseTitle(
-                            FeatureTables.scheduleOf(run.results())))).append(".</p>\n")
-                    .append(table(FeatureTables.scheduleUse(run.results())));
-        }
-        TextTable workflowTimes = FeatureTables.workflowTimes(run.results());
-        if (workflowTimes != null) {
-            html.append("<h2>Workflow</h2>\n<p>").append(escape(FeatureTables.WORKFLOW_COUNTS_TITLE)).append(". ")
-                    .append("Node jobs once: node jobs <code>COMPLETED</code> after one attempt and one ")
-                    .append("<code>execution_attempts</code> row.</p>\n")
-                    .append(table(FeatureTables.workflowCounts(run.results()))).append("<p>")
-                    .append(escape(FeatureTables.WORKFLOW_TITLE)).append(".</p>\n").append(table(workflowTimes));
-        }
-        TextTable limits = FeatureTables.limitsBurst(run.results());
-        if (limits != null) {
-            html.append("<h2>Concurrency limits</h2>\n<p>").append(escape(FeatureTables.LIMITS_TITLE)).append(". ")
-                    .append("While a tenant has a limit, every dispatch claim takes the limits' advisory lock and ")
-                    .append("the tenant's jobs wait for a claim instead of being dispatched as they are ingested.")
-                    .append("</p>\n").append(table(limits)).append("<p>")
-                    .append(escape(FeatureTables.LIMITS_BINDING_TITLE)).append(". Starts over the limit: jobs whose ")
-                    .append("start made more run at once than maxRunning allows, each a correctness problem.</p>\n")
-                    .append(table(FeatureTables.limitsBinding(run.results())));
+        for (ReportSections.Section section : ReportSections.of(run.results())) {
+            html.append("<h2>").append(section.heading()).append("</h2>\n");
+            section.tables().forEach(t -> html.append("<p>").append(escape(t.caption())).append(t.htmlNote())
+                    .append("</p>\n").append(table(t.table())));
         }
         return html.toString();
     }

@@ -156,8 +156,7 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
             Received r = received(job, came);
             bad += r.bad();
             r.good().forEach(d -> receipts.add(d.receivedAt()));
-            boolean beforeSubscribed = job.subscribed() && r.finish() != null && job.subscribedAt() != null
-                    && r.finish().isBefore(job.subscribedAt());
+            boolean beforeSubscribed = finishedBeforeSubscribed(job, r);
             if (beforeSubscribed) {
                 early++;
             }
@@ -200,6 +199,12 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
         Instant fromBody = good.stream().map(NotifyEndpoint.Delivery::finishedAt).filter(Objects::nonNull)
                 .findFirst().orElse(null);
         return new Received(good, bad, fromBody != null ? fromBody : job.finishedAt(), fromBody != null);
+    }
+
+    /** Whether subscribed {@code job} finished before the 201 of its subscription reached the bench. */
+    private static boolean finishedBeforeSubscribed(Job job, Received r) {
+        return job.subscribed() && r.finish() != null && job.subscribedAt() != null
+                && r.finish().isBefore(job.subscribedAt());
     }
 
     /** What went wrong with {@code job}'s notification, or null when it went as it must. */
@@ -254,29 +259,19 @@ public record Notifications(int jobs, int subscribed, int completed, int deliver
         Map<UUID, List<NotifyEndpoint.Delivery>> byJob = new HashMap<>();
         deliveries.stream().filter(d -> d.jobId() != null)
                 .forEach(d -> byJob.computeIfAbsent(d.jobId(), id -> new ArrayList<>()).add(d));
-        int expected = 0;
-        int lost = 0;
-        int unexpected = 0;
-        List<String> examples = new ArrayList<>();
+        Correctness.Tally tally = new Correctness.Tally();
         for (Job job : jobs) {
             Received r = received(job, byJob.getOrDefault(job.jobId(), List.of()));
-            boolean beforeSubscribed = job.subscribed() && r.finish() != null && job.subscribedAt() != null
-                    && r.finish().isBefore(job.subscribedAt());
-            String problem = problem(job, r, beforeSubscribed);
-            if (problem == null) {
-                expected++;
-                continue;
-            }
+            String problem = problem(job, r, finishedBeforeSubscribed(job, r));
             boolean open = job.status() == null || "PENDING".equals(job.status()) || "RUNNING".equals(job.status());
-            if (open || job.subscribed() && job.completed() && r.good().isEmpty() && r.bad() == 0) {
-                lost++;
+            if (problem == null) {
+                tally.asExpected();
+            } else if (open || job.subscribed() && job.completed() && r.good().isEmpty() && r.bad() == 0) {
+                tally.lost(job.jobId() + " (notify): " + problem);
             } else {
-                unexpected++;
-            }
-            if (examples.size() < Correctness.MAX_EXAMPLES) {
-                examples.add(job.jobId() + " (notify): " + problem);
+                tally.unexpected(job.jobId() + " (notify): " + problem);
             }
         }
-        return new Correctness(jobs.size(), expected, lost, 0, unexpected, List.copyOf(examples));
+        return tally.of(jobs.size());
     }
 }

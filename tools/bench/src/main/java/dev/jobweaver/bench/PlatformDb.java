@@ -26,13 +26,15 @@ import java.util.function.IntConsumer;
  */
 public final class PlatformDb implements AutoCloseable {
 
-    private static final String TERMINAL = "SELECT id FROM jobs WHERE id = ANY(?)"
+    /** The ids of {@code jobweaver_api.jobs} among the array parameter whose job has ended. */
+    public static final String TERMINAL = "SELECT id FROM jobs WHERE id = ANY(?)"
             + " AND status IN ('COMPLETED', 'FAILED', 'REJECTED')";
     private static final String JOBS = "SELECT id, status, attempts, created_at, finished_at, updated_at"
             + " FROM jobs WHERE id = ANY(?)";
     private static final String SCHEDULED = "SELECT job_id, ingested_at, dispatched_at FROM job_executions"
             + " WHERE job_id = ANY(?)";
-    private static final String EXECUTIONS = "SELECT job_id, count(*) AS runs, min(started_at) AS first_start"
+    /** Per job of the array parameter, its {@code execution_attempts} rows ({@code runs}) and their first start. */
+    public static final String EXECUTIONS = "SELECT job_id, count(*) AS runs, min(started_at) AS first_start"
             + " FROM execution_attempts WHERE job_id = ANY(?) GROUP BY job_id";
     private static final String BY_WORKER = "SELECT worker_id, count(*) AS runs FROM execution_attempts"
             + " WHERE job_id = ANY(?) GROUP BY worker_id";
@@ -76,14 +78,9 @@ public final class PlatformDb implements AutoCloseable {
 
     /** Connects to the three databases on {@code 127.0.0.1:port} as the local stack's user. */
     public PlatformDb(int port) {
-        try {
-            this.api = connect(port, "jobweaver_api");
-            this.worker = connect(port, "jobweaver_worker");
-            this.scheduler = connect(port, "jobweaver_scheduler");
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the platform's PostgreSQL on 127.0.0.1:" + port + ": "
-                    + e.getMessage(), e);
-        }
+        this.api = open(port, "jobweaver_api");
+        this.worker = open(port, "jobweaver_worker");
+        this.scheduler = open(port, "jobweaver_scheduler");
     }
 
     private static Connection connect(int port, String database) throws SQLException {
@@ -91,11 +88,19 @@ public final class PlatformDb implements AutoCloseable {
                 "postgres");
     }
 
+    /** {@link #connect}, a failure told as the platform's PostgreSQL that cannot be read. */
+    private static Connection open(int port, String database) {
+        try {
+            return connect(port, database);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the platform's PostgreSQL on 127.0.0.1:" + port + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     /** The ids among {@code ids} whose job has reached a terminal status. */
     public synchronized Set<UUID> terminal(Collection<UUID> ids) {
-        Set<UUID> done = new HashSet<>();
-        forChunks(api, TERMINAL, ids, rs -> done.add(rs.getObject(1, UUID.class)));
-        return done;
+        return idsOf(api, TERMINAL, ids);
     }
 
     /**
@@ -111,23 +116,15 @@ public final class PlatformDb implements AutoCloseable {
                 rs.getString("status"), rs.getInt("attempts"), instant(rs, "created_at"),
                 instant(rs, "finished_at"), instant(rs, "updated_at")}));
         Map<UUID, Object[]> runs = new HashMap<>();
-        boolean workerRead = true;
-        try {
-            forChunks(worker, EXECUTIONS, ids, rs -> runs.put(rs.getObject("job_id", UUID.class), new Object[] {
-                    rs.getInt("runs"), instant(rs, "first_start")}));
-        } catch (IllegalStateException e) {
-            // e.g. the worker's migrations have not run: report what the API database knows
-            workerProblem = e.getMessage();
-            workerRead = false;
-        }
+        // e.g. the worker's migrations have not run: report what the API database knows
+        workerProblem = unreadable(() -> forChunks(worker, EXECUTIONS, ids, rs -> runs.put(
+                rs.getObject("job_id", UUID.class), new Object[] {rs.getInt("runs"), instant(rs, "first_start")})));
+        boolean workerRead = workerProblem == null;
         Map<UUID, Instant[]> scheduled = new HashMap<>();
-        try {
-            forChunks(scheduler, SCHEDULED, ids, rs -> scheduled.put(rs.getObject("job_id", UUID.class),
-                    new Instant[] {instant(rs, "ingested_at"), instant(rs, "dispatched_at")}));
-        } catch (IllegalStateException e) {
-            // only the stage breakdown needs these
-            schedulerProblem = e.getMessage();
-        }
+        // only the stage breakdown needs these
+        schedulerProblem = unreadable(() -> forChunks(scheduler, SCHEDULED, ids, rs -> scheduled.put(
+                rs.getObject("job_id", UUID.class),
+                new Instant[] {instant(rs, "ingested_at"), instant(rs, "dispatched_at")})));
         List<JobRecord> records = new ArrayList<>(accepted.size());
         for (Accepted a : accepted) {
             Object[] job = jobs.get(a.jobId());
@@ -159,17 +156,10 @@ public final class PlatformDb implements AutoCloseable {
         Map<UUID, Instant> runAt = new HashMap<>();
         Map<UUID, Priority> priority = new HashMap<>();
         List<String> problems = new ArrayList<>();
-        try {
-            forChunks(api, RUN_AT, ids, rs -> runAt.put(rs.getObject("id", UUID.class), instant(rs, "run_at")));
-        } catch (IllegalStateException e) {
-            problems.add("jobweaver_api.jobs.run_at: " + e.getMessage());
-        }
-        try {
-            forChunks(scheduler, PRIORITY, ids, rs -> priority.put(rs.getObject("job_id", UUID.class),
-                    priority(rs.getString("priority"))));
-        } catch (IllegalStateException e) {
-            problems.add("jobweaver_scheduler.job_executions.priority: " + e.getMessage());
-        }
+        readOrNote(problems, "jobweaver_api.jobs.run_at", () -> forChunks(api, RUN_AT, ids,
+                rs -> runAt.put(rs.getObject("id", UUID.class), instant(rs, "run_at"))));
+        readOrNote(problems, "jobweaver_scheduler.job_executions.priority", () -> forChunks(scheduler, PRIORITY, ids,
+                rs -> priority.put(rs.getObject("job_id", UUID.class), priority(rs.getString("priority")))));
         controlProblem = problems.isEmpty() ? null : String.join("; ", problems);
         return records.stream().map(r -> r.withControl(r.control(), runAt.get(r.jobId()), priority.get(r.jobId())))
                 .toList();
@@ -190,16 +180,12 @@ public final class PlatformDb implements AutoCloseable {
 
     /** The ids among {@code ids} whose job the API shows CANCELLED. */
     public synchronized Set<UUID> cancelled(Collection<UUID> ids) {
-        Set<UUID> done = new HashSet<>();
-        forChunks(api, CANCELLED, ids, rs -> done.add(rs.getObject(1, UUID.class)));
-        return done;
+        return idsOf(api, CANCELLED, ids);
     }
 
     /** The ids among {@code ids} with an attempt the worker is running ({@code execution_attempts.outcome}). */
     public synchronized Set<UUID> running(Collection<UUID> ids) {
-        Set<UUID> running = new HashSet<>();
-        forChunks(worker, RUNNING, ids, rs -> running.add(rs.getObject(1, UUID.class)));
-        return running;
+        return idsOf(worker, RUNNING, ids);
     }
 
     /**
@@ -225,22 +211,14 @@ public final class PlatformDb implements AutoCloseable {
     public synchronized Map<UUID, CancelTrace> cancelTraces(Collection<UUID> ids) {
         List<String> problems = new ArrayList<>();
         Map<UUID, Instant> cancelled = new HashMap<>();
-        try {
-            forChunks(scheduler, SCHEDULER_CANCELLED, ids, rs -> cancelled.put(rs.getObject("job_id", UUID.class),
-                    instant(rs, "finished_at")));
-        } catch (IllegalStateException e) {
-            problems.add("jobweaver_scheduler.job_executions: " + e.getMessage());
-        }
+        readOrNote(problems, "jobweaver_scheduler.job_executions", () -> forChunks(scheduler, SCHEDULER_CANCELLED, ids,
+                rs -> cancelled.put(rs.getObject("job_id", UUID.class), instant(rs, "finished_at"))));
         Map<UUID, CancelTrace> traces = new HashMap<>();
-        try {
-            forChunks(worker, LAST_ATTEMPT, ids, rs -> {
-                UUID id = rs.getObject("job_id", UUID.class);
-                traces.put(id, new CancelTrace(cancelled.get(id), rs.getString("outcome"),
-                        instant(rs, "finished_at"), rs.getString("error_message")));
-            });
-        } catch (IllegalStateException e) {
-            problems.add("jobweaver_worker.execution_attempts: " + e.getMessage());
-        }
+        readOrNote(problems, "jobweaver_worker.execution_attempts", () -> forChunks(worker, LAST_ATTEMPT, ids, rs -> {
+            UUID id = rs.getObject("job_id", UUID.class);
+            traces.put(id, new CancelTrace(cancelled.get(id), rs.getString("outcome"), instant(rs, "finished_at"),
+                    rs.getString("error_message")));
+        }));
         cancelled.forEach((id, at) -> traces.putIfAbsent(id, new CancelTrace(at, null, null, null)));
         cancelProblem = problems.isEmpty() ? null : String.join("; ", problems);
         return traces;
@@ -350,15 +328,11 @@ public final class PlatformDb implements AutoCloseable {
      */
     public synchronized Map<String, Long> executionsByWorker(Collection<UUID> ids) {
         Map<String, Long> byWorker = new java.util.TreeMap<>();
-        try {
-            forChunks(worker, BY_WORKER, ids, rs -> {
-                String id = rs.getString("worker_id");
-                byWorker.merge(id == null ? "-" : id, rs.getLong("runs"), Long::sum);
-            });
-        } catch (IllegalStateException e) {
-            return null;
-        }
-        return byWorker;
+        String problem = unreadable(() -> forChunks(worker, BY_WORKER, ids, rs -> {
+            String id = rs.getString("worker_id");
+            byWorker.merge(id == null ? "-" : id, rs.getLong("runs"), Long::sum);
+        }));
+        return problem == null ? byWorker : null;
     }
 
     /** Why the last {@link #records} could not read {@code execution_attempts}, or null when it could. */
@@ -369,6 +343,31 @@ public final class PlatformDb implements AutoCloseable {
     /** Why the last {@link #records} could not read {@code job_executions}, or null when it could. */
     public String schedulerProblem() {
         return schedulerProblem;
+    }
+
+    /** Runs {@code read}; when a table or column cannot be read, notes {@code what} and why in {@code problems}. */
+    private static void readOrNote(List<String> problems, String what, Runnable read) {
+        String problem = unreadable(read);
+        if (problem != null) {
+            problems.add(what + ": " + problem);
+        }
+    }
+
+    /** Runs {@code read}; why a table or column could not be read, or null when it could. */
+    private static String unreadable(Runnable read) {
+        try {
+            read.run();
+            return null;
+        } catch (IllegalStateException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** The ids in the first column of {@code sql}'s rows, asked for {@code ids} chunk by chunk. */
+    private static Set<UUID> idsOf(Connection connection, String sql, Collection<UUID> ids) {
+        Set<UUID> found = new HashSet<>();
+        forChunks(connection, sql, ids, rs -> found.add(rs.getObject(1, UUID.class)));
+        return found;
     }
 
     private static void forChunks(Connection connection, String sql, Collection<UUID> ids,
@@ -407,12 +406,7 @@ public final class PlatformDb implements AutoCloseable {
     }
 
     private static TerminalReader reader(int port, String sql) {
-        try {
-            return new TerminalReader(connect(port, "jobweaver_api"), sql);
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the platform's PostgreSQL on 127.0.0.1:" + port + ": "
-                    + e.getMessage(), e);
-        }
+        return new TerminalReader(open(port, "jobweaver_api"), sql);
     }
 
     /** Which jobs are terminal (or, for the cancel workload, CANCELLED), on its own connection. */
@@ -428,9 +422,7 @@ public final class PlatformDb implements AutoCloseable {
 
         @Override
         public synchronized Set<UUID> terminal(Collection<UUID> ids) {
-            Set<UUID> done = new HashSet<>();
-            forChunks(api, sql, ids, rs -> done.add(rs.getObject(1, UUID.class)));
-            return done;
+            return idsOf(api, sql, ids);
         }
 
         @Override

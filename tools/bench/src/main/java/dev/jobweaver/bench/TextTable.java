@@ -2,6 +2,7 @@ package dev.jobweaver.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /** A plain-text table with a header row and columns padded to their widest cell. */
 public final class TextTable {
@@ -24,6 +25,18 @@ public final class TextTable {
             row.add(i < cells.length && cells[i] != null ? cells[i] : "");
         }
         rows.add(row);
+        return this;
+    }
+
+    /**
+     * This table with the rows {@code rows} adds for each of {@code items}, in their order; null when there are no
+     * items, which a report takes as a table it leaves out.
+     */
+    <T> TextTable forEachOrNull(List<T> items, Consumer<T> rows) {
+        if (items.isEmpty()) {
+            return null;
+        }
+        items.forEach(rows);
         return this;
     }
 

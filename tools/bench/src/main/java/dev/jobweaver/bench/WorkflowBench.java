@@ -132,10 +132,7 @@ final class WorkflowBench {
                     + WorkflowRuns.NAME_PREFIX + "* by hand");
         }
         List<WorkflowRuns.Run> runs = withJobs(observed);
-        if (db.workerProblem() != null) {
-            notes.add("execution_attempts unreadable, so no start times and no duplicate check: "
-                    + db.workerProblem());
-        }
+        WorkloadRunner.noteProblem(notes, WorkloadRunner.WORKER_UNREAD, db.workerProblem());
         WorkflowRuns figures = WorkflowRuns.of(runs, fanOutSent, options.diamondRuns(),
                 options.concurrency(), deleted);
         notes.add(0, String.format(java.util.Locale.ROOT, "fan-out: start, %d no-op branches, join (%d nodes), "

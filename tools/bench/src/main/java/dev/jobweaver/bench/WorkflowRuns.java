@@ -293,38 +293,27 @@ public record WorkflowRuns(FanOut fanOut, Diamond diamond, int deleted, List<Run
      * otherwise). Execution rows that could not be read (-1) are not judged.
      */
     public Correctness correctness() {
-        int ok = 0;
-        int lost = 0;
-        int duplicated = 0;
-        int unexpected = 0;
-        List<String> examples = new ArrayList<>();
+        Correctness.Tally tally = new Correctness.Tally();
         for (Run run : runs) {
-            String problem;
+            String which = run.runId() + " (" + run.shape().label() + " run): ";
             Node twice = run.nodes().stream().filter(n -> n.job() != null && n.job().executions() > 1).findFirst()
                     .orElse(null);
             Node wrong = run.nodes().stream().filter(n -> !once(n.job())).findFirst().orElse(null);
             if (run.status() == null || !RUN_ENDED.contains(run.status())) {
-                lost++;
-                problem = run.status() == null ? "never read" : "still " + run.status();
+                tally.lost(which + (run.status() == null ? "never read" : "still " + run.status()));
             } else if (twice != null) {
-                duplicated++;
-                problem = "node " + twice.id() + "'s job " + twice.job().jobId() + " executed "
-                        + twice.job().executions() + " times";
+                tally.duplicated(which + "node " + twice.id() + "'s job " + twice.job().jobId() + " executed "
+                        + twice.job().executions() + " times");
             } else if (!run.completed()) {
-                unexpected++;
-                problem = "ended " + run.status() + (wrong == null ? "" : "; node " + wrong.id() + ": " + state(wrong));
+                tally.unexpected(which + "ended " + run.status()
+                        + (wrong == null ? "" : "; node " + wrong.id() + ": " + state(wrong)));
             } else if (wrong != null) {
-                unexpected++;
-                problem = "COMPLETED, but node " + wrong.id() + ": " + state(wrong);
+                tally.unexpected(which + "COMPLETED, but node " + wrong.id() + ": " + state(wrong));
             } else {
-                ok++;
-                continue;
-            }
-            if (examples.size() < Correctness.MAX_EXAMPLES) {
-                examples.add(run.runId() + " (" + run.shape().label() + " run): " + problem);
+                tally.asExpected();
             }
         }
-        return new Correctness(runs.size(), ok, lost, duplicated, unexpected, List.copyOf(examples));
+        return tally.of(runs.size());
     }
 
     private static String state(Node node) {

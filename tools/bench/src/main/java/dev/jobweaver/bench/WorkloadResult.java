@@ -50,6 +50,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                              ScheduleTicks schedules, WorkflowRuns workflows, TenantLimits limits) {
 
     private static final Submission NONE_SUBMITTED = new Submission(0, 0, 0, null, null, 0, 0);
+    private static final Correctness NO_JOBS = new Correctness(0, 0, 0, 0, 0, List.of());
 
     /** A workload the platform cannot run, with the reason. */
     public static WorkloadResult unavailable(Workload workload, String reason) {
@@ -58,20 +59,12 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
 
     /** A run the platform cannot do, with the reason. */
     public static WorkloadResult unavailable(BenchOptions.Run run, String reason) {
-        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), false, reason,
-                NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
-                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
-                new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                null, Cancels.NONE, Notifications.NONE, null, null, null);
+        return withoutJobs(run, false, reason, NO_JOBS, null, null, null);
     }
 
     /** The delayed-idle run: no job, only the CPU it measured. */
     public static WorkloadResult idle(BenchOptions.Run run, IdleCpu idle, String note) {
-        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), true, note == null ? "" : note,
-                NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
-                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(),
-                new Correctness(0, 0, 0, 0, 0, List.of()), new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                idle, Cancels.NONE, Notifications.NONE, null, null, null);
+        return withoutJobs(run, true, note == null ? "" : note, NO_JOBS, idle, null, null);
     }
 
     /**
@@ -79,11 +72,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
      * exactly one job).
      */
     public static WorkloadResult ticked(BenchOptions.Run run, ScheduleTicks ticks, String note) {
-        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), true, note == null ? "" : note,
-                NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
-                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(), ticks.correctness(), new int[0],
-                List.of(), List.of(), List.of(), Lateness.NONE, null, Cancels.NONE, Notifications.NONE, ticks, null,
-                null);
+        return withoutJobs(run, true, note == null ? "" : note, ticks.correctness(), null, ticks, null);
     }
 
     /**
@@ -91,11 +80,17 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
      * every node's job executed once).
      */
     public static WorkloadResult flowed(BenchOptions.Run run, WorkflowRuns workflows, String note) {
-        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), true, note == null ? "" : note,
-                NONE_SUBMITTED, Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY,
-                Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY, List.of(), workflows.correctness(),
-                new int[0], List.of(), List.of(), List.of(), Lateness.NONE, null, Cancels.NONE, Notifications.NONE,
-                null, workflows, null);
+        return withoutJobs(run, true, note == null ? "" : note, workflows.correctness(), null, null, workflows);
+    }
+
+    /** A run with no submitted job to figure: every job figure empty, at most one of its own measurements. */
+    private static WorkloadResult withoutJobs(BenchOptions.Run run, boolean available, String note,
+                                              Correctness correctness, IdleCpu idle, ScheduleTicks schedules,
+                                              WorkflowRuns workflows) {
+        return new WorkloadResult(run.workload(), run.label(), run.concurrency(), available, note, NONE_SUBMITTED,
+                Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY,
+                Percentiles.EMPTY, List.of(), correctness, new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
+                idle, Cancels.NONE, Notifications.NONE, schedules, workflows, null);
     }
 
     /**

@@ -157,8 +157,16 @@ public final class WorkloadRunner {
                                       String note) {
         Observed done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(), kinds,
                 controls, true);
-        return WorkloadResult.of(run, done.submission(), records(done),
-                note(done.submission(), workerNote(note, done))).withReplicaShare(share(done));
+        return result(run, done, records(done), note);
+    }
+
+    /**
+     * What a measured run of accepted jobs reports: {@code done}'s submission, the jobs as {@code records}, and
+     * {@code note} with what could not be measured; with the share of the work each replica took.
+     */
+    private WorkloadResult result(BenchOptions.Run run, Observed done, List<JobRecord> records, String note) {
+        return WorkloadResult.of(run, done.submission(), records, note(done.submission(), workerNote(note, done)))
+                .withReplicaShare(share(done));
     }
 
     /**
@@ -248,8 +256,7 @@ public final class WorkloadRunner {
                         + "delay behind schedule %s ms", Targets.fmt(options.rate()),
                 Targets.fmt(options.duration().toMillis() / 1000.0), Targets.fmt(options.settle().toMillis() / 1000.0),
                 Targets.fmt(run.submission().maxSendLagMs()));
-        return WorkloadResult.of(measured, run.submission(), records(run),
-                note(run.submission(), workerNote(note, run))).withReplicaShare(share(run));
+        return result(measured, run, records(run), note);
     }
 
     /** Offers {@code schedule}'s load and waits until every accepted job ended (or the stall timeout). */
@@ -310,8 +317,7 @@ public final class WorkloadRunner {
                 i -> JobKind.NOOP, i -> Control.of(Control.mixed(i)), true);
         List<JobRecord> records = db.withRecordedControl(records(done));
         String note = "60% HIGH, 30% NORMAL, 10% LOW, interleaved; start = the worker's started_at";
-        return WorkloadResult.of(run, done.submission(), records,
-                note(done.submission(), workerNote(controlNote(note, records), done))).withReplicaShare(share(done));
+        return result(run, done, records, controlNote(note, records));
     }
 
     private WorkloadResult delayed(BenchOptions.Run run) {
@@ -333,8 +339,7 @@ public final class WorkloadRunner {
                 Targets.fmt(schedule.rate()), Targets.fmt(options.delayedOver().toMillis() / 1000.0), min, max,
                 Targets.fmt(Lateness.EARLY_TOLERANCE_MS), Lateness.of(records).dueSource(),
                 Targets.fmt(done.submission().maxSendLagMs()));
-        return WorkloadResult.of(run, done.submission(), records,
-                note(done.submission(), workerNote(controlNote(note, records), done))).withReplicaShare(share(done));
+        return result(run, done, records, controlNote(note, records));
     }
 
     /**
@@ -343,9 +348,7 @@ public final class WorkloadRunner {
      */
     private String controlNote(String note, List<JobRecord> records) {
         List<String> parts = new java.util.ArrayList<>(List.of(note));
-        if (db.controlProblem() != null) {
-            parts.add("job control not read back: " + db.controlProblem());
-        }
+        noteProblem(parts, "job control not read back", db.controlProblem());
         long otherwise = records.stream().filter(r -> r.control().priority() != null && r.recordedPriority() != null
                 && r.recordedPriority() != r.control().priority()).count();
         if (otherwise > 0) {
@@ -534,16 +537,10 @@ public final class WorkloadRunner {
         }).toList();
         answers.values().stream().filter(a -> a.status() != 202).findFirst().ifPresent(a -> notes.add(
                 "first cancel not answered 202: " + a.status() + " " + shorten(a.body())));
-        if (visible.problem() != null) {
-            notes.add("the lookups for CANCELLED stopped early, so few or no figures to visible: "
-                    + visible.problem());
-        }
-        if (db.workerProblem() != null) {
-            notes.add("execution_attempts unreadable, so no runs counted: " + db.workerProblem());
-        }
-        if (db.cancelProblem() != null) {
-            notes.add("cancel times not read: " + db.cancelProblem());
-        }
+        noteProblem(notes, "the lookups for CANCELLED stopped early, so few or no figures to visible",
+                visible.problem());
+        noteProblem(notes, "execution_attempts unreadable, so no runs counted", db.workerProblem());
+        noteProblem(notes, "cancel times not read", db.cancelProblem());
         notes.add(0, String.format(java.util.Locale.ROOT, "waiting: %d no-op jobs with delayMs %d, each cancelled "
                         + "once all were accepted; running: %d jobs sleeping 30 s (maxRetryCount 0), in waves of at "
                         + "most %d, each cancelled once the worker had started it (execution_attempts RUNNING, looked "
@@ -768,9 +765,7 @@ public final class WorkloadRunner {
             Notifications figures = Notifications.of(subscribed, deliveries, rate);
             answers.values().stream().filter(a -> a.status() != 201).findFirst().ifPresent(a -> notes.add(
                     "first subscription not answered 201: " + a.status() + " " + shorten(a.body())));
-            if (db.workerProblem() != null) {
-                notes.add("execution_attempts unreadable, so no start times: " + db.workerProblem());
-            }
+            noteProblem(notes, "execution_attempts unreadable, so no start times", db.workerProblem());
             notes.add(0, String.format(java.util.Locale.ROOT, "%d no-op jobs with delayMs counted down to one "
                             + "start %d s after the first submission, each subscribed to %s at %s; %d requests in "
                             + "flight; finish to receipt = the first delivery with a good signature - the body's "
@@ -1232,18 +1227,23 @@ public final class WorkloadRunner {
         if (!note.isEmpty()) {
             parts.add(note);
         }
-        if (run.probe() != null && run.probe().problem() != null) {
-            parts.add("the freshness probe stopped early, so few or no status freshness figures: "
-                    + run.probe().problem());
+        if (run.probe() != null) {
+            noteProblem(parts, "the freshness probe stopped early, so few or no status freshness figures",
+                    run.probe().problem());
         }
-        if (db.workerProblem() != null) {
-            parts.add("execution_attempts unreadable, so no start times and no duplicate check: "
-                    + db.workerProblem());
-        }
-        if (db.schedulerProblem() != null) {
-            parts.add("job_executions unreadable, so no scheduler stages: " + db.schedulerProblem());
-        }
+        noteProblem(parts, WORKER_UNREAD, db.workerProblem());
+        noteProblem(parts, "job_executions unreadable, so no scheduler stages", db.schedulerProblem());
         return String.join("; ", parts);
+    }
+
+    /** What a workload could not read without its runs, naming the figures it lacks. */
+    static final String WORKER_UNREAD = "execution_attempts unreadable, so no start times and no duplicate check";
+
+    /** Adds {@code consequence: problem} to {@code notes} when there is a {@code problem} (not null). */
+    static void noteProblem(List<String> notes, String consequence, String problem) {
+        if (problem != null) {
+            notes.add(consequence + ": " + problem);
+        }
     }
 
     private static String note(Submission submission, String note) {

@@ -18,6 +18,12 @@ class BenchOptionsTest {
         return BenchOptions.parse(List.of(args), CWD);
     }
 
+    /** Asserts that {@code option value} is refused in picocli's words, naming the option, the value and {@code why}. */
+    private static void assertInvalid(String option, String value, String why) {
+        assertThatThrownBy(() -> parse(option, value))
+                .hasMessage("Invalid value for option '" + option + "': '" + value + "' " + why);
+    }
+
     @Test
     void defaultsRunEveryWorkloadAtFullSize() {
         BenchOptions o = parse();
@@ -120,8 +126,7 @@ class BenchOptionsTest {
         assertThat(parse("--warmup", "0").warmup()).isZero();
         assertThatThrownBy(() -> parse("--warmup", "-1")).isInstanceOf(ParameterException.class)
                 .hasMessage("Invalid value for option '--warmup': '-1' is neither auto nor a number of at least 0");
-        assertThatThrownBy(() -> parse("--warmup", "soon"))
-                .hasMessage("Invalid value for option '--warmup': 'soon' is not a number");
+        assertInvalid("--warmup", "soon", "is not a number");
     }
 
     @Test
@@ -140,10 +145,8 @@ class BenchOptionsTest {
         assertThat(parse("--duration", "1.5s").duration()).isEqualTo(Duration.ofMillis(1500));
         assertThat(parse("--duration", "250ms").duration()).isEqualTo(Duration.ofMillis(250));
         assertThat(parse("--duration", "1h").duration()).isEqualTo(Duration.ofHours(1));
-        assertThatThrownBy(() -> parse("--duration", "soon"))
-                .hasMessage("Invalid value for option '--duration': 'soon' is not a duration such as 30s, 2m or 500ms");
-        assertThatThrownBy(() -> parse("--timeout", "0s"))
-                .hasMessage("Invalid value for option '--timeout': '0s' is not a positive duration");
+        assertInvalid("--duration", "soon", "is not a duration such as 30s, 2m or 500ms");
+        assertInvalid("--timeout", "0s", "is not a positive duration");
     }
 
     @Test
@@ -212,10 +215,8 @@ class BenchOptionsTest {
         assertThat(o.cancelRunning()).isEqualTo(2);
         assertThat(parse("--cancel-jobs=1").cancelRunning()).isZero();
         assertThat(parse("--cancel-jobs", "3e3").cancelJobs()).isEqualTo(3_000);
-        assertThatThrownBy(() -> parse("--cancel-jobs", "0"))
-                .hasMessage("Invalid value for option '--cancel-jobs': '0' is not a positive number");
-        assertThatThrownBy(() -> parse("--cancel-jobs", "1.5"))
-                .hasMessage("Invalid value for option '--cancel-jobs': '1.5' is not a whole number");
+        assertInvalid("--cancel-jobs", "0", "is not a positive number");
+        assertInvalid("--cancel-jobs", "1.5", "is not a whole number");
     }
 
     @Test
@@ -243,16 +244,11 @@ class BenchOptionsTest {
         assertThat(o.notifyJobs()).isEqualTo(2_000);
         assertThat(o.schedules()).isEqualTo(500);
         assertThat(o.scheduleWindow()).isEqualTo(Duration.ofMinutes(3));
-        assertThatThrownBy(() -> parse("--notify-jobs", "0"))
-                .hasMessage("Invalid value for option '--notify-jobs': '0' is not a positive number");
-        assertThatThrownBy(() -> parse("--notify-jobs", "1.5"))
-                .hasMessage("Invalid value for option '--notify-jobs': '1.5' is not a whole number");
-        assertThatThrownBy(() -> parse("--schedules", "-4"))
-                .hasMessage("Invalid value for option '--schedules': '-4' is not a positive number");
-        assertThatThrownBy(() -> parse("--schedules", "many"))
-                .hasMessage("Invalid value for option '--schedules': 'many' is not a number");
-        assertThatThrownBy(() -> parse("--schedule-window", "0s"))
-                .hasMessage("Invalid value for option '--schedule-window': '0s' is not a positive duration");
+        assertInvalid("--notify-jobs", "0", "is not a positive number");
+        assertInvalid("--notify-jobs", "1.5", "is not a whole number");
+        assertInvalid("--schedules", "-4", "is not a positive number");
+        assertInvalid("--schedules", "many", "is not a number");
+        assertInvalid("--schedule-window", "0s", "is not a positive duration");
     }
 
     @Test
@@ -260,24 +256,19 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> parse("delayed", "--delay-min", "5s", "--delay-max", "2s"))
                 .isInstanceOf(ParameterException.class)
                 .hasMessage("--delay-max (2000 ms) must not be shorter than --delay-min (5000 ms)");
-        assertThatThrownBy(() -> parse("--idle-rows", "0"))
-                .hasMessage("Invalid value for option '--idle-rows': '0' is not a positive number");
-        assertThatThrownBy(() -> parse("--delayed-over", "0s"))
-                .hasMessage("Invalid value for option '--delayed-over': '0s' is not a positive duration");
+        assertInvalid("--idle-rows", "0", "is not a positive number");
+        assertInvalid("--delayed-over", "0s", "is not a positive duration");
     }
 
     @Test
     void badInputNamesTheOptionAndTheValue() {
         assertThatThrownBy(() -> parse("--jobs", "many")).isInstanceOf(ParameterException.class)
                 .hasMessage("Invalid value for option '--jobs': 'many' is not a number");
-        assertThatThrownBy(() -> parse("--rate", "0"))
-                .hasMessage("Invalid value for option '--rate': '0' is not a positive number");
+        assertInvalid("--rate", "0", "is not a positive number");
         assertThatThrownBy(() -> parse("--concurrency", "-3"))
                 .hasMessage("Invalid value for option '--concurrency' (C,...): '-3' is not a positive number");
-        assertThatThrownBy(() -> parse("--jobs", "1.5"))
-                .hasMessage("Invalid value for option '--jobs': '1.5' is not a whole number");
-        assertThatThrownBy(() -> parse("--baseline", "NaN"))
-                .hasMessage("Invalid value for option '--baseline': 'NaN' is not a number");
+        assertInvalid("--jobs", "1.5", "is not a whole number");
+        assertInvalid("--baseline", "NaN", "is not a number");
         assertThatThrownBy(() -> parse("--jobs")).hasMessage("Missing required parameter for option '--jobs' (N)");
         assertThatThrownBy(() -> parse("--fast")).hasMessage("Unknown option: '--fast'");
         assertThatThrownBy(() -> parse("storm"))

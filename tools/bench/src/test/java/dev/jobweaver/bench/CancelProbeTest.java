@@ -55,10 +55,9 @@ class CancelProbeTest {
     @Test
     void cancelIsUnavailableWhenTheApiHasNoCancelPath() throws IOException {
         WorkloadRunner runner = runner(404, "");
-        WorkloadResult result = runner.run(new BenchOptions.Run(Workload.CANCEL, 16, "cancel"));
-        assertThat(result.available()).isFalse();
-        assertThat(result.note()).isEqualTo("the API answers 404 to POST /api/jobs/{id}/cancel (); the platform does "
-                + "not support cancel");
+        StubApi.assertUnavailable(runner.run(new BenchOptions.Run(Workload.CANCEL, 16, "cancel")))
+                .isEqualTo("the API answers 404 to POST /api/jobs/{id}/cancel (); the platform does not support "
+                        + "cancel");
         assertThat(api.requests).hasSize(2);
         assertThat(api.requests.get(0)).startsWith("POST /api/jobs ").contains("\"delayMs\":60000");
         assertThat(api.requests.get(1)).isEqualTo("POST /api/jobs/" + JOB + "/cancel ");

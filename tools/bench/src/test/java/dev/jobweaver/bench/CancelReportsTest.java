@@ -48,8 +48,7 @@ class CancelReportsTest {
     }
 
     private static BenchRun run(WorkloadResult cancel) {
-        BenchOptions options = BenchOptions.parse(List.of("cancel", "--cancel-jobs", "5"), Path.of("/r"));
-        return Fixtures.run(options, List.of(cancel));
+        return Fixtures.run(List.of("cancel", "--cancel-jobs", "5"), cancel);
     }
 
     @Test
@@ -75,8 +74,7 @@ class CancelReportsTest {
         String text = ConsoleReport.render(run(ran));
         assertThat(text).containsPattern("cancel +waiting +3 +0 +0 +1 +-\n");
         TargetRow correctness = Fixtures.target(run(ran), "cancel correctness");
-        assertThat(correctness.verdict()).isEqualTo("miss");
-        assertThat(correctness.measured()).isEqualTo("4/5 as expected, 0 lost, 0 duplicated, 1 unexpected");
+        Fixtures.assertRow(correctness, "miss", "4/5 as expected, 0 lost, 0 duplicated, 1 unexpected");
         TargetRow passing = Fixtures.target(run(cancel(false)), "cancel correctness");
         assertThat(passing.verdict()).isEqualTo("pass");
     }
@@ -113,8 +111,7 @@ class CancelReportsTest {
 
     @Test
     void otherWorkloadsHaveNoCancelTables() {
-        WorkloadResult burst = WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64, "burst"),
-                Fixtures.submission(1), List.of(Fixtures.completed(JobKind.NOOP, 0, 1, 2)), "");
+        WorkloadResult burst = Fixtures.burst(List.of(Fixtures.completed(JobKind.NOOP, 0, 1, 2)));
         assertThat(ControlTables.cancelTimes(List.of(burst))).isNull();
         assertThat(ControlTables.cancelCounts(List.of(burst))).isNull();
         assertThat(SummaryJson.of(JSON, run(burst)).at("/workloads/0/cancel").isMissingNode()).isTrue();

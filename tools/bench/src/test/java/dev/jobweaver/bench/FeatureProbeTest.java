@@ -47,10 +47,9 @@ class FeatureProbeTest {
     @Test
     void notifyIsUnavailableWhenTheApiHasNoSubscriptions() throws IOException {
         WorkloadRunner runner = runner((exchange, body) -> answer(exchange, 404, ""), "notify");
-        WorkloadResult result = runner.run(new BenchOptions.Run(Workload.NOTIFY, 16, "notify"));
-        assertThat(result.available()).isFalse();
-        assertThat(result.note()).isEqualTo("the API answers 404 to POST /api/subscriptions (); the platform does "
-                + "not support notifications");
+        StubApi.assertUnavailable(runner.run(new BenchOptions.Run(Workload.NOTIFY, 16, "notify")))
+                .isEqualTo("the API answers 404 to POST /api/subscriptions (); the platform does not support "
+                        + "notifications");
         assertThat(api.requests).hasSize(2);
         assertThat(api.requests.get(0)).startsWith("POST /api/jobs ").contains("\"delayMs\":2000");
         assertThat(api.requests.get(1)).startsWith("POST /api/subscriptions {\"jobId\":\"" + JOB + "\","
@@ -105,10 +104,9 @@ class FeatureProbeTest {
     @Test
     void schedulesAreUnavailableWhenTheApiHasNoSchedules() throws IOException {
         WorkloadRunner runner = runner((exchange, body) -> answer(exchange, 404, "Not Found"), "schedules");
-        WorkloadResult result = runner.run(new BenchOptions.Run(Workload.SCHEDULES, 16, "schedules"));
-        assertThat(result.available()).isFalse();
-        assertThat(result.note()).isEqualTo("the API answers 404 to POST /api/schedules (Not Found); the platform "
-                + "does not support recurring schedules");
+        StubApi.assertUnavailable(runner.run(new BenchOptions.Run(Workload.SCHEDULES, 16, "schedules")))
+                .isEqualTo("the API answers 404 to POST /api/schedules (Not Found); the platform does not support "
+                        + "recurring schedules");
         assertThat(api.requests).singleElement().asString().startsWith("POST /api/schedules {\"name\":\"jobweaver-bench-"
                 + "probe\",\"interval\":\"PT60S\",\"job\":{");
         assertThat(console.toString()).contains("schedules: probing POST /api/schedules");

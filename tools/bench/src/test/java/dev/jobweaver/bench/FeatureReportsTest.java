@@ -74,9 +74,7 @@ class FeatureReportsTest {
     }
 
     private static BenchRun run(WorkloadResult... results) {
-        BenchOptions options = BenchOptions.parse(List.of("notify", "schedules", "--notify-jobs", "3",
-                "--schedules", "2"), Path.of("/r"));
-        return Fixtures.run(options, List.of(results));
+        return Fixtures.run(List.of("notify", "schedules", "--notify-jobs", "3", "--schedules", "2"), results);
     }
 
     @Test
@@ -96,9 +94,7 @@ class FeatureReportsTest {
     void aForgedSignatureIsCountedAndMissesTheCorrectnessTarget() {
         BenchRun run = run(notify(true));
         assertThat(ConsoleReport.render(run)).containsPattern("notify +3 +3 +3 +2 +1 +0 +4 +1 \\(1\\) +1 +0 ");
-        TargetRow row = target(run, "notify correctness");
-        assertThat(row.verdict()).isEqualTo("miss");
-        assertThat(row.measured()).isEqualTo("2/3 as expected, 0 lost, 0 duplicated, 1 unexpected");
+        Fixtures.assertRow(target(run, "notify correctness"), "miss", "2/3 as expected, 0 lost, 0 duplicated, 1 unexpected");
     }
 
     @Test
@@ -114,9 +110,7 @@ class FeatureReportsTest {
         assertThat(text).containsPattern("schedules +scheduler's tick lag \\(its metric\\) +3 +8 +- +- +25 +30\n");
         assertThat(text).containsPattern("scheduler-service +2\\.10 +9\\.50 +7\\.40 +150 +162\n");
         assertThat(text).contains("2 schedules");
-        TargetRow row = target(run, "schedules correctness");
-        assertThat(row.verdict()).isEqualTo("miss");
-        assertThat(row.measured()).isEqualTo("4/5 ticks as expected, 1 lost, 0 duplicated, 0 unexpected");
+        Fixtures.assertRow(target(run, "schedules correctness"), "miss", "4/5 ticks as expected, 1 lost, 0 duplicated, 0 unexpected");
     }
 
     @Test
@@ -160,8 +154,7 @@ class FeatureReportsTest {
 
     @Test
     void otherWorkloadsHaveNoFeatureTables() {
-        WorkloadResult burst = WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64, "burst"),
-                Fixtures.submission(1), List.of(Fixtures.completed(JobKind.NOOP, 0, 1, 2)), "");
+        WorkloadResult burst = Fixtures.burst(List.of(Fixtures.completed(JobKind.NOOP, 0, 1, 2)));
         assertThat(FeatureTables.notifyTimes(List.of(burst))).isNull();
         assertThat(FeatureTables.scheduleTimes(List.of(burst))).isNull();
         assertThat(FeatureTables.scheduleUse(List.of(burst))).isNull();

@@ -1,5 +1,7 @@
 package dev.jobweaver.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** Builders of records for the bench's unit tests. */
+/** Builders of records for the bench's unit tests, and the checks of a target row they share. */
 final class Fixtures {
 
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -59,7 +61,11 @@ final class Fixtures {
                 new Machine("AMD EPYC", 2, 153.4), WarmUp.none());
     }
 
-    /** The row of {@code run}'s targets named {@code name}. */
+    /** {@link #run(BenchOptions, List)} with the options {@code jobweaver bench} takes from {@code args}. */
+    static BenchRun run(List<String> args, WorkloadResult... results) {
+        return run(BenchOptions.parse(args, Path.of("/r")), List.of(results));
+    }
+
     /** The names of the files {@link Bench#write} puts into {@code out} for {@code run}, sorted. */
     static List<String> written(Path out, BenchRun run) throws IOException {
         Bench.write(out, run);
@@ -68,8 +74,20 @@ final class Fixtures {
         }
     }
 
+    /** The row of {@code run}'s targets named {@code name}. */
     static TargetRow target(BenchRun run, String name) {
         return run.targets().stream().filter(t -> t.target().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** Asserts that {@code row} has the verdict {@code verdict} and reads {@code measured}. */
+    static void assertRow(TargetRow row, String verdict, String measured) {
+        assertThat(row.verdict()).isEqualTo(verdict);
+        assertThat(row.measured()).isEqualTo(measured);
+    }
+
+    /** A burst at concurrency 64 whose every submitted job was accepted and ended as {@code jobs}; no note. */
+    static WorkloadResult burst(List<JobRecord> jobs) {
+        return WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64, "burst"), submission(jobs.size()), jobs, "");
     }
 
     static PlatformState platform() {

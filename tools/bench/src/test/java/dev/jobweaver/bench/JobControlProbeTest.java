@@ -25,10 +25,9 @@ class JobControlProbeTest {
     void prioritiesAreUnavailableWhenTheApiRejectsThePriorityField() throws IOException {
         WorkloadRunner runner = runner(400, "{\"errorCode\":\"API.INVALID_JOB_REQUEST\",\"message\":"
                 + "\"Unrecognized field priority\"}", "priorities");
-        WorkloadResult result = runner.run(new BenchOptions.Run(Workload.PRIORITIES, 64, "priorities"));
-        assertThat(result.available()).isFalse();
-        assertThat(result.note()).startsWith("the API rejects \"priority\" (400: {\"errorCode\":\"API.INVALID_JOB_"
-                + "REQUEST\",\"message\":\"Unrecognized field priority\"}); the platform does not support it yet");
+        StubApi.assertUnavailable(runner.run(new BenchOptions.Run(Workload.PRIORITIES, 64, "priorities")))
+                .startsWith("the API rejects \"priority\" (400: {\"errorCode\":\"API.INVALID_JOB_REQUEST\",\"message\":"
+                        + "\"Unrecognized field priority\"}); the platform does not support it yet");
         assertThat(api.requests).hasSize(1);
         assertThat(console.toString()).contains("priorities: probing \"priority\" (one no-op job)...");
     }
@@ -36,9 +35,8 @@ class JobControlProbeTest {
     @Test
     void delayedIsUnavailableWhenTheApiRejectsDelayMs() throws IOException {
         WorkloadRunner runner = runner(400, "{\"message\":\"delayMs is unknown\"}", "delayed");
-        WorkloadResult result = runner.run(new BenchOptions.Run(Workload.DELAYED, 0, "delayed"));
-        assertThat(result.available()).isFalse();
-        assertThat(result.note()).startsWith("the API rejects \"delayMs\" (400: ");
+        StubApi.assertUnavailable(runner.run(new BenchOptions.Run(Workload.DELAYED, 0, "delayed")))
+                .startsWith("the API rejects \"delayMs\" (400: ");
         assertThat(api.requests).hasSize(1);
     }
 

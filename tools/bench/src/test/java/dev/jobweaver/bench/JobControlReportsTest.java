@@ -50,7 +50,7 @@ class JobControlReportsTest {
         for (int i = 0; i < n; i++) {
             jobs.add(completed(JobKind.NOOP, 0, 1, lastMs * (i + 1) / n));
         }
-        return WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64, "burst"), submission(n), jobs, "");
+        return Fixtures.burst(jobs);
     }
 
     /** Delayed jobs, each {@code lateMs[i]} after its runAt. */
@@ -118,8 +118,7 @@ class JobControlReportsTest {
         TargetRow pass = row(rows, "delayed start");
         assertThat(pass.goal()).isEqualTo("delayed jobs start within 100 ms of their time at the p99, none early "
                 + "(more than 2 ms before it)");
-        assertThat(pass.verdict()).isEqualTo("pass");
-        assertThat(pass.measured()).isEqualTo("p50 30.0 ms, p99 90 ms, max 90 ms; 0 early (earliest 10 ms); "
+        Fixtures.assertRow(pass, "pass", "p50 30.0 ms, p99 90 ms, max 90 ms; 0 early (earliest 10 ms); "
                 + "5 of 5 started");
         assertThat(row(rows, "delayed correctness").verdict()).isEqualTo("pass");
         assertThat(row(Targets.evaluate(List.of(delayed(10, 20, 150)), options("delayed"), Fixtures.platform(),

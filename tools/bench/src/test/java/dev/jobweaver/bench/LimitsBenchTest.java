@@ -283,10 +283,9 @@ class LimitsBenchTest {
     @Test
     void anApiWithoutTenantLimitsMakesTheWorkloadUnavailable() throws IOException {
         FakeJobs jobs = new FakeJobs();
-        WorkloadResult result = bench(404, jobs).run(new BenchOptions.Run(Workload.LIMITS, 64, "limits"));
-        assertThat(result.available()).isFalse();
-        assertThat(result.note()).isEqualTo("the API answers 404 to PUT /api/tenants/{tenant}/limits "
-                + "({\"errorCode\":\"X\"}); the platform does not support tenant limits");
+        StubApi.assertUnavailable(bench(404, jobs).run(new BenchOptions.Run(Workload.LIMITS, 64, "limits")))
+                .isEqualTo("the API answers 404 to PUT /api/tenants/{tenant}/limits ({\"errorCode\":\"X\"}); the "
+                        + "platform does not support tenant limits");
         assertThat(api.requests).hasSize(1);
         assertThat(jobs.sent).isEmpty();
     }

@@ -41,8 +41,7 @@ class LimitsReportsTest {
     }
 
     private static BenchRun run(WorkloadResult... results) {
-        BenchOptions options = BenchOptions.parse(List.of("burst", "limits"), Path.of("/r"));
-        return Fixtures.run(options, List.of(results));
+        return Fixtures.run(List.of("burst", "limits"), results);
     }
 
     @Test
@@ -76,9 +75,7 @@ class LimitsReportsTest {
         assertThat(text).containsPattern("\nlimits +5 +21 +0 +21 +200 +6 +1 +[0-9.]+ +25 +[0-9.]+% +EXCEEDED *\n");
         assertThat(text).contains("jobs of tenant bench-limited started while 5 ran already (maxRunning 5; at most 6 "
                 + "at once)");
-        TargetRow row = target(run, "limits correctness");
-        assertThat(row.verdict()).isEqualTo("miss");
-        assertThat(row.measured()).isEqualTo("22/23 as expected, 0 lost, 0 duplicated, 1 unexpected");
+        Fixtures.assertRow(target(run, "limits correctness"), "miss", "22/23 as expected, 0 lost, 0 duplicated, 1 unexpected");
     }
 
     @Test

@@ -30,10 +30,8 @@ class ReportsTest {
 
     static BenchRun run(List<ResourceSample> samples) {
         BenchOptions options = BenchOptions.parse(List.of("burst", "retries"), Path.of("/r"));
-        WorkloadResult burst = WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64, "burst"), submission(3),
-                List.of(
-                completed(JobKind.NOOP, 0, 4, 10), completed(JobKind.NOOP, 1, 6, 20),
-                ended(JobKind.NOOP, "COMPLETED", 1, 2)), "");
+        WorkloadResult burst = Fixtures.burst(List.of(completed(JobKind.NOOP, 0, 4, 10),
+                completed(JobKind.NOOP, 1, 6, 20), ended(JobKind.NOOP, "COMPLETED", 1, 2)));
         WorkloadResult retries = WorkloadResult.unavailable(Workload.RETRIES, "the API rejects \"times\" <400>");
         List<ResourceSummary> resources = ResourceSummary.of(samples, Long.MIN_VALUE, Long.MAX_VALUE);
         List<WorkloadResult> results = List.of(burst, retries);

@@ -1,5 +1,7 @@
 package dev.jobweaver.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.assertj.core.api.AbstractStringAssert;
 
 /**
  * A fake API for the bench's unit tests: the JDK's HTTP server on a free loopback port, answering every request
@@ -69,6 +72,15 @@ final class StubApi implements AutoCloseable {
         BenchOptions options = BenchOptions.parse(args, Path.of("/r"));
         return new WorkloadRunner(options, client, null, null, Fixtures.platform(), () -> ReplicaShare.Snapshot.NONE,
                 new PrintStream(console, true), false);
+    }
+
+    /**
+     * The note of {@code result}, a workload run against an API without its feature, once the result is asserted
+     * unavailable: the note says why.
+     */
+    static AbstractStringAssert<?> assertUnavailable(WorkloadResult result) {
+        assertThat(result.available()).isFalse();
+        return assertThat(result.note());
     }
 
     /** Answers {@code status} with {@code body}; an empty body is sent as none (no Content-Length). */

@@ -81,12 +81,10 @@ class TargetsTest {
             JobRecord j = jobs.get(i);
             jobs.set(i, Fixtures.accepted(j, 60));
         }
-        WorkloadResult slowTail = WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64, "burst"),
-                submission(jobs.size()), jobs, "");
+        WorkloadResult slowTail = Fixtures.burst(jobs);
         TargetRow tail = row(Targets.evaluate(List.of(slowTail), options(), Fixtures.platform(), List.of()),
                 "burst POST latency");
-        assertThat(tail.verdict()).isEqualTo("miss");
-        assertThat(tail.measured()).isEqualTo("p50 4.00 ms, p99 60 ms");
+        Fixtures.assertRow(tail, "miss", "p50 4.00 ms, p99 60 ms");
     }
 
     /** {@code result} with each job seen by the freshness probe {@code ms} after its finish, 2% {@code slowMs}. */
@@ -116,8 +114,7 @@ class TargetsTest {
         TargetRow none = row(Targets.evaluate(List.of(WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64,
                 "burst"), burst.submission(), unseen, "")), options(), Fixtures.platform(), List.of()),
                 "burst status freshness");
-        assertThat(none.verdict()).isEqualTo("n/a");
-        assertThat(none.measured()).isEqualTo("no job followed to its status");
+        Fixtures.assertRow(none, "n/a", "no job followed to its status");
     }
 
     @Test
@@ -131,8 +128,7 @@ class TargetsTest {
                 "steady status freshness").verdict()).as("p99 over 250 ms").isEqualTo("miss");
         TargetRow slowRate = row(Targets.evaluate(List.of(fresh(steady, 60, 240)), options("--rate", "50"),
                 Fixtures.platform(), List.of()), "steady status freshness");
-        assertThat(slowRate.verdict()).isEqualTo("n/a");
-        assertThat(slowRate.measured()).isEqualTo("p50 60.0 ms, p99 240 ms over 1000 jobs, but at 50/s");
+        Fixtures.assertRow(slowRate, "n/a", "p50 60.0 ms, p99 240 ms over 1000 jobs, but at 50/s");
         assertThat(row(Targets.evaluate(List.of(), options(), Fixtures.platform(), List.of()),
                 "steady status freshness").measured()).isEqualTo("steady not run");
     }

@@ -65,10 +65,9 @@ class WorkflowBenchTest {
     @Test
     void theWorkloadIsUnavailableWhenTheApiHasNoWorkflows() throws IOException {
         WorkloadRunner runner = runner(exchange -> StubApi.answer(exchange, 404, "Not Found"));
-        WorkloadResult result = runner.run(new BenchOptions.Run(Workload.WORKFLOW, 64, "workflow"));
-        assertThat(result.available()).isFalse();
-        assertThat(result.note()).isEqualTo("the API answers 404 to POST /api/workflows (Not Found); the platform "
-                + "does not support workflows");
+        StubApi.assertUnavailable(runner.run(new BenchOptions.Run(Workload.WORKFLOW, 64, "workflow")))
+                .isEqualTo("the API answers 404 to POST /api/workflows (Not Found); the platform does not support "
+                        + "workflows");
         assertThat(api.requests).singleElement().asString().startsWith("POST /api/workflows {\"name\":"
                 + "\"jobweaver-bench-probe\",\"nodes\":[{\"id\":\"only\",\"job\":{");
         assertThat(console.toString()).contains("workflow: probing POST /api/workflows");

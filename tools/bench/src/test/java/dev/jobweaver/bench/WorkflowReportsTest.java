@@ -39,13 +39,11 @@ class WorkflowReportsTest {
     private static WorkloadResult burst() {
         List<JobRecord> jobs = List.of(Fixtures.completed(JobKind.NOOP, 0, 1, 250),
                 Fixtures.completed(JobKind.NOOP, 0, 1, 500));
-        return WorkloadResult.of(new BenchOptions.Run(Workload.BURST, 64, "burst"), Fixtures.submission(2), jobs, "");
+        return Fixtures.burst(jobs);
     }
 
     private static BenchRun run(WorkloadResult... results) {
-        BenchOptions options = BenchOptions.parse(List.of("burst", "workflow", "--workflow-runs", "2",
-                "--diamond-runs", "4"), Path.of("/r"));
-        return Fixtures.run(options, List.of(results));
+        return Fixtures.run(List.of("burst", "workflow", "--workflow-runs", "2", "--diamond-runs", "4"), results);
     }
 
     @Test
@@ -61,9 +59,7 @@ class WorkflowReportsTest {
                 + "+23 +23 +23 +23\n");
         assertThat(text).containsPattern("workflow +diamond: run request to run finished +4 ");
         assertThat(text).contains("fan-out and diamond");
-        TargetRow row = target(run, "workflow correctness");
-        assertThat(row.verdict()).isEqualTo("pass");
-        assertThat(row.measured()).isEqualTo("6/6 runs as expected, 0 lost, 0 duplicated, 0 unexpected");
+        Fixtures.assertRow(target(run, "workflow correctness"), "pass", "6/6 runs as expected, 0 lost, 0 duplicated, 0 unexpected");
     }
 
     @Test
@@ -74,9 +70,7 @@ class WorkflowReportsTest {
         assertThat(text).contains("(diamond run): ended FAILED; node e: not listed, no job in jobweaver_api.jobs");
         // the failed run's e has no job; 3 runs completed by 320 ms
         assertThat(text).containsPattern("workflow +diamond c=64 +5 +4 +0 +3 +20 +19 +9\\.38 +46\\.9 +- *\n");
-        TargetRow row = target(run, "workflow correctness");
-        assertThat(row.verdict()).isEqualTo("miss");
-        assertThat(row.measured()).isEqualTo("5/6 runs as expected, 0 lost, 0 duplicated, 1 unexpected");
+        Fixtures.assertRow(target(run, "workflow correctness"), "miss", "5/6 runs as expected, 0 lost, 0 duplicated, 1 unexpected");
     }
 
     @Test

@@ -9,6 +9,7 @@ import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
@@ -58,7 +59,28 @@ public final class Cli {
         commandLine.setExecutionExceptionHandler(new Refusal());
         commandLine.setUsageHelpAutoWidth(true);
         commandLine.setUsageHelpLongOptionsMaxWidth(26);
+        commandLine.getSubcommands().values().forEach(command -> layOut(command.getCommandSpec().usageMessage()));
         return commandLine;
+    }
+
+    /**
+     * The help every command shares: a blank line before each section, {@code Usage: jobweaver up [OPTIONS]}, and the
+     * options in the order the command declares them; a section a command lacks prints no heading.
+     */
+    private static void layOut(UsageMessageSpec usage) {
+        usage.sortOptions(false)
+                .abbreviateSynopsis(true)
+                .headerHeading("%n")
+                .synopsisHeading("%nUsage: ")
+                .parameterListHeading("%n")
+                .optionListHeading("%nOptions:%n");
+        // picocli prints these two headings even where their section is empty
+        if (usage.description().length > 0) {
+            usage.descriptionHeading("%n");
+        }
+        if (usage.footer().length > 0) {
+            usage.footerHeading("%n");
+        }
     }
 
     /**

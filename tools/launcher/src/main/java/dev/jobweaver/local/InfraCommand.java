@@ -6,12 +6,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code jobweaver infra}: only Kafka and PostgreSQL, for running a service in Quarkus dev mode against them. */
-@Command(name = "infra", sortOptions = false,
-        headerHeading = "%n",
-        header = "Start only Kafka and PostgreSQL (for a service in Quarkus dev mode); Ctrl-C stops them.",
-        synopsisHeading = "%nUsage: ",
-        abbreviateSynopsis = true,
-        optionListHeading = "%nOptions:%n")
+@Command(name = "infra",
+        header = "Start only Kafka and PostgreSQL (for a service in Quarkus dev mode); Ctrl-C stops them.")
 public final class InfraCommand implements Callable<Integer> {
 
     @Mixin

@@ -11,15 +11,10 @@ import picocli.CommandLine.Option;
  * {@code jobweaver key}: prints the admin API key of a home folder, alone on its line, for scripts:
  * {@code curl -H "Authorization: Bearer $(./jobweaver key)" localhost:8080/api/jobs}.
  */
-@Command(name = "key", sortOptions = false,
-        headerHeading = "%n",
+@Command(name = "key",
         header = "Print the admin API key that `up` made for this home folder.",
-        synopsisHeading = "%nUsage: ",
-        abbreviateSynopsis = true,
-        descriptionHeading = "%n",
         description = "The key alone on one line, for scripts. It is kept in DIR/secrets.properties, readable by its "
-                + "owner only; `up` makes it on its first start in a home folder.",
-        optionListHeading = "%nOptions:%n")
+                + "owner only; `up` makes it on its first start in a home folder.")
 public final class KeyCommand implements Callable<Integer> {
 
     @Mixin

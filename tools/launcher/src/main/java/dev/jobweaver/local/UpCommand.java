@@ -15,12 +15,8 @@ import picocli.CommandLine.Option;
  * {@code jobweaver up}: Kafka, PostgreSQL and every built service, each its own process, until Ctrl-C or SIGTERM,
  * which stops the services gracefully, then Kafka and PostgreSQL.
  */
-@Command(name = "up", sortOptions = false,
-        headerHeading = "%n",
+@Command(name = "up",
         header = "Start Kafka, PostgreSQL and every built service on this machine; Ctrl-C stops them all.",
-        synopsisHeading = "%nUsage: ",
-        abbreviateSynopsis = true,
-        descriptionHeading = "%n",
         description = {
             "Each service runs in its own process, started one after another (each once the previous is ready), "
                     + "with a supervisor that restarts one that dies. Data lives in the home folder and survives "
@@ -31,8 +27,7 @@ import picocli.CommandLine.Option;
                     + "prints the admin key once the platform is up; ./jobweaver key prints it again.",
             "",
             "Extra JVM options for every service: the environment variable JOBWEAVER_JAVA_OPTS (added after the "
-                    + "defaults, so they win); for the Kafka broker: JOBWEAVER_KAFKA_JAVA_OPTS."},
-        optionListHeading = "%nOptions:%n")
+                    + "defaults, so they win); for the Kafka broker: JOBWEAVER_KAFKA_JAVA_OPTS."})
 public final class UpCommand implements Callable<Integer> {
 
     @Mixin

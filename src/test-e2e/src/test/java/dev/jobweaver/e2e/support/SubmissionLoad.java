@@ -66,6 +66,34 @@ public final class SubmissionLoad implements AutoCloseable {
         return List.copyOf(unexpected);
     }
 
+    /** One step of a fault: stopping or starting a part of the platform, or waiting while it is down. */
+    @FunctionalInterface
+    public interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * A fault under this load, which is closed after it: 2 s of load, {@code stop}, {@code whileDown}, {@code start}
+     * (also when {@code whileDown} fails), then {@code settleMillis} more of load.
+     *
+     * @return {@link System#nanoTime} right after {@code start}: what a scenario's recovery counts from
+     */
+    public long around(Step stop, Step whileDown, Step start, long settleMillis) throws Exception {
+        long restarted;
+        try (this) {
+            Thread.sleep(2_000);
+            stop.run();
+            try {
+                whileDown.run();
+            } finally {
+                start.run();
+                restarted = System.nanoTime();
+            }
+            Thread.sleep(settleMillis);
+        }
+        return restarted;
+    }
+
     /** Stops submitting and waits for the clients' last requests. */
     @Override
     public void close() {

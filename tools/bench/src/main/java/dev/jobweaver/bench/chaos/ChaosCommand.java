@@ -30,12 +30,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code jobweaver chaos}: starts a platform of its own and runs a {@link ChaosRun} against it. */
-@Command(name = "chaos", sortOptions = false,
-        headerHeading = "%n",
+@Command(name = "chaos",
         header = "Kill a service, Kafka or PostgreSQL every interval while jobs flow; check no accepted job is lost.",
-        synopsisHeading = "%nUsage: ",
-        abbreviateSynopsis = true,
-        descriptionHeading = "%n",
         description = {
             "Starts a platform of its own (Kafka, PostgreSQL and the three services, on free ports, in its own home "
                     + "folder, emptied first) and submits no-op jobs at --rate per second for --duration. Every "
@@ -48,8 +44,6 @@ import picocli.CommandLine.Spec;
                     + "accepted, refused, completed, failed, lost (accepted but never ended, or unknown: must be 0), "
                     + "jobs started more than once, and the longest wait from acceptance to first start. The report "
                     + "is printed and written to HOME/chaos-report.json; the services' logs are in HOME/logs."},
-        optionListHeading = "%nOptions:%n",
-        footerHeading = "%n",
         footer = {"Durations: 30s, 2m, 500ms, 1h; a bare number is seconds.",
             "Exit status: 0 when no accepted job was lost; 1 when one was (or the run failed); 2 for bad usage."})
 public final class ChaosCommand implements Callable<Integer> {

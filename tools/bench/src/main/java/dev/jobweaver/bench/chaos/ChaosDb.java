@@ -3,6 +3,7 @@ package dev.jobweaver.bench.chaos;
 import static dev.jobweaver.bench.IdChunks.instant;
 
 import dev.jobweaver.bench.IdChunks;
+import dev.jobweaver.bench.PlatformDb;
 import dev.jobweaver.local.Postgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -21,12 +22,8 @@ import java.util.UUID;
  */
 final class ChaosDb {
 
-    private static final String TERMINAL = "SELECT id FROM jobs WHERE id = ANY(?) AND status IN ('COMPLETED',"
-            + " 'FAILED', 'REJECTED')";
     private static final String JOBS = "SELECT id, status, created_at FROM jobs WHERE id = ANY(?)";
     private static final String EXECUTIONS = "SELECT job_id, job_status FROM job_executions WHERE job_id = ANY(?)";
-    private static final String RUNS = "SELECT job_id, count(*) AS runs, min(started_at) AS first_start"
-            + " FROM execution_attempts WHERE job_id = ANY(?) GROUP BY job_id";
 
     private final int port;
 
@@ -38,7 +35,7 @@ final class ChaosDb {
     /** The ids among {@code ids} whose job the API reports as ended. */
     Set<UUID> terminal(Collection<UUID> ids) {
         Set<UUID> done = new HashSet<>();
-        query("jobweaver_api", TERMINAL, ids, rs -> done.add(rs.getObject(1, UUID.class)));
+        query("jobweaver_api", PlatformDb.TERMINAL, ids, rs -> done.add(rs.getObject(1, UUID.class)));
         return done;
     }
 
@@ -56,7 +53,7 @@ final class ChaosDb {
                 rs -> scheduler.put(rs.getObject("job_id", UUID.class), rs.getString("job_status")));
         Map<UUID, Integer> runs = new HashMap<>();
         Map<UUID, Instant> firstStart = new HashMap<>();
-        query("jobweaver_worker", RUNS, ids, rs -> {
+        query("jobweaver_worker", PlatformDb.EXECUTIONS, ids, rs -> {
             UUID id = rs.getObject("job_id", UUID.class);
             runs.put(id, rs.getInt("runs"));
             firstStart.put(id, instant(rs, "first_start"));

@@ -39,6 +39,12 @@ class ChaosCommandTest {
         return (ChaosCommand) commandLine().parseArgs(all).subcommand().commandSpec().userObject();
     }
 
+    /** Asserts that {@code option value} is refused in picocli's words, naming the option, the value and {@code why}. */
+    private void assertInvalid(String option, String value, String why) {
+        assertThatThrownBy(() -> parse(option, value))
+                .hasMessage("Invalid value for option '" + option + "': '" + value + "' " + why);
+    }
+
     @Test
     void defaultsAreTenMinutesAt200JobsASecondWithAKillEvery30Seconds() {
         ChaosCommand chaos = parse("--root", "/repo");
@@ -101,14 +107,10 @@ class ChaosCommandTest {
 
     @Test
     void badValuesNameTheOptionAndTheValue() {
-        assertThatThrownBy(() -> parse("--rate", "0"))
-                .hasMessage("Invalid value for option '--rate': '0' is not a positive number");
-        assertThatThrownBy(() -> parse("--duration", "soon"))
-                .hasMessage("Invalid value for option '--duration': 'soon' is not a duration such as 30s, 2m or 500ms");
-        assertThatThrownBy(() -> parse("--interval", "0"))
-                .hasMessage("Invalid value for option '--interval': '0' is not a positive duration");
-        assertThatThrownBy(() -> parse("--workers", "0"))
-                .hasMessage("Invalid value for option '--workers': '0' is not a positive whole number");
+        assertInvalid("--rate", "0", "is not a positive number");
+        assertInvalid("--duration", "soon", "is not a duration such as 30s, 2m or 500ms");
+        assertInvalid("--interval", "0", "is not a positive duration");
+        assertInvalid("--workers", "0", "is not a positive whole number");
         assertThatThrownBy(() -> parse("--seed", "x")).isInstanceOf(ParameterException.class)
                 .hasMessageContaining("--seed");
     }
