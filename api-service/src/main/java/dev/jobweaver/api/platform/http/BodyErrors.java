@@ -1,13 +1,13 @@
 package dev.jobweaver.api.platform.http;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.annotation.JsonSubTypes;
-import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -352,7 +352,7 @@ public final class BodyErrors {
     }
 
     /** How the 400 names a Java type's JSON kind: "an integer", "a string", "an array". */
-    public static String kindOf(Class<?> type) {
+    private static String kindOf(Class<?> type) {
         if (type == null) {
             return "of another type";
         }
@@ -433,17 +433,17 @@ public final class BodyErrors {
                 .collect(Collectors.joining(", "));
     }
 
-    public static String enumValues(Class<?> type) {
+    private static String enumValues(Class<?> type) {
         return Arrays.stream(type.getEnumConstants()).map(String::valueOf).collect(Collectors.joining(", "));
     }
 
     /** Where in the body Jackson stopped, {@code " (line 1, column 5)"}, or nothing when it does not say. */
-    public static String location(JsonProcessingException e) {
+    private static String location(JsonProcessingException e) {
         return e.getLocation() == null ? ""
                 : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
     }
 
-    public static String firstLine(String text) {
+    private static String firstLine(String text) {
         if (text == null) {
             return "";
         }
