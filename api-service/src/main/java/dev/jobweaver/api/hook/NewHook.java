@@ -28,9 +28,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The body of {@code POST /api/hooks}: a name and exactly one target, a {@code job} (checked exactly as
- * {@code POST /api/jobs} checks a body, by {@link JobBodies}, its problems named
- * under {@code job.}) or a {@code workflowId}. Unknown fields are ignored. Whether a workflow exists is the
- * resource's question.
+ * {@code POST /api/jobs} checks a body, by {@link JobBodies}, its problems named under {@code job.}) or a
+ * {@code workflowId}. Unknown fields are ignored. Whether a workflow exists is the resource's question.
  *
  * @param job the job each call makes, as its tree: read by {@link JobBodies}, not here, so that its messages are a
  *            submission's

@@ -182,7 +182,7 @@ public class JobBodies {
         return bound.withPayload(tree(bound.jobType(), payload, prefix + "payload"));
     }
 
-    /** {@code payload} read as {@code type}'s record, then written back as a tree; failures named under {@code field}. */
+    /** {@code payload} read as {@code type}'s record and written back as a tree; failures named under {@code field}. */
     private JsonNode tree(JobType type, JsonNode payload, String field) {
         if (!payload.isObject()) {
             throw BodyErrors.wrongType(field, "an object", payload);

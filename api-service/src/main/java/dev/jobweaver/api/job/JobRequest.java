@@ -45,6 +45,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @RegisterForReflection
 @Body(rule = ApiErrorCode.INVALID_JOB_REQUEST, example = JobRequest.EXAMPLE, showsValue = true)
 @JsonIgnoreProperties(ignoreUnknown = true)
+@Schema(name = "JobRequest", example = """
+        {"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"hi"},{"action":"SLEEP","durationMs":500}]},"maxRetryCount":3,"priority":"HIGH","delayMs":5000,"labels":{"team":"billing"}}""")
 public record JobRequest(
         @Schema(required = true, description = "the kind of job: SIMULATION (steps) or HTTP (one outbound request)")
         JobType jobType,

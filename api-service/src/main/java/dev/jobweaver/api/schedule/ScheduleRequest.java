@@ -26,11 +26,10 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The body of {@code POST} and {@code PUT /api/schedules}. Unknown fields are ignored. Its timing and its target need
- * more than one field and the job reader, so {@link #definition} checks them once the members' own rules hold: a cron
- * or an interval read in the time zone, and either a {@code workflowId} (whether that workflow exists is the
- * resource's question) or a {@code job}, read and checked exactly as a {@code POST /api/jobs} body is
- * ({@link JobBodies}), every message naming the field under {@code job.}; the
- * template is stored normalised, as the submission path would store the job.
+ * more than one field and {@link JobBodies}, so {@link #definition} checks them once the members' own rules hold: a
+ * cron or an interval read in the time zone, and either a {@code workflowId} (whether that workflow exists is the
+ * resource's question) or a {@code job}, read and checked exactly as a {@code POST /api/jobs} body is, every message
+ * naming the field under {@code job.}; the template is stored normalised, as the submission path would store the job.
  *
  * @param misfire read as a string so that an unknown value is a broken rule rather than a value of the wrong type;
  *                so are {@code overlap} and {@code workflowId}

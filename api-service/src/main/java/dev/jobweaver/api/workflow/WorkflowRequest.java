@@ -26,11 +26,10 @@ import org.hibernate.validator.constraints.Range;
 
 /**
  * The body of {@code POST} and {@code PUT /api/workflows}. Unknown fields are ignored. The graph and the nodes' jobs
- * need the job reader and all the nodes at once, so {@link #definition} checks them once the members' own rules hold:
- * the graph's rules ({@link WorkflowGraph#problems}: ids, unknown dependencies, a cycle, at most 100 nodes), and every
- * node's job read and checked exactly as a {@code POST /api/jobs} body is ({@link JobBodies}), its messages naming the
- * field under {@code nodes[i].job.}. Each job is stored
- * normalised, with its retries and the workflow's tenant explicit.
+ * need {@link JobBodies} and all the nodes at once, so {@link #definition} checks them once the members' own rules
+ * hold: the graph's rules ({@link WorkflowGraph#problems}: ids, unknown dependencies, a cycle, at most 100 nodes), and
+ * every node's job read and checked exactly as a {@code POST /api/jobs} body is, its messages naming the field under
+ * {@code nodes[i].job.}. Each job is stored normalised, with its retries and the workflow's tenant explicit.
  *
  * @param maxConcurrency a {@link BigInteger} so that a number beyond any integer type is refused as out of range
  */
@@ -67,7 +66,7 @@ public record WorkflowRequest(
     /**
      * A node of the graph.
      *
-     * @param job the node's job, as its tree: read by the job reader, not here, so that its messages are a
+     * @param job the node's job, as its tree: read by {@link JobBodies}, not here, so that its messages are a
      *            submission's
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
