@@ -1,11 +1,8 @@
 package dev.jobweaver.api.deadletter;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.job.JobApiConfig;
+import dev.jobweaver.api.job.JobBodies;
 import dev.jobweaver.api.job.PublishFailedException;
-import dev.jobweaver.api.job.JobRequestReader;
-import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
@@ -71,21 +68,17 @@ public class DeadLetterResource {
     private final DeadLetterService deadLetters;
     private final RestSupport rest;
     private final BodyReader bodies;
-    private final ObjectMapper mapper;
-    private final JobRequestReader jobs;
-    private final JobRequestValidator validator;
+    private final JobBodies jobs;
 
     private final Callers callers;
 
-    public DeadLetterResource(DeadLetterService deadLetters, RestSupport rest, JobApiConfig config,
-                              ObjectMapper mapper, Callers callers, BodyReader bodies) {
+    public DeadLetterResource(DeadLetterService deadLetters, RestSupport rest, JobBodies jobs, Callers callers,
+                              BodyReader bodies) {
         this.callers = callers;
         this.deadLetters = deadLetters;
         this.rest = rest;
         this.bodies = bodies;
-        this.mapper = mapper;
-        this.jobs = new JobRequestReader(mapper);
-        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
+        this.jobs = jobs;
     }
 
     @GET
@@ -161,7 +154,7 @@ public class DeadLetterResource {
             }
             refuseRequeue(stored);
             try {
-                return request.payload(JobType.valueOf(stored.jobType()), mapper, jobs, validator);
+                return request.payload(JobType.valueOf(stored.jobType()), jobs);
             } catch (RefusedException e) {
                 throw refused(e);
             }

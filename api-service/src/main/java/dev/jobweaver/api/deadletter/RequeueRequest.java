@@ -1,21 +1,14 @@
 package dev.jobweaver.api.deadletter;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jobweaver.api.job.JobRequest;
-import dev.jobweaver.api.job.JobRequestReader;
-import dev.jobweaver.api.job.JobRequestValidator;
+import dev.jobweaver.api.job.JobBodies;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
-import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.job.JobType;
 import java.math.BigInteger;
-import java.time.Instant;
-import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.hibernate.validator.constraints.Range;
@@ -53,30 +46,11 @@ public record RequeueRequest(
     }
 
     /**
-     * {@link #payload} checked and normalised as the payload of a submission of {@code type}, by the job reader and
-     * validator themselves, so that a payload accepted here is one {@code POST /api/jobs} would accept: the same
-     * messages, each naming a field under {@code payload.}, with this body's code.
+     * {@link #payload} checked and normalised as the payload of a submission of {@code type}, by the job bodies'
+     * reader itself, so that a payload accepted here is one {@code POST /api/jobs} would accept: the same messages,
+     * each naming a field under {@code payload.}, with this body's code.
      */
-    JsonNode payload(JobType type, ObjectMapper mapper, JobRequestReader jobs, JobRequestValidator validator) {
-        ObjectNode submission = mapper.createObjectNode();
-        submission.put("jobType", type.name());
-        submission.set("payload", payload);
-        JobRequest request;
-        try {
-            request = jobs.read(mapper.writeValueAsBytes(submission));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a parsed payload could not be written again", e);
-        } catch (ApiException e) {
-            throw e.code() == ApiErrorCode.INVALID_JOB_REQUEST ? invalid(e.getMessage()) : e;
-        }
-        List<String> violations = validator.violations(request, Instant.now());
-        if (!violations.isEmpty()) {
-            throw invalid(String.join("; ", violations));
-        }
-        return request.payload();
-    }
-
-    private static ApiException invalid(String message) {
-        return new ApiException(ApiErrorCode.INVALID_DEAD_LETTER_REQUEST, message);
+    JsonNode payload(JobType type, JobBodies jobs) {
+        return jobs.payload(type, payload, ApiErrorCode.INVALID_DEAD_LETTER_REQUEST);
     }
 }

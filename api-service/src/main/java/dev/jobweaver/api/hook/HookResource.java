@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import dev.jobweaver.api.job.JobApiConfig;
-import dev.jobweaver.api.job.JobRequestReader;
-import dev.jobweaver.api.job.JobRequestValidator;
+import dev.jobweaver.api.job.JobBodies;
 import dev.jobweaver.api.job.outbox.OutboxFullException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.crypto.SecretCipher;
@@ -90,24 +88,20 @@ public class HookResource {
     private final HookCalls calls;
     private final WorkflowStarter workflows;
     private final RestSupport rest;
-    private final JobRequestReader jobs;
-    private final JobRequestValidator validator;
-    private final int defaultRetryCount;
+    private final JobBodies jobs;
     private final ObjectReader bodies;
     private final Duration tolerance;
     private final String base;
     private final Callers callers;
 
     public HookResource(HookService hooks, HookCalls calls, WorkflowStarter workflows, RestSupport rest,
-                        JobApiConfig config, HookConfig hookConfig, ObjectMapper mapper, Callers callers) {
+                        JobBodies jobs, HookConfig hookConfig, ObjectMapper mapper, Callers callers) {
         this.callers = callers;
         this.hooks = hooks;
         this.calls = calls;
         this.workflows = workflows;
         this.rest = rest;
-        this.jobs = new JobRequestReader(mapper);
-        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
-        this.defaultRetryCount = config.validation().defaultRetryCount();
+        this.jobs = jobs;
         ObjectMapper strict = mapper.copy();
         strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
@@ -346,8 +340,7 @@ public class HookResource {
             throw rest.refused(BodyErrors.empty(NewHook.class));
         }
         try {
-            return body.definition(jobs, validator, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant(),
-                    defaultRetryCount);
+            return body.definition(jobs, Instant.now().truncatedTo(ChronoUnit.MICROS), caller.tenant());
         } catch (RefusedException e) {
             throw rest.refused(e);
         }

@@ -2,9 +2,8 @@ package dev.jobweaver.api.hook;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.api.job.JobBodies;
 import dev.jobweaver.api.job.JobRequest;
-import dev.jobweaver.api.job.JobRequestReader;
-import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.Body;
@@ -24,11 +23,10 @@ import org.hibernate.validator.constraintvalidation.HibernateConstraintValidator
 
 /**
  * The body of {@code POST /api/hooks}: a name and exactly one target, a {@code job} (checked exactly as
- * {@code POST /api/jobs} checks a body, by {@link JobRequestReader} and {@link JobRequestValidator}, its problems named
- * under {@code job.}) or a {@code workflowId}. Unknown fields are ignored. Whether a workflow exists is the
- * resource's question.
+ * {@code POST /api/jobs} checks a body, by {@link JobBodies}, its problems named under {@code job.}) or a
+ * {@code workflowId}. Unknown fields are ignored. Whether a workflow exists is the resource's question.
  *
- * @param job the job each call makes, as its tree: read by the job reader, not here, so that its messages are a
+ * @param job the job each call makes, as its tree: read by {@link JobBodies}, not here, so that its messages are a
  *            submission's
  */
 @Body(rule = ApiErrorCode.INVALID_HOOK_REQUEST, example = NewHook.EXAMPLE)
@@ -53,8 +51,7 @@ public record NewHook(
      * tenant {@code ownTenant} (the caller's) when it names none; a workflow's hook takes its workflow's, which the
      * resource reads.
      */
-    HookDefinition definition(JobRequestReader jobs, JobRequestValidator validator, Instant now, String ownTenant,
-                              int defaultRetryCount) {
+    HookDefinition definition(JobBodies jobs, Instant now, String ownTenant) {
         if (!hasJob()) {
             return new HookDefinition(name, JobControl.DEFAULT_TENANT,
                     new HookTarget.Workflow(UUID.fromString(workflowId)));
@@ -62,9 +59,9 @@ public record NewHook(
         if (!job.isObject()) {
             throw BodyErrors.wrongType("job", "an object (a POST /api/jobs body)", job);
         }
-        JobRequest request = jobs.readMember(job, "job", ApiErrorCode.INVALID_HOOK_REQUEST);
+        JobRequest request = jobs.member(job, "job", ApiErrorCode.INVALID_HOOK_REQUEST);
         List<String> out = new ArrayList<>();
-        validator.violations(request, now).forEach(violation -> out.add("job." + violation));
+        jobs.violations(request, now).forEach(violation -> out.add("job." + violation));
         if (request.runAt() != null) {
             out.add("job.runAt is not allowed in a hook: each call's job starts when it is called; use job.delayMs"
                     + " to start it later than its call");
@@ -74,7 +71,7 @@ public record NewHook(
         }
         String tenant = request.tenant() == null ? ownTenant : request.tenant();
         return new HookDefinition(name, tenant,
-                new HookTarget.Job(JobRequestReader.templateText(request, tenant, defaultRetryCount)));
+                new HookTarget.Job(jobs.templateText(request, tenant)));
     }
 
     private boolean hasJob() {

@@ -20,7 +20,6 @@ import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Priority;
-import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
@@ -73,32 +72,21 @@ public class JobResource {
     private final JobCommandService commands;
     private final JobMetrics metrics;
     private final RestSupport rest;
-    private final JobRequestReader reader;
-    private final JobRequestValidator validator;
-    private final JobApiConfig config;
+    private final JobBodies jobs;
     private final ObjectMapper mapper;
     private final Callers callers;
 
     public JobResource(JobSubmissionService submissions, JobQueryService queries, JobCommandService commands,
-                       JobMetrics metrics, RestSupport rest, ObjectMapper mapper, JobApiConfig config,
-                       Callers callers) {
+                       JobMetrics metrics, RestSupport rest, ObjectMapper mapper, Callers callers,
+                       JobBodies jobs) {
         this.callers = callers;
         this.submissions = submissions;
         this.queries = queries;
         this.commands = commands;
         this.metrics = metrics;
         this.rest = rest;
-        this.config = config;
         this.mapper = mapper;
-        this.reader = new JobRequestReader(mapper);
-        StepRules.Limits limits = JobRequestValidator.limitsOf(config.validation());
-        String beyond = limits.exceeding(StepRules.Limits.CEILINGS);
-        if (beyond != null) {
-            // The scheduler and the worker quarantine jobs beyond the ceilings: accepting them here would lose them.
-            throw new IllegalStateException("jobweaver.api.validation." + beyond
-                    + ", the most the other services accept; lower it");
-        }
-        this.validator = new JobRequestValidator(limits);
+        this.jobs = jobs;
     }
 
     @POST
@@ -141,19 +129,19 @@ public class JobResource {
         }
         JobRequest request;
         try {
-            request = reader.read(body);
+            request = jobs.read(body);
         } catch (RefusedException e) {
             throw refused(e);
         }
         // The acceptance instant, to the microsecond the database keeps: delayMs counts from it, runAt is bounded by it.
         Instant acceptedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        List<String> violations = validator.violations(request, acceptedAt);
+        List<String> violations = jobs.violations(request, acceptedAt);
         if (!violations.isEmpty()) {
             throw refused(new ApiException(ApiErrorCode.INVALID_JOB_REQUEST, String.join("; ", violations)));
         }
         JobControl control = owned(request.control(acceptedAt), request.tenant(), caller);
         int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount()
-                : config.validation().defaultRetryCount();
+                : jobs.defaultRetryCount();
         String traceparent = routing.request().getHeader(Headers.TRACEPARENT);
         Map<String, String> retryAfter = rest.retryAfter();
         Uni<AcceptedJob> submitted = key == null

@@ -2,9 +2,8 @@ package dev.jobweaver.api.schedule;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobweaver.api.job.JobBodies;
 import dev.jobweaver.api.job.JobRequest;
-import dev.jobweaver.api.job.JobRequestReader;
-import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.Body;
@@ -28,15 +27,14 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The body of {@code POST} and {@code PUT /api/schedules}. Unknown fields are ignored. Its timing and its target need
- * more than one field and the job reader, so {@link #definition} checks them once the members' own rules hold: a cron
- * or an interval read in the time zone, and either a {@code workflowId} (whether that workflow exists is the
- * resource's question) or a {@code job}, read and checked exactly as a {@code POST /api/jobs} body is
- * ({@link JobRequestReader}, {@link JobRequestValidator}), every message naming the field under {@code job.}; the
- * template is stored normalised, as the submission path would store the job.
+ * more than one field and {@link JobBodies}, so {@link #definition} checks them once the members' own rules hold: a
+ * cron or an interval read in the time zone, and either a {@code workflowId} (whether that workflow exists is the
+ * resource's question) or a {@code job}, read and checked exactly as a {@code POST /api/jobs} body is, every message
+ * naming the field under {@code job.}; the template is stored normalised, as the submission path would store the job.
  *
  * @param misfire read as a string so that an unknown value is a broken rule rather than a value of the wrong type;
  *                so are {@code overlap} and {@code workflowId}
- * @param job the job each run makes, as its tree: read by the job reader, not here, so that its messages are a
+ * @param job the job each run makes, as its tree: read by {@link JobBodies}, not here, so that its messages are a
  *            submission's
  */
 @Body(rule = ApiErrorCode.INVALID_SCHEDULE_REQUEST, example = ScheduleRequest.EXAMPLE)
@@ -77,11 +75,9 @@ public record ScheduleRequest(
      * The definition, valid at {@code now}, or an {@link ApiException} naming every rule its timing and target break;
      * its tenant {@code ownTenant} (the caller's) when the body names none. Only for a body whose members are valid.
      */
-    ScheduleDefinition definition(JobRequestReader jobs, JobRequestValidator validator, Instant now, String ownTenant,
-                                  int defaultRetryCount) {
+    ScheduleDefinition definition(JobBodies jobs, Instant now, String ownTenant) {
         // read before the rules are checked: a wrong type in the job is a malformed request, as for jobs
-        JobRequest request = job == null ? null
-                : jobs.readMember(job, "job", ApiErrorCode.INVALID_SCHEDULE_REQUEST);
+        JobRequest request = job == null ? null : jobs.member(job, "job", ApiErrorCode.INVALID_SCHEDULE_REQUEST);
         List<String> out = new ArrayList<>();
         if (interval != null && interval.length() > MAX_INTERVAL_LENGTH) {
             out.add("interval must be at most " + MAX_INTERVAL_LENGTH + " characters, got " + interval.length());
@@ -100,7 +96,7 @@ public record ScheduleRequest(
         }
         String effectiveTenant = tenant;
         if (request != null) {
-            validator.violations(request, now).forEach(violation -> out.add("job." + violation));
+            jobs.violations(request, now).forEach(violation -> out.add("job." + violation));
             if (request.runAt() != null) {
                 out.add("job.runAt is not allowed in a schedule: each run's job starts at its tick; use job.delayMs to"
                         + " start it later than its tick");
@@ -126,7 +122,7 @@ public record ScheduleRequest(
                     new ScheduleTarget.Workflow(UUID.fromString(workflowId)));
         }
         String scheduleTenant = effectiveTenant == null ? ownTenant : effectiveTenant;
-        String template = JobRequestReader.templateText(request, scheduleTenant, defaultRetryCount);
+        String template = jobs.templateText(request, scheduleTenant);
         return new ScheduleDefinition(name, scheduleTenant, cron, interval, zone, misfireValue, overlapValue,
                 pausedValue, new ScheduleTarget.Job(template));
     }

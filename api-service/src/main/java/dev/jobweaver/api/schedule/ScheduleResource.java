@@ -1,9 +1,6 @@
 package dev.jobweaver.api.schedule;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.job.JobApiConfig;
-import dev.jobweaver.api.job.JobRequestReader;
-import dev.jobweaver.api.job.JobRequestValidator;
+import dev.jobweaver.api.job.JobBodies;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
@@ -57,21 +54,17 @@ public class ScheduleResource {
     private final WorkflowService workflows;
     private final RestSupport rest;
     private final BodyReader bodies;
-    private final JobRequestReader jobs;
-    private final JobRequestValidator validator;
-    private final int defaultRetryCount;
+    private final JobBodies jobs;
     private final Callers callers;
 
     public ScheduleResource(ScheduleService schedules, WorkflowService workflows, RestSupport rest,
-                            JobApiConfig config, ObjectMapper mapper, Callers callers, BodyReader bodies) {
+                            JobBodies jobs, Callers callers, BodyReader bodies) {
         this.callers = callers;
         this.schedules = schedules;
         this.workflows = workflows;
         this.rest = rest;
         this.bodies = bodies;
-        this.jobs = new JobRequestReader(mapper);
-        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
-        this.defaultRetryCount = config.validation().defaultRetryCount();
+        this.jobs = jobs;
     }
 
     @POST
@@ -256,8 +249,8 @@ public class ScheduleResource {
     private ScheduleDefinition definition(byte[] body, String ownTenant) {
         rest.checkSize(body);
         try {
-            return bodies.required(body, ScheduleRequest.class).definition(jobs, validator,
-                    Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant, defaultRetryCount);
+            return bodies.required(body, ScheduleRequest.class).definition(jobs,
+                    Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
         } catch (RefusedException e) {
             throw refused(e);
         }

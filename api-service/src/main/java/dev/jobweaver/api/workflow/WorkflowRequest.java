@@ -2,9 +2,8 @@ package dev.jobweaver.api.workflow;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobweaver.api.job.JobBodies;
 import dev.jobweaver.api.job.JobRequest;
-import dev.jobweaver.api.job.JobRequestReader;
-import dev.jobweaver.api.job.JobRequestValidator;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.Body;
@@ -28,11 +27,10 @@ import org.hibernate.validator.constraints.Range;
 
 /**
  * The body of {@code POST} and {@code PUT /api/workflows}. Unknown fields are ignored. The graph and the nodes' jobs
- * need the job reader and all the nodes at once, so {@link #definition} checks them once the members' own rules hold:
- * the graph's rules ({@link WorkflowGraph#problems}: ids, unknown dependencies, a cycle, at most 100 nodes), and every
- * node's job read and checked exactly as a {@code POST /api/jobs} body is ({@link JobRequestReader},
- * {@link JobRequestValidator}), its messages naming the field under {@code nodes[i].job.}. Each job is stored
- * normalised, with its retries and the workflow's tenant explicit.
+ * need {@link JobBodies} and all the nodes at once, so {@link #definition} checks them once the members' own rules
+ * hold: the graph's rules ({@link WorkflowGraph#problems}: ids, unknown dependencies, a cycle, at most 100 nodes), and
+ * every node's job read and checked exactly as a {@code POST /api/jobs} body is, its messages naming the field under
+ * {@code nodes[i].job.}. Each job is stored normalised, with its retries and the workflow's tenant explicit.
  *
  * @param maxConcurrency a {@link BigInteger} so that a number beyond any integer type is refused as out of range
  */
@@ -70,7 +68,7 @@ public record WorkflowRequest(
     /**
      * A node of the graph.
      *
-     * @param job the node's job, as its tree: read by the job reader, not here, so that its messages are a
+     * @param job the node's job, as its tree: read by {@link JobBodies}, not here, so that its messages are a
      *            submission's
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -92,8 +90,7 @@ public record WorkflowRequest(
      * break; its tenant {@code ownTenant} (the caller's) when the body names none. Only for a body whose members are
      * valid.
      */
-    WorkflowDefinition definition(JobRequestReader jobs, JobRequestValidator validator, Instant now, String ownTenant,
-                                  int defaultRetryCount) {
+    WorkflowDefinition definition(JobBodies jobs, Instant now, String ownTenant) {
         List<String> out = new ArrayList<>();
         String workflowTenant = tenant == null ? ownTenant : tenant;
         int count = nodes == null ? 0 : nodes.size();
@@ -125,9 +122,8 @@ public record WorkflowRequest(
             if (node.job() == null) {
                 out.add(field + ".job is required: the node's job, as a POST /api/jobs body");
             } else {
-                JobRequest request = jobs.readMember(node.job(), field + ".job",
-                        ApiErrorCode.INVALID_WORKFLOW_REQUEST);
-                List<String> violations = validator.violations(request, now);
+                JobRequest request = jobs.member(node.job(), field + ".job", ApiErrorCode.INVALID_WORKFLOW_REQUEST);
+                List<String> violations = jobs.violations(request, now);
                 violations.forEach(violation -> out.add(field + ".job." + violation));
                 if (request.runAt() != null) {
                     out.add(field + ".job.runAt is not allowed in a workflow: a node's job starts when its"
@@ -139,7 +135,7 @@ public record WorkflowRequest(
                             + "'; a workflow's jobs take its tenant: give it as tenant");
                 }
                 if (violations.isEmpty()) {
-                    template = JobRequestReader.template(request, workflowTenant, defaultRetryCount);
+                    template = jobs.template(request, workflowTenant);
                 }
             }
             defined.add(new WorkflowDefinition.Node(node.id(), template, node.dependencies()));

@@ -1,10 +1,7 @@
 package dev.jobweaver.api.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.job.JobApiConfig;
-import dev.jobweaver.api.job.JobRequestReader;
-import dev.jobweaver.api.job.JobRequestValidator;
+import dev.jobweaver.api.job.JobBodies;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
@@ -62,21 +59,17 @@ public class WorkflowResource {
     private final WorkflowRunService runs;
     private final RestSupport rest;
     private final BodyReader bodies;
-    private final JobRequestReader jobs;
-    private final JobRequestValidator validator;
-    private final int defaultRetryCount;
+    private final JobBodies jobs;
     private final Callers callers;
 
-    public WorkflowResource(WorkflowService workflows, WorkflowRunService runs, RestSupport rest, JobApiConfig config,
-                            ObjectMapper mapper, Callers callers, BodyReader bodies) {
+    public WorkflowResource(WorkflowService workflows, WorkflowRunService runs, RestSupport rest, JobBodies jobs,
+                            Callers callers, BodyReader bodies) {
         this.callers = callers;
         this.workflows = workflows;
         this.runs = runs;
         this.rest = rest;
         this.bodies = bodies;
-        this.jobs = new JobRequestReader(mapper);
-        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
-        this.defaultRetryCount = config.validation().defaultRetryCount();
+        this.jobs = jobs;
     }
 
     @POST
@@ -248,8 +241,8 @@ public class WorkflowResource {
         rest.checkSize(body);
         WorkflowDefinition definition;
         try {
-            definition = bodies.required(body, WorkflowRequest.class).definition(jobs, validator,
-                    Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant, defaultRetryCount);
+            definition = bodies.required(body, WorkflowRequest.class).definition(jobs,
+                    Instant.now().truncatedTo(ChronoUnit.MICROS), ownTenant);
         } catch (RefusedException e) {
             throw rest.refused(e);
         }

@@ -20,4 +20,10 @@ public @interface Body {
 
     /** A body the endpoint takes, shown when the body is empty or no JSON object. */
     String example();
+
+    /**
+     * Whether a value of the wrong type is named by itself ({@code tenant must be a string, got the number 7}) rather
+     * than by its kind ({@code got an integer}): the wording of the job body, kept from the original API.
+     */
+    boolean showsValue() default false;
 }

@@ -1,5 +1,7 @@
 package dev.jobweaver.api.platform.http;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -7,6 +9,7 @@ import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import jakarta.validation.ConstraintViolation;
@@ -53,21 +56,32 @@ public final class BodyErrors {
 
     /** The 400 for what Jackson could not bind to {@code body} (null when the endpoint's body is no {@link Body}). */
     public static ApiException unreadable(JsonProcessingException e, Class<?> body) {
+        return unreadable(e, body, "");
+    }
+
+    /**
+     * The 400 for what Jackson could not bind to a member of {@code body}, read on its own: every field named under
+     * {@code prefix} ({@code payload.steps[0].durationMs} for the prefix {@code payload}); {@code ""} for the body.
+     */
+    public static ApiException unreadable(JsonProcessingException e, Class<?> body, String prefix) {
         if (e instanceof UnrecognizedPropertyException unknown) {
-            String field = path(unknown.getPath());
+            String field = path(prefix, unknown.getPath());
             return new ApiException(rule(body), "unknown field '" + ClientText.shown(field) + "'; "
                     + (field.contains(".") || field.contains("[") ? "" : "the body has " + fields(body)));
         }
+        if (e instanceof InvalidTypeIdException typeId) {
+            return unknownSubtype(typeId, body, prefix);
+        }
         if (e instanceof InvalidFormatException format && format.getTargetType() != null
                 && format.getTargetType().isEnum() && format.getValue() instanceof String value) {
-            return new ApiException(rule(body), path(format.getPath()) + " '" + ClientText.cut(value)
+            return new ApiException(rule(body), path(prefix, format.getPath()) + " '" + ClientText.cut(value)
                     + "' is not a known value; valid values are " + enumValues(format.getTargetType()));
         }
         if (e instanceof MismatchedInputException mismatch) {
-            return mismatched(mismatch, body);
+            return mismatched(mismatch, body, prefix);
         }
         if (e instanceof JsonMappingException mapping) {
-            String path = path(mapping.getPath());
+            String path = path(prefix, mapping.getPath());
             Throwable cause = mapping.getCause();
             if (cause instanceof InputCoercionException coercion) {
                 return malformed(path + " is out of range: " + coercion.getOriginalMessage());
@@ -149,9 +163,9 @@ public final class BodyErrors {
         return null;
     }
 
-    private static ApiException mismatched(MismatchedInputException e, Class<?> body) {
-        String path = path(e.getPath());
-        String got = got(e);
+    private static ApiException mismatched(MismatchedInputException e, Class<?> body, String prefix) {
+        String path = path(prefix, e.getPath());
+        String got = got(e, body);
         if (path.isEmpty()) {
             if (got == null || "an object".equals(got) || e.getOriginalMessage().startsWith("Trailing token")) {
                 // an object it is, but something after it is not JSON
@@ -160,17 +174,42 @@ public final class BodyErrors {
             }
             return notAnObject(got, body);
         }
-        return malformed(path + " must be " + expected(body, e.getPath(), e.getTargetType()) + ", got "
-                + (got == null ? "of another type" : got));
+        String expected = prefix.isEmpty() ? expected(body, e.getPath(), e.getTargetType())
+                : kindOf(e.getTargetType());
+        return malformed(path + " must be " + expected + ", got " + (got == null ? "of another type" : got));
+    }
+
+    /**
+     * The 400 for a polymorphic member (a step) whose type property ({@code action}) is missing or names no subtype,
+     * with the body's code: {@code payload.steps[1].action 'X' is not a known action; valid actions are SLEEP, ...}.
+     */
+    private static ApiException unknownSubtype(InvalidTypeIdException e, Class<?> body, String prefix) {
+        Class<?> base = e.getBaseType() == null ? null : e.getBaseType().getRawClass();
+        JsonTypeInfo info = base == null ? null : base.getAnnotation(JsonTypeInfo.class);
+        JsonSubTypes subtypes = base == null ? null : base.getAnnotation(JsonSubTypes.class);
+        String property = info == null || info.property().isEmpty() ? "type" : info.property();
+        String valid = subtypes == null ? "" : "; valid " + property + "s are " + Arrays.stream(subtypes.value())
+                .map(JsonSubTypes.Type::name).collect(Collectors.joining(", "));
+        String path = path(prefix, e.getPath());
+        String field = (path.isEmpty() ? "" : path + ".") + property;
+        if (e.getTypeId() == null) {
+            return new ApiException(rule(body), field + " is required" + valid);
+        }
+        return new ApiException(rule(body), field + " '" + ClientText.cut(e.getTypeId()) + "' is not a known "
+                + property + valid);
     }
 
     /**
      * What the client sent where binding failed: the value Jackson refused to coerce, else the token it names. The
-     * parser is closed by then, so its current token is gone.
+     * parser is closed by then, so its current token is gone. A {@link Body#showsValue} body names the refused value
+     * itself ({@code the number 7}) where the others name its kind ({@code an integer}).
      */
-    private static String got(MismatchedInputException e) {
+    private static String got(MismatchedInputException e, Class<?> body) {
         if (e instanceof InvalidFormatException format) {
             Object value = format.getValue();
+            if (value != null && showsValue(body)) {
+                return shown(value);
+            }
             if (value instanceof String) {
                 return "a string";
             }
@@ -210,13 +249,8 @@ public final class BodyErrors {
         return null;
     }
 
-    /** {@code payload.steps[2].durationMs} from Jackson's reference chain. */
-    static String path(List<JsonMappingException.Reference> references) {
-        return path("", references);
-    }
-
     /** The field path of {@code references} under {@code prefix} ({@code ""} for the body itself). */
-    public static String path(String prefix, List<JsonMappingException.Reference> references) {
+    private static String path(String prefix, List<JsonMappingException.Reference> references) {
         StringBuilder out = new StringBuilder(prefix);
         for (JsonMappingException.Reference ref : references) {
             if (ref.getFieldName() != null) {
@@ -318,7 +352,7 @@ public final class BodyErrors {
     }
 
     /** How the 400 names a Java type's JSON kind: "an integer", "a string", "an array". */
-    public static String kindOf(Class<?> type) {
+    private static String kindOf(Class<?> type) {
         if (type == null) {
             return "of another type";
         }
@@ -361,6 +395,25 @@ public final class BodyErrors {
         };
     }
 
+    /** {@code value} as a {@link Body#showsValue} body names it: {@code the string "x"}, {@code the number 7}. */
+    private static String shown(Object value) {
+        if (value instanceof String text) {
+            return "the string \"" + ClientText.cut(text) + "\"";
+        }
+        if (value instanceof Number) {
+            return "the number " + value;
+        }
+        if (value instanceof Boolean) {
+            return "the boolean " + value;
+        }
+        return value.getClass().getSimpleName();
+    }
+
+    private static boolean showsValue(Class<?> body) {
+        Body said = body == null ? null : body.getAnnotation(Body.class);
+        return said != null && said.showsValue();
+    }
+
     private static ApiErrorCode rule(Class<?> body) {
         Body said = body == null ? null : body.getAnnotation(Body.class);
         return said == null ? ApiErrorCode.MALFORMED_JSON : said.rule();
@@ -380,17 +433,17 @@ public final class BodyErrors {
                 .collect(Collectors.joining(", "));
     }
 
-    public static String enumValues(Class<?> type) {
+    private static String enumValues(Class<?> type) {
         return Arrays.stream(type.getEnumConstants()).map(String::valueOf).collect(Collectors.joining(", "));
     }
 
     /** Where in the body Jackson stopped, {@code " (line 1, column 5)"}, or nothing when it does not say. */
-    public static String location(JsonProcessingException e) {
+    private static String location(JsonProcessingException e) {
         return e.getLocation() == null ? ""
                 : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
     }
 
-    public static String firstLine(String text) {
+    private static String firstLine(String text) {
         if (text == null) {
             return "";
         }

@@ -45,8 +45,9 @@ public final class StrictJson implements BiFunction<ObjectMapper, Type, ObjectRe
     }
 
     /**
-     * A new strict copy of {@code base}, for a reader that needs one setting of its own on top (the job reader names
-     * unknown fields itself, so it turns {@link DeserializationFeature#FAIL_ON_UNKNOWN_PROPERTIES} off again).
+     * A new strict copy of {@code base}, for a reader that needs one setting of its own on top (a job body ignores
+     * unknown fields inside its payload too, as the original API did, so its reader turns
+     * {@link DeserializationFeature#FAIL_ON_UNKNOWN_PROPERTIES} off again).
      */
     public static ObjectMapper strictCopy(ObjectMapper base) {
         return configure(base.copy());

@@ -25,12 +25,17 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Unit tests of the bounds: each rule, its edges, and that every violation names its field. */
-class JobRequestValidatorTest {
+class JobRequestViolationsTest {
 
     /** The acceptance instant of every request here. */
     static final Instant NOW = Instant.parse("2030-01-31T09:00:00Z");
 
-    private final JobRequestValidator validator = new JobRequestValidator(StepRules.Limits.DEFAULTS);
+    private final JobBodies validator = bodies(StepRules.Limits.DEFAULTS);
+
+    /** The job bodies of a service configured with {@code limits}. */
+    private static JobBodies bodies(StepRules.Limits limits) {
+        return new JobBodies(new ObjectMapper(), limits, 3);
+    }
 
     private static JobRequest job(Step... steps) {
         return new JobRequest(JobType.SIMULATION, new JobPayload(List.of(steps)), 3);
@@ -110,7 +115,7 @@ class JobRequestValidatorTest {
 
     @Test
     void boundsComeFromTheLimits() {
-        JobRequestValidator strict = new JobRequestValidator(new StepRules.Limits(2, 10, 10, 10, 5, 50, 10));
+        JobBodies strict = bodies(new StepRules.Limits(2, 10, 10, 10, 5, 50, 10));
 
         assertThat(strict.violations(job(new Step.Sleep(11L)), NOW)).containsExactly(
                 "payload.steps[0].durationMs must be between 0 and 10, got 11");
@@ -129,7 +134,7 @@ class JobRequestValidatorTest {
         List<String> violations = validator.violations(
                 new JobRequest(null, new JobPayload(steps), 99), NOW);
 
-        assertThat(violations).hasSize(JobRequestValidator.MAX_REPORTED);
+        assertThat(violations).hasSize(JobRequest.MAX_REPORTED);
         assertThat(violations.get(0)).startsWith("jobType");
         assertThat(violations.get(1)).startsWith("maxRetryCount");
         assertThat(violations.get(2)).startsWith("payload.steps[0].durationMs");

@@ -10,6 +10,7 @@ import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.job.Step;
+import dev.jobweaver.common.job.StepRules;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,9 +18,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Unit tests of the strict parsing: Jackson's failures become messages naming the field and the expected type. */
-class JobRequestReaderTest {
+class JobBodiesTest {
 
-    private final JobRequestReader reader = new JobRequestReader(new ObjectMapper().findAndRegisterModules());
+    private final JobBodies reader = new JobBodies(new ObjectMapper().findAndRegisterModules(),
+            StepRules.Limits.DEFAULTS, 3);
 
     private ApiException refusal(String body) {
         return catchThrowableOfType(ApiException.class, () -> reader.read(body.getBytes(StandardCharsets.UTF_8)));
