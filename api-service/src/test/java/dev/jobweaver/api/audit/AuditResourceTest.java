@@ -62,8 +62,7 @@ class AuditResourceTest {
     @Test
     void aCreationIsRecordedWithTheObjectItsLocationNames() {
         String admin = actor("admin");
-        Response created = as(admin, "ops", "admin").post("/api/audit-probe/tenants/acme/things");
-        assertThat(created.statusCode()).as(created.asString()).isEqualTo(201);
+        Response created = postAsAdmin(admin, "/api/audit-probe/tenants/acme/things", 201);
         assertThat(entries("actor", admin)).singleElement().satisfies(entry -> assertThat(entry)
                 .containsEntry("path", "/api/audit-probe/tenants/{tenant}/things")
                 .containsEntry("objectId", created.jsonPath().getString("id")).containsEntry("tenant", "acme")
@@ -147,8 +146,7 @@ class AuditResourceTest {
     @Test
     void aClientErrorIsRecorded() {
         String admin = actor("admin");
-        Response bad = as(admin, "ops", "admin").post("/api/audit-probe/tenants/acme/things/bad/poke");
-        assertThat(bad.statusCode()).as(bad.asString()).isEqualTo(400);
+        postAsAdmin(admin, "/api/audit-probe/tenants/acme/things/bad/poke", 400);
         assertThat(entries("actor", admin)).singleElement().satisfies(entry -> assertThat(entry)
                 .containsEntry("objectId", "bad").containsEntry("status", 400));
     }
@@ -258,6 +256,13 @@ class AuditResourceTest {
 
     private static String actor(String role) {
         return role + "-" + UUID.randomUUID();
+    }
+
+    /** {@code admin}, an admin of tenant ops, posts to {@code path}; the answer must have {@code status}. */
+    private static Response postAsAdmin(String admin, String path, int status) {
+        Response response = as(admin, "ops", "admin").post(path);
+        assertThat(response.statusCode()).as(response.asString()).isEqualTo(status);
+        return response;
     }
 
     private static RequestSpecification as(String subject, String tenant, String role) {

@@ -39,13 +39,15 @@ class DeadLetterBulkRequeueTest {
     void theFilterAndLimitChooseWhatIsRequeuedAndNodesAreSkipped() throws Exception {
         String tenant = DeadLetters.newTenant();
         Instant base = Instant.now().minusSeconds(3600).truncatedTo(ChronoUnit.SECONDS);
-        String oldest = DeadLetters.storeOpen(tenant, "SIMULATION", base);
-        String http = DeadLetters.storeOpen(tenant, "HTTP", base.plusSeconds(10));
-        String middle = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(20));
-        String newest = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(30));
-        String node = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(40));
+        List<String> stored = DeadLetters.storeOpen(tenant, base, Duration.ofSeconds(10),
+                "SIMULATION", "HTTP", "SIMULATION", "SIMULATION", "SIMULATION", "SIMULATION");
+        String oldest = stored.get(0);
+        String http = stored.get(1);
+        String middle = stored.get(2);
+        String newest = stored.get(3);
+        String node = stored.get(4);
         DeadLetters.makeNode(node);
-        String discarded = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(50));
+        String discarded = stored.get(5);
         assertThat(DeadLetters.discard(discarded, "{\"reason\":\"gone\"}").statusCode()).isEqualTo(200);
         String otherTenant = DeadLetters.storeOpen(base.plusSeconds(30));
 

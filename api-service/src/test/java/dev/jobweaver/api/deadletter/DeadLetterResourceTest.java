@@ -13,8 +13,10 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -32,11 +34,13 @@ class DeadLetterResourceTest {
     void theListShowsTheOpenOnesNewestFirstAndFiltersByTenantTypeAndState() throws Exception {
         String tenant = DeadLetters.newTenant();
         Instant base = Instant.now().minusSeconds(3600).truncatedTo(ChronoUnit.MICROS);
-        String oldest = DeadLetters.storeOpen(tenant, "SIMULATION", base);
-        String middle = DeadLetters.storeOpen(tenant, "HTTP", base.plusSeconds(10));
-        String newest = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(20));
-        String discarded = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(30));
-        String requeued = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(40));
+        List<String> stored = DeadLetters.storeOpen(tenant, base, Duration.ofSeconds(10),
+                "SIMULATION", "HTTP", "SIMULATION", "SIMULATION", "SIMULATION");
+        String oldest = stored.get(0);
+        String middle = stored.get(1);
+        String newest = stored.get(2);
+        String discarded = stored.get(3);
+        String requeued = stored.get(4);
         setState(discarded, "DISCARDED");
         setState(requeued, "REQUEUED");
 
@@ -62,9 +66,11 @@ class DeadLetterResourceTest {
     void theListIsPaged() throws Exception {
         String tenant = DeadLetters.newTenant();
         Instant base = Instant.now().minusSeconds(7200).truncatedTo(ChronoUnit.MICROS);
-        String first = DeadLetters.storeOpen(tenant, "SIMULATION", base);
-        String second = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(1));
-        String third = DeadLetters.storeOpen(tenant, "SIMULATION", base.plusSeconds(2));
+        List<String> stored = DeadLetters.storeOpen(tenant, base, Duration.ofSeconds(1),
+                "SIMULATION", "SIMULATION", "SIMULATION");
+        String first = stored.get(0);
+        String second = stored.get(1);
+        String third = stored.get(2);
 
         JsonPath page0 = list("tenant=" + tenant + "&size=2");
         assertThat(page0.getList("deadLetters.jobId")).containsExactly(third, second);

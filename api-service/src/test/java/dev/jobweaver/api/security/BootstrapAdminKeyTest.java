@@ -58,16 +58,14 @@ class BootstrapAdminKeyTest {
     void aRevokedKeyIsNotStoredAgain() throws Exception {
         String key = ApiKeySecrets.newKey();
         String hash = ApiKeySecrets.hash(key);
-        assertThat(statements.insertOnce(JobIds.next(), "default", "again", "admin", hash, ApiKeySecrets.prefix(key))
-                .await().atMost(Duration.ofSeconds(10))).isTrue();
+        assertThat(insertOnce(key)).isTrue();
         try (Connection db = Database.connect();
              PreparedStatement revoke = db.prepareStatement(
                      "UPDATE api_keys SET revoked_at = now() WHERE key_hash = ?")) {
             revoke.setString(1, hash);
             assertThat(revoke.executeUpdate()).isEqualTo(1);
         }
-        assertThat(statements.insertOnce(JobIds.next(), "default", "again", "admin", hash, ApiKeySecrets.prefix(key))
-                .await().atMost(Duration.ofSeconds(10))).isFalse();
+        assertThat(insertOnce(key)).isFalse();
         try (Connection db = Database.connect();
              PreparedStatement select = db.prepareStatement(
                      "SELECT count(*), bool_and(revoked_at IS NOT NULL) FROM api_keys WHERE key_hash = ?")) {
@@ -80,5 +78,11 @@ class BootstrapAdminKeyTest {
         }
         assertThat(given().header("Authorization", TestTokens.bearer(key)).get("/api/tenants/default/api-keys")
                 .statusCode()).isEqualTo(401);
+    }
+
+    /** Stores {@code key} as an admin key of tenant {@code default} unless it is stored already; true when this call stored it. */
+    private boolean insertOnce(String key) {
+        return statements.insertOnce(JobIds.next(), "default", "again", "admin", ApiKeySecrets.hash(key),
+                ApiKeySecrets.prefix(key)).await().atMost(Duration.ofSeconds(10));
     }
 }

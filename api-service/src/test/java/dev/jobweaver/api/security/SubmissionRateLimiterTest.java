@@ -41,6 +41,13 @@ class SubmissionRateLimiterTest {
         return new SubmissionRateLimiter(new SubmissionRateLimiter.Rate(perSecond, burst), tenants, replicas, clock);
     }
 
+    /** Takes {@code times} submissions of {@code tenant}, each of which must pass. */
+    private static void acquire(SubmissionRateLimiter limiter, String tenant, int times) {
+        for (int i = 0; i < times; i++) {
+            limiter.acquire(tenant);
+        }
+    }
+
     private static RefusedException refusal(SubmissionRateLimiter limiter, String tenant) {
         RefusedException refused = catchThrowableOfType(RefusedException.class, () -> limiter.acquire(tenant));
         assertThat(refused).as("a refusal for " + tenant).isNotNull();
@@ -51,9 +58,7 @@ class SubmissionRateLimiterTest {
     @Test
     void aBurstPassesAtOnceAndTheNextIsRefusedUntilATokenIsBack() {
         SubmissionRateLimiter limiter = limiter(1, 3, Map.of(), 1);
-        for (int i = 0; i < 3; i++) {
-            limiter.acquire("acme");
-        }
+        acquire(limiter, "acme", 3);
         RefusedException refused = refusal(limiter, "acme");
         assertThat(refused.retryAfterSeconds()).isEqualTo(1);
         assertThat(refused.getMessage()).contains("tenant 'acme'").contains("1 jobs/s (burst 3)")
@@ -69,19 +74,13 @@ class SubmissionRateLimiterTest {
     @Test
     void theBucketRefillsAtTheRateAndNeverBeyondTheBurst() {
         SubmissionRateLimiter limiter = limiter(10, 5, Map.of(), 1);
-        for (int i = 0; i < 5; i++) {
-            limiter.acquire("acme");
-        }
+        acquire(limiter, "acme", 5);
         clock.advance(Duration.ofMillis(300));
-        for (int i = 0; i < 3; i++) {
-            limiter.acquire("acme");
-        }
+        acquire(limiter, "acme", 3);
         refusal(limiter, "acme");
 
         clock.advance(Duration.ofHours(1));
-        for (int i = 0; i < 5; i++) {
-            limiter.acquire("acme");
-        }
+        acquire(limiter, "acme", 5);
         refusal(limiter, "acme");
     }
 
@@ -110,27 +109,19 @@ class SubmissionRateLimiterTest {
         limiter.acquire("small");
         limiter.acquire("small");
         refusal(limiter, "small");
-        for (int i = 0; i < 2000; i++) {
-            limiter.acquire("big");
-        }
+        acquire(limiter, "big", 2000);
         refusal(limiter, "big");
     }
 
     @Test
     void rateZeroIsNoLimit() {
         SubmissionRateLimiter limiter = limiter(0, 1, Map.of("capped", new SubmissionRateLimiter.Rate(1, 1)), 1);
-        assertThatCode(() -> {
-            for (int i = 0; i < 100_000; i++) {
-                limiter.acquire("free");
-            }
-        }).doesNotThrowAnyException();
+        assertThatCode(() -> acquire(limiter, "free", 100_000)).doesNotThrowAnyException();
         limiter.acquire("capped");
         refusal(limiter, "capped");
 
         SubmissionRateLimiter overridden = limiter(1, 1, Map.of("free", new SubmissionRateLimiter.Rate(0, 1)), 1);
-        for (int i = 0; i < 1_000; i++) {
-            overridden.acquire("free");
-        }
+        acquire(overridden, "free", 1_000);
     }
 
     @Test
@@ -155,9 +146,7 @@ class SubmissionRateLimiterTest {
     @Test
     void replicasShareTheRateAndTheBurst() {
         SubmissionRateLimiter limiter = limiter(10, 10, Map.of(), 2);
-        for (int i = 0; i < 5; i++) {
-            limiter.acquire("acme");
-        }
+        acquire(limiter, "acme", 5);
         RefusedException refused = refusal(limiter, "acme");
         assertThat(refused.getMessage()).contains("10 jobs/s (burst 10) shared by 2 replicas");
         clock.advance(Duration.ofMillis(199));

@@ -31,20 +31,22 @@ class StatsResourceTest {
     @ParameterizedTest(name = "minutes={0}")
     @ValueSource(strings = {"0", "1441", "-1", "abc", "1.5", "99999999999", " "})
     void aWindowOutsideOneToADayIsRefusedNamingIt(String minutes) {
-        Response response = given().queryParam("minutes", minutes).get("/api/stats/overview");
-        assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.INVALID_PARAMETER");
-        assertThat(response.jsonPath().getString("message"))
+        assertThat(refusedMessage("minutes", minutes))
                 .startsWith("query parameter minutes must be an integer between 1 and 1440, got '");
     }
 
     @Test
     void aTenantThatBreaksTheRuleIsRefusedNamingIt() {
-        Response response = given().queryParam("tenant", "Not A Tenant").get("/api/stats/overview");
+        assertThat(refusedMessage("tenant", "Not A Tenant"))
+                .isEqualTo("query parameter tenant must match [a-z0-9][a-z0-9-]{0,62}, got 'Not A Tenant'");
+    }
+
+    /** Asks for the overview with one query parameter, checks it is an invalid-parameter 400, returns its message. */
+    private static String refusedMessage(String parameter, String value) {
+        Response response = given().queryParam(parameter, value).get("/api/stats/overview");
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.INVALID_PARAMETER");
-        assertThat(response.jsonPath().getString("message"))
-                .isEqualTo("query parameter tenant must match [a-z0-9][a-z0-9-]{0,62}, got 'Not A Tenant'");
+        return response.jsonPath().getString("message");
     }
 
     @Test

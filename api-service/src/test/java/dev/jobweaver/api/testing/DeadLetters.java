@@ -14,9 +14,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -55,6 +58,19 @@ public final class DeadLetters {
     /** {@link #storeOpen(String, String, Instant)} of a SIMULATION job, of a tenant no other test uses. */
     public static String storeOpen(Instant failedAt) throws SQLException {
         return storeOpen(newTenant(), "SIMULATION", failedAt);
+    }
+
+    /**
+     * Stores an OPEN dead letter of {@code tenant} per job type, the first failed at {@code first} and each next one
+     * {@code gap} later; returns the jobs' ids in that order.
+     */
+    public static List<String> storeOpen(String tenant, Instant first, Duration gap, String... jobTypes)
+            throws SQLException {
+        List<String> jobIds = new ArrayList<>();
+        for (String jobType : jobTypes) {
+            jobIds.add(storeOpen(tenant, jobType, first.plus(gap.multipliedBy(jobIds.size()))));
+        }
+        return jobIds;
     }
 
     /** Stores an OPEN dead letter of {@code jobId} directly. */

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Test;
  */
 class GroupCommitFailureTest {
 
+    private final GroupCommitTest.Writes db = new GroupCommitTest.Writes();
+
     @Test
     void aFailedBatchFailsEachOfItsCallsAndTheNextBatchStillGoesOut() throws Exception {
-        GroupCommitTest.Writes db = new GroupCommitTest.Writes();
         GroupCommit<Integer, String> commit = db.commit(10, 1);
         CompletableFuture<String> first = commit.submit(0);
         CompletableFuture<String> second = commit.submit(1);
@@ -39,7 +40,6 @@ class GroupCommitFailureTest {
 
     @Test
     void everyCallOfAFailedBatchGetsTheSameFailureUnwrapped() {
-        GroupCommitTest.Writes db = new GroupCommitTest.Writes();
         GroupCommit<Integer, String> commit = db.commit(10, 1);
         commit.submit(0);
         List<CompletableFuture<String>> batch = List.of(commit.submit(1), commit.submit(2), commit.submit(3));
@@ -106,11 +106,11 @@ class GroupCommitFailureTest {
     }
 
     private static void assertWrongAnswer(List<String> answer, String message) {
-        GroupCommitTest.Writes db = new GroupCommitTest.Writes();
+        GroupCommitTest.Writes held = new GroupCommitTest.Writes();
         List<CompletionStage<List<String>>> stages = new ArrayList<>();
         GroupCommit<Integer, String> commit = new GroupCommit<>(10, 1, batch -> {
             if (batch.contains(0)) {
-                return db.flush(batch); // holds the slot so that 1 and 2 form one batch
+                return held.flush(batch); // holds the slot so that 1 and 2 form one batch
             }
             CompletableFuture<List<String>> written = CompletableFuture.completedFuture(answer);
             stages.add(written);
@@ -119,7 +119,7 @@ class GroupCommitFailureTest {
         commit.submit(0);
         List<CompletableFuture<String>> calls = Arrays.asList(commit.submit(1), commit.submit(2));
 
-        db.write(0);
+        held.write(0);
 
         assertThat(stages).hasSize(1);
         for (CompletableFuture<String> call : calls) {
@@ -130,7 +130,6 @@ class GroupCommitFailureTest {
 
     @Test
     void aFailedBatchLeavesTheOtherBatchInFlightAlone() throws Exception {
-        GroupCommitTest.Writes db = new GroupCommitTest.Writes();
         GroupCommit<Integer, String> commit = db.commit(10, 2);
         CompletableFuture<String> a = commit.submit(0);
         CompletableFuture<String> b = commit.submit(1);

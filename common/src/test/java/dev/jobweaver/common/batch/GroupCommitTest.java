@@ -49,9 +49,10 @@ class GroupCommitTest {
         }
     }
 
+    private final Writes db = new Writes();
+
     @Test
     void aCallAtRestGoesOutAloneAtOnce() throws Exception {
-        Writes db = new Writes();
         GroupCommit<Integer, String> commit = db.commit(10, 1);
 
         CompletableFuture<String> one = commit.submit(1);
@@ -67,7 +68,6 @@ class GroupCommitTest {
 
     @Test
     void callsThatArriveWhileABatchIsWrittenGoOutTogetherEachWithItsOwnResult() throws Exception {
-        Writes db = new Writes();
         GroupCommit<Integer, String> commit = db.commit(10, 1);
 
         CompletableFuture<String> first = commit.submit(0);
@@ -92,7 +92,6 @@ class GroupCommitTest {
 
     @Test
     void aBatchIsCappedAndTheRestFollowsOldestFirst() {
-        Writes db = new Writes();
         GroupCommit<Integer, String> commit = db.commit(3, 1);
 
         for (int i = 0; i < 8; i++) {
@@ -107,7 +106,6 @@ class GroupCommitTest {
 
     @Test
     void batchesAreBoundedInSizeAndInNumber() {
-        Writes db = new Writes();
         GroupCommit<Integer, String> commit = db.commit(3, 2);
 
         List<CompletableFuture<String>> all = IntStream.range(0, 11).mapToObj(commit::submit).toList();
@@ -129,7 +127,6 @@ class GroupCommitTest {
 
     @Test
     void batchesInFlightMayFinishInAnyOrderAndEachCallGetsItsOwnResult() throws Exception {
-        Writes db = new Writes();
         GroupCommit<Integer, String> commit = db.commit(10, 2);
         CompletableFuture<String> a = commit.submit(0);
         CompletableFuture<String> b = commit.submit(1);
@@ -144,7 +141,6 @@ class GroupCommitTest {
 
     @Test
     void resultsOfABatchCompleteInItsOrderAfterTheNextBatchWentOut() {
-        Writes db = new Writes();
         GroupCommit<Integer, String> commit = db.commit(10, 1);
         commit.submit(0);
         List<String> resumed = new CopyOnWriteArrayList<>();
@@ -189,7 +185,6 @@ class GroupCommitTest {
 
     @Test
     void flushRunsOnTheFreeingThreadAndResultsCompleteOnTheWritingThread() throws Exception {
-        Writes db = new Writes();
         GroupCommit<Integer, String> commit = db.commit(10, 1);
         commit.submit(0);
         AtomicReference<String> resumedOn = new AtomicReference<>();

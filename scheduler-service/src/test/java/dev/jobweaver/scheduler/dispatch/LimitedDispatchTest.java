@@ -111,9 +111,8 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         String tenant = tenant();
         limit(tenant, 2);
         List<UUID> ids = IntStream.range(0, 10).mapToObj(i -> UUID.randomUUID()).toList();
-        JobControl control = new JobControl(Priority.NORMAL, null, null, null, tenant, null);
         for (UUID id : ids) {
-            producer.sendJson(Topics.JOB_CREATED, id.toString(), TestJobs.created(id, 0, control));
+            producer.sendJson(Topics.JOB_CREATED, id.toString(), TestJobs.created(id, 0, control(tenant)));
         }
 
         await().atMost(TIMEOUT).until(() -> count(tenant, JobStatus.RUNNING) + count(tenant, JobStatus.PENDING) == 10);
@@ -132,12 +131,9 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         UUID workflow = UUID.randomUUID();
         UUID limited = UUID.randomUUID();
         UUID unlimited = UUID.randomUUID();
-        JobControl control = new JobControl(Priority.NORMAL, null, null, null, tenant, null);
         List<NewJob> jobs = List.of(
-                new NewJob(limited, "SIMULATION", "t", null, TestJobs.LOG_INSTRUCTION, 0, Instant.now(), 60_000,
-                        control, JobOrigin.node(workflow, UUID.randomUUID(), "a", 4)),
-                new NewJob(unlimited, "SIMULATION", "t", null, TestJobs.LOG_INSTRUCTION, 0, Instant.now(), 60_000,
-                        control, JobOrigin.node(UUID.randomUUID(), UUID.randomUUID(), "b", null)));
+                newJob(limited, tenant, JobOrigin.node(workflow, UUID.randomUUID(), "a", 4)),
+                newJob(unlimited, tenant, JobOrigin.node(UUID.randomUUID(), UUID.randomUUID(), "b", null)));
 
         Stored stored = inserts.insertIfAbsent(pool, jobs, 2, 0, Set.of()).await().atMost(TIMEOUT);
 
@@ -154,14 +150,21 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         db.dispatchAllDue(dispatcher);
         String tenant = tenant();
         UUID limited = UUID.randomUUID();
-        JobControl control = new JobControl(Priority.NORMAL, null, null, null, tenant, null);
-        NewJob job = new NewJob(limited, "SIMULATION", "t", null, TestJobs.LOG_INSTRUCTION, 0, Instant.now(), 60_000,
-                control);
 
-        Stored stored = inserts.insertIfAbsent(pool, List.of(job), 1, 0, Set.of("SIMULATION"))
-                .await().atMost(TIMEOUT);
+        Stored stored = inserts.insertIfAbsent(pool, List.of(newJob(limited, tenant, null)), 1, 0,
+                Set.of("SIMULATION")).await().atMost(TIMEOUT);
 
         assertThat(stored.inserted()).containsEntry(limited, JobStatus.PENDING);
+    }
+
+    private static JobControl control(String tenant) {
+        return new JobControl(Priority.NORMAL, null, null, null, tenant, null);
+    }
+
+    /** A due SIMULATION job of {@code tenant}, made by {@code origin} (null for a client's submission). */
+    private static NewJob newJob(UUID jobId, String tenant, JobOrigin origin) {
+        return new NewJob(jobId, "SIMULATION", "t", null, TestJobs.LOG_INSTRUCTION, 0, Instant.now(), 60_000,
+                control(tenant), origin);
     }
 
     private String tenant() {
@@ -189,14 +192,16 @@ class LimitedDispatchTest extends KafkaAndDbTest {
     }
 
     private long count(String tenant, JobStatus status) {
-        return pool.preparedQuery("SELECT count(*) AS n FROM job_executions WHERE tenant = $1"
-                + " AND job_status = $2").execute(Tuple.of(tenant, status.name())).await().atMost(TIMEOUT)
-                .iterator().next().getLong("n");
+        return countWhere("tenant", tenant, status);
     }
 
     private long countWorkflow(UUID workflow, JobStatus status) {
-        return pool.preparedQuery("SELECT count(*) AS n FROM job_executions WHERE workflow_id = $1"
-                + " AND job_status = $2").execute(Tuple.of(workflow, status.name())).await().atMost(TIMEOUT)
+        return countWhere("workflow_id", workflow, status);
+    }
+
+    private long countWhere(String column, Object value, JobStatus status) {
+        return pool.preparedQuery("SELECT count(*) AS n FROM job_executions WHERE " + column + " = $1"
+                + " AND job_status = $2").execute(Tuple.of(value, status.name())).await().atMost(TIMEOUT)
                 .iterator().next().getLong("n");
     }
 }

@@ -81,14 +81,10 @@ class JobStateMachineTest {
     void aFailureWithRetriesLeftGoesBackToPendingAfterTheDelay() {
         JobExecution running = job(JobStatus.RUNNING, 1, 0, 2);
         JobExecution next = JobStateMachine.fail(running, "boom", T0, NOW, Duration.ofSeconds(5));
-        assertThat(next.status()).isEqualTo(JobStatus.PENDING);
-        assertThat(next.retryCount()).isEqualTo(1);
-        assertThat(next.attempt()).isEqualTo(1);
-        assertThat(next.nextRunAt()).isEqualTo(NOW.plusSeconds(5));
-        assertThat(next.leaseUntil()).isNull();
-        assertThat(next.lastError()).isEqualTo("boom");
-        assertThat(next.startedAt()).isEqualTo(T0);
-        assertThat(next.version()).isEqualTo(running.version() + 1);
+        assertThat(next).extracting(JobExecution::status, JobExecution::retryCount, JobExecution::attempt,
+                        JobExecution::nextRunAt, JobExecution::leaseUntil, JobExecution::lastError,
+                        JobExecution::startedAt, JobExecution::version)
+                .containsExactly(JobStatus.PENDING, 1, 1, NOW.plusSeconds(5), null, "boom", T0, running.version() + 1);
         assertThat(JobStateMachine.isDeadLetter(next)).isFalse();
     }
 

@@ -10,7 +10,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The rules of one schedule in one round: ticks due fire each, capped; misfire and overlap. */
 class TickPlanTest {
@@ -47,27 +52,25 @@ class TickPlanTest {
         assertThat(plan.more()).isTrue();
     }
 
-    @Test
-    void fireOnceFiresOneCatchUpForTheLatestMissedTickAndGoesOnFromTheNextTick() {
-        Instant now = ANCHOR.plusSeconds(3_600).plusMillis(400);
-
-        TickPlan plan = everySecond(ANCHOR.plusSeconds(1), now, Misfire.FIRE_ONCE, Overlap.ALLOW, false);
-
-        assertThat(plan.fire()).containsExactly(new Tick(ANCHOR.plusSeconds(3_600), true));
-        assertThat(plan.skippedMisfire()).isEqualTo(3_599);
-        assertThat(plan.next()).isEqualTo(ANCHOR.plusSeconds(3_601));
-        assertThat(plan.more()).isFalse();
+    static Stream<Arguments> misfires() {
+        return Stream.of(
+                Arguments.of(Misfire.FIRE_ONCE, ANCHOR.plusSeconds(3_600).plusMillis(400),
+                        List.of(new Tick(ANCHOR.plusSeconds(3_600), true)), 3_599L, ANCHOR.plusSeconds(3_601)),
+                Arguments.of(Misfire.SKIP, ANCHOR.plusSeconds(7_200).plusMillis(900), List.of(), 7_200L,
+                        ANCHOR.plusSeconds(7_201)));
     }
 
-    @Test
-    void skipFiresNothingForMissedTicksAndGoesOnFromTheNextTick() {
-        Instant now = ANCHOR.plusSeconds(7_200).plusMillis(900);
+    /** FIRE_ONCE fires one catch-up for the latest missed tick, SKIP fires none; both go on from the next tick. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("misfires")
+    void missedTicksFollowTheMisfirePolicyAndGoOnFromTheNextTick(Misfire misfire, Instant now, List<Tick> fired,
+                                                                 long skipped, Instant next) {
+        TickPlan plan = everySecond(ANCHOR.plusSeconds(1), now, misfire, Overlap.ALLOW, false);
 
-        TickPlan plan = everySecond(ANCHOR.plusSeconds(1), now, Misfire.SKIP, Overlap.ALLOW, false);
-
-        assertThat(plan.fire()).isEmpty();
-        assertThat(plan.skippedMisfire()).isEqualTo(7_200);
-        assertThat(plan.next()).isEqualTo(ANCHOR.plusSeconds(7_201));
+        assertThat(plan.fire()).isEqualTo(fired);
+        assertThat(plan.skippedMisfire()).isEqualTo(skipped);
+        assertThat(plan.next()).isEqualTo(next);
+        assertThat(plan.more()).isFalse();
     }
 
     @Test

@@ -42,16 +42,9 @@ class HttpEdgeRoutesTest {
     void aJavaHttpClientOfferingAnHttp2UpgradeCanSubmit() throws Exception {
         // java.net.http asks for an h2c upgrade on plain http and sends the body with that request; the API must
         // answer it like any other submission (it once answered 500 "Request has already been read").
-        HttpRequest request = HttpRequest.newBuilder(jobs)
-                .header("Content-Type", "application/json")
+        HttpResponse<String> response = send(HttpClient.Version.HTTP_2, HttpRequest.newBuilder(jobs)
                 .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"h2c\"}]}}"))
-                .timeout(Duration.ofSeconds(30))
-                .build();
-        HttpResponse<String> response;
-        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build()) {
-            response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        }
+                        "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"h2c\"}]}}")));
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
         assertThat(new ObjectMapper().readTree(response.body()).path("jobId").asText()).isNotBlank();
@@ -70,16 +63,9 @@ class HttpEdgeRoutesTest {
     @Test
     void chunkedBodyOverTheLimitIs413Json() throws Exception {
         byte[] body = bodyOfSize(70 * 1024).getBytes(StandardCharsets.UTF_8);
-        HttpRequest request = HttpRequest.newBuilder(jobs)
-                .header("Content-Type", "application/json")
+        HttpResponse<String> response = send(HttpClient.Version.HTTP_1_1, HttpRequest.newBuilder(jobs)
                 // an InputStream publisher has no known length: the body is sent chunked, without Content-Length
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
-                .timeout(Duration.ofSeconds(30))
-                .build();
-        HttpResponse<String> response;
-        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
-            response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        }
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))));
 
         assertThat(response.statusCode()).isEqualTo(413);
         JsonNode error = new ObjectMapper().readTree(response.body());
@@ -101,16 +87,9 @@ class HttpEdgeRoutesTest {
         // curl sends "Expect: 100-continue" for bodies over 1 KiB and waits for the interim answer
         String body = "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\""
                 + "c".repeat(3000) + "\"}]}}";
-        HttpRequest request = HttpRequest.newBuilder(jobs)
-                .header("Content-Type", "application/json")
+        HttpResponse<String> response = send(HttpClient.Version.HTTP_1_1, HttpRequest.newBuilder(jobs)
                 .expectContinue(true)
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .timeout(Duration.ofSeconds(30))
-                .build();
-        HttpResponse<String> response;
-        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
-            response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        }
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
     }
@@ -132,5 +111,14 @@ class HttpEdgeRoutesTest {
         Response response = given().accept(ContentType.XML).get("/api/jobs");
 
         assertRefused("XML", response, 406, "API.NOT_ACCEPTABLE", "this API only produces application/json");
+    }
+
+    /** Sends a JSON {@code request} with {@code java.net.http} speaking {@code version}, as clients outside do. */
+    private static HttpResponse<String> send(HttpClient.Version version, HttpRequest.Builder request)
+            throws Exception {
+        try (HttpClient client = HttpClient.newBuilder().version(version).build()) {
+            return client.send(request.header("Content-Type", "application/json").timeout(Duration.ofSeconds(30))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+        }
     }
 }
