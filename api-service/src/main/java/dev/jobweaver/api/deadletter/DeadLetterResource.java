@@ -109,8 +109,7 @@ public class DeadLetterResource {
                 typeFilter == null ? null : typeFilter.name(), null, null);
         return unavailableOnOutage(deadLetters.list(filter, paging.page(), paging.size()),
                 "the dead letters could not be read")
-                .map(slice -> paging.of(slice.deadLetters(), DeadLetterView::of, slice.total(),
-                        DeadLetterPage::new));
+                .map(slice -> paging.of(slice, DeadLetterView::of, DeadLetterPage::new));
     }
 
     @GET

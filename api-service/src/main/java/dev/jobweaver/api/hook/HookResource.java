@@ -169,8 +169,7 @@ public class HookResource {
         RestSupport.Paging paging = rest.paging(pages);
         return rest.unavailableOnOutage(hooks.list(tenantFilter, paging.page(), paging.size()),
                         "the hook could not be read")
-                .map(slice -> paging.of(slice.hooks(), h -> HookView.of(h, url(h.id())), slice.total(),
-                        HookPage::new));
+                .map(slice -> paging.of(slice, h -> HookView.of(h, url(h.id())), HookPage::new));
     }
 
     @GET

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.job.JobApiConfig;
 import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
@@ -114,7 +115,7 @@ public class WorkflowResource {
         RestSupport.Paging paging = rest.paging(pages);
         return rest.unavailableOnOutage(workflows.list(tenantFilter, paging.page(), paging.size()),
                         "the workflows could not be read")
-                .map(slice -> paging.of(slice.workflows(), WorkflowView::of, slice.total(), WorkflowPage::new));
+                .map(slice -> paging.of(slice, WorkflowView::of, WorkflowPage::new));
     }
 
     @GET
@@ -235,8 +236,8 @@ public class WorkflowResource {
         return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(runs.list(workflowId,
                         paging.page(), paging.size()), "the runs could not be read"))
                 .map(found -> {
-                    WorkflowRunService.Slice slice = RestSupport.found(found, () -> notFound(workflowId));
-                    return paging.of(slice.runs(), WorkflowRunView::of, slice.total(), WorkflowRunPage::new);
+                    Slice<StoredRun> slice = RestSupport.found(found, () -> notFound(workflowId));
+                    return paging.of(slice, WorkflowRunView::of, WorkflowRunPage::new);
                 });
     }
 

@@ -5,6 +5,7 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.api.job.store.JobReadStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.JobCreatedPublisher;
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.workflow.NodeStatus;
@@ -56,10 +57,6 @@ public class WorkflowRunService {
      */
     public record StartedRun(UUID runId, String traceId, UUID workflowId, int version, WorkflowRunStatus status,
                              boolean repeated) {
-    }
-
-    /** One page of a workflow's runs and how many it has. */
-    public record Slice(List<StoredRun> runs, long total) {
     }
 
     /** What a cancel found: the run as it is after it, and whether it had ended already (then nothing was asked). */
@@ -208,10 +205,9 @@ public class WorkflowRunService {
     /** A page of the workflow's runs, newest first; null when there is no such workflow (or it was deleted). */
     @WithSpan("list workflow runs")
     @WithSession
-    public Uni<Slice> list(UUID workflowId, int page, int size) {
+    public Uni<Slice<StoredRun>> list(UUID workflowId, int page, int size) {
         return workflows.findLive(workflowId).chain(workflow -> workflow == null ? Uni.createFrom().nullItem()
-                : runs.page(workflowId, page, size).chain(found -> runs.countOf(workflowId)
-                        .map(total -> new Slice(found.stream().map(StoredRun::of).toList(), total))));
+                : Slice.read(runs.page(workflowId, page, size), () -> runs.countOf(workflowId), StoredRun::of));
     }
 
     /**
