@@ -2,7 +2,6 @@ package dev.jobweaver.api.deadletter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.job.JobApiConfig;
 import dev.jobweaver.api.job.PublishFailedException;
 import dev.jobweaver.api.job.JobRequestReader;
 import dev.jobweaver.api.job.JobRequestValidator;
@@ -26,6 +25,7 @@ import dev.jobweaver.common.quarantine.Failures;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
@@ -68,25 +68,13 @@ public class DeadLetterResource {
     private static final String UUID_SCHEMA =
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
-    private final DeadLetterService deadLetters;
-    private final RestSupport rest;
-    private final BodyReader bodies;
-    private final ObjectMapper mapper;
-    private final JobRequestReader jobs;
-    private final JobRequestValidator validator;
-
-    private final Callers callers;
-
-    public DeadLetterResource(DeadLetterService deadLetters, RestSupport rest, JobApiConfig config,
-                              ObjectMapper mapper, Callers callers, BodyReader bodies) {
-        this.callers = callers;
-        this.deadLetters = deadLetters;
-        this.rest = rest;
-        this.bodies = bodies;
-        this.mapper = mapper;
-        this.jobs = new JobRequestReader(mapper);
-        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
-    }
+    @Inject DeadLetterService deadLetters;
+    @Inject RestSupport rest;
+    @Inject BodyReader bodies;
+    @Inject ObjectMapper mapper;
+    @Inject JobRequestReader jobs;
+    @Inject JobRequestValidator validator;
+    @Inject Callers callers;
 
     @GET
     @Operation(summary = "List dead letters", description = "Newest failure first; only the OPEN ones unless state"

@@ -99,14 +99,15 @@ public class HookResource {
     private final Callers callers;
 
     public HookResource(HookService hooks, HookCalls calls, WorkflowStarter workflows, RestSupport rest,
-                        JobApiConfig config, HookConfig hookConfig, ObjectMapper mapper, Callers callers) {
+                        JobApiConfig config, HookConfig hookConfig, ObjectMapper mapper, Callers callers,
+                        JobRequestReader jobs, JobRequestValidator validator) {
         this.callers = callers;
         this.hooks = hooks;
         this.calls = calls;
         this.workflows = workflows;
         this.rest = rest;
-        this.jobs = new JobRequestReader(mapper);
-        this.validator = new JobRequestValidator(JobRequestValidator.limitsOf(config.validation()));
+        this.jobs = jobs;
+        this.validator = validator;
         this.defaultRetryCount = config.validation().defaultRetryCount();
         ObjectMapper strict = mapper.copy();
         strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
