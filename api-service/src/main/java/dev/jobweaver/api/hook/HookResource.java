@@ -30,6 +30,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
@@ -86,28 +87,20 @@ public class HookResource {
             "JobWeaver-Signature realm=\"hooks\", headers=\"" + HookSignature.TIMESTAMP_HEADER + " "
                     + HookSignature.SIGNATURE_HEADER + "\"");
 
-    private final HookService hooks;
-    private final HookCalls calls;
-    private final WorkflowStarter workflows;
-    private final RestSupport rest;
-    private final JobRequestReader jobs;
-    private final JobRequestValidator validator;
+    @Inject HookService hooks;
+    @Inject HookCalls calls;
+    @Inject WorkflowStarter workflows;
+    @Inject RestSupport rest;
+    @Inject JobRequestReader jobs;
+    @Inject JobRequestValidator validator;
+    @Inject Callers callers;
+
     private final int defaultRetryCount;
     private final ObjectReader bodies;
     private final Duration tolerance;
     private final String base;
-    private final Callers callers;
 
-    public HookResource(HookService hooks, HookCalls calls, WorkflowStarter workflows, RestSupport rest,
-                        JobApiConfig config, HookConfig hookConfig, ObjectMapper mapper, Callers callers,
-                        JobRequestReader jobs, JobRequestValidator validator) {
-        this.callers = callers;
-        this.hooks = hooks;
-        this.calls = calls;
-        this.workflows = workflows;
-        this.rest = rest;
-        this.jobs = jobs;
-        this.validator = validator;
+    HookResource(JobApiConfig config, HookConfig hookConfig, ObjectMapper mapper) {
         this.defaultRetryCount = config.validation().defaultRetryCount();
         ObjectMapper strict = mapper.copy();
         strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
