@@ -159,15 +159,8 @@ public class WorkflowRunService {
                             version.version, run.status, false), RunAsks.of(run, version, 0)));
                 });
             });
-        })).map(started -> {
-            if (started == null) {
-                return null;
-            }
-            if (started.asks() != null) {
-                publisher.publishLater(started.asks());
-            }
-            return started.run();
-        }).onTermination().invoke(span::end);
+        })).map(started -> started == null ? null : publishLater(started.asks(), started.run()))
+                .onTermination().invoke(span::end);
     }
 
     private record Started(StartedRun run, RunAsks asks) {
@@ -234,15 +227,15 @@ public class WorkflowRunService {
             int published = run.publishedVersion;
             return versions.find(run.workflowId, run.workflowVersion).map(version ->
                     new CancelAsked(new Cancel(StoredRun.of(run), false), RunAsks.of(run, version, published)));
-        })).map(asked -> {
-            if (asked == null) {
-                return null;
-            }
-            if (asked.asks() != null) {
-                publisher.publishLater(asked.asks());
-            }
-            return asked.cancel();
-        });
+        })).map(asked -> asked == null ? null : publishLater(asked.asks(), asked.cancel()));
+    }
+
+    /** {@code answer}, once {@code asks} (null when there is nothing to ask) went to the publisher after the commit. */
+    private <A> A publishLater(RunAsks asks, A answer) {
+        if (asks != null) {
+            publisher.publishLater(asks);
+        }
+        return answer;
     }
 
     private record CancelAsked(Cancel cancel, RunAsks asks) {
