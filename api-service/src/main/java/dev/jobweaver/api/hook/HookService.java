@@ -76,13 +76,9 @@ public class HookService {
     @WithSpan("delete hook")
     public Uni<Boolean> delete(UUID id) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        return Panache.withTransaction(() -> hooks.findLiveForUpdate(id).map(hook -> {
-            if (hook == null) {
-                return false;
-            }
+        return Panache.withTransaction(() -> hooks.deleteLive(id, hook -> {
             hook.deletedAt = now;
             hook.sealedSecret = null;
-            return true;
         }));
     }
 }

@@ -100,14 +100,10 @@ public class ScheduleService {
     @WithSpan("delete schedule")
     public Uni<Boolean> delete(UUID id) {
         Instant now = now();
-        return Panache.withTransaction(() -> schedules.findLiveForUpdate(id).map(schedule -> {
-            if (schedule == null) {
-                return false;
-            }
+        return Panache.withTransaction(() -> schedules.deleteLive(id, schedule -> {
             schedule.deletedAt = now;
             schedule.updatedAt = now;
             schedule.version++;
-            return true;
         }).call(deleted -> deleted ? subscribers.scheduleDeleted(id) : Uni.createFrom().voidItem()))
                 .invoke(deleted -> {
             if (deleted) {

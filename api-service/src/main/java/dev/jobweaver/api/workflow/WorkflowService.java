@@ -103,13 +103,9 @@ public class WorkflowService {
     @WithSpan("delete workflow")
     public Uni<Boolean> delete(UUID id) {
         Instant now = now();
-        return Panache.withTransaction(() -> workflows.findLiveForUpdate(id).map(workflow -> {
-            if (workflow == null) {
-                return false;
-            }
+        return Panache.withTransaction(() -> workflows.deleteLive(id, workflow -> {
             workflow.deletedAt = now;
             workflow.updatedAt = now;
-            return true;
         }));
     }
 
