@@ -251,7 +251,7 @@ public class HookResource {
             return calls.call(hook, timestamp, signature, input, traceparent);
         }).onFailure(WorkflowStarter.WorkflowNotFoundException.class).transform(e -> new ApiException(
                 ApiErrorCode.WORKFLOW_NOT_FOUND, "hook " + hookId + " starts workflow "
-                + ((WorkflowStarter.WorkflowNotFoundException) e).workflowId() + ", which does not exist"))
+                + ((WorkflowStarter.WorkflowNotFoundException) e).id() + ", which does not exist"))
                 // the body is within the hook's bound but larger than a workflow run's input may be
                 .onFailure(IllegalArgumentException.class).transform(e -> new ApiException(
                         ApiErrorCode.PAYLOAD_TOO_LARGE, "the body is the run's input: " + e.getMessage()))
