@@ -1,5 +1,6 @@
 package dev.jobweaver.api.audit;
 
+import dev.jobweaver.api.platform.background.RoundFailures;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,15 +25,11 @@ public class AuditCleanup {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "audit-log-cleanup",
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledCleanup() {
-        return deleteExpired()
-                .invoke(deleted -> {
-                    if (deleted > 0) {
-                        LOG.infof("deleted %d audit entries older than %s", deleted, config.retention());
-                    }
-                })
-                .onFailure().invoke(e -> LOG.warnf("audit log cleanup failed: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+        return RoundFailures.logged(deleteExpired().invoke(deleted -> {
+            if (deleted > 0) {
+                LOG.infof("deleted %d audit entries older than %s", deleted, config.retention());
+            }
+        }), LOG, Logger.Level.WARN, "audit log cleanup failed");
     }
 
     /** Deletes every entry older than the retention now, batch after batch; how many. */

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.audit;
 
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.metrics.Counters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,7 +10,6 @@ import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,10 +22,6 @@ import org.jboss.logging.Logger;
 public class AuditLog {
 
     private static final Logger LOG = Logger.getLogger(AuditLog.class);
-
-    /** One page of entries and how many match. */
-    public record Slice(List<AuditEntry> entries, long total) {
-    }
 
     private final AuditRepository repository;
     private final Duration writeTimeout;
@@ -52,8 +48,8 @@ public class AuditLog {
 
     /** A page of entries, newest first. */
     @WithSpan("list audit entries")
-    public Uni<Slice> list(AuditRepository.Filter filter, int page, int size) {
-        return Panache.withSession(() -> repository.page(filter, page, size)
-                .chain(entries -> repository.count(filter).map(total -> new Slice(entries, total))));
+    public Uni<Slice<AuditEntry>> list(AuditRepository.Filter filter, int page, int size) {
+        return Panache.withSession(() -> Slice.read(repository.page(filter, page, size), () -> repository.count(filter),
+                entry -> entry));
     }
 }

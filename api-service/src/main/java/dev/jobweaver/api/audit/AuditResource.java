@@ -75,7 +75,7 @@ public class AuditResource {
                 methodAndPath[1], from, to);
         return rest.unavailableOnOutage(log.list(filter, paging.page(), paging.size()),
                         "the audit log could not be read")
-                .map(slice -> paging.of(slice.entries(), AuditView::of, slice.total(), AuditPage::new));
+                .map(slice -> paging.of(slice, AuditView::of, AuditPage::new));
     }
 
     private String actor(String value) {

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.deadletter;
 
+import dev.jobweaver.api.platform.background.RoundFailures;
 import dev.jobweaver.common.metrics.Counters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -82,10 +83,7 @@ public class DeadLetterMetrics {
             Scheduled.ConcurrentExecution.SKIP, identity = "dead-letters-open",
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> refreshOpen() {
-        return statements.countOpen()
-                .invoke(open::set)
-                .onFailure().invoke(e -> LOG.debugf("the open dead letters were not counted: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+        return RoundFailures.logged(statements.countOpen().invoke(open::set), LOG, Logger.Level.DEBUG,
+                "the open dead letters were not counted");
     }
 }

@@ -90,22 +90,18 @@ public class DeadLetterRepository implements PanacheRepositoryBase<DeadLetter, U
         List<String> clauses = new ArrayList<>();
         Parameters parameters = Parameters.with("states", List.copyOf(filter.states()));
         clauses.add("state in :states");
-        if (filter.tenant() != null) {
-            clauses.add("tenant = :tenant");
-            parameters.and("tenant", filter.tenant());
-        }
-        if (filter.jobType() != null) {
-            clauses.add("jobType = :jobType");
-            parameters.and("jobType", filter.jobType());
-        }
-        if (filter.failedAfter() != null) {
-            clauses.add("failedAt >= :failedAfter");
-            parameters.and("failedAfter", filter.failedAfter());
-        }
-        if (filter.failedBefore() != null) {
-            clauses.add("failedAt < :failedBefore");
-            parameters.and("failedBefore", filter.failedBefore());
-        }
+        where(clauses, parameters, "tenant = :tenant", "tenant", filter.tenant());
+        where(clauses, parameters, "jobType = :jobType", "jobType", filter.jobType());
+        where(clauses, parameters, "failedAt >= :failedAfter", "failedAfter", filter.failedAfter());
+        where(clauses, parameters, "failedAt < :failedBefore", "failedBefore", filter.failedBefore());
         return new Query(String.join(" and ", clauses), parameters);
+    }
+
+    /** Adds {@code clause}, binding {@code value} as {@code name}, unless the filter leaves it out (null). */
+    private static void where(List<String> clauses, Parameters parameters, String clause, String name, Object value) {
+        if (value != null) {
+            clauses.add(clause);
+            parameters.and(name, value);
+        }
     }
 }

@@ -23,6 +23,7 @@ import dev.jobweaver.common.quarantine.Failures;
 import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
@@ -65,21 +66,11 @@ public class DeadLetterResource {
     private static final String UUID_SCHEMA =
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
-    private final DeadLetterService deadLetters;
-    private final RestSupport rest;
-    private final BodyReader bodies;
-    private final JobBodies jobs;
-
-    private final Callers callers;
-
-    public DeadLetterResource(DeadLetterService deadLetters, RestSupport rest, JobBodies jobs, Callers callers,
-                              BodyReader bodies) {
-        this.callers = callers;
-        this.deadLetters = deadLetters;
-        this.rest = rest;
-        this.bodies = bodies;
-        this.jobs = jobs;
-    }
+    @Inject DeadLetterService deadLetters;
+    @Inject RestSupport rest;
+    @Inject BodyReader bodies;
+    @Inject JobBodies jobs;
+    @Inject Callers callers;
 
     @GET
     @Operation(summary = "List dead letters", description = "Newest failure first; only the OPEN ones unless state"
@@ -102,8 +93,7 @@ public class DeadLetterResource {
                 typeFilter == null ? null : typeFilter.name(), null, null);
         return unavailableOnOutage(deadLetters.list(filter, paging.page(), paging.size()),
                 "the dead letters could not be read")
-                .map(slice -> paging.of(slice.deadLetters(), DeadLetterView::of, slice.total(),
-                        DeadLetterPage::new));
+                .map(slice -> paging.of(slice, DeadLetterView::of, DeadLetterPage::new));
     }
 
     @GET

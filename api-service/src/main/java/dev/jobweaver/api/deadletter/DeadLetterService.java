@@ -3,6 +3,7 @@ package dev.jobweaver.api.deadletter;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.PublishFailedException;
 import dev.jobweaver.api.job.JobCommandService;
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.event.DeadLetterEvent;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -53,10 +54,6 @@ public class DeadLetterService {
     public record WorkflowNode(StoredDeadLetter deadLetter) implements Outcome {
     }
 
-    /** One page of dead letters and how many match. */
-    public record Slice(List<StoredDeadLetter> deadLetters, long total) {
-    }
-
     /**
      * What a bulk requeue did.
      *
@@ -86,10 +83,9 @@ public class DeadLetterService {
 
     /** A page of the dead letters {@code filter} covers, newest failure first. */
     @WithSpan("list dead letters")
-    public Uni<Slice> list(DeadLetterRepository.Filter filter, int page, int size) {
-        return Panache.withSession(() -> deadLetters.page(filter, page, size)
-                .chain(found -> deadLetters.count(filter)
-                        .map(total -> new Slice(found.stream().map(StoredDeadLetter::of).toList(), total))));
+    public Uni<Slice<StoredDeadLetter>> list(DeadLetterRepository.Filter filter, int page, int size) {
+        return Panache.withSession(() -> Slice.read(deadLetters.page(filter, page, size),
+                () -> deadLetters.count(filter), StoredDeadLetter::of));
     }
 
     /** The dead letter of {@code jobId}, or null. */

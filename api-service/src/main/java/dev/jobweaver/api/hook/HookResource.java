@@ -28,6 +28,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
@@ -84,24 +85,18 @@ public class HookResource {
             "JobWeaver-Signature realm=\"hooks\", headers=\"" + HookSignature.TIMESTAMP_HEADER + " "
                     + HookSignature.SIGNATURE_HEADER + "\"");
 
-    private final HookService hooks;
-    private final HookCalls calls;
-    private final WorkflowStarter workflows;
-    private final RestSupport rest;
-    private final JobBodies jobs;
+    @Inject HookService hooks;
+    @Inject HookCalls calls;
+    @Inject WorkflowStarter workflows;
+    @Inject RestSupport rest;
+    @Inject JobBodies jobs;
+    @Inject Callers callers;
+
     private final ObjectReader bodies;
     private final Duration tolerance;
     private final String base;
-    private final Callers callers;
 
-    public HookResource(HookService hooks, HookCalls calls, WorkflowStarter workflows, RestSupport rest,
-                        JobBodies jobs, HookConfig hookConfig, ObjectMapper mapper, Callers callers) {
-        this.callers = callers;
-        this.hooks = hooks;
-        this.calls = calls;
-        this.workflows = workflows;
-        this.rest = rest;
-        this.jobs = jobs;
+    HookResource(HookConfig hookConfig, ObjectMapper mapper) {
         ObjectMapper strict = mapper.copy();
         strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
@@ -163,8 +158,7 @@ public class HookResource {
         RestSupport.Paging paging = rest.paging(pages);
         return rest.unavailableOnOutage(hooks.list(tenantFilter, paging.page(), paging.size()),
                         "the hook could not be read")
-                .map(slice -> paging.of(slice.hooks(), h -> HookView.of(h, url(h.id())), slice.total(),
-                        HookPage::new));
+                .map(slice -> paging.of(slice, h -> HookView.of(h, url(h.id())), HookPage::new));
     }
 
     @GET
@@ -252,7 +246,7 @@ public class HookResource {
             return calls.call(hook, timestamp, signature, input, traceparent);
         }).onFailure(WorkflowStarter.WorkflowNotFoundException.class).transform(e -> new ApiException(
                 ApiErrorCode.WORKFLOW_NOT_FOUND, "hook " + hookId + " starts workflow "
-                + ((WorkflowStarter.WorkflowNotFoundException) e).workflowId() + ", which does not exist"))
+                + ((WorkflowStarter.WorkflowNotFoundException) e).id() + ", which does not exist"))
                 // the body is within the hook's bound but larger than a workflow run's input may be
                 .onFailure(IllegalArgumentException.class).transform(e -> new ApiException(
                         ApiErrorCode.PAYLOAD_TOO_LARGE, "the body is the run's input: " + e.getMessage()))

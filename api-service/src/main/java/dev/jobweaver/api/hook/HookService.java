@@ -1,5 +1,6 @@
 package dev.jobweaver.api.hook;
 
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.api.security.crypto.SealedSecrets;
 import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -9,7 +10,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -22,10 +22,6 @@ public class HookService {
 
     @Inject HookRepository hooks;
     @Inject SealedSecrets secrets;
-
-    /** One page of hooks and how many match. */
-    public record Slice(List<StoredHook> hooks, long total) {
-    }
 
     /** Stores a new hook with a new secret; the answer carries the secret, the one time it is shown. */
     @WithSpan("create hook")
@@ -68,10 +64,9 @@ public class HookService {
 
     /** A page of live hooks, newest first, of {@code tenant} or of every tenant (null). */
     @WithSpan("list hooks")
-    public Uni<Slice> list(String tenant, int page, int size) {
-        return Panache.withSession(() -> hooks.page(tenant, page, size)
-                .chain(found -> hooks.countLive(tenant)
-                        .map(total -> new Slice(found.stream().map(hook -> StoredHook.of(hook, null)).toList(), total))));
+    public Uni<Slice<StoredHook>> list(String tenant, int page, int size) {
+        return Panache.withSession(() -> Slice.read(hooks.page(tenant, page, size), () -> hooks.countLive(tenant),
+                hook -> StoredHook.of(hook, null)));
     }
 
     /**
@@ -81,13 +76,9 @@ public class HookService {
     @WithSpan("delete hook")
     public Uni<Boolean> delete(UUID id) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        return Panache.withTransaction(() -> hooks.findLiveForUpdate(id).map(hook -> {
-            if (hook == null) {
-                return false;
-            }
+        return Panache.withTransaction(() -> hooks.deleteLive(id, hook -> {
             hook.deletedAt = now;
             hook.sealedSecret = null;
-            return true;
         }));
     }
 }

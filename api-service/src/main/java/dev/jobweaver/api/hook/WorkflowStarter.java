@@ -1,6 +1,7 @@
 package dev.jobweaver.api.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.api.platform.db.RowNotFoundException;
 import io.smallrye.mutiny.Uni;
 import java.util.UUID;
 
@@ -31,17 +32,10 @@ public interface WorkflowStarter {
     Uni<Started> start(UUID workflowId, JsonNode input, UUID requestId, String traceparent);
 
     /** The workflow to start does not exist. */
-    final class WorkflowNotFoundException extends RuntimeException {
-
-        private final UUID workflowId;
+    final class WorkflowNotFoundException extends RowNotFoundException {
 
         public WorkflowNotFoundException(UUID workflowId) {
-            super("workflow not found: " + workflowId, null, false, false);
-            this.workflowId = workflowId;
-        }
-
-        public UUID workflowId() {
-            return workflowId;
+            super("workflow not found: " + workflowId, workflowId);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.job;
 
 import dev.jobweaver.api.job.store.IdempotencyStore;
+import dev.jobweaver.api.platform.background.RoundFailures;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,10 +34,7 @@ public class IdempotencyKeyCleanup {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, identity = "idempotency-key-cleanup",
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledCleanup() {
-        return deleteExpired()
-                .onFailure().invoke(e -> LOG.warnf("idempotency key cleanup failed: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+        return RoundFailures.logged(deleteExpired(), LOG, Logger.Level.WARN, "idempotency key cleanup failed");
     }
 
     /** Deletes every key expired now, batch after batch; returns how many. */

@@ -3,6 +3,7 @@ package dev.jobweaver.api.job;
 import dev.jobweaver.api.job.store.JobAttemptStore;
 import dev.jobweaver.api.job.store.JobReadStore;
 import dev.jobweaver.api.job.store.StoredJob;
+import dev.jobweaver.api.platform.db.Slice;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,7 +32,7 @@ public class JobQueryService {
 
     /** A page of jobs, newest first. */
     @WithSpan("list jobs")
-    public Uni<JobReadStore.JobSlice> list(JobReadStore.Filter filter, int page, int size) {
+    public Uni<Slice<StoredJob>> list(JobReadStore.Filter filter, int page, int size) {
         return jobs.page(filter, page, size);
     }
 }

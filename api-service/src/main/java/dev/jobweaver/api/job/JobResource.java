@@ -333,7 +333,7 @@ public class JobResource {
         JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
                 labelFilter, scheduleFilter, runFilter);
         return queries.list(filter, paging.page(), paging.size())
-                .map(slice -> paging.of(slice.jobs(), JobView::of, slice.total(), JobPage::new));
+                .map(slice -> paging.of(slice, JobView::of, JobPage::new));
     }
 
     private <E extends Enum<E>> E enumParam(String name, String value, Class<E> type) {

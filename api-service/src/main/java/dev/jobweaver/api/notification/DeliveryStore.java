@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -205,10 +206,7 @@ public class DeliveryStore {
 
     /** Makes the deliveries of {@code changes} (one statement); how many were new. */
     public Uni<Integer> insertForStatuses(List<StatusChange> changes, Instant now) {
-        if (changes.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        return pool.preparedQuery(INSERT_FOR_STATUSES).execute(Tuple.from(List.of(
+        return insert(pool, INSERT_FOR_STATUSES, changes, () -> List.of(
                         Columns.of(changes, StatusChange::jobId, UUID[]::new),
                         Columns.of(changes, StatusChange::event, String[]::new),
                         Columns.of(changes, StatusChange::version, Long[]::new),
@@ -219,23 +217,29 @@ public class DeliveryStore {
                         Columns.of(changes, StatusChange::lastError, String[]::new),
                         Columns.of(changes, c -> utc(c.changedAt()), OffsetDateTime[]::new),
                         Columns.of(changes, c -> utc(c.finishedAt()), OffsetDateTime[]::new),
-                        utc(now))))
-                .map(rows -> rows.rowCount());
+                        utc(now)));
     }
 
     /** Makes the SCHEDULED deliveries of {@code jobs} on {@code client} (the caller's transaction); how many. */
     public Uni<Integer> insertScheduled(SqlClient client, List<ScheduledJob> jobs, Instant now) {
-        if (jobs.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        return client.preparedQuery(INSERT_SCHEDULED).execute(Tuple.from(List.of(
+        return insert(client, INSERT_SCHEDULED, jobs, () -> List.of(
                         Columns.of(jobs, ScheduledJob::jobId, UUID[]::new),
                         Columns.of(jobs, ScheduledJob::jobType, String[]::new),
                         Columns.of(jobs, ScheduledJob::scheduleId, UUID[]::new),
                         Columns.of(jobs, j -> utc(j.scheduledFor()), OffsetDateTime[]::new),
                         utc(now),
-                        Columns.of(jobs, ScheduledJob::traceId, String[]::new))))
-                .map(rows -> rows.rowCount());
+                        Columns.of(jobs, ScheduledJob::traceId, String[]::new)));
+    }
+
+    /**
+     * Runs {@code insert} on {@code client} with the column arrays {@code columns} makes, one statement for every row;
+     * nothing when there are no {@code rows}. How many rows it inserted.
+     */
+    private static Uni<Integer> insert(SqlClient client, String insert, List<?> rows, Supplier<List<Object>> columns) {
+        if (rows.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return client.preparedQuery(insert).execute(Tuple.from(columns.get())).map(inserted -> inserted.rowCount());
     }
 
     /**

@@ -92,7 +92,7 @@ public class SubscriptionResource {
                             caller::sees));
                 })
                 .onFailure(SubscriptionService.JobNotFoundException.class).transform(e -> {
-                    UUID jobId = ((SubscriptionService.JobNotFoundException) e).jobId();
+                    UUID jobId = ((SubscriptionService.JobNotFoundException) e).id();
                     return rest.refused(new ApiException(ApiErrorCode.JOB_NOT_FOUND, "jobId " + jobId
                             + " names no job; a subscription to a job needs an existing job", jobId.toString()));
                 })

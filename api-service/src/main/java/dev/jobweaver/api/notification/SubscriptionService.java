@@ -1,6 +1,7 @@
 package dev.jobweaver.api.notification;
 
 import dev.jobweaver.api.job.JobQueryService;
+import dev.jobweaver.api.platform.db.RowNotFoundException;
 import dev.jobweaver.api.security.crypto.SealedSecrets;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -144,17 +145,10 @@ public class SubscriptionService {
     }
 
     /** {@code jobId} of a subscription request names no job. */
-    public static final class JobNotFoundException extends RuntimeException {
-
-        private final UUID jobId;
+    public static final class JobNotFoundException extends RowNotFoundException {
 
         public JobNotFoundException(UUID jobId) {
-            super("no job with id " + jobId, null, false, false);
-            this.jobId = jobId;
-        }
-
-        public UUID jobId() {
-            return jobId;
+            super("no job with id " + jobId, jobId);
         }
     }
 }

@@ -103,8 +103,7 @@ public class ScheduleResource {
         RestSupport.Paging paging = rest.paging(pages);
         Instant now = Instant.now();
         return unavailableOnOutage(schedules.list(tenantFilter, paging.page(), paging.size()), "read")
-                .map(slice -> paging.of(slice.schedules(), s -> ScheduleView.of(s, now), slice.total(),
-                        SchedulePage::new));
+                .map(slice -> paging.of(slice, s -> ScheduleView.of(s, now), SchedulePage::new));
     }
 
     @GET

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.schedule;
 
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
@@ -29,10 +30,6 @@ public class ScheduleService {
     @Inject ScheduledJobs jobs;
     @Inject ScheduleSubscribers subscribers;
 
-    /** One page of schedules and how many match. */
-    public record Slice(List<StoredSchedule> schedules, long total) {
-    }
-
     /** Stores a new schedule (version 1) and publishes its timing after the commit. */
     @WithSpan("create schedule")
     public Uni<StoredSchedule> create(ScheduleDefinition definition) {
@@ -58,10 +55,8 @@ public class ScheduleService {
     /** A page of schedules, newest first, of {@code tenant} or of every tenant (null). */
     @WithSpan("list schedules")
     @WithSession
-    public Uni<Slice> list(String tenant, int page, int size) {
-        return schedules.page(tenant, page, size)
-                .chain(found -> schedules.countLive(tenant)
-                        .map(total -> new Slice(found.stream().map(StoredSchedule::of).toList(), total)));
+    public Uni<Slice<StoredSchedule>> list(String tenant, int page, int size) {
+        return Slice.read(schedules.page(tenant, page, size), () -> schedules.countLive(tenant), StoredSchedule::of);
     }
 
     /**
@@ -105,14 +100,10 @@ public class ScheduleService {
     @WithSpan("delete schedule")
     public Uni<Boolean> delete(UUID id) {
         Instant now = now();
-        return Panache.withTransaction(() -> schedules.findLiveForUpdate(id).map(schedule -> {
-            if (schedule == null) {
-                return false;
-            }
+        return Panache.withTransaction(() -> schedules.deleteLive(id, schedule -> {
             schedule.deletedAt = now;
             schedule.updatedAt = now;
             schedule.version++;
-            return true;
         }).call(deleted -> deleted ? subscribers.scheduleDeleted(id) : Uni.createFrom().voidItem()))
                 .invoke(deleted -> {
             if (deleted) {

@@ -1,12 +1,10 @@
 package dev.jobweaver.api.schedule;
 
+import dev.jobweaver.api.platform.db.RowsById;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -41,14 +39,8 @@ public class ScheduleTargets {
 
     /** The schedules among {@code ids} the table holds, by id, locked for share on {@code connection}. */
     public Uni<Map<UUID, Target>> find(SqlConnection connection, Collection<UUID> ids) {
-        return connection.preparedQuery(FIND).execute(Tuple.of(ids.toArray(UUID[]::new))).map(rows -> {
-            Map<UUID, Target> found = new HashMap<>();
-            for (Row row : rows) {
-                found.put(row.getUUID("id"), new Target(row.getUUID("id"), row.getLong("version"),
-                        row.getString("tenant"), row.getBoolean("paused"), row.getString("job"),
-                        row.getUUID("workflow_id"), row.getBoolean("deleted")));
-            }
-            return found;
-        });
+        return RowsById.find(connection, FIND, ids, row -> new Target(row.getUUID("id"), row.getLong("version"),
+                row.getString("tenant"), row.getBoolean("paused"), row.getString("job"), row.getUUID("workflow_id"),
+                row.getBoolean("deleted")));
     }
 }

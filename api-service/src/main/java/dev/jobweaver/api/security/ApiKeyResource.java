@@ -94,7 +94,7 @@ public class ApiKeyResource {
         RestSupport.Paging paging = rest.paging(pages);
         return rest.unavailableOnOutage(keys.list(checked, paging.page(), paging.size()),
                         "the API keys could not be read")
-                .map(slice -> paging.of(slice.keys(), ApiKeyView::of, slice.total(), ApiKeyPage::new));
+                .map(slice -> paging.of(slice, ApiKeyView::of, ApiKeyPage::new));
     }
 
     @DELETE

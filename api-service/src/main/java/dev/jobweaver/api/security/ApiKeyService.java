@@ -1,5 +1,6 @@
 package dev.jobweaver.api.security;
 
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -8,7 +9,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
@@ -31,10 +31,6 @@ public class ApiKeyService {
         }
     }
 
-    /** One page of keys and how many the tenant has. */
-    public record Slice(List<StoredApiKey> keys, long total) {
-    }
-
     /** Stores a new key of {@code tenant} with {@code roles} (known ones), expiring at {@code expiresAt} (or never). */
     @WithSpan("create api key")
     public Uni<Created> create(String tenant, String name, Set<String> roles, Instant expiresAt) {
@@ -54,10 +50,9 @@ public class ApiKeyService {
 
     /** A page of the tenant's keys, revoked ones included, newest first. */
     @WithSpan("list api keys")
-    public Uni<Slice> list(String tenant, int page, int size) {
-        return Panache.withSession(() -> keys.page(tenant, page, size)
-                .chain(found -> keys.countOf(tenant)
-                        .map(total -> new Slice(found.stream().map(StoredApiKey::of).toList(), total))));
+    public Uni<Slice<StoredApiKey>> list(String tenant, int page, int size) {
+        return Panache.withSession(() -> Slice.read(keys.page(tenant, page, size), () -> keys.countOf(tenant),
+                StoredApiKey::of));
     }
 
     /**

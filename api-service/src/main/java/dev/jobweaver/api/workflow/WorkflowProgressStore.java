@@ -1,8 +1,8 @@
 package dev.jobweaver.api.workflow;
 
+import dev.jobweaver.api.platform.db.RowsById;
 import dev.jobweaver.common.batch.Columns;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -64,16 +63,10 @@ public class WorkflowProgressStore {
 
     /** The runs among {@code ids} the table holds, by id, locked on {@code connection}. */
     public Uni<Map<UUID, Run>> find(SqlConnection connection, Collection<UUID> ids) {
-        return connection.preparedQuery(FIND).execute(Tuple.of(ids.toArray(UUID[]::new))).map(rows -> {
-            Map<UUID, Run> found = new HashMap<>();
-            for (Row row : rows) {
-                found.put(row.getUUID("id"), new Run(row.getUUID("id"), row.getUUID("workflow_id"),
-                        row.getInteger("workflow_version"), row.getString("tenant"), row.getString("input"),
-                        row.getString("trace_id"), row.getString("traceparent"), row.getLong("progress_version"),
-                        row.getString("definition"), row.getInteger("max_concurrency")));
-            }
-            return found;
-        });
+        return RowsById.find(connection, FIND, ids, row -> new Run(row.getUUID("id"), row.getUUID("workflow_id"),
+                row.getInteger("workflow_version"), row.getString("tenant"), row.getString("input"),
+                row.getString("trace_id"), row.getString("traceparent"), row.getLong("progress_version"),
+                row.getString("definition"), row.getInteger("max_concurrency")));
     }
 
     /** Applies each change newer than its row's; how many rows changed. */

@@ -2,6 +2,7 @@ package dev.jobweaver.api.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.JobBodies;
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
@@ -107,7 +108,7 @@ public class WorkflowResource {
         RestSupport.Paging paging = rest.paging(pages);
         return rest.unavailableOnOutage(workflows.list(tenantFilter, paging.page(), paging.size()),
                         "the workflows could not be read")
-                .map(slice -> paging.of(slice.workflows(), WorkflowView::of, slice.total(), WorkflowPage::new));
+                .map(slice -> paging.of(slice, WorkflowView::of, WorkflowPage::new));
     }
 
     @GET
@@ -228,8 +229,8 @@ public class WorkflowResource {
         return visible(caller, workflowId).chain(existing -> rest.unavailableOnOutage(runs.list(workflowId,
                         paging.page(), paging.size()), "the runs could not be read"))
                 .map(found -> {
-                    WorkflowRunService.Slice slice = RestSupport.found(found, () -> notFound(workflowId));
-                    return paging.of(slice.runs(), WorkflowRunView::of, slice.total(), WorkflowRunPage::new);
+                    Slice<StoredRun> slice = RestSupport.found(found, () -> notFound(workflowId));
+                    return paging.of(slice, WorkflowRunView::of, WorkflowRunPage::new);
                 });
     }
 

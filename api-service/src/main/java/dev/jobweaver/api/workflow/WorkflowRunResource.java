@@ -42,12 +42,9 @@ public class WorkflowRunResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = WorkflowRunView.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<WorkflowRunView> get(@Parameter(description = "the run's UUID") @PathParam("runId") String id) {
-        Caller caller = callers.current();
         UUID runId = rest.uuid("runId", id);
-        return rest.unavailableOnOutage(runs.find(runId).chain(found -> found == null || !caller.sees(found.tenant())
-                        ? Uni.createFrom().<StoredRun>nullItem() : runs.withRunningNodes(found)),
-                        "the run could not be read")
-                .map(found -> WorkflowRunView.of(RestSupport.found(found, () -> notFound(runId))));
+        return rest.unavailableOnOutage(visible(runId).chain(runs::withRunningNodes), "the run could not be read")
+                .map(WorkflowRunView::of);
     }
 
     @POST
@@ -60,12 +57,10 @@ public class WorkflowRunResource {
     @RolesAllowed(Roles.OPERATOR)
     public Uni<RestResponse<WorkflowRunView>> cancel(
             @Parameter(description = "the run's UUID") @PathParam("runId") String id) {
-        Caller caller = callers.current();
         UUID runId = rest.uuid("runId", id);
         // the run's tenant is checked before the cancel is stored; a run's tenant never changes
-        Uni<StoredRun> visible = RestSupport.visible(runs.find(runId), found -> caller.sees(found.tenant()),
-                () -> notFound(runId));
-        return rest.unavailableOnOutage(visible.chain(found -> runs.cancel(runId)), "the cancel could not be stored")
+        return rest.unavailableOnOutage(visible(runId).chain(found -> runs.cancel(runId)),
+                        "the cancel could not be stored")
                 .map(found -> {
                     WorkflowRunService.Cancel cancel = RestSupport.found(found, () -> notFound(runId));
                     if (cancel.ended()) {
@@ -74,6 +69,12 @@ public class WorkflowRunResource {
                     }
                     return RestResponse.accepted(WorkflowRunView.of(cancel.run()));
                 });
+    }
+
+    /** The run, or a failure with its 404 when there is none or the caller may not see its tenant. */
+    private Uni<StoredRun> visible(UUID runId) {
+        Caller caller = callers.current();
+        return RestSupport.visible(runs.find(runId), found -> caller.sees(found.tenant()), () -> notFound(runId));
     }
 
     private static ApiException notFound(UUID runId) {

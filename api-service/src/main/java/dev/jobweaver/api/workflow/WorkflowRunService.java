@@ -5,6 +5,7 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.api.job.store.JobReadStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.job.JobCreatedPublisher;
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.workflow.NodeStatus;
@@ -56,10 +57,6 @@ public class WorkflowRunService {
      */
     public record StartedRun(UUID runId, String traceId, UUID workflowId, int version, WorkflowRunStatus status,
                              boolean repeated) {
-    }
-
-    /** One page of a workflow's runs and how many it has. */
-    public record Slice(List<StoredRun> runs, long total) {
     }
 
     /** What a cancel found: the run as it is after it, and whether it had ended already (then nothing was asked). */
@@ -162,15 +159,8 @@ public class WorkflowRunService {
                             version.version, run.status, false), RunAsks.of(run, version, 0)));
                 });
             });
-        })).map(started -> {
-            if (started == null) {
-                return null;
-            }
-            if (started.asks() != null) {
-                publisher.publishLater(started.asks());
-            }
-            return started.run();
-        }).onTermination().invoke(span::end);
+        })).map(started -> started == null ? null : publishLater(started.asks(), started.run()))
+                .onTermination().invoke(span::end);
     }
 
     private record Started(StartedRun run, RunAsks asks) {
@@ -208,10 +198,9 @@ public class WorkflowRunService {
     /** A page of the workflow's runs, newest first; null when there is no such workflow (or it was deleted). */
     @WithSpan("list workflow runs")
     @WithSession
-    public Uni<Slice> list(UUID workflowId, int page, int size) {
+    public Uni<Slice<StoredRun>> list(UUID workflowId, int page, int size) {
         return workflows.findLive(workflowId).chain(workflow -> workflow == null ? Uni.createFrom().nullItem()
-                : runs.page(workflowId, page, size).chain(found -> runs.countOf(workflowId)
-                        .map(total -> new Slice(found.stream().map(StoredRun::of).toList(), total))));
+                : Slice.read(runs.page(workflowId, page, size), () -> runs.countOf(workflowId), StoredRun::of));
     }
 
     /**
@@ -238,15 +227,15 @@ public class WorkflowRunService {
             int published = run.publishedVersion;
             return versions.find(run.workflowId, run.workflowVersion).map(version ->
                     new CancelAsked(new Cancel(StoredRun.of(run), false), RunAsks.of(run, version, published)));
-        })).map(asked -> {
-            if (asked == null) {
-                return null;
-            }
-            if (asked.asks() != null) {
-                publisher.publishLater(asked.asks());
-            }
-            return asked.cancel();
-        });
+        })).map(asked -> asked == null ? null : publishLater(asked.asks(), asked.cancel()));
+    }
+
+    /** {@code answer}, once {@code asks} (null when there is nothing to ask) went to the publisher after the commit. */
+    private <A> A publishLater(RunAsks asks, A answer) {
+        if (asks != null) {
+            publisher.publishLater(asks);
+        }
+        return answer;
     }
 
     private record CancelAsked(Cancel cancel, RunAsks asks) {

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.workflow;
 
 import dev.jobweaver.api.job.store.JsonColumns;
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -24,10 +25,6 @@ public class WorkflowService {
 
     @Inject WorkflowRepository workflows;
     @Inject WorkflowVersionRepository versions;
-
-    /** One page of workflows (each at its latest version) and how many match. */
-    public record Slice(List<StoredWorkflow> workflows, long total) {
-    }
 
     /** Stores a new workflow, version 1. */
     @WithSpan("create workflow")
@@ -67,7 +64,7 @@ public class WorkflowService {
     /** A page of workflows, newest first, of {@code tenant} or of every tenant (null), each at its latest version. */
     @WithSpan("list workflows")
     @WithSession
-    public Uni<Slice> list(String tenant, int page, int size) {
+    public Uni<Slice<StoredWorkflow>> list(String tenant, int page, int size) {
         return workflows.page(tenant, page, size).chain(found -> {
             List<StoredWorkflow> listed = new ArrayList<>(found.size());
             Uni<Void> chain = Uni.createFrom().voidItem();
@@ -75,7 +72,7 @@ public class WorkflowService {
                 chain = chain.chain(() -> versions.find(workflow.id, workflow.latestVersion)
                         .invoke(version -> listed.add(StoredWorkflow.of(workflow, version))).replaceWithVoid());
             }
-            return chain.chain(() -> workflows.countLive(tenant)).map(total -> new Slice(listed, total));
+            return chain.chain(() -> workflows.countLive(tenant)).map(total -> new Slice<>(listed, total));
         });
     }
 
@@ -106,13 +103,9 @@ public class WorkflowService {
     @WithSpan("delete workflow")
     public Uni<Boolean> delete(UUID id) {
         Instant now = now();
-        return Panache.withTransaction(() -> workflows.findLiveForUpdate(id).map(workflow -> {
-            if (workflow == null) {
-                return false;
-            }
+        return Panache.withTransaction(() -> workflows.deleteLive(id, workflow -> {
             workflow.deletedAt = now;
             workflow.updatedAt = now;
-            return true;
         }));
     }
 

@@ -69,6 +69,15 @@ export function field(label, input) {
   return h('div', { className: 'field' }, h('label', { for: id }, label), input);
 }
 
+/** A search form whose only filter is the tenant (test id testid): submitting it calls go with the tenant entered. */
+export function tenantForm(params, testid, go) {
+  const tenant = h('input', { name: 'tenant', value: params.get('tenant') || '', dataset: { testid } });
+  return h('form', { className: 'filters', role: 'search', onsubmit: (event) => {
+    event.preventDefault();
+    go(tenant.value);
+  } }, field('Tenant', tenant), h('button', { type: 'submit' }, 'Show'));
+}
+
 /** A table that turns into stacked rows on a phone: columns [{label, cell(row)}]. */
 export function table(columns, rows, { testid, rowTestid } = {}) {
   return h('div', { className: 'table-wrap' },

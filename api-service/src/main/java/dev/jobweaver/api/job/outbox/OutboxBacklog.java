@@ -2,6 +2,7 @@ package dev.jobweaver.api.job.outbox;
 
 import dev.jobweaver.api.job.JobMetrics;
 import dev.jobweaver.api.job.JobApiConfig;
+import dev.jobweaver.api.platform.background.RoundFailures;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -86,10 +87,7 @@ public class OutboxBacklog {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledRefresh() {
-        return refresh()
-                .onFailure().invoke(e -> LOG.debugf("outbox backlog not measured: %s", e.getMessage()))
-                .onFailure().recoverWithNull()
-                .replaceWithVoid();
+        return RoundFailures.logged(refresh(), LOG, Logger.Level.DEBUG, "outbox backlog not measured");
     }
 
     /** Measures the backlog in the database now. */

@@ -3,6 +3,7 @@ package dev.jobweaver.api.job.store;
 import java.util.HashMap;
 import java.util.Collection;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.job.JobOrigin;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
@@ -35,10 +36,6 @@ public class JobReadStore {
 
     public JobReadStore(Pool pool) {
         this.pool = pool;
-    }
-
-    /** One page of jobs, newest first, with the total count of the filter. */
-    public record JobSlice(List<StoredJob> jobs, long total) {
     }
 
     /** The job, or null when there is none with this id. */
@@ -92,7 +89,7 @@ public class JobReadStore {
     }
 
     /** Jobs matching {@code filter}, newest first. */
-    public Uni<JobSlice> page(Filter filter, int page, int size) {
+    public Uni<Slice<StoredJob>> page(Filter filter, int page, int size) {
         // Only the filters given are in the statement, so each combination keeps its own plan and index.
         List<String> where = new ArrayList<>();
         List<Object> params = new ArrayList<>();
@@ -139,7 +136,7 @@ public class JobReadStore {
             List<StoredJob> jobs = new ArrayList<>();
             rows.forEach(row -> jobs.add(job(row)));
             return pool.preparedQuery("SELECT count(*) FROM jobs" + condition).execute(Tuple.from(params))
-                    .map(count -> new JobSlice(jobs, count.iterator().next().getLong(0)));
+                    .map(count -> new Slice<>(jobs, count.iterator().next().getLong(0)));
         });
     }
 

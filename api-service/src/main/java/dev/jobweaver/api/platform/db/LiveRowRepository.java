@@ -7,6 +7,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.persistence.LockModeType;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * A Panache repository of entities that belong to a tenant and are deleted softly: what hooks, schedules and workflows
@@ -26,6 +27,20 @@ public interface LiveRowRepository<E> extends PanacheRepositoryBase<E, UUID> {
      */
     default Uni<E> findLiveForUpdate(UUID id) {
         return find("id = ?1 and deletedAt is null", id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+
+    /**
+     * Deletes the entity softly: {@code delete} marks it (its {@code deletedAt} at least) with its row locked
+     * ({@link #findLiveForUpdate}), in the caller's transaction. False when there is no live one.
+     */
+    default Uni<Boolean> deleteLive(UUID id, Consumer<E> delete) {
+        return findLiveForUpdate(id).map(found -> {
+            if (found == null) {
+                return false;
+            }
+            delete.accept(found);
+            return true;
+        });
     }
 
     /** One page of live entities, newest first, of {@code tenant} or of every tenant (null). */

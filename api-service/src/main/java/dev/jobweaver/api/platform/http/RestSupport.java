@@ -1,5 +1,6 @@
 package dev.jobweaver.api.platform.http;
 
+import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
@@ -28,9 +29,9 @@ public class RestSupport {
             return (int) ((total + size - 1) / size);
         }
 
-        /** {@code rows} shown as {@code view}, this page of {@code total}, as the page record {@code page} makes. */
-        public <S, V, P> P of(List<S> rows, Function<S, V> view, long total, PageOf<V, P> page) {
-            return of(rows.stream().map(view).toList(), total, page);
+        /** {@code slice}'s items shown as {@code view}, as the page record {@code page} makes. */
+        public <S, V, P> P of(Slice<S> slice, Function<S, V> view, PageOf<V, P> page) {
+            return of(slice.items().stream().map(view).toList(), slice.total(), page);
         }
 
         /** {@code items}, this page of {@code total}, as the page record that {@code page} makes (JobPage::new). */

@@ -61,27 +61,19 @@ public final class StrictJson implements BiFunction<ObjectMapper, Type, ObjectRe
         strict.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
         strict.disable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY);
         strict.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
-        strict.coercionConfigFor(LogicalType.Integer)
-                .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
-        strict.coercionConfigFor(LogicalType.Textual)
-                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
-        strict.coercionConfigFor(LogicalType.Boolean)
-                .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
-        strict.coercionConfigFor(LogicalType.Enum)
-                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
-        strict.coercionConfigFor(LogicalType.Collection)
-                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
-        strict.coercionConfigFor(LogicalType.POJO)
-                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        refuse(strict, CoercionInputShape.String, LogicalType.Integer, LogicalType.Boolean);
+        refuse(strict, CoercionInputShape.Integer, LogicalType.Textual, LogicalType.Boolean, LogicalType.Enum);
+        refuse(strict, CoercionInputShape.Float, LogicalType.Integer, LogicalType.Textual, LogicalType.Boolean);
+        refuse(strict, CoercionInputShape.Boolean, LogicalType.Integer, LogicalType.Textual);
+        refuse(strict, CoercionInputShape.EmptyString, LogicalType.Integer, LogicalType.Boolean, LogicalType.Enum,
+                LogicalType.Collection, LogicalType.POJO);
         return strict;
+    }
+
+    /** A JSON value of {@code shape} is refused where one of {@code types} is expected, instead of coerced. */
+    private static void refuse(ObjectMapper strict, CoercionInputShape shape, LogicalType... types) {
+        for (LogicalType type : types) {
+            strict.coercionConfigFor(type).setCoercion(shape, CoercionAction.Fail);
+        }
     }
 }

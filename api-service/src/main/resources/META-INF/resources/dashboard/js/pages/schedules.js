@@ -1,16 +1,11 @@
 // Schedules: each with its timing and next run, paused or resumed with a button.
 import { api, query } from '../api.js';
-import { field, h, status, table, time } from '../dom.js';
+import { h, status, table, tenantForm, time } from '../dom.js';
 
 export default {
   async mount(main, { params }, ctx) {
-    const tenant = h('input', { name: 'tenant', value: params.get('tenant') || '',
-      dataset: { testid: 'schedules-tenant' } });
     const page = Number(params.get('page') || 0);
-    const form = h('form', { className: 'filters', role: 'search', onsubmit: (event) => {
-      event.preventDefault();
-      ctx.navigate(`#/schedules${query({ tenant: tenant.value })}`);
-    } }, field('Tenant', tenant), h('button', { type: 'submit' }, 'Show'));
+    const form = tenantForm(params, 'schedules-tenant', (tenant) => ctx.navigate(`#/schedules${query({ tenant })}`));
     const results = h('div', { dataset: { testid: 'schedules-results' } });
     main.append(h('h1', {}, 'Schedules'), form, results);
     let view;

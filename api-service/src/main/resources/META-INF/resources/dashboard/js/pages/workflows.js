@@ -1,7 +1,7 @@
 // Workflows: pick one, list its runs, and draw a run as its graph, live.
 import { api, query } from '../api.js';
 import { drawGraph } from '../graph.js';
-import { field, h, status, table, time } from '../dom.js';
+import { h, status, table, tenantForm, time } from '../dom.js';
 
 const definitions = new Map();
 
@@ -15,12 +15,7 @@ async function definition(workflowId, version) {
 }
 
 function list(main, params, ctx) {
-  const tenant = h('input', { name: 'tenant', value: params.get('tenant') || '',
-    dataset: { testid: 'workflows-tenant' } });
-  const form = h('form', { className: 'filters', role: 'search', onsubmit: (event) => {
-    event.preventDefault();
-    ctx.navigate(`#/workflows${query({ tenant: tenant.value })}`);
-  } }, field('Tenant', tenant), h('button', { type: 'submit' }, 'Show'));
+  const form = tenantForm(params, 'workflows-tenant', (tenant) => ctx.navigate(`#/workflows${query({ tenant })}`));
   const results = h('div', { dataset: { testid: 'workflows-results' } });
   main.append(h('h1', {}, 'Workflows'), form, results);
   return {
