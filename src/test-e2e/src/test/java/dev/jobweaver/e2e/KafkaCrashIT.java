@@ -33,7 +33,7 @@ class KafkaCrashIT {
         // job is retried, which is how the platform recovers it. With none it would end FAILED ("lease expired"),
         // terminal and reported but not COMPLETED.
         SubmissionLoad load = new SubmissionLoad(api, 4, 20, Jobs.job("[{\"action\":\"LOG\",\"message\":\"no-op\"}]", 2));
-        long restarted = load.around(kafka::kill, () -> Thread.sleep(5_000), kafka::start, 5_000);
+        long restarted = load.around(kafka::kill, () -> Thread.sleep(5_000), kafka::start, 2_000);
 
         assertThat(load.unexpected()).as("answers other than 202/503 (a 500 is a bug)").isEmpty();
         assertThat(load.unavailable()).as("submissions answered 503 while the broker was gone").isEmpty();

@@ -43,7 +43,7 @@ class KafkaOutageIT {
                 oldestSeconds.accumulateAndGet(relay.path("backlogOldestAgeSeconds").asLong(), Math::max);
                 E2ePlatform.awaitQuietly(1_000);
             }
-        }, kafka::start, 3_000);
+        }, kafka::start, 2_000);
         long backlogSeen = backlog.get();
         long oldestSeenSeconds = oldestSeconds.get();
 

@@ -43,7 +43,7 @@ class LimitsIT {
     private static final int LIMIT = 5;
     private static final int LIMITED_JOBS = 200;
     private static final int OTHER_JOBS = 20;
-    private static final long SLEEP_MS = 300;
+    private static final long SLEEP_MS = 200;
 
     @Test
     void aTenantNeverRunsMoreThanItsLimitAndHoldsBackNoOtherTenant() throws Exception {
@@ -92,7 +92,7 @@ class LimitsIT {
             }
             Duration submitting = Duration.between(burstStart, Instant.now());
             // The other tenant's jobs go in while the limited tenant, at its limit, has its backlog waiting: one every
-            // 250 ms over 5 s, of the 12 s the backlog takes at least. After the burst's submissions, not during them:
+            // 250 ms over 5 s, of the 8 s the backlog takes at least. After the burst's submissions, not during them:
             // what is measured is the limit's effect, not that of 200 submissions on the machine's two cores.
             String otherJob = Jobs.ofTenant(Jobs.noop(), OTHER);
             for (int i = 0; i < OTHER_JOBS; i++) {

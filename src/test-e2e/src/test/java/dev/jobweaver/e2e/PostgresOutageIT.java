@@ -27,7 +27,7 @@ class PostgresOutageIT {
         Postgres postgres = E2ePlatform.get().stack().postgres();
         int exitsBefore = E2ePlatform.get().unexpectedExits();
         SubmissionLoad load = new SubmissionLoad(api, 4, 20);
-        long restarted = load.around(postgres::close, () -> Thread.sleep(10_000), postgres::start, 5_000);
+        long restarted = load.around(postgres::close, () -> Thread.sleep(10_000), postgres::start, 2_000);
 
         assertThat(load.unexpected()).as("answers other than 202/503 (a 500 is a bug)").isEmpty();
         assertThat(load.unavailable()).as("submissions while the database was down").isNotEmpty();

@@ -44,14 +44,17 @@ class ScheduleIT {
             id = UUID.fromString(created.get("id").asText());
             Instant first = Instant.parse(created.get("nextRunAt").asText());
 
-            // Each replica is killed (SIGKILL) at the moment of a tick, and restarted a second later.
-            sleepUntil(first.plusSeconds(30));
-            platform.instances(Service.SCHEDULER).getFirst().kill();
-            sleepUntil(first.plusSeconds(70));
-            second.kill();
-            sleepUntil(first.plusSeconds(120));
-            // A tick that reaches the API after the pause is dropped by design: pause once tick 119 is in.
-            awaitTick(id, first.plusSeconds(119), Duration.ofSeconds(30));
+            // Each replica is killed (SIGKILL) at the moment of a tick, the second once the first is back from the
+            // supervisor's restart: one replica is always up to fire the ticks, and each kill lands on a tick.
+            sleepUntil(first.plusSeconds(5));
+            killAndAwaitRestart(platform.instances(Service.SCHEDULER).getFirst());
+            sleepUntil(nextTick(first));
+            killAndAwaitRestart(second);
+            // Five more ticks with both replicas back; a tick that reaches the API after the pause is dropped by
+            // design: pause once the last of them is in.
+            Instant last = nextTick(first).plusSeconds(4);
+            sleepUntil(last);
+            awaitTick(id, last, Duration.ofSeconds(30));
             api.postExpecting("/api/schedules/" + id + "/pause", null, 200);
             Instant pausedAt = Instant.now();
 
@@ -61,7 +64,7 @@ class ScheduleIT {
             assertThat(perTick.values()).as("jobs per tick").containsOnly(1L);
             List<Instant> ticks = jobs.stream().map(ScheduledJobs.Row::scheduledFor).toList();
             assertThat(ticks.getFirst()).isEqualTo(first);
-            assertThat(ticks.getLast()).isAfterOrEqualTo(first.plusSeconds(119)).isBefore(pausedAt.plusSeconds(1));
+            assertThat(ticks.getLast()).isAfterOrEqualTo(last).isBefore(pausedAt.plusSeconds(1));
             for (int i = 0; i < ticks.size(); i++) {
                 assertThat(ticks.get(i)).as("tick %d", i).isEqualTo(first.plusSeconds(i));
             }
@@ -88,7 +91,9 @@ class ScheduleIT {
         UUID fireOnce = create(api, "catch-up", "FIRE_ONCE");
         UUID skip = create(api, "skip", "SKIP");
         try {
-            E2ePlatform.awaitQuietly(4_000);
+            // Both have fired before the freeze, so each has ticks on either side of its gap.
+            awaitJobs(fireOnce, 2, Duration.ofSeconds(30));
+            awaitJobs(skip, 2, Duration.ofSeconds(30));
             // Downtime without a restart: the scheduler is frozen (SIGSTOP) for 10 s, over three times the e2e
             // misfire threshold (3 s), then goes on (SIGCONT) and finds its ticks late.
             ServiceProcess scheduler = E2ePlatform.get().instances(Service.SCHEDULER).getFirst();
@@ -98,7 +103,10 @@ class ScheduleIT {
             } finally {
                 signal(scheduler, "CONT");
             }
-            E2ePlatform.awaitQuietly(5_000);
+            // Both go on after the freeze: wait for two ticks past the thaw before pausing them.
+            Instant thawed = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            awaitTick(fireOnce, thawed.plusSeconds(2), Duration.ofSeconds(30));
+            awaitTick(skip, thawed.plusSeconds(2), Duration.ofSeconds(30));
             api.postExpecting("/api/schedules/" + fireOnce + "/pause", null, 200);
             api.postExpecting("/api/schedules/" + skip + "/pause", null, 200);
 
@@ -176,6 +184,37 @@ class ScheduleIT {
                 && ScheduledJobs.of(scheduleId).stream().noneMatch(j -> !j.scheduledFor().isBefore(tick))) {
             E2ePlatform.awaitQuietly(200);
         }
+    }
+
+    /** Waits until the API holds at least {@code count} jobs of the schedule, or the timeout passes. */
+    private static void awaitJobs(UUID scheduleId, int count, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline && ScheduledJobs.of(scheduleId).size() < count) {
+            E2ePlatform.awaitQuietly(200);
+        }
+    }
+
+    /** The first tick of a one-second schedule starting at {@code first} that is at least a second away. */
+    private static Instant nextTick(Instant first) {
+        return first.plusSeconds(Duration.between(first, Instant.now()).toSeconds() + 2);
+    }
+
+    /**
+     * SIGKILLs {@code replica} and waits until the supervisor has started it again and it is ready.
+     *
+     * @throws IllegalStateException if it is not back within two minutes
+     */
+    private static void killAndAwaitRestart(ServiceProcess replica) {
+        Process killed = replica.process();
+        replica.kill();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (replica.process() == killed || !replica.isAlive()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(replica.spec().name() + " not restarted within 120 s of its kill");
+            }
+            E2ePlatform.awaitQuietly(100);
+        }
+        replica.awaitReady(Duration.ofSeconds(120));
     }
 
     private static void sleepUntil(Instant when) {

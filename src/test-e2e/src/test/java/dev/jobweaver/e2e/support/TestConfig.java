@@ -5,9 +5,9 @@ import java.util.Map;
 
 /**
  * The configuration the e2e platform runs with: production defaults, except where a scenario would otherwise wait
- * minutes (the retry backoff, the lease grace of a crashed worker's jobs, the worker's shutdown grace). The lease grace
- * stays longer than scenario 7's 10 s broker outage: shorter, and runs whose outcomes wait out the outage would be
- * declared lost the moment Kafka returns. HTTP jobs may reach 127.0.0.1 only, where the HTTP scenario's server listens.
+ * minutes (the retry backoff, the lease grace of a crashed worker's jobs and the sweep that finds them expired, the
+ * worker's shutdown grace). The lease grace stays longer than scenario 7's 10 s broker outage: shorter, and runs whose
+ * outcomes wait out the outage would be declared lost the moment Kafka returns. HTTP jobs may reach 127.0.0.1 only, where the HTTP scenario's server listens.
  * A schedule's tick counts as missed after 3 s instead of a minute. Tenant {@code flood} may submit
  * {@link #FLOOD_PER_SECOND} jobs a second (the rate-limit scenario); every other tenant has the production default.
  */
@@ -29,6 +29,7 @@ public final class TestConfig {
                         "jobweaver.scheduler.backoff.base", E2ePlatform.BACKOFF_BASE.toString(),
                         "jobweaver.scheduler.backoff.jitter", "0",
                         "jobweaver.scheduler.lease.grace", "PT30S",
+                        "jobweaver.scheduler.lease.sweep-interval", "PT1S",
                         // a tick later than this is missed: the misfire scenario freezes the scheduler for 10 s
                         "jobweaver.scheduler.schedules.misfire-threshold", "PT3S"),
                 Service.WORKER, Map.of(
