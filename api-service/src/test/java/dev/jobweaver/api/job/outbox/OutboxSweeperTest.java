@@ -197,9 +197,13 @@ class OutboxSweeperTest {
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
             insertCrashedSubmission(jobId, UUID.randomUUID(), Instant.now());
 
-            // several sweeps run (every second in tests); none may touch another instance's row younger than the
-            // relay's bound plus the margin
-            List<ConsumerRecord<String, byte[]>> records = probe.pollFor(Duration.ofSeconds(4));
+            // three sweeps run to their end (besides the scheduled ones, every second in tests); none may touch
+            // another instance's row younger than the relay's bound plus the margin. What a sweep publishes is
+            // acknowledged before it ends, so it is on job-created by then.
+            for (int sweep = 0; sweep < 3; sweep++) {
+                sweeper.publishOldest().await().atMost(Duration.ofSeconds(30));
+            }
+            List<ConsumerRecord<String, byte[]>> records = probe.readToEnd();
 
             assertThat(records).noneMatch(r -> jobId.toString().equals(r.key()));
             assertThat(outboxHas(jobId)).isTrue();
