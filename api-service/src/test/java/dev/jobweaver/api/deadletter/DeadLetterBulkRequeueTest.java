@@ -78,7 +78,7 @@ class DeadLetterBulkRequeueTest {
             List<ConsumerRecord<String, byte[]>> seen = probe.pollUntil(records -> records.stream()
                     .map(ConsumerRecord::key).collect(Collectors.toSet()).containsAll(expected),
                     Duration.ofSeconds(20));
-            probe.pollFor(Duration.ofSeconds(1));
+            probe.readToEnd();
             for (String jobId : expected) {
                 List<ConsumerRecord<String, byte[]>> commands = probe.withKey(jobId);
                 assertThat(commands).as("commands of %s", jobId).hasSize(1);

@@ -4,9 +4,9 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Hooks;
+import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.nio.charset.StandardCharsets;
@@ -15,21 +15,14 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The hook settings take effect: a public base URL makes the hook's url absolute, and the window is configurable. */
+/**
+ * The hook settings take effect: a public base URL makes the hook's url absolute, and the window is configurable. The
+ * profile sets the base URL with a trailing slash, which is dropped, and a 30 s window.
+ */
 @QuarkusTest
-@TestProfile(HookConfiguredTest.Configured.class)
+@TestProfile(PerClassSettings.class)
 @JobWeaverTest(database = "jobweaver_api")
 class HookConfiguredTest {
-
-    /** A public base URL (with a trailing slash, which is dropped) and a 30 s window. */
-    public static class Configured implements QuarkusTestProfile {
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("jobweaver.api.hooks.public-base-url", "https://jobweaver.example.com/",
-                    "jobweaver.api.hooks.timestamp-tolerance", "30s");
-        }
-    }
 
     @Test
     void theUrlIsAbsoluteUnderThePublicBaseUrlAndLocationStaysAPath() {

@@ -89,7 +89,7 @@ class JobResourceCancelTest {
             assertThat(error.getString("jobId")).isEqualTo(jobId);
             assertThat(error.getString("message")).contains(jobId).contains("is " + status.name());
             assertThat(error.getString("timestamp")).isNotNull();
-            probe.pollFor(Duration.ofSeconds(1));
+            probe.readToEnd();
             assertThat(probe.withKey(jobId)).as("commands of a finished job").isEmpty();
         }
         assertThat(Jobs.get(jobId).getString("status")).isEqualTo(status.name());

@@ -85,7 +85,7 @@ class JobResourceDeleteTest {
             assertThat(again.statusCode()).as(again.body().asString()).isEqualTo(404);
             assertThat(again.jsonPath().getString("errorCode")).isEqualTo("API.JOB_NOT_FOUND");
             assertThat(again.jsonPath().getString("jobId")).isEqualTo(jobId);
-            probe.pollFor(Duration.ofSeconds(1));
+            probe.readToEnd();
             assertThat(probe.withKey(jobId)).as("commands of a deleted job").isEmpty();
         }
     }
@@ -108,7 +108,7 @@ class JobResourceDeleteTest {
                 assertThat(response.jsonPath().getString("message")).contains(jobId).contains("is " + status);
                 assertThat(Jobs.get(jobId).getString("status")).isEqualTo(status);
             }
-            probe.pollFor(Duration.ofSeconds(1));
+            probe.readToEnd();
             assertThat(probe.withKey(pending)).isEmpty();
             assertThat(probe.withKey(running)).isEmpty();
         }

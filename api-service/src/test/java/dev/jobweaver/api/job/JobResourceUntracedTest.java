@@ -6,39 +6,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
-import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
  * Submissions with traces off as `./jobweaver up` runs without a trace viewer (no HTTP server span, nothing sampled):
  * the job still has one trace id, the client's when its {@code traceparent} is valid, in the 202, the event and the
- * event's {@code traceparent} header.
+ * event's {@code traceparent} header. The profile sets what `up` sets without `--traces`.
  */
 @QuarkusTest
-@TestProfile(JobResourceUntracedTest.Untraced.class)
+@TestProfile(PerClassSettings.class)
 @JobWeaverTest(database = "jobweaver_api")
 class JobResourceUntracedTest {
-
-    /** What `up` sets without `--traces` (tools/launcher `Platform.withoutTraceViewer`). */
-    public static class Untraced implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.otel.instrument.vertx-http", "false",
-                    "quarkus.otel.instrument.vertx-sql-client", "false",
-                    "quarkus.otel.traces.sampler.arg", "0.0");
-        }
-    }
 
     @Inject
     ObjectMapper mapper;

@@ -7,6 +7,7 @@ import dev.jobweaver.api.testing.ConsumerTestSupport;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * {@code lastError} for the test ({@link Database#refuseLastError}).
  */
 @QuarkusTest
-@TestProfile(JobStatusHoldTest.LongHold.class)
+@TestProfile(PerClassSettings.class)
 @JobWeaverTest(database = "jobweaver_api")
 class JobStatusHoldRejectedTest extends ConsumerTestSupport {
 

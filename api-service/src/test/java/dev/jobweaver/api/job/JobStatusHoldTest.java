@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
@@ -14,7 +15,6 @@ import dev.jobweaver.testing.JobWeaverTest;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -26,25 +26,15 @@ import org.junit.jupiter.api.Test;
 /**
  * The read model holds a job's non-terminal status back: a {@code RUNNING} followed by its {@code COMPLETED} within the
  * hold updates the row once, and a held status is written when the hold has passed; a poll with a held status is not
- * committed until that status is written or replaced.
+ * committed until that status is written or replaced. The profile holds for 3 s and commits offsets every 200 ms.
  */
 @QuarkusTest
-@TestProfile(JobStatusHoldTest.LongHold.class)
+@TestProfile(PerClassSettings.class)
 @JobWeaverTest(database = "jobweaver_api")
 class JobStatusHoldTest {
 
-    private static final Duration HOLD = Duration.ofSeconds(3);
+    private static final Duration HOLD = PerClassSettings.STATUS_HOLD;
     private static final String GROUP = "jobweaver-api";
-
-    /** A hold long enough to look at what is held, and offsets committed every 200 ms instead of 5 s. */
-    public static final class LongHold implements QuarkusTestProfile {
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("jobweaver.api.status.hold", HOLD.toMillis() + "ms",
-                    "mp.messaging.incoming.job-status-in.auto.commit.interval.ms", "200");
-        }
-    }
 
     @Inject
     ObjectMapper mapper;

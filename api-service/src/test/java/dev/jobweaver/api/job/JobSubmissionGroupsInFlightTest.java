@@ -7,10 +7,10 @@ import dev.jobweaver.api.job.store.HeldSubmissionStore;
 import dev.jobweaver.api.job.outbox.HeldOutboxStore;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -25,8 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,28 +35,15 @@ import org.junit.jupiter.api.Test;
  * How groups of submissions go through the service: a group is answered once its insert committed, without waiting for
  * Kafka, and its rows are deleted once Kafka took the events; at most {@code publish.batches-in-flight} inserts run at
  * once; a failed insert fails its own group only; a request's answer does not wait for its outbox row's delete.
- * Inserts, publishes and deletes are the real ones, held back by the test.
+ * Inserts, publishes and deletes are the real ones, held back by the test. The profile allows two group inserts in
+ * flight and enables the stores and the publisher the test can hold back.
  */
 @QuarkusTest
-@TestProfile(JobSubmissionGroupsInFlightTest.TwoInsertsInFlight.class)
+@TestProfile(PerClassSettings.class)
 @JobWeaverTest(database = "jobweaver_api")
 class JobSubmissionGroupsInFlightTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
-
-    /** Two group inserts in flight, and the stores and the publisher the test can hold back. */
-    public static final class TwoInsertsInFlight implements QuarkusTestProfile {
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("jobweaver.api.publish.batches-in-flight", "2");
-        }
-
-        @Override
-        public Set<Class<?>> getEnabledAlternatives() {
-            return Set.of(HeldSubmissionStore.class, HeldOutboxStore.class, HeldJobCreatedPublisher.class);
-        }
-    }
 
     @TestHTTPResource("/api/jobs")
     URI jobs;

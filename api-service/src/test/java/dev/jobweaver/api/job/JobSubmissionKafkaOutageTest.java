@@ -18,6 +18,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -74,8 +79,13 @@ class JobSubmissionKafkaOutageTest {
                 assertThat(given().get("/q/health/started").statusCode()).as("started while Kafka is down").isEqualTo(200);
                 assertThat(relay()).containsEntry("accepting", true);
 
-                commandRefused(JobCommands::cancel, "cancel", toCancel);
-                commandRefused(JobCommands::delete, "delete", toDelete);
+                // both at once: each waits out the command timeout on its own
+                try (ExecutorService callers = Executors.newFixedThreadPool(2)) {
+                    Future<?> cancel = callers.submit(() -> commandRefused(JobCommands::cancel, "cancel", toCancel));
+                    Future<?> delete = callers.submit(() -> commandRefused(JobCommands::delete, "delete", toDelete));
+                    awaitCall(cancel);
+                    awaitCall(delete);
+                }
                 assertThat(Jobs.get(toCancel).getString("status")).isEqualTo("PENDING");
                 assertThat(Jobs.get(toDelete).getString("status")).as("a delete refused deletes nothing")
                         .isEqualTo("FAILED");
@@ -125,6 +135,18 @@ class JobSubmissionKafkaOutageTest {
         assertThat(response.header("Retry-After")).isEqualTo("5");
         // the timeout plus its grace (5.5 s), and a little for the request itself
         assertThat(tookMs).as(name + " answer time while Kafka is down").isBetween(1_000L, 8_000L);
+    }
+
+    /** Waits for {@code call} and fails as it failed. */
+    private static void awaitCall(Future<?> call) throws Exception {
+        try {
+            call.get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     /** The relay's readiness details. */

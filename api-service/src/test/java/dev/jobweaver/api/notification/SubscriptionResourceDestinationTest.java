@@ -6,12 +6,12 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.DeliveryTestSupport;
 import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.sql.Connection;
@@ -24,22 +24,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * With the production rule (allow-private false), a loopback destination is refused: a 400 naming url and the rule at
- * creation, and, for a subscription made while the rules allowed it, at every attempt, without a request being sent.
+ * creation, and, for a subscription made while the rules allowed it, at every attempt, without a request being sent. The profile refuses private and loopback destinations, retries fast and gives up after
+ * 4 s.
  */
 @QuarkusTest
-@TestProfile(SubscriptionResourceDestinationTest.PublicOnly.class)
+@TestProfile(PerClassSettings.class)
 @JobWeaverTest(database = "jobweaver_api")
 class SubscriptionResourceDestinationTest extends DeliveryTestSupport {
-
-    /** The default rule: private and loopback destinations refused; retries fast, given up after 4 s. */
-    public static class PublicOnly implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("jobweaver.api.notifications.allow-private", "false",
-                    "jobweaver.api.notifications.first-retry-delay", "200ms",
-                    "jobweaver.api.notifications.give-up-after", "4s");
-        }
-    }
 
     @Test
     void aLoopbackDestinationIs400NamingUrlAndTheRule() {

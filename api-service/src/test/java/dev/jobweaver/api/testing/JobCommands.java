@@ -54,14 +54,15 @@ public final class JobCommands {
     }
 
     /**
-     * Waits for the command of {@code jobId} on job-commands, listens a little longer for a second one, and asserts
+     * Waits for the command of {@code jobId} on job-commands, reads the topic to its end for a second one (the API
+     * publishes a command before it answers, so a second one sent by the request is there by now), and asserts
      * that there is exactly one, well formed: keyed by the jobId, {@code command}, the job's trace id in the event and
      * in its {@code traceparent} header, a UUID {@code eventId} header. Returns it.
      */
     public static JobCommandEvent single(KafkaProbe probe, ObjectMapper mapper, String jobId, JobCommand command,
                                          String traceId) throws IOException {
         probe.pollUntil(seen -> seen.stream().anyMatch(r -> jobId.equals(r.key())), Duration.ofSeconds(20));
-        probe.pollFor(Duration.ofSeconds(1));
+        probe.readToEnd();
         List<ConsumerRecord<String, byte[]>> records = probe.withKey(jobId);
         assertThat(records).as("commands of job %s on job-commands", jobId).hasSize(1);
         ConsumerRecord<String, byte[]> record = records.getFirst();

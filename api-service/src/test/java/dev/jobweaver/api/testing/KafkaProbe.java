@@ -74,6 +74,23 @@ public final class KafkaProbe implements AutoCloseable {
         return pollUntil(records -> false, duration);
     }
 
+    /**
+     * Polls until this probe has read every record its topic held when called, and returns all records seen. What a
+     * request published before it was answered is then among them: the check that an answered request sent nothing,
+     * without waiting out a window.
+     */
+    public List<ConsumerRecord<String, byte[]>> readToEnd() {
+        Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment(), Duration.ofSeconds(30));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (ends.entrySet().stream().anyMatch(end -> consumer.position(end.getKey()) < end.getValue())) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("did not read " + ends + " within 30 s");
+            }
+            consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
+        }
+        return List.copyOf(seen);
+    }
+
     /** Records seen so far with key {@code key}. */
     public List<ConsumerRecord<String, byte[]>> withKey(String key) {
         return seen.stream().filter(r -> key.equals(r.key())).toList();

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Priority;
@@ -15,7 +16,6 @@ import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.messaging.Topics;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -39,22 +39,12 @@ import org.junit.jupiter.api.Test;
  * recent row.
  */
 @QuarkusTest
-@TestProfile(OutboxSweeperTest.NamedInstance.class)
+@TestProfile(PerClassSettings.class)
 @JobWeaverTest(database = "jobweaver_api")
 class OutboxSweeperTest {
 
     private static final String TRACE_ID = "5bf92f3577b34da6a3ce929d0e0e4736";
-    private static final String INSTANCE = "api-sweeper-test";
-
-    /** A stable instance name, and a relay bound long enough that no recent row ages into the sweep. */
-    public static final class NamedInstance implements QuarkusTestProfile {
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("jobweaver.kafka.instance-id", INSTANCE,
-                    "jobweaver.api.publish.delivery-timeout", "120s");
-        }
-    }
+    private static final String INSTANCE = PerClassSettings.INSTANCE_ID;
 
     @Inject
     ObjectMapper mapper;
@@ -207,9 +197,13 @@ class OutboxSweeperTest {
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
             insertCrashedSubmission(jobId, UUID.randomUUID(), Instant.now());
 
-            // several sweeps run (every second in tests); none may touch another instance's row younger than the
-            // relay's bound plus the margin
-            List<ConsumerRecord<String, byte[]>> records = probe.pollFor(Duration.ofSeconds(4));
+            // three sweeps run to their end (besides the scheduled ones, every second in tests); none may touch
+            // another instance's row younger than the relay's bound plus the margin. What a sweep publishes is
+            // acknowledged before it ends, so it is on job-created by then.
+            for (int sweep = 0; sweep < 3; sweep++) {
+                sweeper.publishOldest().await().atMost(Duration.ofSeconds(30));
+            }
+            List<ConsumerRecord<String, byte[]>> records = probe.readToEnd();
 
             assertThat(records).noneMatch(r -> jobId.toString().equals(r.key()));
             assertThat(outboxHas(jobId)).isTrue();

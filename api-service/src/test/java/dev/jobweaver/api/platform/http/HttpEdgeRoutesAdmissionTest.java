@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,26 +16,17 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Back-pressure on large submissions: with a budget that holds one 60 KB body, concurrent ones are answered 202 or
+ * Back-pressure on large submissions: with a budget that holds one 60 KB body ({@link PerClassSettings#ADMISSION_BUDGET}), concurrent ones are answered 202 or
  * 503 {@code API.OVERLOADED} with {@code Retry-After}, never 500, and the budget is whole again once they are answered.
  */
 @QuarkusTest
-@TestProfile(HttpEdgeRoutesAdmissionTest.SmallBudget.class)
+@TestProfile(PerClassSettings.class)
 @JobWeaverTest(database = "jobweaver_api")
 class HttpEdgeRoutesAdmissionTest {
-
-    /** Room for one large body at a time. */
-    public static class SmallBudget implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("jobweaver.api.admission.max-bytes-in-flight", "70000");
-        }
-    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -77,7 +68,7 @@ class HttpEdgeRoutesAdmissionTest {
             for (HttpResponse<String> refused : overloaded) {
                 JsonNode error = JSON.readTree(refused.body());
                 assertThat(error.path("errorCode").asText()).isEqualTo("API.OVERLOADED");
-                assertThat(error.path("message").asText()).contains("limit is 70000").contains("nothing was stored");
+                assertThat(error.path("message").asText()).contains("limit is " + PerClassSettings.ADMISSION_BUDGET).contains("nothing was stored");
                 assertThat(refused.headers().firstValue("Retry-After")).contains("1");
             }
 
