@@ -50,11 +50,17 @@ class ComputePermitsFloodTest {
         List<UUID> computes = new ArrayList<>();
         List<UUID> others = new ArrayList<>();
         try (highest; WorkerKafka kafka = new WorkerKafka()) {
-            for (int i = 0; i < bound + 1; i++) {
+            for (int i = 0; i < bound; i++) {
                 RunJobEvent run = WorkerKafka.run(new Step.Compute(iterations));
                 computes.add(run.jobId());
                 kafka.send(run, i % 2);
             }
+            await().atMost(Duration.ofSeconds(30)).until(() -> permits.inUse() == bound);
+            // One more, sent once every permit is taken: it waits for one, so it cannot finish before a long one has,
+            // and needs no long computation of its own.
+            RunJobEvent oneMore = WorkerKafka.run(new Step.Compute(10L));
+            computes.add(oneMore.jobId());
+            kafka.send(oneMore, bound % 2);
             await().atMost(Duration.ofSeconds(30)).until(() -> permits.inUse() == bound && permits.waiting() == 1);
 
             for (int i = 0; i < 4; i++) {
