@@ -127,12 +127,21 @@ public final class TestDb {
     public OpenTransaction begin(String sql, Object... args) {
         SqlConnection connection = pool.getConnection().await().atMost(TIMEOUT);
         Transaction tx = connection.begin().await().atMost(TIMEOUT);
+        int backend = connection.query("SELECT pg_backend_pid()").execute().await().atMost(TIMEOUT)
+                .iterator().next().getInteger(0);
         connection.preparedQuery(sql).execute(Tuple.from(args)).await().atMost(TIMEOUT);
-        return new OpenTransaction(connection, tx);
+        return new OpenTransaction(connection, tx, backend);
     }
 
-    /** A transaction {@link #begin} left open. */
-    public record OpenTransaction(SqlConnection connection, Transaction tx) {
+    /** Waits until another session waits for a lock that {@code open} holds: a writer of the service caught behind it. */
+    public void awaitBlockedBehind(OpenTransaction open) {
+        await("a session waiting for backend " + open.backend()).atMost(TIMEOUT).pollInterval(Duration.ofMillis(20))
+                .until(() -> pool.preparedQuery("SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))")
+                        .execute(Tuple.of(open.backend())).await().atMost(TIMEOUT).iterator().next().getLong(0) > 0);
+    }
+
+    /** A transaction {@link #begin} left open on the server process {@code backend}. */
+    public record OpenTransaction(SqlConnection connection, Transaction tx, int backend) {
 
         public void commit() {
             tx.commit().await().atMost(TIMEOUT);

@@ -4,12 +4,20 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -19,6 +27,10 @@ import org.awaitility.Awaitility;
 public final class TopicRecorder implements AutoCloseable {
 
     private final List<ConsumerRecord<String, byte[]>> records = new CopyOnWriteArrayList<>();
+    /** Per partition, the offset of the next record to record: all below it are in {@link #records}. */
+    private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
+    /** Requests for the topics' end offsets, answered by the poller, the only thread that may use the consumer. */
+    private final Queue<CompletableFuture<Map<TopicPartition, Long>>> endOffsetRequests = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final Thread poller;
 
@@ -29,9 +41,24 @@ public final class TopicRecorder implements AutoCloseable {
             try (consumer) {
                 while (!stop.get()) {
                     consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                    consumer.assignment().forEach(tp -> positions.put(tp, consumer.position(tp)));
+                    answerEndOffsetRequests(consumer, topics);
                 }
             }
         });
+    }
+
+    private void answerEndOffsetRequests(KafkaConsumer<String, byte[]> consumer, List<String> topics) {
+        CompletableFuture<Map<TopicPartition, Long>> request;
+        while ((request = endOffsetRequests.poll()) != null) {
+            try {
+                List<TopicPartition> partitions = topics.stream().flatMap(topic -> consumer.partitionsFor(topic)
+                        .stream().map(p -> new TopicPartition(topic, p.partition()))).toList();
+                request.complete(consumer.endOffsets(partitions));
+            } catch (RuntimeException e) {
+                request.completeExceptionally(e);
+            }
+        }
     }
 
     /**
@@ -69,6 +96,28 @@ public final class TopicRecorder implements AutoCloseable {
         Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(50))
                 .until(() -> records(topic, key).size() >= count);
         return records(topic, key);
+    }
+
+    /**
+     * Returns once every record on the topics when it is called has been recorded, on every partition. A record that
+     * must not exist, if the scheduler published it before a sentinel showed its input consumed (it publishes before
+     * it commits), has been recorded by then.
+     */
+    public void awaitCaughtUp() {
+        CompletableFuture<Map<TopicPartition, Long>> request = new CompletableFuture<>();
+        endOffsetRequests.add(request);
+        Map<TopicPartition, Long> ends;
+        try {
+            ends = request.get(Waits.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("the recorder did not tell its topics' end offsets", e);
+        }
+        Awaitility.await("the recorder reaching " + ends).atMost(Waits.TIMEOUT).pollInterval(Duration.ofMillis(20))
+                .until(() -> ends.entrySet().stream()
+                        .allMatch(end -> positions.getOrDefault(end.getKey(), -1L) >= end.getValue()));
     }
 
     /** The value of header {@code name}, or null. */
