@@ -23,7 +23,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.Awaitility;
 
-/** Records everything published on some topics, read by a plain KafkaConsumer with a fresh group from the start. */
+/**
+ * Records everything published on some topics from the moment it starts, read by a plain KafkaConsumer assigned every
+ * partition at its end offset: no group to join, and none of the records earlier tests left to read again.
+ */
 public final class TopicRecorder implements AutoCloseable {
 
     private final List<ConsumerRecord<String, byte[]>> records = new CopyOnWriteArrayList<>();
@@ -35,8 +38,15 @@ public final class TopicRecorder implements AutoCloseable {
     private final Thread poller;
 
     private TopicRecorder(String bootstrapServers, List<String> topics) {
-        KafkaConsumer<String, byte[]> consumer = fromTheStart(bootstrapServers, "scheduler-test-");
-        consumer.subscribe(topics);
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName()));
+        // The end offsets are taken here, before the test publishes anything: every record after them is recorded.
+        List<TopicPartition> partitions = partitions(consumer, topics);
+        consumer.assign(partitions);
+        consumer.endOffsets(partitions).forEach(consumer::seek);
         poller = Thread.ofPlatform().daemon().name("topic-recorder").start(() -> {
             try (consumer) {
                 while (!stop.get()) {
@@ -52,13 +62,16 @@ public final class TopicRecorder implements AutoCloseable {
         CompletableFuture<Map<TopicPartition, Long>> request;
         while ((request = endOffsetRequests.poll()) != null) {
             try {
-                List<TopicPartition> partitions = topics.stream().flatMap(topic -> consumer.partitionsFor(topic)
-                        .stream().map(p -> new TopicPartition(topic, p.partition()))).toList();
-                request.complete(consumer.endOffsets(partitions));
+                request.complete(consumer.endOffsets(partitions(consumer, topics)));
             } catch (RuntimeException e) {
                 request.completeExceptionally(e);
             }
         }
+    }
+
+    private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, List<String> topics) {
+        return topics.stream().flatMap(topic -> consumer.partitionsFor(topic).stream()
+                .map(p -> new TopicPartition(topic, p.partition()))).toList();
     }
 
     /**
