@@ -55,9 +55,8 @@ public final class TestWorkflows implements AutoCloseable {
     public TestWorkflows(String bootstrapServers, TestProducer producer, ObjectMapper mapper) {
         this.producer = producer;
         this.mapper = mapper;
-        KafkaConsumer<String, byte[]> consumer = TopicRecorder.fromTheStart(bootstrapServers,
-                "scheduler-test-workflows-");
-        consumer.subscribe(List.of(Topics.WORKFLOW_PROGRESS));
+        KafkaConsumer<String, byte[]> consumer = TopicRecorder.fromNow(bootstrapServers,
+                List.of(Topics.WORKFLOW_PROGRESS));
         poller = Thread.ofPlatform().daemon().name("test-workflows").start(() -> {
             try (consumer) {
                 while (!stop.get()) {

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -38,15 +37,7 @@ public final class TopicRecorder implements AutoCloseable {
     private final Thread poller;
 
     private TopicRecorder(String bootstrapServers, List<String> topics) {
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName()));
-        // The end offsets are taken here, before the test publishes anything: every record after them is recorded.
-        List<TopicPartition> partitions = partitions(consumer, topics);
-        consumer.assign(partitions);
-        consumer.endOffsets(partitions).forEach(consumer::seek);
+        KafkaConsumer<String, byte[]> consumer = fromNow(bootstrapServers, topics);
         poller = Thread.ofPlatform().daemon().name("topic-recorder").start(() -> {
             try (consumer) {
                 while (!stop.get()) {
@@ -75,17 +66,19 @@ public final class TopicRecorder implements AutoCloseable {
     }
 
     /**
-     * A consumer in a group of its own ({@code groupPrefix} and a random id) that reads from the start of its topics
-     * and commits nothing, so that it sees every record whatever other tests consumed.
+     * A consumer of every partition of {@code topics}, from their end offsets as they are when it is made, in no group
+     * and committing nothing: it reads whatever is published from then on, without a group to join first.
      */
-    static KafkaConsumer<String, byte[]> fromTheStart(String bootstrapServers, String groupPrefix) {
-        return new KafkaConsumer<>(Map.of(
+    static KafkaConsumer<String, byte[]> fromNow(String bootstrapServers, List<String> topics) {
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName(),
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName()));
+        List<TopicPartition> partitions = partitions(consumer, topics);
+        consumer.assign(partitions);
+        consumer.endOffsets(partitions).forEach(consumer::seek);
+        return consumer;
     }
 
     /** Starts recording {@code topics}. */
