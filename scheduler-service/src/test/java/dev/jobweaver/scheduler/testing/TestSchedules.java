@@ -107,6 +107,26 @@ public final class TestSchedules implements AutoCloseable {
         return fired.records(Topics.SCHEDULE_FIRED, scheduleId);
     }
 
+    /**
+     * Returns once the ticks of {@code scheduleId} up to the last one recorded are committed (a round publishes its ticks
+     * before it commits, and a later round fires none of them again) and every record on {@code schedule-fired} then is
+     * recorded: whatever a round was publishing when the last tick was recorded is recorded by now.
+     */
+    public void awaitRoundsRecorded(UUID scheduleId) {
+        Instant last = fired(scheduleId).stream().map(ScheduleFiredEvent::scheduledFor).max(Instant::compareTo)
+                .orElseThrow(() -> new AssertionError("no tick of " + scheduleId + " recorded"));
+        awaitTimer(scheduleId, t -> t.lastFiredFor() != null && !t.lastFiredFor().isBefore(last));
+        awaitAllRecorded();
+    }
+
+    /**
+     * Returns once every record on {@code schedule-fired} so far is recorded: after a round the test ran itself, what it
+     * fired (published before it returned) is recorded by then.
+     */
+    public void awaitAllRecorded() {
+        fired.awaitCaughtUp();
+    }
+
     /** Waits until {@code scheduleId} has at least {@code count} ticks recorded; returns them all. */
     public List<ScheduleFiredEvent> awaitFired(UUID scheduleId, int count, Duration timeout) {
         return fired.await(Topics.SCHEDULE_FIRED, scheduleId, count, timeout).stream().map(this::event).toList();
