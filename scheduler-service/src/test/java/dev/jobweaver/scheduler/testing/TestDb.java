@@ -127,17 +127,27 @@ public final class TestDb {
     public OpenTransaction begin(String sql, Object... args) {
         SqlConnection connection = pool.getConnection().await().atMost(TIMEOUT);
         Transaction tx = connection.begin().await().atMost(TIMEOUT);
-        int backend = connection.query("SELECT pg_backend_pid()").execute().await().atMost(TIMEOUT)
-                .iterator().next().getInteger(0);
+        int backend = backend(connection);
         connection.preparedQuery(sql).execute(Tuple.from(args)).await().atMost(TIMEOUT);
         return new OpenTransaction(connection, tx, backend);
     }
 
     /** Waits until another session waits for a lock that {@code open} holds: a writer of the service caught behind it. */
     public void awaitBlockedBehind(OpenTransaction open) {
-        await("a session waiting for backend " + open.backend()).atMost(TIMEOUT).pollInterval(Duration.ofMillis(20))
+        awaitBlockedBehind(open.backend());
+    }
+
+    /** Waits until another session waits for a lock that the server process {@code backend} holds. */
+    public void awaitBlockedBehind(int backend) {
+        await("a session waiting for backend " + backend).atMost(TIMEOUT).pollInterval(Duration.ofMillis(20))
                 .until(() -> pool.preparedQuery("SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))")
-                        .execute(Tuple.of(open.backend())).await().atMost(TIMEOUT).iterator().next().getLong(0) > 0);
+                        .execute(Tuple.of(backend)).await().atMost(TIMEOUT).iterator().next().getLong(0) > 0);
+    }
+
+    /** The server process of {@code connection}, as {@link #awaitBlockedBehind(int)} names it. */
+    public static int backend(SqlConnection connection) {
+        return connection.query("SELECT pg_backend_pid()").execute().await().atMost(TIMEOUT).iterator().next()
+                .getInteger(0);
     }
 
     /** A transaction {@link #begin} left open on the server process {@code backend}. */
