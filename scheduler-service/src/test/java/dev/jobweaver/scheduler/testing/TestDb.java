@@ -39,7 +39,7 @@ public final class TestDb {
 
     /** Waits until the job's row matches {@code condition}; returns it. */
     public JobExecution awaitJob(UUID jobId, Predicate<JobExecution> condition) {
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50))
+        await().atMost(TIMEOUT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
                 .until(() -> find(jobId).filter(condition).isPresent());
         return get(jobId);
     }
@@ -132,16 +132,18 @@ public final class TestDb {
         return new OpenTransaction(connection, tx, backend);
     }
 
-    /** Waits until another session waits for a lock that {@code open} holds: a writer of the service caught behind it. */
+    /** Waits until another session waits for a lock {@code open} holds: a writer of the service caught behind it. */
     public void awaitBlockedBehind(OpenTransaction open) {
         awaitBlockedBehind(open.backend());
     }
 
     /** Waits until another session waits for a lock that the server process {@code backend} holds. */
     public void awaitBlockedBehind(int backend) {
-        await("a session waiting for backend " + backend).atMost(TIMEOUT).pollInterval(Duration.ofMillis(20))
-                .until(() -> pool.preparedQuery("SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))")
-                        .execute(Tuple.of(backend)).await().atMost(TIMEOUT).iterator().next().getLong(0) > 0);
+        await("a session waiting for backend " + backend).atMost(TIMEOUT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> pool.preparedQuery("SELECT count(*) FROM pg_stat_activity"
+                        + " WHERE $1 = ANY(pg_blocking_pids(pid))").execute(Tuple.of(backend)).await().atMost(TIMEOUT)
+                        .iterator().next().getLong(0) > 0);
     }
 
     /** The server process of {@code connection}, as {@link #awaitBlockedBehind(int)} names it. */

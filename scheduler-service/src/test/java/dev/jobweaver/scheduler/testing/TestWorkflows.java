@@ -117,7 +117,7 @@ public final class TestWorkflows implements AutoCloseable {
 
     /** Waits until an event of {@code runId} matches {@code condition}; returns it. */
     public WorkflowProgressEvent await(UUID runId, Predicate<WorkflowProgressEvent> condition) {
-        Awaitility.await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50))
+        Awaitility.await().atMost(TIMEOUT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
                 .until(() -> events(runId).stream().anyMatch(condition));
         return events(runId).stream().filter(condition).findFirst().orElseThrow();
     }

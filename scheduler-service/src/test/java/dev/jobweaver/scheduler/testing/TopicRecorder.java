@@ -99,7 +99,7 @@ public final class TopicRecorder implements AutoCloseable {
 
     /** Waits until {@code topic} holds at least {@code count} records keyed {@code key}; returns them all. */
     public List<ConsumerRecord<String, byte[]>> await(String topic, Object key, int count, Duration timeout) {
-        Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(50))
+        Awaitility.await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
                 .until(() -> records(topic, key).size() >= count);
         return records(topic, key);
     }
@@ -121,8 +121,8 @@ public final class TopicRecorder implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             throw new AssertionError("the recorder did not tell its topics' end offsets", e);
         }
-        Awaitility.await("the recorder reaching " + ends).atMost(Waits.TIMEOUT).pollInterval(Duration.ofMillis(20))
-                .until(() -> ends.entrySet().stream()
+        Awaitility.await("the recorder reaching " + ends).atMost(Waits.TIMEOUT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(20)).until(() -> ends.entrySet().stream()
                         .allMatch(end -> positions.getOrDefault(end.getKey(), -1L) >= end.getValue()));
     }
 

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * A server on 127.0.0.1 whose calls answer only once the test releases them: HTTP jobs that run exactly as long as a
  * test needs them to, however fast or loaded the machine, instead of sleeping for a guess at that.
  *
- * <p>Thread-safe: the server answers on virtual threads of its own; {@link #job} and {@link #release} may be called from
- * any thread. A call for a job already released (a run delivered again) answers at once.
+ * <p>Thread-safe: the server answers on virtual threads of its own; {@link #job} and {@link #release} may be called
+ * from any thread. A call for a job already released (a run delivered again) answers at once.
  */
 public final class HeldCalls implements AutoCloseable {
 
