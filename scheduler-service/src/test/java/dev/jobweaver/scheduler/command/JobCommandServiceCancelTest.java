@@ -135,7 +135,7 @@ class JobCommandServiceCancelTest extends KafkaAndDbTest {
                 TestJobs.cancel(cancelled));
 
         assertThat(jobs.stream().map(db::get).toList()).isEqualTo(before);
-        settle();
+        allRecorded();
         assertThat(jobs.stream().map(id -> statuses(id).size()).toList()).isEqualTo(statusesBefore);
         assertThat(workerCommands(completed)).isEmpty();
         assertThat(workerCommands(failed)).isEmpty();

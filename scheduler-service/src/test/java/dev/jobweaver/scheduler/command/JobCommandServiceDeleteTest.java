@@ -74,7 +74,7 @@ class JobCommandServiceDeleteTest extends KafkaAndDbTest {
         commandsApplied(TestJobs.delete(running), TestJobs.delete(pending));
 
         assertThat(List.of(db.get(running), db.get(pending))).isEqualTo(before);
-        settle();
+        allRecorded();
         assertThat(recorder.records(Topics.JOB_STATUS, running)).hasSize(1);
         assertThat(statuses(running)).extracting(JobStatusChangedEvent::status).containsExactly(JobStatus.RUNNING);
         assertThat(recorder.records(Topics.JOB_STATUS, pending)).isEmpty();

@@ -97,7 +97,7 @@ class JobCommandServiceEarlyCancelTest extends KafkaAndDbTest {
 
         command(TestJobs.cancel(jobId));
         // The cancel finds no job, and its placeholder waits for the uncommitted row of the same key.
-        sleep(Duration.ofMillis(1500));
+        db.awaitBlockedBehind(ingestion);
         assertThat(db.find(jobId)).isEmpty();
         ingestion.commit();
 
@@ -118,7 +118,7 @@ class JobCommandServiceEarlyCancelTest extends KafkaAndDbTest {
 
         producer.sendJson(Topics.JOB_CREATED, jobId, TestJobs.created(jobId, 0));
         // Ingestion's insert waits for the uncommitted placeholder of the same key.
-        sleep(Duration.ofMillis(1500));
+        db.awaitBlockedBehind(cancel);
         cancel.commit();
 
         JobExecution stored = db.awaitJob(jobId, j -> j.version() == 1);
@@ -128,15 +128,6 @@ class JobCommandServiceEarlyCancelTest extends KafkaAndDbTest {
                 .status()).isEqualTo(JobStatus.CANCELLED);
         commandsApplied();
         assertThat(recorder.records(Topics.RUN_JOB, jobId)).isEmpty();
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 
     @Test

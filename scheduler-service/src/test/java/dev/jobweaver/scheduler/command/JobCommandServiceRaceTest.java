@@ -72,7 +72,7 @@ class JobCommandServiceRaceTest extends KafkaAndDbTest {
 
         jobs.forEach(jobId -> db.awaitJob(jobId, j -> j.status() == JobStatus.CANCELLED));
         jobs.forEach(jobId -> recorder.await(Topics.JOB_STATUS, jobId, 1));
-        settle();
+        allRecorded();
         int dispatched = 0;
         for (UUID jobId : jobs) {
             List<JobStatusChangedEvent> statuses = statuses(jobId);
@@ -110,7 +110,7 @@ class JobCommandServiceRaceTest extends KafkaAndDbTest {
                 TestJobs.failed(otherSentinel, 1, "boom"), j -> j.status() == JobStatus.FAILED);
 
         assertThat(db.get(jobId)).isEqualTo(cancelled);
-        settle();
+        allRecorded();
         assertThat(statuses(jobId)).extracting(JobStatusChangedEvent::status)
                 .containsExactly(JobStatus.RUNNING, JobStatus.CANCELLED);
     }
@@ -124,7 +124,7 @@ class JobCommandServiceRaceTest extends KafkaAndDbTest {
         commandsApplied(TestJobs.cancel(jobId));
 
         assertThat(db.get(jobId)).isEqualTo(completed);
-        settle();
+        allRecorded();
         assertThat(statuses(jobId)).extracting(JobStatusChangedEvent::status)
                 .containsExactly(JobStatus.RUNNING, JobStatus.COMPLETED);
         assertThat(workerCommands(jobId)).isEmpty();
@@ -166,7 +166,7 @@ class JobCommandServiceRaceTest extends KafkaAndDbTest {
         sweeper.sweepAll().await().atMost(Duration.ofSeconds(30));
 
         assertThat(db.get(jobId)).isEqualTo(cancelled);
-        settle();
+        allRecorded();
         assertThat(statuses(jobId)).extracting(JobStatusChangedEvent::status)
                 .containsExactly(JobStatus.RUNNING, JobStatus.CANCELLED);
     }

@@ -58,7 +58,7 @@ class JobCommandServiceRequeueIgnoredTest extends KafkaAndDbTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(ignored()).isEqualTo(ignoredBefore + 5));
         assertThat(registry.counter("jobweaver.jobs.requeued").count()).isEqualTo(requeuedBefore);
-        settle();
+        allRecorded();
         assertThat(jobs.stream().map(id -> statuses(id).size()).toList()).isEqualTo(statusesBefore);
         assertThat(statuses(unknown)).isEmpty();
         for (UUID jobId : List.of(pending, running, completed, cancelled, unknown)) {
@@ -79,7 +79,7 @@ class JobCommandServiceRequeueIgnoredTest extends KafkaAndDbTest {
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(ignored()).isEqualTo(ignoredBefore + 2));
-        settle();
+        allRecorded();
         JobExecution job = db.get(jobId);
         assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
         assertThat(job.attempt()).isEqualTo(2);
@@ -106,7 +106,7 @@ class JobCommandServiceRequeueIgnoredTest extends KafkaAndDbTest {
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(ignored()).isEqualTo(ignoredBefore + 1));
-        settle();
+        allRecorded();
         assertThat(db.get(jobId)).isEqualTo(failedAgain);
 
         // The review of the second failure names it, and runs the job a third time.

@@ -13,6 +13,7 @@ import dev.jobweaver.scheduler.outcome.OutcomeService.Applied;
 import dev.jobweaver.scheduler.outcome.OutcomeService.Received;
 import dev.jobweaver.scheduler.outcome.OutcomeService.Result;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.TestDb;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -57,7 +58,7 @@ class OutcomeServiceUnseenJobTest extends KafkaAndDbTest {
             CompletableFuture<List<Applied>> applying = outcomes.applyAll(List.of(new Received(
                     Outcome.of(TestJobs.completed(jobId, 1)), Topics.JOB_COMPLETED, null)))
                     .subscribeAsCompletionStage();
-            Thread.sleep(500);
+            db.awaitBlockedBehind(TestDb.backend(connection));
             assertThat(applying).as("the outcome waits for the transaction that stores its job").isNotDone();
 
             ingestion.commit().await().atMost(TIMEOUT);

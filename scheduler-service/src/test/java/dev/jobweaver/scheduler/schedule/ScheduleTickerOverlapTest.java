@@ -57,7 +57,7 @@ class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
         List<ScheduleFiredEvent> fired = schedules.awaitFired(scheduleId, 2, TIMEOUT);
         assertThat(fired.get(1).scheduledFor()).isAfter(first.scheduledFor());
         // That job is on its way in turn: nothing more fires.
-        settle();
+        schedules.awaitAllRecorded();
         assertThat(schedules.fired(scheduleId)).hasSize(2);
     }
 
@@ -79,7 +79,7 @@ class ScheduleTickerOverlapTest extends ScheduleKafkaTest {
         // The tick's run (its id is the tick's job id) came and runs: still skipped. Once it ended, the next fires.
         scheduledRun(first.jobId(), scheduleId, "RUNNING");
         roundWithNextTick(scheduleId, first.scheduledFor().plusSeconds(1));
-        settle();
+        schedules.awaitAllRecorded();
         assertThat(schedules.fired(scheduleId)).hasSize(1);
         db.update("UPDATE workflow_runs SET status = 'FAILED', finished_at = now() WHERE run_id = $1", first.jobId());
         ticker.round().await().atMost(TIMEOUT);

@@ -45,8 +45,7 @@ class ScheduleTickerTest extends ScheduleKafkaTest {
         ScheduleTimer stored = schedules.awaitTimer(scheduleId, t -> true);
         assertThat(stored.schedule().version()).isEqualTo(1);
         schedules.awaitFired(scheduleId, TICKS, Duration.ofSeconds(30));
-        // Whatever a round was publishing when the count was reached is recorded by now.
-        settle();
+        schedules.awaitRoundsRecorded(scheduleId);
         List<ScheduleFiredEvent> fired = schedules.fired(scheduleId);
 
         Map<Instant, Long> perTick = fired.stream().collect(Collectors.groupingBy(ScheduleFiredEvent::scheduledFor,

@@ -186,8 +186,16 @@ public abstract class KafkaAndDbTest {
     }
 
     /**
-     * Waits a second for the recorder: a record that must not exist would have been published before the sentinel
-     * that showed its input was consumed, but possibly on a partition the recorder fetches later.
+     * Returns once the recorder holds every record published so far: after a sentinel showed an input consumed,
+     * whatever the scheduler published for it is recorded by then, whichever partition the recorder fetches last.
+     */
+    protected void allRecorded() {
+        recorder.awaitCaughtUp();
+    }
+
+    /**
+     * Waits a second: for an input with no sentinel behind it to be consumed, and for what it published to be
+     * recorded. Where a sentinel shows the input consumed, {@link #allRecorded} waits for exactly that instead.
      */
     protected static void settle() {
         try {

@@ -39,7 +39,7 @@ public final class TestDb {
 
     /** Waits until the job's row matches {@code condition}; returns it. */
     public JobExecution awaitJob(UUID jobId, Predicate<JobExecution> condition) {
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50))
+        await().atMost(TIMEOUT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
                 .until(() -> find(jobId).filter(condition).isPresent());
         return get(jobId);
     }
@@ -127,12 +127,33 @@ public final class TestDb {
     public OpenTransaction begin(String sql, Object... args) {
         SqlConnection connection = pool.getConnection().await().atMost(TIMEOUT);
         Transaction tx = connection.begin().await().atMost(TIMEOUT);
+        int backend = backend(connection);
         connection.preparedQuery(sql).execute(Tuple.from(args)).await().atMost(TIMEOUT);
-        return new OpenTransaction(connection, tx);
+        return new OpenTransaction(connection, tx, backend);
     }
 
-    /** A transaction {@link #begin} left open. */
-    public record OpenTransaction(SqlConnection connection, Transaction tx) {
+    /** Waits until another session waits for a lock {@code open} holds: a writer of the service caught behind it. */
+    public void awaitBlockedBehind(OpenTransaction open) {
+        awaitBlockedBehind(open.backend());
+    }
+
+    /** Waits until another session waits for a lock that the server process {@code backend} holds. */
+    public void awaitBlockedBehind(int backend) {
+        await("a session waiting for backend " + backend).atMost(TIMEOUT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> pool.preparedQuery("SELECT count(*) FROM pg_stat_activity"
+                        + " WHERE $1 = ANY(pg_blocking_pids(pid))").execute(Tuple.of(backend)).await().atMost(TIMEOUT)
+                        .iterator().next().getLong(0) > 0);
+    }
+
+    /** The server process of {@code connection}, as {@link #awaitBlockedBehind(int)} names it. */
+    public static int backend(SqlConnection connection) {
+        return connection.query("SELECT pg_backend_pid()").execute().await().atMost(TIMEOUT).iterator().next()
+                .getInteger(0);
+    }
+
+    /** A transaction {@link #begin} left open on the server process {@code backend}. */
+    public record OpenTransaction(SqlConnection connection, Transaction tx, int backend) {
 
         public void commit() {
             tx.commit().await().atMost(TIMEOUT);

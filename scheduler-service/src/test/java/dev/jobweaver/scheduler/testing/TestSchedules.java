@@ -85,7 +85,7 @@ public final class TestSchedules implements AutoCloseable {
 
     /** Waits until the timer of {@code scheduleId} exists and matches {@code condition}; returns it. */
     public ScheduleTimer awaitTimer(UUID scheduleId, Predicate<ScheduleTimer> condition) {
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> {
+        await().atMost(TIMEOUT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).until(() -> {
             ScheduleTimer timer = timer(scheduleId);
             return timer != null && condition.test(timer);
         });
@@ -94,7 +94,8 @@ public final class TestSchedules implements AutoCloseable {
 
     /** Waits until {@code scheduleId} has no timer. */
     public void awaitNoTimer(UUID scheduleId) {
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> timer(scheduleId) == null);
+        await().atMost(TIMEOUT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                .until(() -> timer(scheduleId) == null);
     }
 
     /** The ticks recorded on {@code schedule-fired} for {@code scheduleId} so far, in order. */
@@ -105,6 +106,26 @@ public final class TestSchedules implements AutoCloseable {
     /** The records of {@code schedule-fired} keyed {@code scheduleId} so far. */
     public List<ConsumerRecord<String, byte[]>> records(UUID scheduleId) {
         return fired.records(Topics.SCHEDULE_FIRED, scheduleId);
+    }
+
+    /**
+     * Returns once the ticks of {@code scheduleId} up to the last one recorded are committed (a round publishes its
+     * ticks before it commits, and a later round fires none of them again) and every record on {@code schedule-fired}
+     * then is recorded: whatever a round was publishing when the last tick was recorded is recorded by now.
+     */
+    public void awaitRoundsRecorded(UUID scheduleId) {
+        Instant last = fired(scheduleId).stream().map(ScheduleFiredEvent::scheduledFor).max(Instant::compareTo)
+                .orElseThrow(() -> new AssertionError("no tick of " + scheduleId + " recorded"));
+        awaitTimer(scheduleId, t -> t.lastFiredFor() != null && !t.lastFiredFor().isBefore(last));
+        awaitAllRecorded();
+    }
+
+    /**
+     * Returns once every record on {@code schedule-fired} so far is recorded: after a round the test ran itself, what
+     * it fired (published before it returned) is recorded by then.
+     */
+    public void awaitAllRecorded() {
+        fired.awaitCaughtUp();
     }
 
     /** Waits until {@code scheduleId} has at least {@code count} ticks recorded; returns them all. */

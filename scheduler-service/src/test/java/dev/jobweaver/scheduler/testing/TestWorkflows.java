@@ -55,9 +55,8 @@ public final class TestWorkflows implements AutoCloseable {
     public TestWorkflows(String bootstrapServers, TestProducer producer, ObjectMapper mapper) {
         this.producer = producer;
         this.mapper = mapper;
-        KafkaConsumer<String, byte[]> consumer = TopicRecorder.fromTheStart(bootstrapServers,
-                "scheduler-test-workflows-");
-        consumer.subscribe(List.of(Topics.WORKFLOW_PROGRESS));
+        KafkaConsumer<String, byte[]> consumer = TopicRecorder.fromNow(bootstrapServers,
+                List.of(Topics.WORKFLOW_PROGRESS));
         poller = Thread.ofPlatform().daemon().name("test-workflows").start(() -> {
             try (consumer) {
                 while (!stop.get()) {
@@ -118,7 +117,7 @@ public final class TestWorkflows implements AutoCloseable {
 
     /** Waits until an event of {@code runId} matches {@code condition}; returns it. */
     public WorkflowProgressEvent await(UUID runId, Predicate<WorkflowProgressEvent> condition) {
-        Awaitility.await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50))
+        Awaitility.await().atMost(TIMEOUT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
                 .until(() -> events(runId).stream().anyMatch(condition));
         return events(runId).stream().filter(condition).findFirst().orElseThrow();
     }

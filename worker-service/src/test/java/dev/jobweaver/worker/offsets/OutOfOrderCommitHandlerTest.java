@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.event.RunJobEvent;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.run.RunDispatcher;
+import dev.jobweaver.worker.testing.HeldCalls;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;
@@ -17,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +28,21 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_worker")
 class OutOfOrderCommitHandlerTest extends WorkerKafkaTest {
 
+    /** The slow jobs: each runs until its test has seen what it waits for, then is released. */
+    private static HeldCalls held;
+
     @Inject
     RunDispatcher dispatcher;
+
+    @BeforeAll
+    static void startHeldCalls() {
+        held = HeldCalls.start();
+    }
+
+    @AfterAll
+    static void stopHeldCalls() {
+        held.close();
+    }
 
     @BeforeEach
     void idle() {
@@ -36,7 +52,7 @@ class OutOfOrderCommitHandlerTest extends WorkerKafkaTest {
     @Test
     void anOffsetInFlightTooLongIsReportedInHealthMetricsAndThenCleared() {
         int partition = 2;
-        RunJobEvent slow = WorkerKafka.run(new Step.Sleep(10_000L)); // the %test stuck threshold is 3 s
+        RunJobEvent slow = held.job(); // held past the %test stuck threshold of 3 s
         long offset = kafka.send(slow, partition).offset();
         String series = "jobweaver_worker_stuck_offsets";
         String labels = "partition=\"" + partition + "\"";
@@ -47,6 +63,7 @@ class OutOfOrderCommitHandlerTest extends WorkerKafkaTest {
             assertThat(detail).contains("stuck=[" + offset + "(");
             assertThat(readiness().path("status").asText()).isEqualTo("UP"); // reported, not failing readiness
         });
+        held.release(slow);
         await().atMost(WAIT).until(() -> !kafka.outcomes(slow.jobId()).isEmpty());
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             assertThat(PrometheusScrape.sum(series, labels)).isZero();
@@ -67,7 +84,7 @@ class OutOfOrderCommitHandlerTest extends WorkerKafkaTest {
     @Test
     void fastJobsBehindASlowOneCompleteAtOnceWhileTheCommitWaitsThenAdvancesWithoutANewRecord() {
         int partition = 1;
-        RunJobEvent slow = WorkerKafka.run(new Step.Sleep(15_000L));
+        RunJobEvent slow = held.job();
         long slowOffset = kafka.send(slow, partition).offset();
         List<RunJobEvent> fast = new ArrayList<>();
         List<Long> fastOffsets = new ArrayList<>();
@@ -92,6 +109,7 @@ class OutOfOrderCommitHandlerTest extends WorkerKafkaTest {
         assertThat(kafka.outcomes(slow.jobId())).isEmpty(); // still running while the commit waited for it
 
         // The slow one finishes; the timer commits past everything though no record arrives.
+        held.release(slow);
         await().atMost(WAIT).until(() -> !kafka.outcomes(slow.jobId()).isEmpty());
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             OffsetAndMetadata committed = kafka.committed(partition);

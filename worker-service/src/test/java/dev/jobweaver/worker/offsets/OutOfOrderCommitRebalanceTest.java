@@ -9,6 +9,7 @@ import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.worker.run.RunDispatcher;
 import dev.jobweaver.worker.offsets.PartitionOffsets.Admission;
+import dev.jobweaver.worker.testing.HeldCalls;
 import dev.jobweaver.worker.testing.PrometheusScrape;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import dev.jobweaver.worker.testing.WorkerKafkaTest;
@@ -48,11 +49,21 @@ class OutOfOrderCommitRebalanceTest extends WorkerKafkaTest {
     @Test
     void aJoiningWorkerSkipsTheRecordsCompletedAboveTheCommittedOffset() {
         await().atMost(WAIT).until(() -> dispatcher.running() == 0);
+        try (HeldCalls held = HeldCalls.start()) {
+            joinAndLeave(held);
+        }
+    }
+
+    /** The slow jobs are {@code held}'s: they hold the committed offsets until the second worker has left. */
+    private void joinAndLeave(HeldCalls held) {
         Map<Integer, Long> slowOffset = new HashMap<>();
         Map<Integer, List<Long>> fastOffsets = new HashMap<>();
         Map<Integer, List<RunJobEvent>> fastRuns = new HashMap<>();
+        List<RunJobEvent> slowRuns = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {
-            slowOffset.put(p, kafka.send(WorkerKafka.run(new Step.Sleep(30_000L)), p).offset());
+            RunJobEvent slow = held.job();
+            slowRuns.add(slow);
+            slowOffset.put(p, kafka.send(slow, p).offset());
             for (int i = 0; i < 3; i++) {
                 RunJobEvent run = WorkerKafka.run(new Step.Log("fast " + UUID.randomUUID()));
                 fastRuns.computeIfAbsent(p, k -> new ArrayList<>()).add(run);
@@ -105,6 +116,7 @@ class OutOfOrderCommitRebalanceTest extends WorkerKafkaTest {
                 assertThat(wouldRun).containsExactly(slow);
             }
         } // leaves without committing: the partitions go back to the worker
+        slowRuns.forEach(held::release);
 
         // The worker gets them back, reads the same metadata, skips the fast records and commits past them.
         await().atMost(WAIT).untilAsserted(() -> {

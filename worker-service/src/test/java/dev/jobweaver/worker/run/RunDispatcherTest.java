@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.common.event.RunJobEvent;
-import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.WorkerConfig;
 import dev.jobweaver.worker.offsets.OutOfOrderCommitHandler;
 import dev.jobweaver.worker.offsets.OutOfOrderCommitHandlerFactory;
+import dev.jobweaver.worker.testing.HeldCalls;
 import dev.jobweaver.worker.testing.Peak;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.quarkus.test.junit.QuarkusTest;
@@ -46,9 +46,10 @@ class RunDispatcherTest {
         Peak highest = Peak.of(dispatcher::running);
 
         List<RunJobEvent> runs = new ArrayList<>();
-        try (highest; WorkerKafka kafka = new WorkerKafka()) {
+        // Every run is held until the bound and the paused partitions have been seen, however fast the machine.
+        try (highest; WorkerKafka kafka = new WorkerKafka(); HeldCalls held = HeldCalls.start()) {
             for (int i = 0; i < JOBS; i++) {
-                RunJobEvent run = WorkerKafka.run(new Step.Sleep(1_000L));
+                RunJobEvent run = held.job();
                 runs.add(run);
                 kafka.send(run, i % 3);
             }
@@ -61,6 +62,7 @@ class RunDispatcherTest {
                 handler.pausedPartitions();
                 assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(3));
             }
+            runs.forEach(held::release);
 
             await().atMost(Duration.ofSeconds(120))
                     .until(() -> runs.stream().allMatch(r -> !kafka.outcomes(r.jobId()).isEmpty()));

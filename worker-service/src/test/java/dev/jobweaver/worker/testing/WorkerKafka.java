@@ -184,7 +184,10 @@ public final class WorkerKafka implements AutoCloseable {
         admin.close(Duration.ofSeconds(5));
     }
 
-    /** Reads job-completed and job-failed from the beginning in a fresh group, in the background. */
+    /**
+     * Reads job-completed and job-failed from the beginning in a fresh group, in the background. The broker answers its
+     * idle fetches within 50 ms rather than the default 500: closing the consumer waits for the fetch in flight.
+     */
     private static final class OutcomeReader implements AutoCloseable {
 
         private final List<Outcome> received = new CopyOnWriteArrayList<>();
@@ -197,6 +200,7 @@ public final class WorkerKafka implements AutoCloseable {
             p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-outcomes-" + UUID.randomUUID());
             p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
             p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
             p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
             KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p);

@@ -28,7 +28,7 @@ public abstract class WorkerKafkaTest {
 
     /** The outcomes published for {@code jobId}, once there are at least {@code count}; waits up to {@link #WAIT}. */
     protected static List<Outcome> awaitOutcomes(UUID jobId, int count) {
-        return await().atMost(WAIT).until(() -> kafka.outcomes(jobId), l -> l.size() >= count);
+        return await().atMost(WAIT).pollDelay(Duration.ZERO).until(() -> kafka.outcomes(jobId), l -> l.size() >= count);
     }
 
     /** The first outcome published for {@code jobId}; waits up to {@link #WAIT}. */
