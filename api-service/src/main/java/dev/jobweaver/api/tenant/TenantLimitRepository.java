@@ -22,13 +22,16 @@ public class TenantLimitRepository implements PanacheRepositoryBase<TenantLimit,
     }
 
     /**
-     * At most {@code limit} rows the republisher must publish: those whose latest change Kafka has not acknowledged,
-     * and set limits last published before {@code refreshBefore} (a removed limit needs no refresh: once its event
-     * expires, the tenant has no record, which also means no limit); oldest change first.
+     * At most {@code limit} rows the republisher must publish: those whose latest change, made before
+     * {@code settledBefore}, Kafka has not acknowledged (a younger one is still the publish after its commit's to
+     * send), and set limits last published before {@code refreshBefore} (a removed limit needs no refresh: once its
+     * event expires, the tenant has no record, which also means no limit); oldest change first.
      */
-    public Uni<List<TenantLimit>> toRepublish(Instant refreshBefore, int limit) {
-        return find("publishedVersion < version or (maxRunning is not null and publishedAt < :refreshBefore)",
-                Sort.ascending("updatedAt"), Parameters.with("refreshBefore", refreshBefore))
+    public Uni<List<TenantLimit>> toRepublish(Instant settledBefore, Instant refreshBefore, int limit) {
+        return find("(publishedVersion < version and updatedAt < :settledBefore)"
+                        + " or (maxRunning is not null and publishedAt < :refreshBefore)",
+                Sort.ascending("updatedAt"),
+                Parameters.with("settledBefore", settledBefore).and("refreshBefore", refreshBefore))
                 .page(Page.ofSize(limit)).list();
     }
 }
