@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 
 /**
  * A JDK AOT cache (JEP 483/514/515, {@code -XX:AOTCache}) for one packaged service: the classes it loads and links
- * at start-up, and their method profiles, recorded by one training start and mapped by every later start.
+ * at start-up, and (for a JVM whose JIT reads them) their method profiles, recorded by one training start and mapped
+ * by every later start.
  *
  * <p>Measured on the 2-core machine (docs/benchmark.md, "Start-up and memory"): the API needs about 2.6 CPU seconds
  * to become ready with the cache instead of about 7. The cache is only valid for the exact classpath (each jar's
@@ -34,16 +35,19 @@ public final class AotCache {
     private final Path file;
     private final Path keyFile;
     private final String fingerprint;
+    private final boolean methodProfiles;
 
     /**
      * @param directory where the caches of this platform live
      * @param name the service, names the file
      * @param fingerprint what the cache depends on, from {@link #fingerprint}
+     * @param methodProfiles whether training records method profiles, from {@link #profilesAreRead}
      */
-    public AotCache(Path directory, String name, String fingerprint) {
+    public AotCache(Path directory, String name, String fingerprint, boolean methodProfiles) {
         this.file = directory.resolve(name + SUFFIX);
         this.keyFile = directory.resolve(name + SUFFIX + ".key");
         this.fingerprint = fingerprint;
+        this.methodProfiles = methodProfiles;
     }
 
     /** The cache file. */
@@ -71,9 +75,34 @@ public final class AotCache {
         return file.resolveSibling(file.getFileName() + ".training");
     }
 
-    /** The JVM options of a training run: record what the start loads and write the cache when the JVM exits. */
+    /**
+     * The JVM options of a training run: record what the start loads and write the cache when the JVM exits; without
+     * method profiles unless the JIT reads them.
+     */
     public List<String> trainingOptions() {
-        return List.of("-XX:AOTCacheOutput=" + trainingOutput());
+        return methodProfiles ? List.of("-XX:AOTCacheOutput=" + trainingOutput())
+                : List.of("-XX:AOTCacheOutput=" + trainingOutput(), "-XX:+UnlockDiagnosticVMOptions",
+                        "-XX:-AOTRecordTraining");
+    }
+
+    /**
+     * Whether a JVM with these options reads the method profiles a cache can hold (JEP 515). Only C2 does: a JVM that
+     * stops at C1 ({@code -XX:TieredStopAtLevel} 1 to 3, the services' default) never does, and a cache without them
+     * kept 6-7 MiB less resident in the API and 3 MiB less in the scheduler and worker, with the same start-up
+     * (measured 2026-11-29 on the 2-core machine, docs/benchmark.md "Memory"). The last option of its kind wins, as in
+     * the JVM.
+     */
+    public static boolean profilesAreRead(List<String> jvmOptions) {
+        boolean tiered = true;
+        String stopLevel = "4";
+        for (String option : jvmOptions) {
+            if (option.startsWith("-XX:TieredStopAtLevel=")) {
+                stopLevel = option.substring("-XX:TieredStopAtLevel=".length());
+            } else if (option.equals("-XX:-TieredCompilation") || option.equals("-XX:+TieredCompilation")) {
+                tiered = option.startsWith("-XX:+");
+            }
+        }
+        return !tiered || stopLevel.equals("4"); // without tiers, the interpreter profiles for C2 alone
     }
 
     /**
@@ -100,7 +129,8 @@ public final class AotCache {
 
     /**
      * A digest of what a cache depends on: every file of the packaged application (relative path, size, modification
-     * time; AOT files left out), the JVM that runs it and the options it runs with.
+     * time; AOT files left out), the JVM that runs it and the options it runs with, and whether it holds method
+     * profiles (so that a change of JIT level trains again).
      *
      * @param application the service's {@code quarkus-app} folder
      * @param jvmOptions the options every start of the service gets; only those that {@link #shapesTheCache} count
@@ -109,6 +139,7 @@ public final class AotCache {
     public static String fingerprint(Path application, List<String> jvmOptions, String jvm) {
         MessageDigest digest = sha256();
         update(digest, "jvm " + jvm);
+        update(digest, "method profiles " + profilesAreRead(jvmOptions));
         jvmOptions.stream().filter(AotCache::shapesTheCache).forEach(option -> update(digest, "option " + option));
         try (Stream<Path> files = Files.walk(application)) {
             for (Path path : files.filter(Files::isRegularFile).sorted().toList()) {

@@ -305,7 +305,8 @@ public final class Platform implements AutoCloseable {
         }
         Path application = service.jar(options.root()).getParent();
         return new AotCache(options.aotCaches(), service.module(),
-                AotCache.fingerprint(application, options.jvmOptions(), AotCache.currentJvm()));
+                AotCache.fingerprint(application, options.jvmOptions(), AotCache.currentJvm()),
+                AotCache.profilesAreRead(options.jvmOptions()));
     }
 
     /**

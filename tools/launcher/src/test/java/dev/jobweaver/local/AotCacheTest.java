@@ -34,7 +34,7 @@ class AotCacheTest {
     }
 
     private AotCache cache() {
-        return new AotCache(caches, "api-service", AotCache.fingerprint(app, JVM, "jdk-25"));
+        return new AotCache(caches, "api-service", AotCache.fingerprint(app, JVM, "jdk-25"), true);
     }
 
     private void train(AotCache cache) throws IOException {
@@ -86,7 +86,7 @@ class AotCacheTest {
     void anotherJvmMakesTheCacheStale() throws IOException {
         train(cache());
         assertNotEquals(AotCache.fingerprint(app, JVM, "jdk-25"), AotCache.fingerprint(app, JVM, "jdk-26"));
-        assertFalse(new AotCache(caches, "api-service", AotCache.fingerprint(app, JVM, "jdk-26")).isUsable());
+        assertFalse(new AotCache(caches, "api-service", AotCache.fingerprint(app, JVM, "jdk-26"), true).isUsable());
     }
 
     @Test
@@ -101,10 +101,31 @@ class AotCacheTest {
     void onlyOptionsThatShapeTheCacheCount() {
         String base = AotCache.fingerprint(app, JVM, "jdk-25");
         assertEquals(base, AotCache.fingerprint(app, List.of("-Xmx512m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-XX:NativeMemoryTracking=summary"), "jdk-25"));
+                "-XX:TieredStopAtLevel=4", "-XX:NativeMemoryTracking=summary"), "jdk-25"));
         assertNotEquals(base, AotCache.fingerprint(app, List.of("-Xmx128m", "-XX:+UseG1GC"), "jdk-25"));
         assertNotEquals(base, AotCache.fingerprint(app, List.of("-Xmx128m", "-XX:+UseSerialGC",
                 "--add-opens=java.base/java.lang=ALL-UNNAMED"), "jdk-25"));
+    }
+
+    @Test
+    void methodProfilesAreRecordedOnlyForAJitThatReadsThem() {
+        assertTrue(AotCache.profilesAreRead(JVM));
+        assertFalse(AotCache.profilesAreRead(Platform.Options.DEFAULT_JVM));
+        assertTrue(AotCache.profilesAreRead(Platform.Options.jvmWith("-XX:TieredStopAtLevel=4")));
+        assertTrue(AotCache.profilesAreRead(List.of("-XX:TieredStopAtLevel=1", "-XX:-TieredCompilation")));
+        assertFalse(AotCache.profilesAreRead(List.of("-XX:TieredStopAtLevel=3")));
+
+        AotCache c1Only = new AotCache(caches, "api-service", "key", false);
+        assertEquals(List.of("-XX:AOTCacheOutput=" + c1Only.trainingOutput(), "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:-AOTRecordTraining"), c1Only.trainingOptions());
+    }
+
+    @Test
+    void aChangeOfJitLevelTrainsAgain() {
+        String c2 = AotCache.fingerprint(app, Platform.Options.jvmWith("-XX:TieredStopAtLevel=4"), "jdk-25");
+        String c1 = AotCache.fingerprint(app, Platform.Options.DEFAULT_JVM, "jdk-25");
+        assertNotEquals(c1, c2);
+        assertEquals(c1, AotCache.fingerprint(app, Platform.Options.jvmWith("-XX:TieredStopAtLevel=2"), "jdk-25"));
     }
 
     @Test
