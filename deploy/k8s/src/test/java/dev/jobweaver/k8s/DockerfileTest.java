@@ -14,14 +14,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The services' Dockerfiles (src/main/docker): pinned bases, non-root users, the fast-jar layout for the JVM image,
- * a Mandrel (Java 25) build with the native profile for the native one, and the ports the manifests expect. They
- * cannot be built here (no Docker engine), so what is checked is what they say.
+ * a Mandrel (Java 25) build with the native profile for the native ones, whose runtime stage holds the executable
+ * alone (UBI 9 minimal for Dockerfile.native, Quarkus's UBI 9 micro image for Dockerfile.native-micro, which prod
+ * runs), and the ports the manifests expect. They cannot be built here (no Docker engine), so what is checked is what
+ * they say.
  */
 class DockerfileTest {
 
     private static final Pattern FROM = Pattern.compile("^FROM\\s+(\\S+)(?:\\s+AS\\s+(\\S+))?", Pattern.MULTILINE | Pattern.CASE_INSENSITIVE);
     private static final Pattern USER = Pattern.compile("^USER\\s+(\\S+)", Pattern.MULTILINE);
     private static final Pattern EXPOSE = Pattern.compile("^EXPOSE\\s+(\\d+)", Pattern.MULTILINE);
+    private static final Pattern COPY = Pattern.compile("^COPY\\s+(.+)$", Pattern.MULTILINE);
 
     @ParameterizedTest
     @ValueSource(strings = {"api-service", "scheduler-service", "worker-service"})
@@ -43,17 +46,17 @@ class DockerfileTest {
     @ParameterizedTest
     @ValueSource(strings = {"api-service", "scheduler-service", "worker-service"})
     void nativeImageIsBuiltWithMandrelForJava25AndRunsNonRootOnUbiMinimal(String service) throws IOException {
-        String dockerfile = read(service, "Dockerfile.native");
-        List<String> bases = bases(dockerfile);
-        assertThat(bases).hasSize(2).allSatisfy(base -> assertThat(ImagePinningTest.isPinned(base)).as("base %s pinned", base).isTrue());
-        assertThat(bases.getFirst()).startsWith("quay.io/quarkus/ubi9-quarkus-mandrel-builder-image:jdk-25");
-        assertThat(bases.getLast()).startsWith("registry.access.redhat.com/ubi9/ubi-minimal:");
-        Matcher build = Pattern.compile("^RUN\\s+\\./mvnw\\s+(.+)$", Pattern.MULTILINE).matcher(dockerfile);
-        assertThat(build.find()).as("a ./mvnw build").isTrue();
-        assertThat(build.group(1)).contains("-Pnative").contains("-pl " + service).contains("-am").contains("package");
-        assertThat(dockerfile).contains("COPY --from=build").contains("/code/" + service + "/target/*-runner");
-        assertNonRootUser(dockerfile);
-        assertExposes(dockerfile, service);
+        assertNativeBuildRunsTheExecutableAloneOn(service, "Dockerfile.native", "registry.access.redhat.com/ubi9/ubi-minimal:");
+    }
+
+    /**
+     * The images prod runs: the UBI 9 micro variant, because the Mandrel builder is UBI 9 and its executables need
+     * that glibc (the UBI 8 based quarkus-micro-image has an older one).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"api-service", "scheduler-service", "worker-service"})
+    void microImageIsBuiltWithMandrelForJava25AndRunsNonRootOnQuarkusUbi9Micro(String service) throws IOException {
+        assertNativeBuildRunsTheExecutableAloneOn(service, "Dockerfile.native-micro", "quay.io/quarkus/ubi9-quarkus-micro-image:");
     }
 
     @Test
@@ -63,6 +66,30 @@ class DockerfileTest {
         for (String service : Overlay.SERVICES.keySet()) {
             assertThat(ignore).contains("!" + service + "/target/quarkus-app");
         }
+    }
+
+    /**
+     * Two stages: Mandrel for Java 25 runs {@code ./mvnw package -Pnative} for the service; the runtime stage, on
+     * {@code runtimeBase}, copies nothing but the service's runner from it, runs it as a numeric non-root user on the
+     * service's port and listens on all interfaces.
+     */
+    private static void assertNativeBuildRunsTheExecutableAloneOn(String service, String name, String runtimeBase)
+            throws IOException {
+        String dockerfile = read(service, name);
+        List<String> bases = bases(dockerfile);
+        assertThat(bases).hasSize(2).allSatisfy(base -> assertThat(ImagePinningTest.isPinned(base)).as("base %s pinned", base).isTrue());
+        assertThat(bases.getFirst()).startsWith("quay.io/quarkus/ubi9-quarkus-mandrel-builder-image:jdk-25");
+        assertThat(bases.getLast()).startsWith(runtimeBase);
+        Matcher build = Pattern.compile("^RUN\\s+\\./mvnw\\s+(.+)$", Pattern.MULTILINE).matcher(dockerfile);
+        assertThat(build.find()).as("a ./mvnw build").isTrue();
+        assertThat(build.group(1)).contains("-Pnative").contains("-pl " + service).contains("-am").contains("package");
+        String runtimeStage = dockerfile.substring(dockerfile.lastIndexOf("\nFROM "));
+        assertThat(COPY.matcher(runtimeStage).results().map(m -> m.group(1)).toList()).as("COPY of the runtime stage of %s", name)
+                .singleElement().satisfies(copy -> assertThat(copy).startsWith("--from=build ")
+                        .endsWith(" /code/" + service + "/target/*-runner /work/application"));
+        assertThat(runtimeStage).contains("ENTRYPOINT [ \"./application\", \"-Dquarkus.http.host=0.0.0.0\" ]");
+        assertNonRootUser(dockerfile);
+        assertExposes(dockerfile, service);
     }
 
     private static void assertNonRootUser(String dockerfile) {

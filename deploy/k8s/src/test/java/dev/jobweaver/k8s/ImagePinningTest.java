@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Images are pinned (a fixed tag or a digest, never latest) and the services run their native images. */
+/**
+ * Images are pinned (a fixed tag or a digest, never latest), the services run their native images (prod the ones on the
+ * micro base image), and every service image's tag names the Dockerfile of its service that builds it.
+ */
 class ImagePinningTest {
 
     private static final Pattern DIGEST = Pattern.compile(".+@sha256:[0-9a-f]{64}");
@@ -27,7 +30,7 @@ class ImagePinningTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Overlay.class, names = "DEV_JVM", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Overlay.class, names = {"BASE", "DEV"})
     void servicesRunTheirNativeImages(Overlay overlay) {
         for (Overlay.Workload workload : overlay.serviceWorkloads()) {
             String image = workload.mainContainer().getImage();
@@ -45,9 +48,23 @@ class ImagePinningTest {
     }
 
     @Test
-    void prodPullsFromItsRegistry() {
+    void prodPullsTheMicroImagesFromItsRegistry() {
         for (Overlay.Workload workload : Overlay.PROD.serviceWorkloads()) {
-            assertThat(workload.mainContainer().getImage()).startsWith("registry.example.com/jobweaver/");
+            assertThat(workload.mainContainer().getImage())
+                    .isEqualTo("registry.example.com/jobweaver/" + workload.name() + ":1.0.0-native-micro");
+        }
+    }
+
+    /** A tag 1.0.0-{@code variant} is what src/main/docker/Dockerfile.{@code variant} of the service builds (README). */
+    @ParameterizedTest
+    @EnumSource(Overlay.class)
+    void everyServiceImageIsBuiltByADockerfileOfItsService(Overlay overlay) {
+        for (Overlay.Workload workload : overlay.serviceWorkloads()) {
+            String image = workload.mainContainer().getImage();
+            assertThat(image).as("image of %s", workload).contains(":1.0.0-");
+            String variant = image.substring(image.lastIndexOf(":1.0.0-") + ":1.0.0-".length());
+            assertThat(Overlay.repoDir().resolve(workload.name()).resolve("src/main/docker/Dockerfile." + variant))
+                    .as("Dockerfile building %s of %s", image, workload).isRegularFile();
         }
     }
 

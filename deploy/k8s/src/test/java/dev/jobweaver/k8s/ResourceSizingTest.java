@@ -6,14 +6,21 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Every container has CPU and memory requests and limits; the services' are sized from the measured memory. */
+/**
+ * Every container has CPU and memory requests and limits; the services' are sized from the memory measured in JVM mode,
+ * except in prod, whose native executables are sized from the native target.
+ */
 class ResourceSizingTest {
 
     /** Highest RSS measured for a service in JVM mode on this machine (machine-facts.md: 250-295 MB). */
     static final BigDecimal MEASURED_RSS_BYTES = BigDecimal.valueOf(295L * 1000 * 1000);
+
+    /** What a native service stays under, resident, under load: the target the native executables are held to. */
+    static final BigDecimal NATIVE_TARGET_RSS_BYTES = BigDecimal.valueOf(100L * 1000 * 1000);
 
     @ParameterizedTest
     @EnumSource(Overlay.class)
@@ -35,7 +42,7 @@ class ResourceSizingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Overlay.class)
+    @EnumSource(value = Overlay.class, names = {"BASE", "DEV", "DEV_JVM"})
     void serviceMemoryCoversTheMeasuredFootprintWithHeadroom(Overlay overlay) {
         for (Overlay.Workload workload : overlay.serviceWorkloads()) {
             var resources = workload.mainContainer().getResources();
@@ -47,6 +54,27 @@ class ResourceSizingTest {
                     .isGreaterThanOrEqualTo(MEASURED_RSS_BYTES.multiply(BigDecimal.valueOf(1.5)));
             assertThat(limit).as("memory limit of %s: a service does not need gigabytes", workload)
                     .isLessThanOrEqualTo(BigDecimal.valueOf(2L * 1024 * 1024 * 1024));
+        }
+    }
+
+    /**
+     * The request covers the native target with at most a third more (the scheduler sees what the pods use), the limit
+     * at least 1.5 times the target for load peaks and the Serial GC's heap, and both stay below the JVM's.
+     */
+    @Test
+    void prodSizesTheNativeExecutablesFromTheNativeTarget() {
+        for (Overlay.Workload workload : Overlay.PROD.serviceWorkloads()) {
+            var resources = workload.mainContainer().getResources();
+            var jvm = Overlay.DEV_JVM.workload(workload.name()).mainContainer().getResources();
+            BigDecimal request = bytes(resources.getRequests().get("memory"));
+            BigDecimal limit = bytes(resources.getLimits().get("memory"));
+            assertThat(request).as("memory request of %s against the native target", workload)
+                    .isGreaterThanOrEqualTo(NATIVE_TARGET_RSS_BYTES)
+                    .isLessThanOrEqualTo(BigDecimal.valueOf(128L * 1024 * 1024))
+                    .isLessThan(bytes(jvm.getRequests().get("memory")));
+            assertThat(limit).as("memory limit of %s: at least 1.5 times the native target", workload)
+                    .isGreaterThanOrEqualTo(NATIVE_TARGET_RSS_BYTES.multiply(BigDecimal.valueOf(1.5)))
+                    .isLessThan(bytes(jvm.getLimits().get("memory")));
         }
     }
 
