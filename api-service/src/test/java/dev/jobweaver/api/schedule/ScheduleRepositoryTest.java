@@ -10,12 +10,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,76 +24,64 @@ import org.junit.jupiter.api.Test;
 class ScheduleRepositoryTest {
 
     private static final String CHANGED = "UPDATE schedules SET version = 2, updated_at = ? WHERE id = ?";
-    private static final String DELETED = "UPDATE schedules SET version = 2, deleted_at = ?, updated_at = ? WHERE id = ?";
+    private static final String DELETED =
+            "UPDATE schedules SET version = 2, deleted_at = ?, updated_at = ? WHERE id = ?";
     private static final String NOT_REFRESHED =
             "UPDATE schedules SET published_at = ?, updated_at = ? WHERE id = ?";
 
     @Inject ScheduleRepository schedules;
     @Inject ScheduleConfig config;
 
-    private final List<UUID> ids = new ArrayList<>();
-    private RepublishRound round;
+    @Test
+    void aChangeKafkaDidNotAcknowledgeIsDueOnlyOnceOlderThanOneRound() throws Exception {
+        try (RepublishRound round = RepublishRound.of(config.republishInterval())) {
+            UUID young = settled(round, CHANGED, round.justChanged());
+            UUID old = settled(round, CHANGED, round.changedTwoRoundsBefore());
 
-    @BeforeEach
-    void round() {
-        round = RepublishRound.of(config.republishInterval());
-    }
-
-    @AfterEach
-    void removeRows() throws Exception {
-        for (UUID id : ids) {
-            RepublishRound.update("DELETE FROM schedules WHERE id = ?", id);
+            assertThat(due(round)).contains(old).doesNotContain(young);
         }
     }
 
     @Test
-    void aChangeKafkaDidNotAcknowledgeIsDueOnlyOnceOlderThanOneRound() throws Exception {
-        UUID young = settled(CHANGED, round.justChanged());
-        UUID old = settled(CHANGED, round.changedTwoRoundsBefore());
-
-        assertThat(due()).contains(old).doesNotContain(young);
-    }
-
-    @Test
     void aDeleteIsDueForItsTombstoneOnlyOnceOlderThanOneRound() throws Exception {
-        UUID young = settled(DELETED, round.justChanged(), round.justChanged());
-        UUID old = settled(DELETED, round.changedTwoRoundsBefore(), round.changedTwoRoundsBefore());
+        try (RepublishRound round = RepublishRound.of(config.republishInterval())) {
+            UUID young = settled(round, DELETED, round.justChanged(), round.justChanged());
+            UUID old = settled(round, DELETED, round.changedTwoRoundsBefore(), round.changedTwoRoundsBefore());
 
-        assertThat(due()).contains(old).doesNotContain(young);
+            assertThat(due(round)).contains(old).doesNotContain(young);
+        }
     }
 
     @Test
     void aScheduleDueForARefreshIsDueOnlyOnceItsLastChangeIsOlderThanOneRound() throws Exception {
-        Instant longAgo = refreshBefore().minus(Duration.ofHours(1));
-        UUID young = settled(NOT_REFRESHED, longAgo, round.justChanged());
-        UUID old = settled(NOT_REFRESHED, longAgo, round.changedTwoRoundsBefore());
+        try (RepublishRound round = RepublishRound.of(config.republishInterval())) {
+            Instant longAgo = round.refreshBefore(config.refreshAfter()).minus(Duration.ofHours(1));
+            UUID young = settled(round, NOT_REFRESHED, longAgo, round.justChanged());
+            UUID old = settled(round, NOT_REFRESHED, longAgo, round.changedTwoRoundsBefore());
 
-        assertThat(due()).contains(old).doesNotContain(young);
+            assertThat(due(round)).contains(old).doesNotContain(young);
+        }
     }
 
     /**
      * A schedule whose creation Kafka acknowledged (so that the acknowledgement changes it no more), then changed by
      * {@code sql} with {@code params} and its id.
      */
-    private UUID settled(String sql, Object... params) throws Exception {
+    private static UUID settled(RepublishRound round, String sql, Object... params) throws Exception {
         String id = Schedules.createOne();
         UUID scheduleId = UUID.fromString(id);
-        ids.add(scheduleId);
+        round.removeOnClose("DELETE FROM schedules WHERE id = ?", scheduleId);
         await().atMost(Duration.ofSeconds(20)).until(() -> SchedulePublisherTest.publishedVersion(id) == 1);
         Object[] withId = Arrays.copyOf(params, params.length + 1);
         withId[params.length] = scheduleId;
-        RepublishRound.update(sql, withId);
+        round.stamp(sql, withId);
         return scheduleId;
     }
 
     /** The schedules the round publishes. */
-    private List<UUID> due() throws Exception {
+    private List<UUID> due(RepublishRound round) throws Exception {
         List<Schedule> rows = RepublishRound.inSession(() -> schedules.toRepublish(round.settledBefore(),
-                refreshBefore(), 10_000));
+                round.refreshBefore(config.refreshAfter()), 10_000));
         return rows.stream().map(row -> row.id).toList();
-    }
-
-    private Instant refreshBefore() {
-        return round.start().minus(config.refreshAfter());
     }
 }

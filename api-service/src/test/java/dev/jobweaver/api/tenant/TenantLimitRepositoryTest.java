@@ -9,10 +9,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,55 +29,41 @@ class TenantLimitRepositoryTest {
     @Inject TenantLimitRepository limits;
     @Inject TenantLimitConfig config;
 
-    private final List<String> tenants = new ArrayList<>();
-    private RepublishRound round;
+    @Test
+    void aChangeKafkaDidNotAcknowledgeIsDueOnlyOnceOlderThanOneRound() throws Exception {
+        try (RepublishRound round = RepublishRound.of(config.republishInterval())) {
+            Instant publishedAt = round.start().minus(Duration.ofHours(1));
+            String young = limit(round, 2, publishedAt, round.justChanged());
+            String old = limit(round, 2, publishedAt, round.changedTwoRoundsBefore());
 
-    @BeforeEach
-    void round() {
-        round = RepublishRound.of(config.republishInterval());
-    }
-
-    @AfterEach
-    void removeRows() throws Exception {
-        for (String tenant : tenants) {
-            RepublishRound.update("DELETE FROM tenant_limits WHERE tenant = ?", tenant);
+            assertThat(due(round)).contains(old).doesNotContain(young);
         }
     }
 
     @Test
-    void aChangeKafkaDidNotAcknowledgeIsDueOnlyOnceOlderThanOneRound() throws Exception {
-        Instant publishedAt = round.start().minus(Duration.ofHours(1));
-        String young = limit(2, 1, publishedAt, round.justChanged());
-        String old = limit(2, 1, publishedAt, round.changedTwoRoundsBefore());
-
-        assertThat(due()).contains(old).doesNotContain(young);
-    }
-
-    @Test
     void aLimitDueForARefreshIsDueOnlyOnceItsLastChangeIsOlderThanOneRound() throws Exception {
-        Instant longAgo = refreshBefore().minus(Duration.ofHours(1));
-        String young = limit(1, 1, longAgo, round.justChanged());
-        String old = limit(1, 1, longAgo, round.changedTwoRoundsBefore());
+        try (RepublishRound round = RepublishRound.of(config.republishInterval())) {
+            Instant longAgo = round.refreshBefore(config.refreshAfter()).minus(Duration.ofHours(1));
+            String young = limit(round, 1, longAgo, round.justChanged());
+            String old = limit(round, 1, longAgo, round.changedTwoRoundsBefore());
 
-        assertThat(due()).contains(old).doesNotContain(young);
+            assertThat(due(round)).contains(old).doesNotContain(young);
+        }
     }
 
-    /** A tenant's limit of 5 at {@code version}, of which Kafka acknowledged {@code published}, last changed then. */
-    private String limit(long version, long published, Instant publishedAt, Instant changedAt) throws Exception {
+    /** A tenant's limit of 5 at {@code version}, of which Kafka acknowledged version 1 at {@code publishedAt}. */
+    private static String limit(RepublishRound round, long version, Instant publishedAt, Instant changedAt)
+            throws Exception {
         String tenant = Tenants.fresh("due");
-        RepublishRound.update(INSERT, tenant, version, published, publishedAt, changedAt);
-        tenants.add(tenant);
+        round.stamp(INSERT, tenant, version, 1, publishedAt, changedAt);
+        round.removeOnClose("DELETE FROM tenant_limits WHERE tenant = ?", tenant);
         return tenant;
     }
 
     /** The tenants whose limits the round publishes. */
-    private List<String> due() throws Exception {
+    private List<String> due(RepublishRound round) throws Exception {
         List<TenantLimit> rows = RepublishRound.inSession(() -> limits.toRepublish(round.settledBefore(),
-                refreshBefore(), 10_000));
+                round.refreshBefore(config.refreshAfter()), 10_000));
         return rows.stream().map(row -> row.tenant).toList();
-    }
-
-    private Instant refreshBefore() {
-        return round.start().minus(config.refreshAfter());
     }
 }

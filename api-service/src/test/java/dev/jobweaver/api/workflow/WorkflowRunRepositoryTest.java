@@ -8,10 +8,8 @@ import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,32 +27,24 @@ class WorkflowRunRepositoryTest {
     @Inject WorkflowRunRepository runs;
     @Inject WorkflowConfig config;
 
-    private final List<UUID> ids = new ArrayList<>();
+    @Test
+    void anAskKafkaDidNotAcknowledgeIsDueOnlyOnceOlderThanOneRound() throws Exception {
+        try (RepublishRound round = RepublishRound.of(config.republishInterval())) {
+            String workflowId = Workflows.createOne();
+            UUID young = cancelAsked(round, workflowId, round.justChanged());
+            UUID old = cancelAsked(round, workflowId, round.changedTwoRoundsBefore());
 
-    @AfterEach
-    void removeRows() throws Exception {
-        for (UUID id : ids) {
-            RepublishRound.update("DELETE FROM workflow_runs WHERE id = ?", id);
+            List<WorkflowRun> rows = RepublishRound.inSession(() -> runs.toRepublish(round.settledBefore(), 10_000));
+
+            assertThat(rows.stream().map(row -> row.id).toList()).contains(old).doesNotContain(young);
         }
     }
 
-    @Test
-    void anAskKafkaDidNotAcknowledgeIsDueOnlyOnceOlderThanOneRound() throws Exception {
-        RepublishRound round = RepublishRound.of(config.republishInterval());
-        String workflowId = Workflows.createOne();
-        UUID young = cancelAsked(workflowId, round.justChanged());
-        UUID old = cancelAsked(workflowId, round.changedTwoRoundsBefore());
-
-        List<WorkflowRun> rows = RepublishRound.inSession(() -> runs.toRepublish(round.settledBefore(), 10_000));
-
-        assertThat(rows.stream().map(row -> row.id).toList()).contains(old).doesNotContain(young);
-    }
-
     /** A run of the workflow whose cancel was asked at {@code changedAt}. */
-    private UUID cancelAsked(String workflowId, Instant changedAt) throws Exception {
+    private static UUID cancelAsked(RepublishRound round, String workflowId, Instant changedAt) throws Exception {
         UUID runId = UUID.fromString(Workflows.start(workflowId, "{}").getString("runId"));
-        ids.add(runId);
-        RepublishRound.update(CANCEL_ASKED, changedAt, runId);
+        round.removeOnClose("DELETE FROM workflow_runs WHERE id = ?", runId);
+        round.stamp(CANCEL_ASKED, changedAt, runId);
         return runId;
     }
 }
