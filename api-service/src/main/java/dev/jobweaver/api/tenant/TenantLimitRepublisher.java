@@ -12,10 +12,10 @@ import org.jboss.logging.Logger;
 
 /**
  * Publishes what the publish after each commit did not: changes Kafka did not acknowledge within a round (a crash or
- * an outage between the commit and the acknowledgement: {@code published_version < version}; a younger change is left
- * to its own publish, {@link RowRepublisher}), and every limit last
+ * an outage between the commit and the acknowledgement: {@code published_version < version}), and every limit last
  * published more than {@code tenant-limits.refresh-after} (3 days) ago, so that the compacted topic, whose records
- * expire after 7 days, always holds every limit.
+ * expire after 7 days, always holds every limit. A change younger than one round is left to its own publish
+ * ({@link RowRepublisher}).
  *
  * <p>Every API instance runs it, without coordination: two instances may publish the same version, which the scheduler
  * takes once (it keeps the highest version per tenant), and record it with a guarded update ({@code published_version
