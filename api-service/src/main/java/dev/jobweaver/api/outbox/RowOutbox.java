@@ -29,9 +29,10 @@ import org.jboss.logging.Logger;
  *       does the feature record it in the row ({@code published_version}), with a guarded update that never moves a
  *       row backwards. What is not acknowledged (a crash or an outage between the commit and the acknowledgement)
  *       stays unpublished in the row, and the feature's republisher publishes it again.</li>
- *   <li>A record sent twice, by the sink's retry, by the republisher while the first send was in flight, or by the
- *       republishers of two instances (every API instance runs them, without coordination), is harmless: its readers
- *       keep the highest version per key.</li>
+ *   <li>A record sent twice, by the sink's retry, by the republisher while a first send slower than one round was in
+ *       flight ({@link RowRepublisher} leaves a younger change to its own send), or by the republishers of two
+ *       instances (every API instance runs them, without coordination), is harmless: its readers keep the highest
+ *       version per key.</li>
  *   <li>No row is locked while Kafka answers, so a change never waits for a publish.</li>
  * </ul>
  *

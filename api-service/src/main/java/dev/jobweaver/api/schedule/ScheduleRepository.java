@@ -18,12 +18,20 @@ import java.util.List;
 public class ScheduleRepository implements LiveRowRepository<Schedule> {
 
     /**
-     * At most {@code limit} schedules the republisher must publish: deleted ones (their tombstone), those whose latest
-     * change Kafka has not acknowledged, and those last published before {@code refreshBefore}; oldest change first.
+     * The schedules the republisher must publish: changed or deleted before {@code :settledBefore} (a younger change is
+     * the publish after its commit's to send), and either deleted (their tombstone), or not acknowledged by Kafka, or
+     * last published before {@code :refreshBefore}. Every change and delete sets {@code updatedAt}
+     * ({@link ScheduleService}).
      */
-    public Uni<List<Schedule>> toRepublish(Instant refreshBefore, int limit) {
-        return find("deletedAt is not null or publishedVersion < version or publishedAt < :refreshBefore",
-                Sort.ascending("updatedAt"), Parameters.with("refreshBefore", refreshBefore))
+    private static final String DUE = """
+            updatedAt < :settledBefore
+            and (deletedAt is not null or publishedVersion < version or publishedAt < :refreshBefore)
+            """;
+
+    /** At most {@code limit} schedules the republisher must publish ({@link #DUE}), oldest change first. */
+    public Uni<List<Schedule>> toRepublish(Instant settledBefore, Instant refreshBefore, int limit) {
+        return find(DUE, Sort.ascending("updatedAt"),
+                Parameters.with("settledBefore", settledBefore).and("refreshBefore", refreshBefore))
                 .page(Page.ofSize(limit)).list();
     }
 }

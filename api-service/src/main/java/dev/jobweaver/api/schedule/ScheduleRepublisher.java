@@ -16,7 +16,8 @@ import org.jboss.logging.Logger;
  * Publishes what the publish after each commit did not: changes Kafka did not acknowledge (a crash or an outage
  * between the commit and the acknowledgement: {@code published_version < version}), deleted schedules' tombstones
  * (then their rows go), and every schedule last published more than {@code schedules.refresh-after} (3 days) ago, so
- * that the compacted topic, whose records expire after 7 days, always holds every live schedule.
+ * that the compacted topic, whose records expire after 7 days, always holds every live schedule. A change or delete
+ * younger than one round is left to its own publish ({@link RowRepublisher}).
  *
  * <h2>Several instances</h2>
  * Every API instance runs it, without coordination: two instances may publish the same version, which readers take
@@ -56,9 +57,9 @@ public class ScheduleRepublisher extends RowRepublisher<ScheduleRepublisher.Due>
     /** The rows due, read in a session of their own. */
     @Override
     @WithSession
-    protected Uni<List<Due>> due() {
+    protected Uni<List<Due>> due(Instant settledBefore) {
         Instant refreshBefore = Instant.now().minus(config.refreshAfter());
-        return schedules.toRepublish(refreshBefore, config.republishBatchSize()).map(rows -> {
+        return schedules.toRepublish(settledBefore, refreshBefore, config.republishBatchSize()).map(rows -> {
             List<Due> due = new ArrayList<>(rows.size());
             for (Schedule row : rows) {
                 due.add(new Due(row.id, row.deletedAt != null ? null : StoredSchedule.of(row).event()));

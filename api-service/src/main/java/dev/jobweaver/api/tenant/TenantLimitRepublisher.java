@@ -14,7 +14,8 @@ import org.jboss.logging.Logger;
  * Publishes what the publish after each commit did not: changes Kafka did not acknowledge within a round (a crash or
  * an outage between the commit and the acknowledgement: {@code published_version < version}), and every limit last
  * published more than {@code tenant-limits.refresh-after} (3 days) ago, so that the compacted topic, whose records
- * expire after 7 days, always holds every limit.
+ * expire after 7 days, always holds every limit. A change younger than one round is left to its own publish
+ * ({@link RowRepublisher}).
  *
  * <p>Every API instance runs it, without coordination: two instances may publish the same version, which the scheduler
  * takes once (it keeps the highest version per tenant), and record it with a guarded update ({@code published_version
@@ -44,12 +45,10 @@ public class TenantLimitRepublisher extends RowRepublisher<TenantLimitEvent> {
     /** The events due, read in a session of their own. */
     @Override
     @WithSession
-    protected Uni<List<TenantLimitEvent>> due() {
-        // A change younger than one round is left to the publish after its commit, which is likely still waiting
-        // for Kafka: publishing it here too would only send it twice.
-        Instant now = Instant.now();
-        return limits.toRepublish(now.minus(config.republishInterval()), now.minus(config.refreshAfter()),
-                config.republishBatchSize()).map(rows -> rows.stream().map(row -> StoredTenantLimit.of(row).event()).toList());
+    protected Uni<List<TenantLimitEvent>> due(Instant settledBefore) {
+        Instant refreshBefore = Instant.now().minus(config.refreshAfter());
+        return limits.toRepublish(settledBefore, refreshBefore, config.republishBatchSize())
+                .map(rows -> rows.stream().map(row -> StoredTenantLimit.of(row).event()).toList());
     }
 
     @Override

@@ -5,13 +5,15 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
  * Publishes the asks of runs that the publish after each commit did not get acknowledged (a crash or an outage between
- * the commit and the acknowledgement: {@code published_version < change_version}).
+ * the commit and the acknowledgement: {@code published_version < change_version}); a run changed within the last round
+ * is left to its own publish ({@link RowRepublisher}).
  *
  * <p>Every API instance runs it, without coordination: two instances may publish the same ask, which the scheduler
  * takes once, and record it with a guarded update that never moves a row backwards. No row is locked while Kafka
@@ -40,8 +42,8 @@ public class WorkflowRunRepublisher extends RowRepublisher<RunAsks> {
     /** The runs due, with their asks, read in a session of their own. */
     @Override
     @WithSession
-    protected Uni<List<RunAsks>> due() {
-        return runs.toRepublish(config.republishBatchSize()).chain(rows -> {
+    protected Uni<List<RunAsks>> due(Instant settledBefore) {
+        return runs.toRepublish(settledBefore, config.republishBatchSize()).chain(rows -> {
             List<RunAsks> due = new ArrayList<>(rows.size());
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (WorkflowRun row : rows) {
