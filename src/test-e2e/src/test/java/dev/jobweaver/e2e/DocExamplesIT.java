@@ -122,7 +122,9 @@ class DocExamplesIT {
         Matcher m = Pattern.compile(regex.toString()).matcher(actual);
         assertThat(m.matches()).as("'%s' has the documented form '%s' (%s)", actual, documented, where).isTrue();
         for (int i = 0; i < order.size(); i++) {
-            variables.put(order.get(i), m.group(i + 1));
+            String known = variables.putIfAbsent(order.get(i), m.group(i + 1));
+            assertThat(known == null ? m.group(i + 1) : known).as("<%s> at %s, named before", order.get(i), where)
+                    .isEqualTo(m.group(i + 1));
         }
     }
 
