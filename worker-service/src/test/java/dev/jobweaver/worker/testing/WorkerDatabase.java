@@ -1,7 +1,5 @@
 package dev.jobweaver.worker.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.jobweaver.local.LocalStack;
 import dev.jobweaver.local.Postgres;
 import java.sql.Connection;
@@ -9,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -35,13 +34,18 @@ public final class WorkerDatabase {
 
     /** The one row of run {@code eventId}; fails the test if there is none. */
     public static AttemptRow attempt(UUID eventId) {
+        return find(eventId).orElseThrow(() -> new AssertionError("no row for run " + eventId));
+    }
+
+    /** The row of run {@code eventId}, if the worker stored one. */
+    public static Optional<AttemptRow> find(UUID eventId) {
         try (Connection connection = connect();
              PreparedStatement select = connection.prepareStatement(
                      "SELECT outcome, error_message, worker_id, result::text FROM execution_attempts WHERE event_id = ?")) {
             select.setObject(1, eventId);
             try (ResultSet rows = select.executeQuery()) {
-                assertThat(rows.next()).as("a row for run %s", eventId).isTrue();
-                return new AttemptRow(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4));
+                return rows.next() ? Optional.of(new AttemptRow(rows.getString(1), rows.getString(2),
+                        rows.getString(3), rows.getString(4))) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new IllegalStateException("could not read the row of run " + eventId, e);
