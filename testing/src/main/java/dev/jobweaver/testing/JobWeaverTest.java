@@ -11,6 +11,10 @@ import java.lang.annotation.Target;
  * {@link dev.jobweaver.local.LocalStack}, with the service's own database: {@code @JobWeaverTest(database =
  * "jobweaver_api")}.
  *
+ * <p>A {@code @QuarkusIntegrationTest} class takes it as it is: the stack then runs in the test JVM, and the
+ * configuration {@link LocalStackResource#start()} returns reaches the packaged service (the native executable) as
+ * system properties.
+ *
  * <p>Why the application is not restarted between test classes: Quarkus compares the test resources of consecutive
  * classes and restarts when they differ. Every test class of a service names the same database, so each gets the same
  * resource (the {@link LocalStackResource} with this annotation's values, global scope) and one application serves the
