@@ -1,13 +1,12 @@
 package dev.jobweaver.scheduler;
 
 import static io.restassured.RestAssured.given;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.jobweaver.scheduler.testing.Readiness;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,18 +19,7 @@ class HealthIT {
 
     @Test
     void readinessNamesThePostgresClientAndTheKafkaChannels() {
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/ready")
-                .then().statusCode(200)
-                .body("status", equalTo("UP"))
-                .body(containsString("Reactive PostgreSQL"))
-                .body(containsString("Reactive Messaging"))
-                .body(containsString("job-created-in"))
-                .body(containsString("job-completed-in"))
-                .body(containsString("schedules-in"))
-                .body(containsString("workflow-runs-in"))
-                .body(containsString("tenant-limits-in"))
-                .body(containsString("scheduler-events-out"))
-                .body(containsString("quarantine-out")));
+        Readiness.awaitDatabaseAndKafka();
     }
 
     @Test

@@ -40,6 +40,26 @@ import org.junit.jupiter.api.Test;
 class JobCreatedIT extends ExecutableTest {
 
     @Test
+    void anHttpJobWithControlFieldsIsDispatchedWithThem() {
+        HttpCallPayload http = new HttpCallPayload("POST", "https://example.invalid/hook", Map.of("X-A", "b"), "{}",
+                List.of(200, 201), 5_000L);
+        JobControl control = new JobControl(Priority.HIGH, null, 60_000L, List.of(1_000L), "native-it",
+                Map.of("suite", "native"));
+        UUID jobId = UUID.randomUUID();
+        JobCreatedEvent job = new JobCreatedEvent(jobId, JobType.HTTP, Payloads.tree(http), 0,
+                TestJobs.traceId(jobId), Instant.now(), control);
+
+        RunJobEvent run = submitAndAwaitRun(job);
+
+        assertThat(run.jobType()).isEqualTo(JobType.HTTP);
+        assertThat(Payloads.http(run.payload())).isEqualTo(http);
+        assertThat(run.control().priority()).isEqualTo(Priority.HIGH);
+        assertThat(run.control().timeoutMs()).isEqualTo(60_000L);
+        assertThat(run.control().tenant()).isEqualTo("native-it");
+        assertThat(run.control().labels()).containsEntry("suite", "native");
+    }
+
+    @Test
     void aSubmittedJobIsDispatchedOnRunJobInTheTraceOfItsRecord() {
         UUID jobId = UUID.randomUUID();
         String traceId = TestJobs.traceId(jobId);
@@ -65,26 +85,6 @@ class JobCreatedIT extends ExecutableTest {
         assertThat(statuses.getFirst().version()).isEqualTo(1);
         assertThat(statuses.getFirst().attempts()).isEqualTo(1);
         assertThat(statuses.getFirst().maxRetries()).isEqualTo(1);
-    }
-
-    @Test
-    void anHttpJobWithControlFieldsIsDispatchedWithThem() {
-        UUID jobId = UUID.randomUUID();
-        HttpCallPayload http = new HttpCallPayload("POST", "https://example.invalid/hook", Map.of("X-A", "b"), "{}",
-                List.of(200, 201), 5_000L);
-        JobControl control = new JobControl(Priority.HIGH, null, 60_000L, List.of(1_000L), "native-it",
-                Map.of("suite", "native"));
-        JobCreatedEvent job = new JobCreatedEvent(jobId, JobType.HTTP, Payloads.tree(http), 0,
-                TestJobs.traceId(jobId), Instant.now(), control);
-
-        RunJobEvent run = submitAndAwaitRun(job);
-
-        assertThat(run.jobType()).isEqualTo(JobType.HTTP);
-        assertThat(Payloads.http(run.payload())).isEqualTo(http);
-        assertThat(run.control().priority()).isEqualTo(Priority.HIGH);
-        assertThat(run.control().timeoutMs()).isEqualTo(60_000L);
-        assertThat(run.control().tenant()).isEqualTo("native-it");
-        assertThat(run.control().labels()).containsEntry("suite", "native");
     }
 
     @Test

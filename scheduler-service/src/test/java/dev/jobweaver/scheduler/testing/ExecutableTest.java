@@ -41,6 +41,11 @@ public abstract class ExecutableTest extends KafkaClientsTest {
         return MAPPER;
     }
 
+    /** A job of one LOG step submitted on job-created and dispatched: its first attempt is on run-job. */
+    protected UUID dispatchedJob(int maxRetries) {
+        return submitAndAwaitRun(TestJobs.created(UUID.randomUUID(), maxRetries)).jobId();
+    }
+
     /** Publishes {@code event} on job-created, keyed by its jobId, as the API does; returns the run dispatched. */
     protected RunJobEvent submitAndAwaitRun(JobCreatedEvent event) {
         producer.sendJson(Topics.JOB_CREATED, event.jobId(), event);
