@@ -7,12 +7,12 @@ import dev.jobweaver.common.event.TenantLimitEvent;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.scheduler.testing.ExecutableDatabase;
 import dev.jobweaver.scheduler.testing.ExecutableTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * A tenant's limit published on {@code tenant-limits} holds in the native executable: with a limit of one, the second
  * job of the tenant waits PENDING while the first runs, and is dispatched once the first completed.
  *
- * <p>The test reads {@code tenant_limits} over JDBC (the executable's database, at the address the test resource
- * gave it) to know the limit is stored before it submits the jobs.
+ * <p>The test reads {@code tenant_limits} ({@link ExecutableDatabase}) to know the limit is stored before it submits
+ * the jobs.
  */
 @QuarkusIntegrationTest
 @JobWeaverTest(database = "jobweaver_scheduler")
@@ -55,8 +55,7 @@ class TenantLimitIT extends ExecutableTest {
     }
 
     private static boolean limitStored(String tenant) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(System.getProperty("quarkus.datasource.jdbc.url"),
-                System.getProperty("quarkus.datasource.username"), System.getProperty("quarkus.datasource.password"));
+        try (Connection connection = ExecutableDatabase.connect();
              PreparedStatement query = connection.prepareStatement(
                      "SELECT 1 FROM tenant_limits WHERE tenant = ? AND max_running = 1")) {
             query.setString(1, tenant);
