@@ -3,12 +3,11 @@ package dev.jobweaver.scheduler;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.equalTo;
 
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.Readiness;
 import dev.jobweaver.testing.JobWeaverTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,14 +26,7 @@ class ObservabilityTest extends KafkaAndDbTest {
 
     @Test
     void readinessCoversTheDatabaseAndKafka() {
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/ready")
-                .then().statusCode(200)
-                .body("status", equalTo("UP"))
-                .body(containsString("Reactive PostgreSQL"))
-                .body(containsString("Reactive Messaging"))
-                .body(containsString("job-created-in"))
-                .body(containsString("scheduler-events-out"))
-                .body(containsString("quarantine-out")));
+        Readiness.awaitDatabaseAndKafka();
     }
 
     @Test

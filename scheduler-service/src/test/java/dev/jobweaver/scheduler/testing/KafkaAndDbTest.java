@@ -2,7 +2,6 @@ package dev.jobweaver.scheduler.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.JobCommandEvent;
-import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.scheduler.job.JobExecution;
@@ -12,26 +11,19 @@ import dev.jobweaver.scheduler.job.store.JobReads;
 import dev.jobweaver.scheduler.job.store.JobUpdates;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * What the integration tests share: a producer, a recorder of the scheduler's output topics, the database.
- * Subclasses carry {@code @QuarkusTest} and {@code @JobWeaverTest} (testing module).
+ * What the integration tests in the test's JVM share: {@link KafkaClientsTest}'s producer and recorder, the injected
+ * mapper and broker address, and the database. Subclasses carry {@code @QuarkusTest} and {@code @JobWeaverTest}
+ * (testing module).
  */
-public abstract class KafkaAndDbTest {
-
-    protected static final Duration TIMEOUT = Waits.TIMEOUT;
+public abstract class KafkaAndDbTest extends KafkaClientsTest {
 
     @Inject
     protected ObjectMapper mapper;
@@ -54,45 +46,21 @@ public abstract class KafkaAndDbTest {
     @ConfigProperty(name = "kafka.bootstrap.servers")
     protected String bootstrapServers;
 
-    protected TestProducer producer;
-    protected TopicRecorder recorder;
     protected TestDb db;
 
+    @Override
+    protected String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    @Override
+    protected ObjectMapper mapper() {
+        return mapper;
+    }
+
     @BeforeEach
-    void startClients() {
-        producer = new TestProducer(bootstrapServers, mapper);
-        recorder = TopicRecorder.start(bootstrapServers, Topics.RUN_JOB, Topics.JOB_STATUS, Topics.JOB_DEAD_LETTER,
-                Topics.WORKER_COMMANDS);
+    void openDb() {
         db = new TestDb(pool, reads);
-    }
-
-    @AfterEach
-    void stopClients() throws InterruptedException {
-        producer.close();
-        recorder.close();
-    }
-
-    /** The JSON value of {@code record} as {@code type}. */
-    protected <T> T value(ConsumerRecord<String, byte[]> record, Class<T> type) {
-        try {
-            return mapper.readValue(record.value(), type);
-        } catch (IOException e) {
-            throw new AssertionError("unreadable record on " + record.topic(), e);
-        }
-    }
-
-    /** {@code value} as the JSON bytes of a record. */
-    protected byte[] jsonBytes(Object value) {
-        try {
-            return mapper.writeValueAsBytes(value);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    /** {@code value} as JSON text. */
-    protected String json(Object value) {
-        return new String(jsonBytes(value), StandardCharsets.UTF_8);
     }
 
     /** A job ingested from job-created and dispatched: RUNNING at attempt 1, with no retry left. */
@@ -162,47 +130,5 @@ public abstract class KafkaAndDbTest {
         UUID sentinel = delayedJob();
         sendBeforeSentinel(Topics.JOB_COMMANDS, List.of(commands).stream().map(JobCommandEvent::jobId).toList(),
                 List.of(commands), sentinel, TestJobs.cancel(sentinel), j -> j.status() == JobStatus.CANCELLED);
-    }
-
-    /**
-     * The job's status events in publication order, tombstones left out, once at least {@code count} records of the job
-     * are on job-status.
-     */
-    protected List<JobStatusChangedEvent> awaitStatuses(UUID jobId, int count) {
-        recorder.await(Topics.JOB_STATUS, jobId, count);
-        return statuses(jobId);
-    }
-
-    /** The status events recorded for the job so far, tombstones left out. */
-    protected List<JobStatusChangedEvent> statuses(UUID jobId) {
-        return recorder.records(Topics.JOB_STATUS, jobId).stream().filter(r -> r.value() != null)
-                .map(r -> value(r, JobStatusChangedEvent.class)).toList();
-    }
-
-    /** The commands recorded on worker-commands for the job so far. */
-    protected List<JobCommandEvent> workerCommands(UUID jobId) {
-        return recorder.records(Topics.WORKER_COMMANDS, jobId).stream()
-                .map(r -> value(r, JobCommandEvent.class)).filter(Objects::nonNull).toList();
-    }
-
-    /**
-     * Returns once the recorder holds every record published so far: after a sentinel showed an input consumed,
-     * whatever the scheduler published for it is recorded by then, whichever partition the recorder fetches last.
-     */
-    protected void allRecorded() {
-        recorder.awaitCaughtUp();
-    }
-
-    /**
-     * Waits a second: for an input with no sentinel behind it to be consumed, and for what it published to be
-     * recorded. Where a sentinel shows the input consumed, {@link #allRecorded} waits for exactly that instead.
-     */
-    protected static void settle() {
-        try {
-            Thread.sleep(1_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 }
