@@ -39,7 +39,7 @@ class JobWeaverLocalTest {
         UpCommand up = parse(UpCommand.class, "up", "--root", "/repo");
         assertThat(up.basePorts()).isEqualTo(Map.of(Service.API, 8080, Service.SCHEDULER, 8081, Service.WORKER, 8082));
         assertThat(up.replicas()).isEqualTo(Map.of(Service.API, 1, Service.SCHEDULER, 1, Service.WORKER, 1));
-        Platform.Options options = up.platformOptions(null);
+        Platform.Options options = up.platformOptions(null, null);
         assertThat(options.root()).isEqualTo(ROOT);
         assertThat(options.stack().home()).isEqualTo(Path.of("/repo/.jobweaver"));
         assertThat(options.stack().kafkaPort()).isEqualTo(9092);
@@ -55,7 +55,7 @@ class JobWeaverLocalTest {
     @Test
     void insecureRunsTheApiOpenAndSaysSoWhereTheKeyWouldBe() {
         UpCommand up = parse(UpCommand.class, "up", "--insecure", "--root", "/repo");
-        assertThat(up.platformOptions(null).insecure()).isTrue();
+        assertThat(up.platformOptions(null, null).insecure()).isTrue();
         assertThat(up.access(null, Path.of("/repo/.jobweaver")))
                 .startsWith(UpCommand.INSECURE_WARNING)
                 .noneMatch(line -> line.contains("Authorization"))
@@ -85,7 +85,7 @@ class JobWeaverLocalTest {
         assertThat(up.basePorts()).isEqualTo(Map.of(Service.API, 18080, Service.SCHEDULER, 18081,
                 Service.WORKER, 18082));
         assertThat(up.replicas()).isEqualTo(Map.of(Service.API, 1, Service.SCHEDULER, 2, Service.WORKER, 3));
-        Platform.Options options = up.platformOptions("-Xmx512m");
+        Platform.Options options = up.platformOptions("-Xmx512m", null);
         assertThat(options.root()).isEqualTo(Path.of("/src/jobweaver"));
         assertThat(options.stack().home()).isEqualTo(Path.of("/data/jw"));
         assertThat(options.stack().kafkaPort()).isEqualTo(19092);
@@ -101,18 +101,18 @@ class JobWeaverLocalTest {
     void partitionCountsAreReadByUpAndInfra() {
         UpCommand up = parse(UpCommand.class, "up", "--partitions", "job-created=6,run-job=6", "--partitions",
                 "job-status=4");
-        assertThat(up.platformOptions(null).stack().partitionOverrides())
+        assertThat(up.platformOptions(null, null).stack().partitionOverrides())
                 .isEqualTo(Map.of("job-created", 6, "run-job", 6, "job-status", 4));
         InfraCommand infra = parse(InfraCommand.class, "infra", "--partitions", "run-job=12");
         assertThat(infra.stack.settings().partitionOverrides()).isEqualTo(Map.of("run-job", 12));
-        assertThat(parse(UpCommand.class, "up").platformOptions(null).stack().partitionOverrides())
+        assertThat(parse(UpCommand.class, "up").platformOptions(null, null).stack().partitionOverrides())
                 .as("the defaults of Topics.ALL").isEmpty();
     }
 
     @Test
     void replicasBeyondTheDefaultCountsRaiseThePartitionsTheyShare() {
         UpCommand up = parse(UpCommand.class, "up", "--schedulers", "4", "--workers", "6");
-        assertThat(up.platformOptions(null).stack().partitionOverrides()).isEqualTo(Map.of("job-created", 4,
+        assertThat(up.platformOptions(null, null).stack().partitionOverrides()).isEqualTo(Map.of("job-created", 4,
                 "job-completed", 4, "job-failed", 4, "job-commands", 4, "schedules", 4, "workflow-runs", 4,
                 "tenant-limits", 4, "run-job", 6));
         assertThat(up.partitionPlan().notes()).hasSize(8);
@@ -143,7 +143,7 @@ class JobWeaverLocalTest {
 
     @Test
     void theZipkinPortAloneStartsNoViewer() {
-        assertThat(parse(UpCommand.class, "up", "--zipkin-port", "19411").platformOptions(null).zipkinPort())
+        assertThat(parse(UpCommand.class, "up", "--zipkin-port", "19411").platformOptions(null, null).zipkinPort())
                 .isZero();
     }
 

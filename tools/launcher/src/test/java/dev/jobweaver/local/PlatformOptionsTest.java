@@ -61,7 +61,7 @@ class PlatformOptionsTest {
         ServiceProcess.Spec api = platform.spec(Platform.Service.API, 1);
         assertEquals(secrets.adminKey(), api.environment().get("JOBWEAVER_SECURITY_BOOTSTRAP_ADMIN_KEY"));
         assertEquals(secrets.secretKey(), api.environment().get("JOBWEAVER_SECURITY_SECRET_KEY"));
-        List<String> command = ServiceProcess.commandLine(api.jvmOptions(), api.config(), api.jar());
+        List<String> command = ServiceProcess.commandLine(api.jvmOptions(), api.config(), api.artefact());
         assertFalse(String.join(" ", command).contains(secrets.adminKey()), "the admin key on the command line");
         assertFalse(String.join(" ", command).contains(secrets.secretKey()), "the secret key on the command line");
         assertNull(api.config().get("jobweaver.security.enabled"), "secured: the API's own default");
