@@ -169,6 +169,13 @@ public final class UpCommand implements Callable<Integer> {
     public Integer call() {
         JobWeaverLocal.quietInfrastructureLogs();
         TopicPartitions.Plan partitions = partitionPlan(); // a bad combination is refused before anything starts
+        Platform.Options options = platformOptions(System.getenv("JOBWEAVER_JAVA_OPTS"),
+                System.getenv("JOBWEAVER_NATIVE_OPTS"));
+        Platform platform = new Platform(options, System.out::println);
+        // before the ports: what is missing is the first thing to fix
+        if (!platform.missingExecutables().isEmpty()) {
+            throw new IllegalStateException(missingExecutables(platform.missingExecutables()));
+        }
         stack.requireFreePorts();
         if (traces) {
             Ports.requireFree(zipkinPort, "Zipkin", "--zipkin-port");
@@ -179,12 +186,6 @@ public final class UpCommand implements Callable<Integer> {
                 Ports.requireFree(base + 100 * n, service.module(),
                         "--" + service.module().replace("-service", "") + "-port");
             }
-        }
-        Platform.Options options = platformOptions(System.getenv("JOBWEAVER_JAVA_OPTS"),
-                System.getenv("JOBWEAVER_NATIVE_OPTS"));
-        Platform platform = new Platform(options, System.out::println);
-        if (!platform.missingExecutables().isEmpty()) {
-            throw new IllegalStateException(missingExecutables(platform.missingExecutables()));
         }
         if (platform.builtServices().isEmpty()) {
             throw new IllegalStateException("no service is built under " + options.root()

@@ -195,9 +195,9 @@ class JobWeaverLocalTest {
         assertThat(commandLine().execute("deploy")).isEqualTo(2);
         assertThat(commandLine().execute()).isEqualTo(2);
         assertThat(err.toString().lines().toList()).containsExactly(
-                "jobweaver: unknown command 'deploy' (up, infra, key)",
+                "jobweaver: unknown command 'deploy' (up, infra, key, build, test)",
                 "Run ./jobweaver --help for the options.",
-                "jobweaver: no command given (up, infra, key)",
+                "jobweaver: no command given (up, infra, key, build, test)",
                 "Run ./jobweaver --help for the options.");
     }
 
@@ -216,7 +216,7 @@ class JobWeaverLocalTest {
     @Test
     void helpListsEveryCommandAndEveryUpOptionWithItsDefault() {
         assertThat(commandLine().execute("--help")).isZero();
-        assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "up", "infra", "key",
+        assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "up", "infra", "key", "build", "test",
                 "Run ./jobweaver COMMAND --help");
         out.getBuffer().setLength(0);
 
@@ -234,6 +234,48 @@ class JobWeaverLocalTest {
         assertThat(help).contains("--traces", "--no-aot-cache", "--start-together", "--home=DIR", "--root=DIR",
                 "JOBWEAVER_JAVA_OPTS");
         assertThat(help).containsPattern("--partitions=TOPIC=N\\[,\\.\\.\\.]\\s+Partition\\s+counts");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void upNativeRunsTheExecutablesWithANativeHeapCapAndNoAotCache() {
+        UpCommand up = parse(UpCommand.class, "up", "--native", "--root", "/repo");
+        Platform.Options options = up.platformOptions("-XX:+UseSerialGC", "-Xmx96m");
+        assertThat(options.nativeExecutables()).isTrue();
+        assertThat(options.aotCaches()).isNull();
+        assertThat(options.jvmOptions()).containsExactly("-Xmx64m", "-Xmx96m");
+        assertThat(parse(UpCommand.class, "up").platformOptions(null, null).nativeExecutables()).isFalse();
+    }
+
+    @Test
+    void upNativeRefusesMissingExecutablesNamingThemAndHowToBuildThemWithStatusTwo(@org.junit.jupiter.api.io.TempDir
+                                                                                  Path root) throws Exception {
+        Path worker = Service.WORKER.executable(root);
+        java.nio.file.Files.createDirectories(worker.getParent());
+        java.nio.file.Files.writeString(worker, "");
+        assertThat(commandLine().execute("up", "--native", "--root", root.toString())).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("jobweaver up: native executables are missing: "
+                + Service.API.executable(root) + ", " + Service.SCHEDULER.executable(root)
+                + "; build them with ./jobweaver build --native (several minutes each), or run up without --native");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void buildAndTestHelpDescribeTheirNativeForms() {
+        assertThat(commandLine().execute("build", "--help")).isZero();
+        String build = out.toString();
+        assertThat(build).contains("Usage: jobweaver build [OPTIONS]", "--native", "--missing", "GRAALVM_HOME",
+                "native-image", "jobweaver/native-image", "assemble.sh", "status 2", "--parallelism=1",
+                "jobweaver-SERVICE-1.0.0-SNAPSHOT-runner");
+        out.getBuffer().setLength(0);
+
+        assertThat(commandLine().execute("test", "--help")).isZero();
+        assertThat(out.toString()).contains("Usage: jobweaver test [OPTIONS]", "--native", "-Pnative",
+                "@QuarkusIntegrationTest", "tagged native");
+        out.getBuffer().setLength(0);
+
+        assertThat(commandLine().execute("up", "--help")).isZero();
+        assertThat(out.toString()).contains("--native", "JOBWEAVER_NATIVE_OPTS", "exits with status 2");
         assertThat(err.toString()).isEmpty();
     }
 }

@@ -129,4 +129,35 @@ class PlatformOptionsTest {
         assertFalse(options.oneAtATime());
         assertFalse(options.insecure());
     }
+
+    @Test
+    void aNativePlatformRunsEachExecutableWithItsHeapCapAndItsConfigurationAsSystemProperties() {
+        Platform platform = new Platform(options(false).natively(Platform.Options.NATIVE), line -> { });
+        ServiceProcess.Spec worker = platform.spec(Platform.Service.WORKER, 1);
+        Path executable = Path.of(".").resolve("worker-service/target/jobweaver-worker-service-1.0.0-SNAPSHOT-runner");
+        assertEquals(executable, worker.artefact());
+        assertEquals(List.of("-Xmx64m"), worker.jvmOptions());
+        assertEquals(List.of("-Xmx80m"), platform.spec(Platform.Service.API, 1).jvmOptions());
+
+        List<String> command = ServiceProcess.commandLine(worker.jvmOptions(), Map.of("b", "2", "a", "1"), executable);
+        assertEquals(List.of(executable.toString(), "-Xmx64m", "-Da=1", "-Db=2"), command);
+        assertNull(platform.aotCache(Platform.Service.WORKER), "no AOT cache for an executable");
+    }
+
+    @Test
+    void aNativeMigrationStartsTheExecutableWithASmallHeapAndNoJvmOptions() {
+        Path executable = Path.of("/repo/worker-service/target/jobweaver-worker-service-1.0.0-SNAPSHOT-runner");
+        List<String> command = new SchemaMigration("worker-service", executable, Map.of(), Map.of(), home).command();
+        assertEquals(List.of(executable.toString(), "-Xmx128m"), command.subList(0, 2));
+        assertEquals(true, command.contains("-Dquarkus.init-and-exit=true"));
+        assertFalse(command.contains("-jar"));
+        assertFalse(command.stream().anyMatch(arg -> arg.startsWith("-XX:")));
+    }
+
+    @Test
+    void missingExecutablesAreNamedOnlyWhenThePlatformRunsThem() {
+        assertEquals(List.of(), new Platform(options(false), line -> { }).missingExecutables());
+        assertEquals(3, new Platform(options(false).natively(Platform.Options.NATIVE), line -> { })
+                .missingExecutables().size());
+    }
 }
