@@ -4,11 +4,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Unmatched;
 
 /**
  * {@code jobweaver build --native}: the services' native executables. The jobweaver script itself runs a plain
@@ -32,13 +29,7 @@ import picocli.CommandLine.Unmatched;
             "",
             "On a machine of 2 cores or fewer the builder runs with --parallelism=1 and one processor, leaving a core "
                     + "to the rest of the machine. Arguments build does not know go to Maven (e.g. -o)."})
-final class BuildCommand implements Callable<Integer> {
-
-    @Mixin
-    Cli.HelpOption help;
-
-    @Mixin
-    Cli.RootOption repository;
+final class BuildCommand extends MavenCommand {
 
     @Option(names = "--native", description = "Build the services' native executables.")
     boolean nativeExecutables;
@@ -46,13 +37,8 @@ final class BuildCommand implements Callable<Integer> {
     @Option(names = "--missing", description = "With --native: only the executables that do not exist yet.")
     boolean onlyMissing;
 
-    @Unmatched
-    List<String> maven = new ArrayList<>();
-
-    private final PrintStream out;
-
     BuildCommand(PrintStream out) {
-        this.out = out;
+        super(out);
     }
 
     @Override

@@ -2,13 +2,9 @@ package dev.jobweaver.local;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Unmatched;
 
 /**
  * {@code jobweaver test --native}: the native test lane. The jobweaver script runs the JVM suite ({@code test}
@@ -23,24 +19,13 @@ import picocli.CommandLine.Unmatched;
                     + "./mvnw -B verify -Pnative runs each service's @QuarkusIntegrationTest suite and the end-to-end "
                     + "scenarios tagged native against them (the executables are reused, not rebuilt: after a change "
                     + "to a service, run build --native first). Arguments test does not know go to Maven."})
-final class NativeTestCommand implements Callable<Integer> {
-
-    @Mixin
-    Cli.HelpOption help;
-
-    @Mixin
-    Cli.RootOption repository;
+final class NativeTestCommand extends MavenCommand {
 
     @Option(names = "--native", required = true, description = "The native lane.")
     boolean nativeLane;
 
-    @Unmatched
-    List<String> maven = new ArrayList<>();
-
-    private final PrintStream out;
-
     NativeTestCommand(PrintStream out) {
-        this.out = out;
+        super(out);
     }
 
     @Override
