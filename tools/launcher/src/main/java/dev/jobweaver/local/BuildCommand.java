@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
         description = {
             "Without --native the jobweaver script runs ./mvnw install, tests skipped.",
             "",
-            "With --native each service is built with Maven's native profile (./mvnw package -Pnative -pl SERVICE -am), "
-                    + "one after another, 5-9 minutes and 3-5 GB each; each one's build time and executable size are "
+            "With --native each service is built with Maven's native profile "
+                    + "(./mvnw package -Pnative -pl SERVICE -am), one after another, 5-9 minutes and 3-5 GB each; each one's build time and executable size are "
                     + "printed. The executables are SERVICE/target/jobweaver-SERVICE-1.0.0-SNAPSHOT-runner, which "
                     + "./jobweaver up --native runs.",
             "",

@@ -87,8 +87,8 @@ public final class Platform implements AutoCloseable {
      *                 tenant; otherwise every request needs credentials, and the admin key of the home's
      *                 {@link PlatformSecrets} works
      * @param nativeExecutables run each service's native executable ({@link Service#executable}) instead of its jar;
-     *                          {@code jvmOptions} are then options a native executable accepts ({@link #NATIVE}) and
-     *                          there are no AOT caches
+     *                          {@code jvmOptions} are then options a native executable accepts
+     *                          ({@link Options#NATIVE}) and there are no AOT caches
      */
     /** The heap cap of the schedulers and workers ({@link Options#DEFAULT_JVM}). */
     static final String DEFAULT_MAX_HEAP = "-Xmx58m";
@@ -399,7 +399,8 @@ public final class Platform implements AutoCloseable {
             List<String> jvm = new ArrayList<>(options.jvmOptions());
             jvm.addAll(cache.trainingOptions());
             training = new ServiceProcess(new ServiceProcess.Spec(real.name() + "-aot-training",
-                    real.artefact(), real.port(), real.config(), jvm, real.environment()), logs).reapedBy(stack.reaper());
+                    real.artefact(), real.port(), real.config(), jvm, real.environment()), logs)
+                    .reapedBy(stack.reaper());
             long started = System.nanoTime();
             try {
                 startUnlessStopping(training);

@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One packaged Quarkus service ({@code target/quarkus-app/quarkus-run.jar}, or its native executable) run as its own
- * process, as in production: configuration is passed as system properties, secrets as environment variables (which, unlike a command
- * line, other users cannot read in {@code ps}), output goes to files.
+ * process, as in production: configuration is passed as system properties, secrets as environment variables (which,
+ * unlike a command line, other users cannot read in {@code ps}), output goes to files.
  *
  * <p>Two files per instance: {@code <name>.log}, written by the service's own logging, which rotates it at
  * {@link #LOG_ROTATE_SIZE} while it runs ({@link #rotatingLog}); and {@code <name>.out}, the JVM's standard output and
