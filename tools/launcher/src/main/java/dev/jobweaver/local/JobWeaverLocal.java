@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
  * ({@link KeyCommand}), {@code build --native} and {@code test --native} build and test the native executables
  * ({@link BuildCommand}, {@link NativeTestCommand}). The benchmark module adds {@code bench}, which measures a
  * running platform, and {@code chaos}, which kills parts of a platform of its own while jobs flow, through
- * {@link CommandPlugin} when it is on the classpath. The script itself runs plain {@code test} and {@code build}, which are Maven.
+ * {@link CommandPlugin} when it is on the classpath. The script itself runs plain {@code test} and {@code build},
+ * which are Maven.
  *
  * <p>A new command is one more class with picocli's {@code @Command}, added in {@link #commandLine} (or, from another
  * module, by a {@link CommandPlugin}).
