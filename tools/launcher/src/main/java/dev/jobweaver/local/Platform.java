@@ -176,11 +176,13 @@ public final class Platform implements AutoCloseable {
         }
 
         /**
-         * The options of a native executable: only a heap cap. A native executable has no JIT, no class metadata and
-         * no AOT cache to map; its image heap (the objects built at build time) is mapped from the file. The cap
-         * bounds what the serial collector lets the heap grow to, the API's larger ({@link #NATIVE_API_MAX_HEAP}).
+         * The options of a native executable: a heap cap, and an exit on running out of heap (as on the JVM: the
+         * supervisor then restarts the service instead of it limping on). A native executable has no JIT, no class
+         * metadata and no AOT cache to map; its image heap (the objects built at build time) is mapped from the file.
+         * The cap bounds what the serial collector lets the heap grow to, the API's larger
+         * ({@link #NATIVE_API_MAX_HEAP}).
          */
-        public static final List<String> NATIVE = List.of(NATIVE_MAX_HEAP);
+        public static final List<String> NATIVE = List.of(NATIVE_MAX_HEAP, "-XX:+ExitOnOutOfMemoryError");
 
         /** {@link #NATIVE} followed by {@code extra} (split on white space); null or blank adds nothing. */
         public static List<String> nativeWith(String extra) {
