@@ -22,9 +22,9 @@ import picocli.CommandLine.Option;
                     + "./jobweaver up --native runs.",
             "",
             "The native-image builder (GraalVM or Mandrel for JDK 25) is found through GRAALVM_HOME, else native-image "
-                    + "on the PATH, else ${XDG_CACHE_HOME:-$HOME/.cache}/jobweaver/native-image; where none is found "
-                    + "and ../shared/native/assemble.sh exists beside the repository, that script assembles one into "
-                    + "the cache folder (once per machine). Without a builder build exits with status 2 and says what "
+                    + "on the PATH, else the folder jobweaver/native-image of the user's cache (XDG_CACHE_HOME, by "
+                    + "default ~/.cache); where none is found and the repository has a shared/native/assemble.sh "
+                    + "beside it, that script assembles one into the cache folder (once per machine). Without a builder build exits with status 2 and says what "
                     + "to install.",
             "",
             "On a machine of 2 cores or fewer the builder runs with --parallelism=1 and one processor, leaving a core "
