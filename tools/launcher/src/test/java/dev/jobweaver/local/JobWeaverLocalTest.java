@@ -243,7 +243,7 @@ class JobWeaverLocalTest {
         Platform.Options options = up.platformOptions("-XX:+UseSerialGC", "-Xmx96m");
         assertThat(options.nativeExecutables()).isTrue();
         assertThat(options.aotCaches()).isNull();
-        assertThat(options.jvmOptions()).containsExactly("-Xmx64m", "-XX:+ExitOnOutOfMemoryError", "-Xmx96m");
+        assertThat(options.jvmOptions()).containsExactly("-Xmx40m", "-XX:+ExitOnOutOfMemoryError", "-Xmx96m");
         assertThat(parse(UpCommand.class, "up").platformOptions(null, null).nativeExecutables()).isFalse();
     }
 

@@ -136,12 +136,12 @@ class PlatformOptionsTest {
         ServiceProcess.Spec worker = platform.spec(Platform.Service.WORKER, 1);
         Path executable = Path.of(".").resolve("worker-service/target/jobweaver-worker-service-1.0.0-SNAPSHOT-runner");
         assertEquals(executable, worker.artefact());
-        assertEquals(List.of("-Xmx64m", "-XX:+ExitOnOutOfMemoryError"), worker.jvmOptions());
+        assertEquals(List.of("-Xmx40m", "-XX:+ExitOnOutOfMemoryError"), worker.jvmOptions());
         assertEquals(List.of("-Xmx80m", "-XX:+ExitOnOutOfMemoryError"),
                 platform.spec(Platform.Service.API, 1).jvmOptions());
 
         List<String> command = ServiceProcess.commandLine(worker.jvmOptions(), Map.of("b", "2", "a", "1"), executable);
-        assertEquals(List.of(executable.toString(), "-Xmx64m", "-XX:+ExitOnOutOfMemoryError", "-Da=1", "-Db=2"),
+        assertEquals(List.of(executable.toString(), "-Xmx40m", "-XX:+ExitOnOutOfMemoryError", "-Da=1", "-Db=2"),
                 command);
         assertNull(platform.aotCache(Platform.Service.WORKER), "no AOT cache for an executable");
     }
