@@ -51,10 +51,14 @@ final class NativeBuilder {
         return isHome(cache) ? Optional.of(new Found(cache, "the cache folder")) : Optional.empty();
     }
 
-    /** {@code ${XDG_CACHE_HOME:-$HOME/.cache}/jobweaver/native-image}. */
+    /**
+     * {@code ${XDG_CACHE_HOME:-$HOME/.cache}/jobweaver/native-image}, as a shell reads it: {@code HOME} from the
+     * environment, {@code userHome} (the JDK's {@code user.home}, from the password database) only without one.
+     */
     static Path cacheFolder(Map<String, String> environment, Path userHome) {
         String xdg = environment.getOrDefault("XDG_CACHE_HOME", "");
-        Path cache = xdg.isBlank() ? userHome.resolve(".cache") : Path.of(xdg);
+        String home = environment.getOrDefault("HOME", "");
+        Path cache = !xdg.isBlank() ? Path.of(xdg) : (home.isBlank() ? userHome : Path.of(home)).resolve(".cache");
         return cache.resolve("jobweaver").resolve("native-image").toAbsolutePath();
     }
 

@@ -69,6 +69,9 @@ class NativeBuilderTest {
         });
         assertThat(NativeBuilder.cacheFolder(Map.of(), Path.of("/home/me")))
                 .isEqualTo(Path.of("/home/me/.cache/jobweaver/native-image"));
+        assertThat(NativeBuilder.cacheFolder(Map.of("HOME", "/home/you"), Path.of("/home/me")))
+                .as("HOME wins over the JDK's user.home, as in the shell").isEqualTo(
+                        Path.of("/home/you/.cache/jobweaver/native-image"));
     }
 
     @Test
