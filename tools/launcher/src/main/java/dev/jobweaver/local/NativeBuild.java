@@ -47,7 +47,7 @@ final class NativeBuild {
             if (assembler.isPresent()) {
                 out.println("No native-image builder found; assembling one into " + cache + " with " + assembler.get()
                         + " (once per machine, about a minute)...");
-                int exit = run(List.of("bash", assembler.get().toString(), cache.toString()), root);
+                int exit = assemble(assembler.get(), cache, root);
                 if (exit != 0) {
                     throw new IllegalStateException(assembler.get() + " failed (exit " + exit + "); "
                             + NativeBuilder.notFound(cache));
@@ -134,10 +134,30 @@ final class NativeBuild {
         }
     }
 
+    /**
+     * Runs {@code assembler} into {@code cache}: it replaces that folder, so its parent must exist, and it fetches the
+     * builder's jars with the Maven in {@code MVN}, the repository's wrapper unless the environment names one.
+     */
+    private static int assemble(Path assembler, Path cache, Path root) {
+        try {
+            Files.createDirectories(cache.getParent());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create " + cache.getParent() + ": " + e.getMessage(), e);
+        }
+        ProcessBuilder builder = new ProcessBuilder("bash", assembler.toString(), cache.toString());
+        builder.environment().putIfAbsent("MVN", root.resolve("mvnw").toString());
+        return run(builder, root);
+    }
+
     /** Runs {@code command} in {@code root} with this process's console, and returns its exit status. */
     static int run(List<String> command, Path root) {
+        return run(new ProcessBuilder(command), root);
+    }
+
+    private static int run(ProcessBuilder builder, Path root) {
+        List<String> command = builder.command();
         try {
-            return new ProcessBuilder(command).directory(root.toFile()).inheritIO().start().waitFor();
+            return builder.directory(root.toFile()).inheritIO().start().waitFor();
         } catch (IOException e) {
             throw new IllegalStateException("could not run " + command.getFirst() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
