@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
             "Extra JVM options for every service: the environment variable JOBWEAVER_JAVA_OPTS (added after the "
                     + "defaults, so they win); for the Kafka broker: JOBWEAVER_KAFKA_JAVA_OPTS.",
             "",
-            "With --native the services run as their native executables (built by ./jobweaver build --native), with "
+            "With --native the services run as their native executables (which jobweaver build --native makes), with "
                     + "the same configuration, ports, logs and restarts. Unlike jars, missing executables are not "
                     + "built by up (that takes several minutes each): up names them and exits with status 2. Extra "
                     + "options of the executables: JOBWEAVER_NATIVE_OPTS (e.g. -Xmx96m)."})
