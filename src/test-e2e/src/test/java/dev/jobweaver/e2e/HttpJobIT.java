@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
+import dev.jobweaver.e2e.support.NativeScenario;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * is refused without a request.
  */
 @HealthyPlatform
+@NativeScenario
 class HttpJobIT {
 
     private static HttpServer server;

@@ -9,6 +9,7 @@ import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.e2e.support.NativeScenario;
 import dev.jobweaver.e2e.support.TopicReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * and is dead-lettered exactly once. The backoff base is shrunk to {@link E2ePlatform#BACKOFF_BASE} by configuration.
  */
 @HealthyPlatform
+@NativeScenario
 class RetriesIT {
 
     @Test

@@ -7,6 +7,7 @@ import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
+import dev.jobweaver.e2e.support.NativeScenario;
 import dev.jobweaver.e2e.support.ScheduledJobs;
 import dev.jobweaver.local.Platform;
 import dev.jobweaver.local.Platform.Service;
@@ -31,6 +32,24 @@ class ScheduleIT {
 
     private static final String NOOP_JOB = "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[{\"action\":\"LOG\","
             + "\"message\":\"tick\"}]},\"maxRetryCount\":0}";
+
+    /** The short proof that a schedule's tick fires a job, for the native lane (the scenario below takes ~18 ticks). */
+    @Test
+    @NativeScenario
+    void aTickOfAOneSecondScheduleFiresAJob() {
+        JobWeaverClient api = E2ePlatform.api();
+        JsonNode created = api.postExpecting("/api/schedules", "{\"name\":\"one-tick\",\"interval\":\"PT1S\","
+                + "\"job\":" + NOOP_JOB + "}", 201);
+        UUID id = UUID.fromString(created.get("id").asText());
+        try {
+            Instant first = Instant.parse(created.get("nextRunAt").asText());
+            awaitTick(id, first, Duration.ofSeconds(30));
+            assertThat(ScheduledJobs.of(id)).as("jobs of schedule %s after its first tick, %s", id, first)
+                    .anyMatch(job -> !job.scheduledFor().isBefore(first));
+        } finally {
+            api.deletePath("/api/schedules/" + id);
+        }
+    }
 
     @Test
     void everyTickOfAOneSecondScheduleMakesExactlyOneJobAcrossTwoSchedulersAndKillsAtATick() {

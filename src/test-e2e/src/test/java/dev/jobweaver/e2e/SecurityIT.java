@@ -8,6 +8,7 @@ import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.JobWeaverClient.Answer;
 import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.e2e.support.NativeScenario;
 import dev.jobweaver.local.Platform.Service;
 import dev.jobweaver.local.PlatformSecrets;
 import java.time.Duration;
@@ -37,6 +38,7 @@ class SecurityIT {
     }
 
     @Test
+    @NativeScenario
     void withoutCredentialsTheApiAnswers401InTheErrorFormat() {
         Answer list = anonymous.get("/api/jobs");
         Answer submit = anonymous.submit(Jobs.noop());
@@ -48,6 +50,7 @@ class SecurityIT {
     }
 
     @Test
+    @NativeScenario
     void aWrongKeyIs401() {
         Answer answer = admin.withKey("jw_" + "x".repeat(43)).get("/api/jobs");
 
@@ -55,6 +58,7 @@ class SecurityIT {
     }
 
     @Test
+    @NativeScenario
     void healthAndMetricsStayOpen() {
         for (String path : List.of("/q/health", "/q/health/ready", "/q/health/live", "/q/metrics")) {
             Answer answer = anonymous.get(path);
@@ -63,6 +67,7 @@ class SecurityIT {
     }
 
     @Test
+    @NativeScenario
     void theAdminKeyKeptInThePlatformsHomeWorks() {
         String stored = PlatformSecrets.load(E2ePlatform.get().stack().settings().home()).orElseThrow().adminKey();
         assertThat(stored).isEqualTo(E2ePlatform.adminKey()).matches("jw_[A-Za-z0-9_-]{43}");
@@ -73,6 +78,7 @@ class SecurityIT {
     }
 
     @Test
+    @NativeScenario
     void aSubmitterKeyOfAnotherTenantSubmitsJobsThatCompleteAndSeesNoJobOfTenantDefault() {
         UUID ofDefault = admin.submitAccepted(Jobs.ofTenant(Jobs.noop(), "default"));
 

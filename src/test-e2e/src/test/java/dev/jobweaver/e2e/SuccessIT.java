@@ -8,6 +8,7 @@ import dev.jobweaver.e2e.support.Executions;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.e2e.support.NativeScenario;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** Scenario 1: a job with every step type that succeeds reaches COMPLETED after one attempt. */
 @HealthyPlatform
+@NativeScenario
 class SuccessIT {
 
     @Test

@@ -8,6 +8,7 @@ import dev.jobweaver.e2e.support.Executions;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.e2e.support.NativeScenario;
 import dev.jobweaver.e2e.support.Recovery;
 import dev.jobweaver.local.Platform.Service;
 import dev.jobweaver.local.ServiceProcess;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * (at-least-once is the contract: a duplicate is fine, a loss is not).
  */
 @HealthyPlatform
+@NativeScenario
 class WorkerCrashIT {
 
     @Test

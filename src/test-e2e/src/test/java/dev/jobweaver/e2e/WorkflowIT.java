@@ -9,6 +9,7 @@ import dev.jobweaver.e2e.support.Executions;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.e2e.support.NativeScenario;
 import dev.jobweaver.local.Platform.Service;
 import dev.jobweaver.local.Zipkin;
 import java.net.URI;
@@ -43,6 +44,7 @@ class WorkflowIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
+    @NativeScenario
     void aFanOutRunsInParallelAndTheFanInGetsTheInputAndEveryResult() throws Exception {
         JobWeaverClient api = E2ePlatform.api();
         List<String> branches = new ArrayList<>();

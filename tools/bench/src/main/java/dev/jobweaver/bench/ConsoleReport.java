@@ -141,6 +141,7 @@ public final class ConsoleReport {
         TextTable targets = new TextTable("target", "goal", "measured", "verdict");
         run.targets().forEach(t -> targets.row(t.target(), t.goal(), t.measured(), t.verdict()));
         out.append("\nMachine: ").append(run.machine().describe()).append('\n');
+        out.append("Platform: ").append(run.platform().describe()).append('\n');
         out.append("Warm-up: ").append(run.warmUp().describe()).append('\n');
         out.append("\nWorkloads\n").append(workloads.render());
         TextTable sweep = ConcurrencySweep.table(ConcurrencySweep.of(run.results()));

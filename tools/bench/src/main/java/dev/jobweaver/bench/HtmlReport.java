@@ -26,7 +26,8 @@ public final class HtmlReport {
         html.append("<h1>JobWeaver benchmark</h1>\n<p>Started ").append(escape(run.startedAt().toString()))
                 .append(" against ").append(escape(run.platform().apiUrl())).append(". Timings come from the ")
                 .append("platform's recorded timestamps (jobweaver_api.jobs, jobweaver_worker.execution_attempts).</p>\n")
-                .append("<p>Machine: ").append(escape(run.machine().describe())).append(".<br>Warm-up: ")
+                .append("<p>Machine: ").append(escape(run.machine().describe())).append(".<br>Platform: ")
+                .append(escape(run.platform().describe())).append(".<br>Warm-up: ")
                 .append(escape(run.warmUp().describe())).append(".</p>\n");
         html.append("<h2>Targets</h2>\n<table><tr><th>target</th><th>goal</th><th>measured</th>")
                 .append("<th>verdict</th></tr>\n");

@@ -22,13 +22,27 @@ import java.util.TreeSet;
  * @param postgresPid the PostgreSQL server's (postmaster's) process id, or -1
  * @param instances every service instance, sorted by name
  * @param secured whether the API requires credentials (every platform `up` starts, unless {@code --insecure})
+ * @param runtime what runs the services: {@link Platform#RUNTIME_JVM} or {@link Platform#RUNTIME_NATIVE}
+ *                (`up --native`), so that reports of both stand side by side
  */
 public record PlatformState(String apiUrl, int postgresPort, long kafkaPid, long postgresPid,
-                            List<Instance> instances, boolean secured) {
+                            List<Instance> instances, boolean secured, String runtime) {
 
-    /** A platform whose API requires credentials. */
+    /** Services on the JVM. */
+    public PlatformState(String apiUrl, int postgresPort, long kafkaPid, long postgresPid, List<Instance> instances,
+                         boolean secured) {
+        this(apiUrl, postgresPort, kafkaPid, postgresPid, instances, secured, Platform.RUNTIME_JVM);
+    }
+
+    /** A platform whose API requires credentials, its services on the JVM. */
     public PlatformState(String apiUrl, int postgresPort, long kafkaPid, long postgresPid, List<Instance> instances) {
         this(apiUrl, postgresPort, kafkaPid, postgresPid, instances, true);
+    }
+
+    /** How a report names the platform it measured, e.g. {@code services on the JVM, 1 api-service, ...}. */
+    public String describe() {
+        return "services " + (Platform.RUNTIME_NATIVE.equals(runtime) ? "as native executables" : "on the JVM")
+                + " (" + String.join(", ", instances.stream().map(Instance::name).toList()) + ")";
     }
 
     /** The process name of the API's first instance. */
@@ -94,8 +108,10 @@ public record PlatformState(String apiUrl, int postgresPort, long kafkaPid, long
         }
         // a platform whose launcher wrote no such line ran without authentication
         boolean secured = Platform.SECURED.equals(properties.getProperty(Platform.STATE_SECURITY));
+        // a launcher that wrote no runtime ran the services on the JVM
+        String runtime = properties.getProperty(Platform.STATE_RUNTIME, Platform.RUNTIME_JVM);
         return new PlatformState(api.url(), (int) port, number(properties, "kafka.pid", -1), postgresPid,
-                List.copyOf(instances), secured);
+                List.copyOf(instances), secured, runtime);
     }
 
     /**

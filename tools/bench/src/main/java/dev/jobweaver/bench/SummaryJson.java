@@ -68,6 +68,7 @@ public final class SummaryJson {
         ObjectNode platform = root.putObject("platform");
         platform.put("apiUrl", run.platform().apiUrl());
         platform.put("postgresPort", run.platform().postgresPort());
+        platform.put("runtime", run.platform().runtime());
         ArrayNode instances = platform.putArray("instances");
         for (PlatformState.Instance i : run.platform().instances()) {
             ObjectNode o = instances.addObject();

@@ -38,9 +38,9 @@ class BenchTest {
         assertThat(execute("deploy")).isEqualTo(2);
         assertThat(execute()).isEqualTo(2);
         assertThat(err.toString().lines().toList()).containsExactly(
-                "jobweaver: unknown command 'deploy' (up, infra, key, bench, chaos)",
+                "jobweaver: unknown command 'deploy' (up, infra, key, build, test, bench, chaos)",
                 "Run ./jobweaver --help for the options.",
-                "jobweaver: no command given (up, infra, key, bench, chaos)",
+                "jobweaver: no command given (up, infra, key, build, test, bench, chaos)",
                 "Run ./jobweaver --help for the options.");
         assertThat(execute("--help")).isZero();
         assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "bench", "chaos");

@@ -110,4 +110,17 @@ class PlatformStateTest {
         assertThat(state.secured()).isFalse();
         assertThat(state.apiKey(home)).isNull();
     }
+
+    @Test
+    void namesWhatRanTheServicesJvmUnlessTheLauncherWroteNative() {
+        PlatformState jvm = PlatformState.parse(written(), "test", 200);
+        assertThat(jvm.runtime()).isEqualTo("JVM");
+        assertThat(jvm.describe()).isEqualTo("services on the JVM (api-service, worker-service, worker-service-2)");
+
+        Properties p = written();
+        p.setProperty("platform.runtime", "native");
+        PlatformState natively = PlatformState.parse(p, "test", 200);
+        assertThat(natively.runtime()).isEqualTo("native");
+        assertThat(natively.describe()).startsWith("services as native executables (api-service");
+    }
 }

@@ -56,6 +56,7 @@ class ReportsTest {
         assertThat(text).containsPattern("burst correctness .* miss");
         assertThat(text).containsPattern("JIT cpu s\\s+GC cpu s");
         assertThat(text).contains("Machine: AMD EPYC, 2 CPUs; memory latency 153 ns");
+        assertThat(text).contains("Platform: services on the JVM (");
         assertThat(text).contains("Warm-up: 4,000 no-op jobs in 2 rounds of 2,000");
         assertThat(text).containsPattern("api-service\\s+170\\s+160\\s+80\\s+80\\s+1\\.25\\s+0\\.50\\s");
         assertThat(text).containsPattern("kafka\\s+400\\s+400\\s+30\\s+30\\s+-\\s+-\\s");

@@ -15,9 +15,11 @@ import picocli.CommandLine.Spec;
 /**
  * The command line behind `./jobweaver`: {@code up} runs the platform on this machine ({@link UpCommand}),
  * {@code infra} only Kafka and PostgreSQL ({@link InfraCommand}), {@code key} prints the admin API key
- * ({@link KeyCommand}). The benchmark module adds {@code bench}, which measures a running platform, and
- * {@code chaos}, which kills parts of a platform of its own while jobs flow, through {@link CommandPlugin} when it is
- * on the classpath. The script itself runs {@code test} and {@code build}, which are Maven.
+ * ({@link KeyCommand}), {@code build --native} and {@code test --native} build and test the native executables
+ * ({@link BuildCommand}, {@link NativeTestCommand}). The benchmark module adds {@code bench}, which measures a
+ * running platform, and {@code chaos}, which kills parts of a platform of its own while jobs flow, through
+ * {@link CommandPlugin} when it is on the classpath. The script itself runs plain {@code test} and {@code build},
+ * which are Maven.
  *
  * <p>A new command is one more class with picocli's {@code @Command}, added in {@link #commandLine} (or, from another
  * module, by a {@link CommandPlugin}).
@@ -30,8 +32,8 @@ import picocli.CommandLine.Spec;
         commandListHeading = "%nCommands:%n",
         optionListHeading = "%nOptions:%n",
         footerHeading = "%n",
-        footer = {"The jobweaver script also runs `test` (the whole test suite, what CI runs) and `build` "
-                + "(everything, no tests).",
+        footer = {"The jobweaver script runs `test` (the whole test suite, what CI runs) and `build` (everything, no "
+                + "tests) itself; their --native forms come here.",
             "Run ./jobweaver COMMAND --help for a command's options."})
 public final class JobWeaverLocal implements Runnable {
 
@@ -50,7 +52,9 @@ public final class JobWeaverLocal implements Runnable {
         CommandLine commandLine = new CommandLine(new JobWeaverLocal())
                 .addSubcommand(new UpCommand())
                 .addSubcommand(new InfraCommand())
-                .addSubcommand(new KeyCommand(out));
+                .addSubcommand(new KeyCommand(out))
+                .addSubcommand(new BuildCommand(out))
+                .addSubcommand(new NativeTestCommand(out));
         for (CommandPlugin plugin : ServiceLoader.load(CommandPlugin.class)) {
             plugin.commands(cwd, out).forEach(commandLine::addSubcommand);
         }

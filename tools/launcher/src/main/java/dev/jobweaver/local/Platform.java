@@ -55,6 +55,16 @@ public final class Platform implements AutoCloseable {
         public Path jar(Path root) {
             return root.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
         }
+
+        /** The native executable under the repository root, where {@code package -Pnative} writes it. */
+        public Path executable(Path root) {
+            return root.resolve(module).resolve("target/jobweaver-" + module + "-1.0.0-SNAPSHOT-runner");
+        }
+
+        /** What runs: the {@link #executable} when {@code nativeExecutables}, else the {@link #jar}. */
+        public Path artefact(Path root, boolean nativeExecutables) {
+            return nativeExecutables ? executable(root) : jar(root);
+        }
     }
 
     /**
@@ -76,6 +86,9 @@ public final class Platform implements AutoCloseable {
      * @param insecure run the API open ({@code jobweaver.security.enabled=false}): every caller is an admin of every
      *                 tenant; otherwise every request needs credentials, and the admin key of the home's
      *                 {@link PlatformSecrets} works
+     * @param nativeExecutables run each service's native executable ({@link Service#executable}) instead of its jar;
+     *                          {@code jvmOptions} are then options a native executable accepts
+     *                          ({@link Options#NATIVE}) and there are no AOT caches
      */
     /** The heap cap of the schedulers and workers ({@link Options#DEFAULT_JVM}). */
     static final String DEFAULT_MAX_HEAP = "-Xmx58m";
@@ -90,7 +103,16 @@ public final class Platform implements AutoCloseable {
     public record Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
                           Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
                           List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort,
-                          Path aotCaches, boolean oneAtATime, boolean insecure) {
+                          Path aotCaches, boolean oneAtATime, boolean insecure, boolean nativeExecutables) {
+
+        /** Running the services' jars. */
+        public Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
+                       Map<Service, Integer> replicas, Map<Service, Map<String, String>> config,
+                       List<String> jvmOptions, Duration restartDelay, Duration readyTimeout, int zipkinPort,
+                       Path aotCaches, boolean oneAtATime, boolean insecure) {
+            this(root, stack, basePorts, replicas, config, jvmOptions, restartDelay, readyTimeout, zipkinPort,
+                    aotCaches, oneAtATime, insecure, false);
+        }
 
         /** Secured. */
         public Options(Path root, LocalStack.Settings stack, Map<Service, Integer> basePorts,
@@ -152,7 +174,47 @@ public final class Platform implements AutoCloseable {
         public static List<String> jvmWith(String extra) {
             return Processes.withExtraOptions(DEFAULT_JVM, extra);
         }
+
+        /**
+         * The options of a native executable: a heap cap, and an exit on running out of heap (as on the JVM: the
+         * supervisor then restarts the service instead of it limping on). A native executable has no JIT, no class
+         * metadata and no AOT cache to map; its image heap (the objects built at build time) is mapped from the file.
+         * The cap bounds what the serial collector lets the heap grow to, the API's larger
+         * ({@link #NATIVE_API_MAX_HEAP}).
+         */
+        public static final List<String> NATIVE = List.of(NATIVE_MAX_HEAP, "-XX:+ExitOnOutOfMemoryError");
+
+        /** {@link #NATIVE} followed by {@code extra} (split on white space); null or blank adds nothing. */
+        public static List<String> nativeWith(String extra) {
+            return Processes.withExtraOptions(NATIVE, extra);
+        }
+
+        /** These options with the services' native executables instead of their jars, without AOT caches. */
+        public Options natively(List<String> nativeOptions) {
+            return new Options(root, stack, basePorts, replicas, config, nativeOptions, restartDelay, readyTimeout,
+                    zipkinPort, null, oneAtATime, insecure, true);
+        }
     }
+
+    /**
+     * The heap cap of a native scheduler and worker ({@link Options#NATIVE}). In a 5,000-job burst at 64 connections
+     * on the 2-core machine (2026-11-29) the scheduler peaked at 111 MB RSS and the worker at 117 MB with
+     * {@code -Xmx64m}; with {@code -Xmx40m} at 102 and 98 MB, each a single run: what stays resident beyond the heap
+     * is mostly the executable's own mapped code and image heap (about 90 MB idle).
+     */
+    static final String NATIVE_MAX_HEAP = "-Xmx40m";
+
+    /**
+     * The heap cap of the native API: Hibernate Reactive's metamodel and query caches live in its heap too, and its
+     * outbox holds submissions while Kafka is down. Its executable is larger (145 MB resident idle), so no cap brings
+     * it under 100 MB: in the same burst it peaked at 159 MB with {@code -Xmx80m} and 141 MB with {@code -Xmx40m}.
+     */
+    static final String NATIVE_API_MAX_HEAP = "-Xmx80m";
+
+    /** The state file's key naming what runs the services: {@link #RUNTIME_JVM} or {@link #RUNTIME_NATIVE}. */
+    public static final String STATE_RUNTIME = "platform.runtime";
+    public static final String RUNTIME_JVM = "JVM";
+    public static final String RUNTIME_NATIVE = "native";
 
     /**
      * The services sample {@code parentbased_traceidratio} (fixed at build time); the ratio is run-time configuration,
@@ -216,9 +278,21 @@ public final class Platform implements AutoCloseable {
         return java.util.Optional.ofNullable(zipkin);
     }
 
-    /** Services whose jar exists: `up` starts every service built so far. */
+    /** Services whose jar (or native executable) exists: `up` starts every service built so far. */
     public List<Service> builtServices() {
-        return java.util.Arrays.stream(Service.values()).filter(s -> Files.exists(s.jar(options.root()))).toList();
+        return java.util.Arrays.stream(Service.values()).filter(s -> Files.exists(artefact(s))).toList();
+    }
+
+    /** The native executables that do not exist, when the platform runs them; none when it runs jars. */
+    public List<Path> missingExecutables() {
+        if (!options.nativeExecutables()) {
+            return List.of();
+        }
+        return java.util.Arrays.stream(Service.values()).map(this::artefact).filter(p -> !Files.exists(p)).toList();
+    }
+
+    private Path artefact(Service service) {
+        return service.artefact(options.root(), options.nativeExecutables());
     }
 
     /** Starts the infrastructure, then every built service (all instances at once), and waits until all are ready. */
@@ -286,7 +360,7 @@ public final class Platform implements AutoCloseable {
                     ServiceProcess.Spec spec = spec(service, 1);
                     Map<String, String> config = new HashMap<>(spec.config());
                     config.putAll(stack.migrationConfig(service.database()));
-                    SchemaMigration migration = new SchemaMigration(spec.name(), spec.jar(), config,
+                    SchemaMigration migration = new SchemaMigration(spec.name(), spec.artefact(), config,
                             spec.environment(), logs);
                     return Processes.inBackground(spec.name() + "-migration", migration::run);
                 })
@@ -300,7 +374,7 @@ public final class Platform implements AutoCloseable {
      * caches (or JOBWEAVER_JAVA_OPTS already names one).
      */
     AotCache aotCache(Service service) {
-        if (options.aotCaches() == null || AotCache.namedIn(options.jvmOptions())) {
+        if (options.aotCaches() == null || options.nativeExecutables() || AotCache.namedIn(options.jvmOptions())) {
             return null;
         }
         Path application = service.jar(options.root()).getParent();
@@ -336,7 +410,8 @@ public final class Platform implements AutoCloseable {
             List<String> jvm = new ArrayList<>(options.jvmOptions());
             jvm.addAll(cache.trainingOptions());
             training = new ServiceProcess(new ServiceProcess.Spec(real.name() + "-aot-training",
-                    real.jar(), real.port(), real.config(), jvm, real.environment()), logs).reapedBy(stack.reaper());
+                    real.artefact(), real.port(), real.config(), jvm, real.environment()), logs)
+                    .reapedBy(stack.reaper());
             long started = System.nanoTime();
             try {
                 startUnlessStopping(training);
@@ -508,7 +583,8 @@ public final class Platform implements AutoCloseable {
         if (service == Service.API) {
             // Hibernate Reactive's session factory and query caches live in the API's heap: with the default cap it
             // ran out of heap while Kafka was down and the outbox took the submissions (docs/benchmark.md).
-            jvm.replaceAll(option -> option.equals(DEFAULT_MAX_HEAP) ? API_MAX_HEAP : option);
+            jvm.replaceAll(option -> option.equals(DEFAULT_MAX_HEAP) ? API_MAX_HEAP
+                    : option.equals(NATIVE_MAX_HEAP) ? NATIVE_API_MAX_HEAP : option);
         }
         AotCache cache = aotCache(service);
         if (cache != null) {
@@ -516,7 +592,7 @@ public final class Platform implements AutoCloseable {
         }
         Map<String, String> environment = service == Service.API && secrets != null
                 ? apiEnvironment(secrets, options.stack().home(), System.getenv()) : Map.of();
-        return new ServiceProcess.Spec(name, service.jar(options.root()), port, config, List.copyOf(jvm),
+        return new ServiceProcess.Spec(name, artefact(service), port, config, List.copyOf(jvm),
                 environment);
     }
 
@@ -585,6 +661,7 @@ public final class Platform implements AutoCloseable {
         state.setProperty("postgres.port", Integer.toString(stack.postgres().port()));
         state.setProperty("kafka.pid", Long.toString(stack.kafka().pid()));
         state.setProperty(STATE_SECURITY, options.insecure() ? INSECURE : SECURED);
+        state.setProperty(STATE_RUNTIME, options.nativeExecutables() ? RUNTIME_NATIVE : RUNTIME_JVM);
         zipkin().ifPresent(z -> state.setProperty("zipkin.url", z.uiUrl()));
         instances.values().forEach(list -> list.forEach(p -> {
             String prefix = "service." + p.spec().name() + ".";

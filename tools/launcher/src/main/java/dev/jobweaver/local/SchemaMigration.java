@@ -41,7 +41,7 @@ final class SchemaMigration {
 
     /**
      * @param name    the service, for messages and the log file's name
-     * @param jar     the service's {@code quarkus-run.jar}
+     * @param jar     the service's {@code quarkus-run.jar}, or its native executable
      * @param config  the service's configuration including the JDBC URL ({@link LocalStack#migrationConfig})
      * @param environment the service's own environment variables (its secrets: the API checks its configuration
      *                    when it initialises, so a migration start needs them too)
@@ -55,7 +55,11 @@ final class SchemaMigration {
         this.logFile = logs.resolve(name + "-migration.log");
     }
 
-    /** The command line: a small JVM (it lives seconds), the service's configuration, then init-and-exit. */
+    /**
+     * The command line: a small JVM (it lives seconds), or the native executable with a small heap, the service's
+     * configuration, then init-and-exit. A native executable migrates the same way: the JDBC driver, Agroal and Flyway
+     * with its migration scripts are in every executable, inactive until a JDBC URL is given.
+     */
     List<String> command() {
         Map<String, String> all = new HashMap<>(config);
         all.put("quarkus.flyway.migrate-at-start", "true");
@@ -68,7 +72,9 @@ final class SchemaMigration {
         // CDI container, and logs "Graceful shutdown failed: No CDI container is available" at ERROR (scheduler and
         // worker; nothing was running to shut down). Silenced here only, so a healthy start logs no ERROR.
         all.put(SHUTDOWN_RECORDER_LEVEL, "OFF");
-        return ServiceProcess.commandLine(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"), all, jar);
+        List<String> options = ServiceProcess.isNative(jar) ? List.of("-Xmx128m")
+                : List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m");
+        return ServiceProcess.commandLine(options, all, jar);
     }
 
     /** Runs the migration and waits for it; throws with the end of its log if it fails or hangs. */

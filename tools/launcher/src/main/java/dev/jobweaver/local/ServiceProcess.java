@@ -15,9 +15,9 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One packaged Quarkus service ({@code target/quarkus-app/quarkus-run.jar}) run as its own process, as in
- * production: configuration is passed as system properties, secrets as environment variables (which, unlike a command
- * line, other users cannot read in {@code ps}), output goes to files.
+ * One packaged Quarkus service ({@code target/quarkus-app/quarkus-run.jar}, or its native executable) run as its own
+ * process, as in production: configuration is passed as system properties, secrets as environment variables (which,
+ * unlike a command line, other users cannot read in {@code ps}), output goes to files.
  *
  * <p>Two files per instance: {@code <name>.log}, written by the service's own logging, which rotates it at
  * {@link #LOG_ROTATE_SIZE} while it runs ({@link #rotatingLog}); and {@code <name>.out}, the JVM's standard output and
@@ -32,18 +32,18 @@ public final class ServiceProcess {
      * What to run.
      *
      * @param name instance name, e.g. {@code worker-service-2}; names the log file
-     * @param jar the service's {@code quarkus-run.jar}
+     * @param artefact the service's {@code quarkus-run.jar}, or its native executable
      * @param port its HTTP port
      * @param config Quarkus configuration, passed as {@code -Dkey=value}
-     * @param jvmOptions heap and GC options
+     * @param jvmOptions heap and GC options (of the JVM, or those a native executable accepts)
      * @param environment environment variables added to the launcher's own, for secrets
      */
-    public record Spec(String name, Path jar, int port, Map<String, String> config, List<String> jvmOptions,
+    public record Spec(String name, Path artefact, int port, Map<String, String> config, List<String> jvmOptions,
                        Map<String, String> environment) {
 
         /** With no environment variables of its own. */
-        public Spec(String name, Path jar, int port, Map<String, String> config, List<String> jvmOptions) {
-            this(name, jar, port, config, jvmOptions, Map.of());
+        public Spec(String name, Path artefact, int port, Map<String, String> config, List<String> jvmOptions) {
+            this(name, artefact, port, config, jvmOptions, Map.of());
         }
     }
 
@@ -102,8 +102,9 @@ public final class ServiceProcess {
      * out file; an out file over {@link #OUT_ROTATE_BYTES} is first moved aside ({@link #rotateIfOver}).
      */
     public void start() {
-        requireBuilt(spec.name(), spec.jar());
-        List<String> command = commandLine(spec.jvmOptions(), withRotatingLog(logFile, spec.config()), spec.jar());
+        requireBuilt(spec.name(), spec.artefact());
+        List<String> command = commandLine(spec.jvmOptions(), withRotatingLog(logFile, spec.config()),
+                spec.artefact());
         try {
             Files.createDirectories(logFile.getParent());
             rotateIfOver(outFile, OUT_ROTATE_BYTES);
@@ -167,21 +168,32 @@ public final class ServiceProcess {
         }
     }
 
-    /** Fails with a message naming {@code name} when its packaged {@code jar} does not exist. */
-    static void requireBuilt(String name, Path jar) {
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(name + " is not built: " + jar + " is missing");
+    /** Fails with a message naming {@code name} when its packaged {@code artefact} does not exist. */
+    static void requireBuilt(String name, Path artefact) {
+        if (!Files.exists(artefact)) {
+            throw new IllegalStateException(name + " is not built: " + artefact + " is missing");
         }
     }
 
-    /** How a packaged service runs: this JDK, {@code jvmOptions}, {@code config} as sorted system properties, the jar. */
-    static List<String> commandLine(List<String> jvmOptions, Map<String, String> config, Path jar) {
+    /** Whether {@code artefact} is a native executable rather than a jar the JDK runs. */
+    static boolean isNative(Path artefact) {
+        return !artefact.getFileName().toString().endsWith(".jar");
+    }
+
+    /**
+     * How a packaged service runs: this JDK, {@code jvmOptions}, {@code config} as sorted system properties, the jar;
+     * or, for a native executable, the executable itself followed by the options and properties, which a native
+     * Quarkus application reads from its arguments as the JVM reads them from its own.
+     */
+    static List<String> commandLine(List<String> jvmOptions, Map<String, String> config, Path artefact) {
         List<String> command = new ArrayList<>();
-        command.add(KafkaBroker.javaExecutable());
+        command.add(isNative(artefact) ? artefact.toString() : KafkaBroker.javaExecutable());
         command.addAll(jvmOptions);
         new TreeMap<>(config).forEach((k, v) -> command.add("-D" + k + "=" + v));
-        command.add("-jar");
-        command.add(jar.toString());
+        if (!isNative(artefact)) {
+            command.add("-jar");
+            command.add(artefact.toString());
+        }
         return command;
     }
 

@@ -27,7 +27,12 @@ import picocli.CommandLine.Option;
                     + "prints the admin key once the platform is up; ./jobweaver key prints it again.",
             "",
             "Extra JVM options for every service: the environment variable JOBWEAVER_JAVA_OPTS (added after the "
-                    + "defaults, so they win); for the Kafka broker: JOBWEAVER_KAFKA_JAVA_OPTS."})
+                    + "defaults, so they win); for the Kafka broker: JOBWEAVER_KAFKA_JAVA_OPTS.",
+            "",
+            "With --native the services run as their native executables (which jobweaver build --native makes), with "
+                    + "the same configuration, ports, logs and restarts. Unlike jars, missing executables are not "
+                    + "built by up (that takes several minutes each): up names them and exits with status 2. Extra "
+                    + "options of the executables: JOBWEAVER_NATIVE_OPTS (e.g. -Xmx96m)."})
 public final class UpCommand implements Callable<Integer> {
 
     @Mixin
@@ -78,6 +83,10 @@ public final class UpCommand implements Callable<Integer> {
                     + "clients that send no key, on a machine nobody else can reach.")
     boolean insecure;
 
+    @Option(names = "--native",
+            description = "Run the services' native executables (<service>/target/*-runner) instead of their jars.")
+    boolean nativeExecutables;
+
     @Option(names = "--start-together",
             description = "Start all services at once instead of one after another.")
     boolean startTogether;
@@ -110,12 +119,23 @@ public final class UpCommand implements Callable<Integer> {
         return TopicPartitions.plan(stack.askedPartitions(), replicas());
     }
 
-    /** How to run the platform, as {@code up} was asked to. */
-    Platform.Options platformOptions(String extraJvmOptions) {
+    /**
+     * How to run the platform, as {@code up} was asked to: {@code extraJvmOptions} follow the JVM defaults,
+     * {@code extraNativeOptions} the native ones ({@code --native}).
+     */
+    Platform.Options platformOptions(String extraJvmOptions, String extraNativeOptions) {
         Path home = stack.home();
-        return new Platform.Options(stack.root(), stack.settings(partitionPlan().counts()), basePorts(), replicas(),
-                Map.of(), Platform.Options.jvmWith(extraJvmOptions), Duration.ofSeconds(3), Duration.ofSeconds(120),
-                traces ? zipkinPort : 0, noAotCache ? null : AotCache.directoryUnder(home), !startTogether, insecure);
+        Platform.Options options = new Platform.Options(stack.root(), stack.settings(partitionPlan().counts()),
+                basePorts(), replicas(), Map.of(), Platform.Options.jvmWith(extraJvmOptions), Duration.ofSeconds(3),
+                Duration.ofSeconds(120), traces ? zipkinPort : 0, noAotCache ? null : AotCache.directoryUnder(home),
+                !startTogether, insecure);
+        return nativeExecutables ? options.natively(Platform.Options.nativeWith(extraNativeOptions)) : options;
+    }
+
+    /** What {@code up --native} says when executables are missing: which, and how to build them. */
+    static String missingExecutables(List<Path> missing) {
+        return "native executables are missing: " + String.join(", ", missing.stream().map(Path::toString).toList())
+                + "; build them with ./jobweaver build --native (several minutes each), or run up without --native";
     }
 
     /** What {@code --insecure} prints before anything starts, and again once the platform is up. */
@@ -149,6 +169,13 @@ public final class UpCommand implements Callable<Integer> {
     public Integer call() {
         JobWeaverLocal.quietInfrastructureLogs();
         TopicPartitions.Plan partitions = partitionPlan(); // a bad combination is refused before anything starts
+        Platform.Options options = platformOptions(System.getenv("JOBWEAVER_JAVA_OPTS"),
+                System.getenv("JOBWEAVER_NATIVE_OPTS"));
+        Platform platform = new Platform(options, System.out::println);
+        // before the ports: what is missing is the first thing to fix
+        if (!platform.missingExecutables().isEmpty()) {
+            throw new IllegalStateException(missingExecutables(platform.missingExecutables()));
+        }
         stack.requireFreePorts();
         if (traces) {
             Ports.requireFree(zipkinPort, "Zipkin", "--zipkin-port");
@@ -160,8 +187,6 @@ public final class UpCommand implements Callable<Integer> {
                         "--" + service.module().replace("-service", "") + "-port");
             }
         }
-        Platform.Options options = platformOptions(System.getenv("JOBWEAVER_JAVA_OPTS"));
-        Platform platform = new Platform(options, System.out::println);
         if (platform.builtServices().isEmpty()) {
             throw new IllegalStateException("no service is built under " + options.root()
                     + ": run ./jobweaver up from the repository");
@@ -176,7 +201,8 @@ public final class UpCommand implements Callable<Integer> {
         if (insecure) {
             System.out.println(INSECURE_WARNING);
         }
-        System.out.println("Starting Kafka, PostgreSQL and " + platform.builtServices().size() + " service(s)...");
+        System.out.println("Starting Kafka, PostgreSQL and " + platform.builtServices().size() + " service(s)"
+                + (nativeExecutables ? " (native executables)" : "") + "...");
         platform.start();
         System.out.println();
         System.out.println("JobWeaver is up: http://localhost:" + apiPort);

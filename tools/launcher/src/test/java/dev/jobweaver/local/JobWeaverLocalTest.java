@@ -39,7 +39,7 @@ class JobWeaverLocalTest {
         UpCommand up = parse(UpCommand.class, "up", "--root", "/repo");
         assertThat(up.basePorts()).isEqualTo(Map.of(Service.API, 8080, Service.SCHEDULER, 8081, Service.WORKER, 8082));
         assertThat(up.replicas()).isEqualTo(Map.of(Service.API, 1, Service.SCHEDULER, 1, Service.WORKER, 1));
-        Platform.Options options = up.platformOptions(null);
+        Platform.Options options = up.platformOptions(null, null);
         assertThat(options.root()).isEqualTo(ROOT);
         assertThat(options.stack().home()).isEqualTo(Path.of("/repo/.jobweaver"));
         assertThat(options.stack().kafkaPort()).isEqualTo(9092);
@@ -55,7 +55,7 @@ class JobWeaverLocalTest {
     @Test
     void insecureRunsTheApiOpenAndSaysSoWhereTheKeyWouldBe() {
         UpCommand up = parse(UpCommand.class, "up", "--insecure", "--root", "/repo");
-        assertThat(up.platformOptions(null).insecure()).isTrue();
+        assertThat(up.platformOptions(null, null).insecure()).isTrue();
         assertThat(up.access(null, Path.of("/repo/.jobweaver")))
                 .startsWith(UpCommand.INSECURE_WARNING)
                 .noneMatch(line -> line.contains("Authorization"))
@@ -85,7 +85,7 @@ class JobWeaverLocalTest {
         assertThat(up.basePorts()).isEqualTo(Map.of(Service.API, 18080, Service.SCHEDULER, 18081,
                 Service.WORKER, 18082));
         assertThat(up.replicas()).isEqualTo(Map.of(Service.API, 1, Service.SCHEDULER, 2, Service.WORKER, 3));
-        Platform.Options options = up.platformOptions("-Xmx512m");
+        Platform.Options options = up.platformOptions("-Xmx512m", null);
         assertThat(options.root()).isEqualTo(Path.of("/src/jobweaver"));
         assertThat(options.stack().home()).isEqualTo(Path.of("/data/jw"));
         assertThat(options.stack().kafkaPort()).isEqualTo(19092);
@@ -101,18 +101,18 @@ class JobWeaverLocalTest {
     void partitionCountsAreReadByUpAndInfra() {
         UpCommand up = parse(UpCommand.class, "up", "--partitions", "job-created=6,run-job=6", "--partitions",
                 "job-status=4");
-        assertThat(up.platformOptions(null).stack().partitionOverrides())
+        assertThat(up.platformOptions(null, null).stack().partitionOverrides())
                 .isEqualTo(Map.of("job-created", 6, "run-job", 6, "job-status", 4));
         InfraCommand infra = parse(InfraCommand.class, "infra", "--partitions", "run-job=12");
         assertThat(infra.stack.settings().partitionOverrides()).isEqualTo(Map.of("run-job", 12));
-        assertThat(parse(UpCommand.class, "up").platformOptions(null).stack().partitionOverrides())
+        assertThat(parse(UpCommand.class, "up").platformOptions(null, null).stack().partitionOverrides())
                 .as("the defaults of Topics.ALL").isEmpty();
     }
 
     @Test
     void replicasBeyondTheDefaultCountsRaiseThePartitionsTheyShare() {
         UpCommand up = parse(UpCommand.class, "up", "--schedulers", "4", "--workers", "6");
-        assertThat(up.platformOptions(null).stack().partitionOverrides()).isEqualTo(Map.of("job-created", 4,
+        assertThat(up.platformOptions(null, null).stack().partitionOverrides()).isEqualTo(Map.of("job-created", 4,
                 "job-completed", 4, "job-failed", 4, "job-commands", 4, "schedules", 4, "workflow-runs", 4,
                 "tenant-limits", 4, "run-job", 6));
         assertThat(up.partitionPlan().notes()).hasSize(8);
@@ -143,7 +143,7 @@ class JobWeaverLocalTest {
 
     @Test
     void theZipkinPortAloneStartsNoViewer() {
-        assertThat(parse(UpCommand.class, "up", "--zipkin-port", "19411").platformOptions(null).zipkinPort())
+        assertThat(parse(UpCommand.class, "up", "--zipkin-port", "19411").platformOptions(null, null).zipkinPort())
                 .isZero();
     }
 
@@ -195,9 +195,9 @@ class JobWeaverLocalTest {
         assertThat(commandLine().execute("deploy")).isEqualTo(2);
         assertThat(commandLine().execute()).isEqualTo(2);
         assertThat(err.toString().lines().toList()).containsExactly(
-                "jobweaver: unknown command 'deploy' (up, infra, key)",
+                "jobweaver: unknown command 'deploy' (up, infra, key, build, test)",
                 "Run ./jobweaver --help for the options.",
-                "jobweaver: no command given (up, infra, key)",
+                "jobweaver: no command given (up, infra, key, build, test)",
                 "Run ./jobweaver --help for the options.");
     }
 
@@ -216,7 +216,7 @@ class JobWeaverLocalTest {
     @Test
     void helpListsEveryCommandAndEveryUpOptionWithItsDefault() {
         assertThat(commandLine().execute("--help")).isZero();
-        assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "up", "infra", "key",
+        assertThat(out.toString()).contains("Usage: jobweaver [-h] COMMAND", "up", "infra", "key", "build", "test",
                 "Run ./jobweaver COMMAND --help");
         out.getBuffer().setLength(0);
 
@@ -234,6 +234,48 @@ class JobWeaverLocalTest {
         assertThat(help).contains("--traces", "--no-aot-cache", "--start-together", "--home=DIR", "--root=DIR",
                 "JOBWEAVER_JAVA_OPTS");
         assertThat(help).containsPattern("--partitions=TOPIC=N\\[,\\.\\.\\.]\\s+Partition\\s+counts");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void upNativeRunsTheExecutablesWithANativeHeapCapAndNoAotCache() {
+        UpCommand up = parse(UpCommand.class, "up", "--native", "--root", "/repo");
+        Platform.Options options = up.platformOptions("-XX:+UseSerialGC", "-Xmx96m");
+        assertThat(options.nativeExecutables()).isTrue();
+        assertThat(options.aotCaches()).isNull();
+        assertThat(options.jvmOptions()).containsExactly("-Xmx40m", "-XX:+ExitOnOutOfMemoryError", "-Xmx96m");
+        assertThat(parse(UpCommand.class, "up").platformOptions(null, null).nativeExecutables()).isFalse();
+    }
+
+    @Test
+    void upNativeRefusesMissingExecutablesNamingThemAndHowToBuildThemWithStatusTwo(@org.junit.jupiter.api.io.TempDir
+                                                                                  Path root) throws Exception {
+        Path worker = Service.WORKER.executable(root);
+        java.nio.file.Files.createDirectories(worker.getParent());
+        java.nio.file.Files.writeString(worker, "");
+        assertThat(commandLine().execute("up", "--native", "--root", root.toString())).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("jobweaver up: native executables are missing: "
+                + Service.API.executable(root) + ", " + Service.SCHEDULER.executable(root)
+                + "; build them with ./jobweaver build --native (several minutes each), or run up without --native");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void buildAndTestHelpDescribeTheirNativeForms() {
+        assertThat(commandLine().execute("build", "--help")).isZero();
+        String build = out.toString().replaceAll("\\s+", " ");
+        assertThat(build).contains("Usage: jobweaver build [OPTIONS]", "--native", "--missing", "GRAALVM_HOME",
+                "native-image on the PATH", "jobweaver/native-image", "XDG_CACHE_HOME", "assemble", "status 2",
+                "--parallelism=1", "jobweaver-SERVICE-1.0.0-SNAPSHOT-runner");
+        out.getBuffer().setLength(0);
+
+        assertThat(commandLine().execute("test", "--help")).isZero();
+        assertThat(out.toString()).contains("Usage: jobweaver test [OPTIONS]", "--native", "-Pnative",
+                "@QuarkusIntegrationTest", "tagged native");
+        out.getBuffer().setLength(0);
+
+        assertThat(commandLine().execute("up", "--help")).isZero();
+        assertThat(out.toString()).contains("--native", "JOBWEAVER_NATIVE_OPTS", "exits with status 2");
         assertThat(err.toString()).isEmpty();
     }
 }

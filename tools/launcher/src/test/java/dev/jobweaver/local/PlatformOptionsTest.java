@@ -61,7 +61,7 @@ class PlatformOptionsTest {
         ServiceProcess.Spec api = platform.spec(Platform.Service.API, 1);
         assertEquals(secrets.adminKey(), api.environment().get("JOBWEAVER_SECURITY_BOOTSTRAP_ADMIN_KEY"));
         assertEquals(secrets.secretKey(), api.environment().get("JOBWEAVER_SECURITY_SECRET_KEY"));
-        List<String> command = ServiceProcess.commandLine(api.jvmOptions(), api.config(), api.jar());
+        List<String> command = ServiceProcess.commandLine(api.jvmOptions(), api.config(), api.artefact());
         assertFalse(String.join(" ", command).contains(secrets.adminKey()), "the admin key on the command line");
         assertFalse(String.join(" ", command).contains(secrets.secretKey()), "the secret key on the command line");
         assertNull(api.config().get("jobweaver.security.enabled"), "secured: the API's own default");
@@ -128,5 +128,38 @@ class PlatformOptionsTest {
         assertNull(options.aotCaches());
         assertFalse(options.oneAtATime());
         assertFalse(options.insecure());
+    }
+
+    @Test
+    void aNativePlatformRunsEachExecutableWithItsHeapCapAndItsConfigurationAsSystemProperties() {
+        Platform platform = new Platform(options(false).natively(Platform.Options.NATIVE), line -> { });
+        ServiceProcess.Spec worker = platform.spec(Platform.Service.WORKER, 1);
+        Path executable = Path.of(".").resolve("worker-service/target/jobweaver-worker-service-1.0.0-SNAPSHOT-runner");
+        assertEquals(executable, worker.artefact());
+        assertEquals(List.of("-Xmx40m", "-XX:+ExitOnOutOfMemoryError"), worker.jvmOptions());
+        assertEquals(List.of("-Xmx80m", "-XX:+ExitOnOutOfMemoryError"),
+                platform.spec(Platform.Service.API, 1).jvmOptions());
+
+        List<String> command = ServiceProcess.commandLine(worker.jvmOptions(), Map.of("b", "2", "a", "1"), executable);
+        assertEquals(List.of(executable.toString(), "-Xmx40m", "-XX:+ExitOnOutOfMemoryError", "-Da=1", "-Db=2"),
+                command);
+        assertNull(platform.aotCache(Platform.Service.WORKER), "no AOT cache for an executable");
+    }
+
+    @Test
+    void aNativeMigrationStartsTheExecutableWithASmallHeapAndNoJvmOptions() {
+        Path executable = Path.of("/repo/worker-service/target/jobweaver-worker-service-1.0.0-SNAPSHOT-runner");
+        List<String> command = new SchemaMigration("worker-service", executable, Map.of(), Map.of(), home).command();
+        assertEquals(List.of(executable.toString(), "-Xmx128m"), command.subList(0, 2));
+        assertEquals(true, command.contains("-Dquarkus.init-and-exit=true"));
+        assertFalse(command.contains("-jar"));
+        assertFalse(command.stream().anyMatch(arg -> arg.startsWith("-XX:")));
+    }
+
+    @Test
+    void missingExecutablesAreNamedOnlyWhenThePlatformRunsThem() {
+        assertEquals(List.of(), new Platform(options(false), line -> { }).missingExecutables());
+        assertEquals(3, new Platform(options(false).natively(Platform.Options.NATIVE), line -> { })
+                .missingExecutables().size());
     }
 }

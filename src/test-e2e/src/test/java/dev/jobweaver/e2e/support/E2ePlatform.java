@@ -21,6 +21,9 @@ import java.util.Map;
  * <p>Scenarios kill and restart services; the platform's supervisor restarts a killed service after
  * {@link #RESTART_DELAY}, as Kubernetes would. Every scenario starts with {@link #awaitHealthy()} so that one
  * scenario's fault never leaks into the next.
+ *
+ * <p>With the system property {@link #NATIVE} set to {@code true} (the module's {@code native} profile sets it) the
+ * services run as their native executables, with the options {@code ./jobweaver up --native} gives them.
  */
 public final class E2ePlatform {
 
@@ -33,6 +36,9 @@ public final class E2ePlatform {
      * report a failure and dispatch the retry.
      */
     public static final Duration BACKOFF_BASE = Duration.ofSeconds(2);
+
+    /** The system property that runs the services' native executables instead of their jars. */
+    public static final String NATIVE = "jobweaver.e2e.native";
 
     private static Platform platform;
     private static JobWeaverClient client;
@@ -52,9 +58,13 @@ public final class E2ePlatform {
             for (Service service : Service.values()) {
                 ports.put(service, freePortWithRoomForReplicas());
             }
-            Platform started = new Platform(new Platform.Options(root, stackSettings(), ports,
-                    Map.of(), TestConfig.perService(), Platform.Options.DEFAULT_JVM, RESTART_DELAY,
-                    Duration.ofSeconds(180), Ports.free()), line -> System.out.println("[platform] " + line));
+            Platform.Options options = new Platform.Options(root, stackSettings(), ports, Map.of(),
+                    TestConfig.perService(), Platform.Options.DEFAULT_JVM, RESTART_DELAY, Duration.ofSeconds(180),
+                    Ports.free());
+            if (Boolean.getBoolean(NATIVE)) {
+                options = options.natively(Platform.Options.NATIVE);
+            }
+            Platform started = new Platform(options, line -> System.out.println("[platform] " + line));
             Runtime.getRuntime().addShutdownHook(new Thread(started::close, "e2e-platform-stop"));
             long t0 = System.nanoTime();
             try {

@@ -1,0 +1,56 @@
+package dev.jobweaver.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.local.Platform.Service;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Maven command lines of build --native and test --native, and which executables they build. */
+class NativeBuildTest {
+
+    private static final Path ROOT = Path.of("/repo");
+    private static final Path GRAAL = Path.of("/opt/graal");
+
+    @Test
+    void eachServiceIsBuiltWithTheNativeProfileAndTheBuilderItWasGiven() {
+        assertThat(NativeBuild.buildCommand(ROOT, Service.WORKER, GRAAL, 8, List.of("-o"))).containsExactly(
+                "/repo/mvnw", "-B", "-q", "package", "-Pnative", "-pl", "worker-service", "-am", "-DskipTests",
+                "-Dquarkus.native.graalvm-home=/opt/graal", "-o");
+    }
+
+    @Test
+    void onTwoCoresTheBuilderUsesOne() {
+        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 2, List.of()))
+                .endsWith("-Dquarkus.native.additional-build-args=--parallelism=1,-J-XX:ActiveProcessorCount=1");
+        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 4, List.of()))
+                .noneMatch(arg -> arg.contains("parallelism"));
+    }
+
+    @Test
+    void theNativeLaneVerifiesTheServicesAndTheE2eModuleAgainstTheExecutablesWithoutUnitTests() {
+        assertThat(NativeBuild.testCommand(ROOT, GRAAL, List.of("-o"))).containsExactly("/repo/mvnw", "-B", "verify",
+                "-Pnative", "-pl", "api-service,scheduler-service,worker-service,src/test-e2e", "-am", "-Dtest=NONE",
+                "-Dsurefire.failIfNoSpecifiedTests=false", "-Dquarkus.native.reuse-existing=true",
+                "-Dquarkus.native.graalvm-home=/opt/graal", "-o");
+    }
+
+    @Test
+    void onlyMissingExecutablesAreBuiltWhenAsked(@TempDir Path root) throws Exception {
+        Path worker = Service.WORKER.executable(root);
+        Files.createDirectories(worker.getParent());
+        Files.writeString(worker, "");
+        assertThat(NativeBuild.toBuild(root, true)).containsExactly(Service.API, Service.SCHEDULER);
+        assertThat(NativeBuild.toBuild(root, false)).containsExactly(Service.values());
+        assertThat(worker).hasFileName("jobweaver-worker-service-1.0.0-SNAPSHOT-runner");
+    }
+
+    @Test
+    void buildTimesReadAsMinutesAndSeconds() {
+        assertThat(NativeBuild.minutes(365)).isEqualTo("6m05s");
+        assertThat(NativeBuild.size(Path.of("/nonexistent"))).isEqualTo("missing");
+    }
+}
