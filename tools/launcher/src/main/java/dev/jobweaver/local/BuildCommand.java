@@ -34,7 +34,8 @@ final class BuildCommand extends MavenCommand {
     @Option(names = "--native", description = "Build the services' native executables.")
     boolean nativeExecutables;
 
-    @Option(names = "--missing", description = "With --native: only the executables that do not exist yet.")
+    @Option(names = "--missing", description = "With --native: only the executables that are missing or older than "
+            + "their sources (the service's, common's, the poms).")
     boolean onlyMissing;
 
     BuildCommand(PrintStream out) {
@@ -49,7 +50,7 @@ final class BuildCommand extends MavenCommand {
         }
         var services = NativeBuild.toBuild(root, onlyMissing);
         if (services.isEmpty()) {
-            out.println("Every native executable exists.");
+            out.println("Every native executable exists and is newer than its sources.");
             return 0;
         }
         Path builder = NativeBuild.builder(root, System.getenv(), Path.of(System.getProperty("user.home")), out);

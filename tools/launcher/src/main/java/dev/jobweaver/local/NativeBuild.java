@@ -60,11 +60,51 @@ final class NativeBuild {
         return builder.home();
     }
 
-    /** The services whose executable is missing under {@code root}, or all of them unless {@code onlyMissing}. */
-    static List<Service> toBuild(Path root, boolean onlyMissing) {
+    /**
+     * The services whose executable under {@code root} is missing or out of date, or all of them unless
+     * {@code onlyOutOfDate}.
+     */
+    static List<Service> toBuild(Path root, boolean onlyOutOfDate) {
         return java.util.Arrays.stream(Service.values())
-                .filter(s -> !onlyMissing || !Files.exists(s.executable(root)))
+                .filter(s -> !onlyOutOfDate || isOutOfDate(root, s))
                 .toList();
+    }
+
+    /**
+     * Whether {@code service}'s executable is missing or older than a file it is built from: its module's sources
+     * and pom, {@code common}'s, or the root pom (the native profile lives there). A stale executable would pass or
+     * fail the native lane for code that is no longer there.
+     */
+    static boolean isOutOfDate(Path root, Service service) {
+        Path executable = service.executable(root);
+        if (!Files.isRegularFile(executable)) {
+            return true;
+        }
+        try {
+            long built = Files.getLastModifiedTime(executable).toMillis();
+            for (Path source : List.of(root.resolve(service.module()).resolve("src"),
+                    root.resolve(service.module()).resolve("pom.xml"), root.resolve("common/src"),
+                    root.resolve("common/pom.xml"), root.resolve("pom.xml"))) {
+                if (Files.exists(source) && newerThan(source, built)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    private static boolean newerThan(Path source, long millis) throws IOException {
+        try (var files = Files.walk(source)) {
+            return files.filter(Files::isRegularFile).anyMatch(file -> {
+                try {
+                    return Files.getLastModifiedTime(file).toMillis() > millis;
+                } catch (IOException e) {
+                    return true;
+                }
+            });
+        }
     }
 
     /** The Maven command that builds {@code service}'s executable with the builder at {@code graalvmHome}. */

@@ -15,10 +15,10 @@ import picocli.CommandLine.Option;
         description = {
             "Without --native the jobweaver script runs ./mvnw -B verify (what CI runs), options going to Maven.",
             "",
-            "With --native the executables that are missing are built first (as build --native --missing), then "
-                    + "./mvnw -B verify -Pnative runs each service's @QuarkusIntegrationTest suite and the end-to-end "
-                    + "scenarios tagged native against them (the executables are reused, not rebuilt: after a change "
-                    + "to a service, run build --native first). Arguments test does not know go to Maven."})
+            "With --native the executables that are missing or older than their sources are built first (as build "
+                    + "--native --missing), then ./mvnw -B verify -Pnative runs each service's @QuarkusIntegrationTest "
+                    + "suite and the end-to-end scenarios tagged native against them. Arguments test does not know go "
+                    + "to Maven."})
 final class NativeTestCommand extends MavenCommand {
 
     @Option(names = "--native", required = true, description = "The native lane.")
@@ -32,9 +32,9 @@ final class NativeTestCommand extends MavenCommand {
     public Integer call() {
         Path root = repository.root();
         Path builder = NativeBuild.builder(root, System.getenv(), Path.of(System.getProperty("user.home")), out);
-        var missing = NativeBuild.toBuild(root, true);
-        if (!missing.isEmpty()) {
-            int built = NativeBuild.build(root, missing, builder, List.of(), out);
+        var outOfDate = NativeBuild.toBuild(root, true);
+        if (!outOfDate.isEmpty()) {
+            int built = NativeBuild.build(root, outOfDate, builder, List.of(), out);
             if (built != 0) {
                 return built;
             }

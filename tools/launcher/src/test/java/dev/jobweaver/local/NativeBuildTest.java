@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.local.Platform.Service;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +47,33 @@ class NativeBuildTest {
         assertThat(NativeBuild.toBuild(root, true)).containsExactly(Service.API, Service.SCHEDULER);
         assertThat(NativeBuild.toBuild(root, false)).containsExactly(Service.values());
         assertThat(worker).hasFileName("jobweaver-worker-service-1.0.0-SNAPSHOT-runner");
+    }
+
+    @Test
+    void anExecutableOlderThanItsServicesOrCommonsSourcesIsBuiltAgain(@TempDir Path root) throws Exception {
+        Path source = root.resolve("worker-service/src/main/java/Run.java");
+        Path shared = root.resolve("common/src/main/java/Event.java");
+        Path other = root.resolve("api-service/src/main/java/Job.java");
+        for (Path file : List.of(source, shared, other)) {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "class X {}");
+            Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000));
+        }
+        Path worker = Service.WORKER.executable(root);
+        Files.createDirectories(worker.getParent());
+        Files.writeString(worker, "");
+        Files.setLastModifiedTime(worker, FileTime.fromMillis(2_000_000));
+        assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).isFalse();
+
+        Files.setLastModifiedTime(other, FileTime.fromMillis(3_000_000));
+        assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).as("another service's source").isFalse();
+
+        Files.setLastModifiedTime(shared, FileTime.fromMillis(3_000_000));
+        assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).as("common's source").isTrue();
+
+        Files.setLastModifiedTime(shared, FileTime.fromMillis(1_000_000));
+        Files.setLastModifiedTime(source, FileTime.fromMillis(3_000_000));
+        assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).as("its own source").isTrue();
     }
 
     @Test
