@@ -3,13 +3,13 @@ package dev.jobweaver.api.testing;
 import static io.restassured.RestAssured.given;
 
 import dev.jobweaver.local.LocalStack;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.restassured.RestAssured;
 import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.specification.RequestSpecification;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -20,27 +20,27 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * the {@code prod} profile, credentials required. Every such class uses this one profile, so the executable starts
  * once for the whole suite.
  *
- * <p>What the {@code %test} profile gives the JVM tests is given here as configuration, since the executable holds no
- * test resources: the bootstrap admin key, the key that seals webhook secrets, the test issuer and its public key (by
- * file), loopback webhook destinations. Kafka and PostgreSQL come from {@code @JobWeaverTest}.
+ * <p>{@link SecuredProfile}'s settings, and what the {@code %test} profile gives the JVM tests, given here as
+ * configuration since the executable holds no test resources: the key that seals webhook secrets, the test issuer and
+ * its public key (by file), loopback webhook destinations. Kafka and PostgreSQL come from {@code @JobWeaverTest}.
  *
  * <p>A test reaches the broker through {@link #bootstrapServers()}: the test resource's configuration goes to the
  * executable, not into this JVM's configuration, whereas the stack itself runs in this JVM.
  */
-public class NativeProfile implements QuarkusTestProfile {
+public class NativeProfile extends SecuredProfile {
 
     /** The service's database, as {@code @JobWeaverTest} names it. */
     public static final String DATABASE = "jobweaver_api";
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("jobweaver.security.enabled", "true",
-                "jobweaver.security.bootstrap-admin-key", TestTokens.BOOTSTRAP_ADMIN_KEY,
-                "jobweaver.security.secret-key", "ZGV2LWFuZC10ZXN0LW9ubHktc2VjcmV0LWtleS0wMDE=",
+        Map<String, String> config = new HashMap<>(super.getConfigOverrides());
+        config.putAll(Map.of("jobweaver.security.secret-key", "ZGV2LWFuZC10ZXN0LW9ubHktc2VjcmV0LWtleS0wMDE=",
                 "mp.jwt.verify.issuer", TestTokens.ISSUER,
                 "mp.jwt.verify.publickey.location", testResource("security/jwt-public.pem"),
                 "jobweaver.api.notifications.allow-private", "true",
-                "quarkus.otel.exporter.otlp.enabled", "false");
+                "quarkus.otel.exporter.otlp.enabled", "false"));
+        return config;
     }
 
     /** The Kafka broker the executable uses. */
