@@ -38,8 +38,7 @@ public class NativeProfile extends SecuredProfile {
         config.putAll(Map.of("jobweaver.security.secret-key", "ZGV2LWFuZC10ZXN0LW9ubHktc2VjcmV0LWtleS0wMDE=",
                 "mp.jwt.verify.issuer", TestTokens.ISSUER,
                 "mp.jwt.verify.publickey.location", testResource("security/jwt-public.pem"),
-                "jobweaver.api.notifications.allow-private", "true",
-                "quarkus.otel.exporter.otlp.enabled", "false"));
+                "jobweaver.api.notifications.allow-private", "true"));
         return config;
     }
 
