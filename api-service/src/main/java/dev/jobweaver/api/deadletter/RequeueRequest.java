@@ -8,6 +8,7 @@ import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.job.JobType;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.math.BigInteger;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -23,6 +24,7 @@ import org.hibernate.validator.constraints.Range;
 @Body(rule = ApiErrorCode.INVALID_DEAD_LETTER_REQUEST, example = RequeueRequest.EXAMPLE)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @Schema(example = RequeueRequest.EXAMPLE_SHOWN)
+@RegisterForReflection
 public record RequeueRequest(
         @Schema(type = SchemaType.OBJECT, description = "a payload of the job's type, checked as POST /api/jobs"
                 + " checks one; absent keeps the job's own")

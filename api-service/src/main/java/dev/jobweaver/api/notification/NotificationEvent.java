@@ -1,9 +1,11 @@
 package dev.jobweaver.api.notification;
 
 import dev.jobweaver.common.event.JobStatusChangedEvent;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.Locale;
 
 /** What a subscription can be notified of, and which job-status change each one is. */
+@RegisterForReflection
 public enum NotificationEvent {
     /** A schedule's tick made the job (told by the schedules code, in the transaction that makes the job). */
     SCHEDULED,

@@ -18,6 +18,7 @@ import dev.jobweaver.api.platform.http.Uuid;
 import dev.jobweaver.common.schedule.Misfire;
 import dev.jobweaver.common.schedule.Overlap;
 import dev.jobweaver.common.schedule.ScheduleClock;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +41,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Body(rule = ApiErrorCode.INVALID_SCHEDULE_REQUEST, example = ScheduleRequest.EXAMPLE)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @Schema(example = ScheduleRequest.EXAMPLE_SHOWN)
+@RegisterForReflection
 public record ScheduleRequest(
         @Schema(required = true, minLength = 1, maxLength = MAX_NAME_LENGTH)
         @Checked(value = Name.class, max = MAX_NAME_LENGTH) String name,

@@ -2,10 +2,11 @@ package dev.jobweaver.api.security;
 
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.Expected;
-import dev.jobweaver.api.platform.http.ApiErrorCode;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.time.Instant;
@@ -25,6 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Body(rule = ApiErrorCode.INVALID_API_KEY_REQUEST, example = ApiKeyRequest.EXAMPLE)
 @Schema(example = ApiKeyRequest.EXAMPLE)
+@RegisterForReflection
 public record ApiKeyRequest(
         @Schema(required = true, minLength = 1, maxLength = MAX_NAME)
         @NotNull(message = "is required (1 to " + MAX_NAME + " characters)")

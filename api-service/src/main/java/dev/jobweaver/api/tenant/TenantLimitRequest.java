@@ -1,10 +1,11 @@
 package dev.jobweaver.api.tenant;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.Expected;
-import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.event.TenantLimitEvent;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.validation.constraints.NotNull;
 import java.math.BigInteger;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -19,6 +20,7 @@ import org.hibernate.validator.constraints.Range;
 @Body(rule = ApiErrorCode.INVALID_TENANT_LIMIT_REQUEST, example = TenantLimitRequest.EXAMPLE)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @Schema(example = TenantLimitRequest.EXAMPLE)
+@RegisterForReflection
 public record TenantLimitRequest(
         @Schema(required = true, minimum = "1", maximum = "" + TenantLimitEvent.MAX_RUNNING)
         @Expected("an integer from 1 to " + TenantLimitEvent.MAX_RUNNING)

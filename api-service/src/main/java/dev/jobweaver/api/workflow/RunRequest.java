@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.Body;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -15,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Body(rule = ApiErrorCode.INVALID_WORKFLOW_REQUEST, example = RunRequest.EXAMPLE)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @Schema(example = "{\"input\":{\"date\":\"2026-11-26\"}}")
+@RegisterForReflection
 public record RunRequest(@Schema(type = SchemaType.OBJECT, description = "any JSON") JsonNode input) {
 
     static final String EXAMPLE = "{\"input\":{...}}";

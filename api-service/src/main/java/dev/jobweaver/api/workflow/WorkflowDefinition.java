@@ -3,6 +3,7 @@ package dev.jobweaver.api.workflow;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowNode;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 
 /**
@@ -11,6 +12,7 @@ import java.util.List;
  * @param tenant the tenant every node's job belongs to
  * @param maxConcurrency at most this many of its node jobs run at once, over all its runs; null for no limit
  */
+@RegisterForReflection
 public record WorkflowDefinition(String name, String tenant, List<Node> nodes, Integer maxConcurrency,
                                  OnFailure onFailure) {
 

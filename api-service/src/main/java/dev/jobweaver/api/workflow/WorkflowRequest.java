@@ -17,6 +17,7 @@ import dev.jobweaver.common.job.StepRules;
 import dev.jobweaver.common.workflow.OnFailure;
 import dev.jobweaver.common.workflow.WorkflowGraph;
 import dev.jobweaver.common.workflow.WorkflowNode;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,6 +38,7 @@ import org.hibernate.validator.constraints.Range;
 @Body(rule = ApiErrorCode.INVALID_WORKFLOW_REQUEST, example = WorkflowRequest.EXAMPLE)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @Schema(example = WorkflowRequest.EXAMPLE_SHOWN)
+@RegisterForReflection
 public record WorkflowRequest(
         @Schema(required = true, minLength = 1, maxLength = MAX_NAME_LENGTH)
         @Checked(value = Name.class, max = MAX_NAME_LENGTH) String name,

@@ -45,8 +45,13 @@ public final class KafkaProbe implements AutoCloseable {
 
     /** A consumer of every partition of {@code topic}, positioned at its current end (records from now on). */
     public static KafkaProbe atEndOf(String topic) {
+        return atEndOf(bootstrapServers(), topic);
+    }
+
+    /** {@link #atEndOf(String)} on the broker at {@code bootstrapServers}. */
+    public static KafkaProbe atEndOf(String bootstrapServers, String topic) {
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.GROUP_ID_CONFIG, "api-test-" + UUID.randomUUID(),
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"),
@@ -118,8 +123,13 @@ public final class KafkaProbe implements AutoCloseable {
 
     /** Sends {@code value} to {@code topic} keyed by {@code key} and waits for the acknowledgement. */
     public static void send(String topic, String key, byte[] value) {
+        send(bootstrapServers(), topic, key, value);
+    }
+
+    /** {@link #send(String, String, byte[])} to the broker at {@code bootstrapServers}. */
+    public static void send(String bootstrapServers, String topic, String key, byte[] value) {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(topic, key, value)).get();
         } catch (Exception e) {

@@ -3,7 +3,6 @@ package dev.jobweaver.api.security.crypto;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.UUID;
@@ -31,7 +30,6 @@ public final class SecretCipher {
 
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final SecretKey key;
 
@@ -52,7 +50,7 @@ public final class SecretCipher {
     /** {@code secret} sealed for the row {@code owner}. */
     public String seal(String secret, UUID owner) {
         byte[] nonce = new byte[NONCE_BYTES];
-        RANDOM.nextBytes(nonce);
+        RandomKeys.fill(nonce);
         try {
             Cipher cipher = cipher(Cipher.ENCRYPT_MODE, nonce, owner);
             byte[] sealed = cipher.doFinal(secret.getBytes(StandardCharsets.UTF_8));

@@ -1,0 +1,29 @@
+package dev.jobweaver.api.stats;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.api.testing.Answers;
+import io.restassured.path.json.JsonPath;
+import dev.jobweaver.api.testing.NativeProfile;
+import dev.jobweaver.testing.JobWeaverTest;
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The statistics overview in the native executable. */
+@QuarkusIntegrationTest
+@TestProfile(NativeProfile.class)
+@JobWeaverTest(database = NativeProfile.DATABASE)
+@ExtendWith(NativeProfile.AsAdmin.class)
+class StatsIT {
+
+    @Test
+    void theOverviewCountsAndSeries() {
+        JsonPath overview = Answers.expect(given().get("/api/stats/overview"), 200, "the overview");
+
+        assertThat(overview.getInt("minutes")).isEqualTo(60);
+        assertThat(overview.getList("series")).isNotNull();
+    }
+}
