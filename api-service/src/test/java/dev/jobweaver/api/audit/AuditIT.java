@@ -3,11 +3,9 @@ package dev.jobweaver.api.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Answers;
+import dev.jobweaver.api.testing.NativeExecutable;
 import dev.jobweaver.api.testing.NativeProfile;
 import dev.jobweaver.api.testing.Tenants;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +15,7 @@ import org.junit.jupiter.api.Test;
  * The audit log in the native executable: an admin action is recorded with its path template, which the audit filter
  * reads from the resource method's annotations through {@code ResourceInfo}.
  */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
-class AuditIT {
+class AuditIT extends NativeExecutable {
 
     @Test
     void anAdminActionIsRecordedWithItsTemplate() {

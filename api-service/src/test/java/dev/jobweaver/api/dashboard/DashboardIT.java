@@ -4,19 +4,14 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Answers;
+import dev.jobweaver.api.testing.NativeExecutable;
 import dev.jobweaver.api.testing.NativeProfile;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The dashboard in the native executable: its redirect, its page and scripts (static resources), its settings. */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
 @ExtendWith(NativeProfile.AsAdmin.class)
-class DashboardIT {
+class DashboardIT extends NativeExecutable {
 
     @Test
     void thePageItsScriptsAndItsSettingsAreServed() {

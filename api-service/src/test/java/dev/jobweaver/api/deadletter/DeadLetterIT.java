@@ -9,25 +9,20 @@ import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.DeadLetters;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.NativeExecutable;
+import dev.jobweaver.api.testing.NativeProfile;
 import dev.jobweaver.common.event.DeadLetterEvent;
 import dev.jobweaver.common.messaging.Topics;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import dev.jobweaver.api.testing.NativeProfile;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Dead letters in the native executable: one consumed from job-dead-letter, listed, read, discarded. */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
 @ExtendWith(NativeProfile.AsAdmin.class)
-class DeadLetterIT {
+class DeadLetterIT extends NativeExecutable {
 
     @Test
     void aDeadLetterFromKafkaIsListedReadAndDiscarded() throws Exception {

@@ -9,15 +9,13 @@ import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.NativeExecutable;
 import dev.jobweaver.api.testing.NativeProfile;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.event.JobCreatedEvent;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
@@ -29,11 +27,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A job in and out of the native executable through real Kafka and PostgreSQL: its JobCreatedEvent on job-created, a
  * status event on job-status shown by GET, the list, the delete; a cancel's command on job-commands.
  */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
 @ExtendWith(NativeProfile.AsAdmin.class)
-class JobIT {
+class JobIT extends NativeExecutable {
 
     private final ObjectMapper mapper = JsonColumns.mapper();
 

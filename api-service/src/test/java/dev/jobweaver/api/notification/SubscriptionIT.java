@@ -4,21 +4,16 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Answers;
+import dev.jobweaver.api.testing.NativeExecutable;
+import dev.jobweaver.api.testing.NativeProfile;
 import dev.jobweaver.api.testing.Subscriptions;
 import io.restassured.path.json.JsonPath;
-import dev.jobweaver.api.testing.NativeProfile;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Subscriptions in the native executable: create (with its sealed secret), read, its deliveries, delete. */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
 @ExtendWith(NativeProfile.AsAdmin.class)
-class SubscriptionIT {
+class SubscriptionIT extends NativeExecutable {
 
     @Test
     void aSubscriptionIsCreatedReadAndDeleted() {

@@ -5,21 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.api.testing.NativeExecutable;
+import dev.jobweaver.api.testing.NativeProfile;
 import dev.jobweaver.api.testing.Schedules;
 import io.restassured.path.json.JsonPath;
-import dev.jobweaver.api.testing.NativeProfile;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Schedules in the native executable: create (cron parsed, next run computed), read, list, delete. */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
 @ExtendWith(NativeProfile.AsAdmin.class)
-class ScheduleIT {
+class ScheduleIT extends NativeExecutable {
 
     @Test
     void aScheduleIsCreatedReadListedAndDeleted() {

@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Jobs;
+import dev.jobweaver.api.testing.NativeExecutable;
 import dev.jobweaver.api.testing.NativeProfile;
-import dev.jobweaver.api.testing.TestTokens;
 import dev.jobweaver.api.testing.Tenants;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
+import dev.jobweaver.api.testing.TestTokens;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.Test;
@@ -19,10 +17,7 @@ import org.junit.jupiter.api.Test;
  * Credentials in the native executable: the bootstrap admin key creates, lists and revokes an API key, which works
  * until revoked; a JWT signed by the configured issuer's key is accepted with its roles and tenant.
  */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
-class ApiKeyIT {
+class ApiKeyIT extends NativeExecutable {
 
     @Test
     void anApiKeyIsCreatedUsedListedAndRevoked() {

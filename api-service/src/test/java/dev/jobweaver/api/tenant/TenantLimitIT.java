@@ -5,21 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.NativeExecutable;
+import dev.jobweaver.api.testing.NativeProfile;
 import dev.jobweaver.api.testing.Tenants;
 import dev.jobweaver.common.messaging.Topics;
-import dev.jobweaver.api.testing.NativeProfile;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** A tenant's limit in the native executable: set (and published on tenant-limits), read, removed. */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
 @ExtendWith(NativeProfile.AsAdmin.class)
-class TenantLimitIT {
+class TenantLimitIT extends NativeExecutable {
 
     @Test
     void aLimitIsSetPublishedReadAndRemoved() {

@@ -5,22 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.NativeExecutable;
+import dev.jobweaver.api.testing.NativeProfile;
 import dev.jobweaver.api.testing.Workflows;
 import dev.jobweaver.common.messaging.Topics;
 import io.restassured.path.json.JsonPath;
-import dev.jobweaver.api.testing.NativeProfile;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Workflows in the native executable: create, read, list, a run (its start on workflow-runs), delete. */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
 @ExtendWith(NativeProfile.AsAdmin.class)
-class WorkflowIT {
+class WorkflowIT extends NativeExecutable {
 
     @Test
     void aWorkflowIsCreatedReadListedRunAndDeleted() {

@@ -4,10 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.api.testing.Answers;
-import dev.jobweaver.api.testing.NativeProfile;
-import dev.jobweaver.testing.JobWeaverTest;
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.TestProfile;
+import dev.jobweaver.api.testing.NativeExecutable;
 import io.restassured.path.json.JsonPath;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,10 +13,7 @@ import org.junit.jupiter.api.Test;
  * The native executable starts and serves what needs no credentials: health with PostgreSQL and Kafka in readiness,
  * Prometheus metrics, the OpenAPI document; and refuses the API without credentials.
  */
-@QuarkusIntegrationTest
-@TestProfile(NativeProfile.class)
-@JobWeaverTest(database = NativeProfile.DATABASE)
-class StartupIT {
+class StartupIT extends NativeExecutable {
 
     @Test
     void readinessChecksPostgresqlAndKafka() {
