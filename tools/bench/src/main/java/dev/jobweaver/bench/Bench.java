@@ -64,6 +64,7 @@ public final class Bench {
                 + "; figures go to " + folder);
         Machine machine = Machine.probe();
         out.println("Machine: " + machine.describe());
+        Map<String, Double> rssAtStart = rssMb(platform.instances());
         List<WorkloadResult> results = new ArrayList<>();
         Map<String, List<ResourceSummary>> byWorkload = new LinkedHashMap<>();
         List<ResourceSample> samples;
@@ -108,7 +109,7 @@ public final class Bench {
         results.forEach(r -> cpu.put(r.label(), CpuPerJob.of(samples, r, machine.cpus())));
         BenchRun run = new BenchRun(startedAt, options, platform, List.copyOf(results),
                 Targets.evaluate(results, options, platform, resources, cpu), resources, byWorkload, samples,
-                machine, warmUp);
+                machine, warmUp, rssAtStart);
         out.print(ConsoleReport.render(run));
         write(folder, run);
         out.println("\nRaw figures and report: " + folder + " (open report.html)");
@@ -121,6 +122,26 @@ public final class Bench {
         List<SampledProcess> all = new ArrayList<>(platform.sampledProcesses());
         all.add(new SampledProcess(SELF, ProcessHandle.current().pid(), false));
         return all;
+    }
+
+    /**
+     * Each instance's RSS in MiB now, by name; an instance whose {@code /proc} entry cannot be read is left out. Read
+     * before the warm-up, so that on a platform that ran nothing since {@code up} it is the idle RSS a comparison of
+     * two runtimes shows.
+     */
+    static Map<String, Double> rssMb(List<PlatformState.Instance> instances) {
+        Map<String, Double> rss = new LinkedHashMap<>();
+        for (PlatformState.Instance instance : instances) {
+            try {
+                long kb = ProcStats.rssKb(Files.readString(Path.of("/proc", Long.toString(instance.pid()), "status")));
+                if (kb >= 0) {
+                    rss.put(instance.name(), kb / 1024.0);
+                }
+            } catch (IOException | RuntimeException e) {
+                // a process gone or not readable has no figure; the report shows "-"
+            }
+        }
+        return rss;
     }
 
     private static void requireAlive(PlatformState platform, Path home) {

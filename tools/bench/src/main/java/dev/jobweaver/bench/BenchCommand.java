@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /** {@code jobweaver bench}: its command line, which {@link #options()} turns into {@link BenchOptions}. */
-@Command(name = "bench",
+@Command(name = "bench", commandListHeading = "%nCommands:%n",
         header = "Measure a platform started by `jobweaver up`: throughput, latency, CPU, memory, correctness.",
         description = {
             "Runs the named workloads in their fixed order; none named: the first four. Prints the figures beside the "

@@ -5,12 +5,17 @@ import dev.jobweaver.local.CommandPlugin;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import picocli.CommandLine;
 
-/** Adds {@code bench} ({@link BenchCommand}) and {@code chaos} ({@link ChaosCommand}) to the launcher's command line. */
+/**
+ * Adds {@code bench} ({@link BenchCommand}), with its {@code compare} ({@link CompareCommand}), and {@code chaos}
+ * ({@link ChaosCommand}) to the launcher's command line.
+ */
 public final class BenchCommands implements CommandPlugin {
 
     @Override
     public List<Object> commands(Path cwd, PrintStream out) {
-        return List.of(new BenchCommand(cwd, out), new ChaosCommand(out));
+        CommandLine bench = new CommandLine(new BenchCommand(cwd, out)).addSubcommand(new CompareCommand(cwd, out));
+        return List.of(bench, new ChaosCommand(out));
     }
 }

@@ -17,11 +17,27 @@ import java.util.Map;
  * @param samples every resource reading
  * @param machine how fast the machine was when the run began
  * @param warmUp the unreported jobs run first, and how warm they left the platform
+ * @param rssAtStartMb each service instance's RSS in MiB when the run began, before its warm-up, by instance name:
+ *                     the idle RSS of a platform that ran nothing since it started; an instance whose RSS could not
+ *                     be read is absent
  */
 public record BenchRun(Instant startedAt, BenchOptions options, PlatformState platform, List<WorkloadResult> results,
                        List<TargetRow> targets, List<ResourceSummary> resources,
                        Map<String, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples,
-                       Machine machine, WarmUp warmUp) {
+                       Machine machine, WarmUp warmUp, Map<String, Double> rssAtStartMb) {
+
+    public BenchRun {
+        rssAtStartMb = Map.copyOf(rssAtStartMb);
+    }
+
+    /** A run whose instances' RSS at its start is unknown. */
+    public BenchRun(Instant startedAt, BenchOptions options, PlatformState platform, List<WorkloadResult> results,
+                    List<TargetRow> targets, List<ResourceSummary> resources,
+                    Map<String, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples,
+                    Machine machine, WarmUp warmUp) {
+        this(startedAt, options, platform, results, targets, resources, resourcesByWorkload, samples, machine, warmUp,
+                Map.of());
+    }
 
     /** What each completed job of {@code result} cost in CPU, over its throughput window, on this machine. */
     public CpuPerJob cpuPerJob(WorkloadResult result) {

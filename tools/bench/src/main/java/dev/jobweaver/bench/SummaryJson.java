@@ -10,12 +10,19 @@ import java.util.List;
 /** {@code summary.json}: options, platform, every workload's figures, resources and targets (no per-job rows). */
 public final class SummaryJson {
 
+    /**
+     * The shape of the summary, its {@code formatVersion} field: a reader of one version reads every summary of it.
+     * Fields may be added within a version; a field renamed, moved or given another meaning takes the next one.
+     */
+    public static final int FORMAT_VERSION = 1;
+
     private SummaryJson() {
     }
 
     /** The summary of {@code run}. */
     public static ObjectNode of(ObjectMapper json, BenchRun run) {
         ObjectNode root = json.createObjectNode();
+        root.put("formatVersion", FORMAT_VERSION);
         root.put("startedAt", run.startedAt().toString());
         ObjectNode options = root.putObject("options");
         ArrayNode selected = options.putArray("workloads");
@@ -80,6 +87,8 @@ public final class SummaryJson {
             } else {
                 o.putNull("readyMs");
             }
+            Double rss = run.rssAtStartMb().get(i.name());
+            putNumber(o, "rssAtStartMb", rss == null ? Double.NaN : rss);
         }
         ArrayNode workloads = root.putArray("workloads");
         for (WorkloadResult r : run.results()) {

@@ -10,7 +10,7 @@ public final class TextTable {
     private final List<String> header;
     private final List<List<String>> rows = new ArrayList<>();
 
-    /** A table with these column titles. */
+    /** A table with these column titles; a title with line breaks takes as many lines, aligned at the top. */
     public TextTable(String... header) {
         this.header = List.of(header);
     }
@@ -52,15 +52,20 @@ public final class TextTable {
 
     /** The rendered table, lines ending in '\n'; numbers-looking cells are right-aligned. */
     public String render() {
+        List<List<String>> titles = header.stream().map(title -> title.lines().toList()).toList();
+        int titleLines = Math.max(1, titles.stream().mapToInt(List::size).max().orElse(1));
         int[] widths = new int[header.size()];
         for (int i = 0; i < widths.length; i++) {
-            widths[i] = header.get(i).length();
+            widths[i] = titles.get(i).stream().mapToInt(String::length).max().orElse(0);
             for (List<String> row : rows) {
                 widths[i] = Math.max(widths[i], row.get(i).length());
             }
         }
         StringBuilder out = new StringBuilder();
-        line(out, header, widths, false);
+        for (int l = 0; l < titleLines; l++) {
+            int at = l;
+            line(out, titles.stream().map(t -> at < t.size() ? t.get(at) : "").toList(), widths, false);
+        }
         StringBuilder rule = new StringBuilder();
         for (int i = 0; i < widths.length; i++) {
             rule.append(i == 0 ? "" : "  ").append("-".repeat(widths[i]));
