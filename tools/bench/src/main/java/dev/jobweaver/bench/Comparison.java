@@ -29,6 +29,9 @@ final class Comparison {
     /** Of a percentiles object, the figures a comparison shows. */
     private static final List<String> PERCENTILES = List.of("p50", "p90", "p99", "max");
 
+    /** Of a stage, whose percentiles come six at a time, the figures a comparison shows. */
+    private static final List<String> STAGE_PERCENTILES = List.of("p50", "p99");
+
     private Comparison() {
     }
 
@@ -125,7 +128,8 @@ final class Comparison {
         percentiles("submit to completed ms", w.path("submitToCompletedMs"), row);
         percentiles("finish to visible ms", w.path("finishToVisibleMs"), row);
         for (JsonNode stage : w.path("stagesMs")) {
-            percentiles("stage " + stage.path("stage").asText() + " ms", stage, row);
+            String name = "stage " + stage.path("stage").asText() + " ms ";
+            STAGE_PERCENTILES.forEach(q -> row.accept(name + q, number(stage.path(q))));
         }
         for (JsonNode share : w.path("replicaShare")) {
             row.accept("share of " + share.path("replica").asText(), number(share.path("share")));

@@ -31,6 +31,18 @@ class TextTableTest {
     }
 
     @Test
+    void aTitleWithLineBreaksTakesOneLineEachAlignedAtTheTop() {
+        String table = new TextTable("figure", "JVM\n2026-01-01 00:00:00Z", "native").row("jobs/s", "1214", "1780")
+                .render();
+        assertThat(table).isEqualTo("""
+                figure  JVM                   native
+                        2026-01-01 00:00:00Z
+                ------  --------------------  ------
+                jobs/s                  1214    1780
+                """);
+    }
+
+    @Test
     void missingCellsAreEmptyAndExtraCellsRefused() {
         assertThat(new TextTable("a", "b").row("x").render()).endsWith("x\n");
         assertThatThrownBy(() -> new TextTable("a").row("1", "2")).isInstanceOf(IllegalArgumentException.class);
