@@ -3,10 +3,7 @@ package dev.jobweaver.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.jobweaver.local.JobWeaverLocal;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +11,6 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** What the command does before it touches a platform: help, bad usage, and refusing a platform that is not up. */
 class BenchTest {
@@ -26,10 +22,7 @@ class BenchTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     private int execute(String... args) {
-        CommandLine commandLine = JobWeaverLocal.commandLine(cwd, new PrintStream(out, true));
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        return commandLine.execute(args);
+        return Fixtures.execute(cwd, out, err, args);
     }
 
     /** The launcher finds bench and chaos through its CommandPlugin: they appear after its own commands. */

@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jobweaver.local.JobWeaverLocal;
 import dev.jobweaver.local.Platform;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code bench compare} over folders the bench's own writer filled, and what it says of folders it cannot read. */
 class CompareCommandTest {
@@ -31,22 +27,14 @@ class CompareCommandTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     private int execute(String... args) {
-        CommandLine commandLine = JobWeaverLocal.commandLine(cwd, new PrintStream(out, true));
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        return commandLine.execute(args);
+        return Fixtures.execute(cwd, out, err, args);
     }
 
     /** Writes every file of a run of {@code results} on {@code platform} into {@code cwd/folder}, as the bench does. */
     private Path written(String folder, PlatformState platform, Map<String, Double> rssAtStart,
                          List<String> args, WorkloadResult... results) {
-        BenchOptions options = BenchOptions.parse(args, cwd);
-        List<WorkloadResult> all = List.of(results);
-        BenchRun run = new BenchRun(Fixtures.T0, options, platform, all,
-                Targets.evaluate(all, options, platform, List.of()), List.of(), Map.of(), List.of(),
-                new Machine("AMD EPYC", 2, 153.4), WarmUp.none(), rssAtStart);
         Path dir = cwd.resolve(folder);
-        Bench.write(dir, run);
+        Bench.write(dir, Fixtures.run(BenchOptions.parse(args, cwd), List.of(results), platform, rssAtStart));
         return dir;
     }
 

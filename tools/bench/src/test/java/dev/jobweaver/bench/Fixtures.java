@@ -2,7 +2,12 @@ package dev.jobweaver.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.local.JobWeaverLocal;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import picocli.CommandLine;
 
 /** Builders of records for the bench's unit tests, and the checks of a target row they share. */
 final class Fixtures {
@@ -56,9 +62,26 @@ final class Fixtures {
      * its targets evaluated; no replica share, no samples, no warm-up.
      */
     static BenchRun run(BenchOptions options, List<WorkloadResult> results) {
-        return new BenchRun(T0, options, platform(), results,
-                Targets.evaluate(results, options, platform(), List.of()), List.of(), Map.of(), List.of(),
-                new Machine("AMD EPYC", 2, 153.4), WarmUp.none());
+        return run(options, results, platform(), Map.of());
+    }
+
+    /** {@link #run(BenchOptions, List)} on {@code platform}, whose instances had {@code rssAtStartMb}. */
+    static BenchRun run(BenchOptions options, List<WorkloadResult> results, PlatformState platform,
+                        Map<String, Double> rssAtStartMb) {
+        return new BenchRun(T0, options, platform, results,
+                Targets.evaluate(results, options, platform, List.of()), List.of(), Map.of(), List.of(),
+                new Machine("AMD EPYC", 2, 153.4), WarmUp.none(), rssAtStartMb);
+    }
+
+    /**
+     * Runs {@code jobweaver args} as the launcher would, its relative paths against {@code cwd}; the command's output
+     * goes to {@code out}, its errors to {@code err}. Returns the exit status.
+     */
+    static int execute(Path cwd, ByteArrayOutputStream out, StringWriter err, String... args) {
+        CommandLine commandLine = JobWeaverLocal.commandLine(cwd, new PrintStream(out, true));
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        return commandLine.execute(args);
     }
 
     /** {@link #run(BenchOptions, List)} with the options {@code jobweaver bench} takes from {@code args}. */
