@@ -3,27 +3,14 @@ package dev.jobweaver.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What the command does before it touches a platform: help, bad usage, and refusing a platform that is not up. */
-class BenchTest {
-
-    @TempDir
-    Path cwd;
-
-    private final StringWriter err = new StringWriter();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-    private int execute(String... args) {
-        return Fixtures.execute(cwd, out, err, args);
-    }
+class BenchTest extends CommandTestBase {
 
     /** The launcher finds bench and chaos through its CommandPlugin: they appear after its own commands. */
     @Test

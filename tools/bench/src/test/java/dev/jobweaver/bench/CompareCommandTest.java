@@ -6,29 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobweaver.local.Platform;
-import java.io.ByteArrayOutputStream;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code bench compare} over folders the bench's own writer filled, and what it says of folders it cannot read. */
-class CompareCommandTest {
+class CompareCommandTest extends CommandTestBase {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @TempDir
-    Path cwd;
-
-    private final StringWriter err = new StringWriter();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-    private int execute(String... args) {
-        return Fixtures.execute(cwd, out, err, args);
-    }
 
     /** Writes every file of a run of {@code results} on {@code platform} into {@code cwd/folder}, as the bench does. */
     private Path written(String folder, PlatformState platform, Map<String, Double> rssAtStart,
