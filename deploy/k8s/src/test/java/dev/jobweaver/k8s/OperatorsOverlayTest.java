@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -187,7 +188,7 @@ class OperatorsOverlayTest {
 
     @Test
     void needsOnlyTheOperatorsSecretsAndTheDocumentedOnes() {
-        assertThat(OVERLAY.all(io.fabric8.kubernetes.api.model.Secret.class)).isEmpty();
+        assertThat(OVERLAY.all(Secret.class)).isEmpty();
         Set<String> expected = new HashSet<>(Set.of("jobweaver-api-security", "jobweaver-jwt", "jobweaver-cluster-ca-cert"));
         for (String service : Overlay.SERVICES.keySet()) {
             expected.add(service);

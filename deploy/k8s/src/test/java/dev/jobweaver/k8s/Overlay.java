@@ -2,6 +2,7 @@ package dev.jobweaver.k8s;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -11,7 +12,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;

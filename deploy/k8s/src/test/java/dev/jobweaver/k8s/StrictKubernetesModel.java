@@ -13,10 +13,10 @@ import com.fasterxml.jackson.databind.cfg.MapperConfig;
 import com.fasterxml.jackson.databind.introspect.Annotated;
 import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -137,9 +137,9 @@ final class StrictKubernetesModel {
      * the CRD's schema, against the typed model like every other object's.
      */
     private static GenericKubernetesResource validateCustomResource(JsonNode schema, JsonNode document, String label) {
-        ObjectNode withoutMetadata = ((ObjectNode) document).deepCopy();
-        JsonNode metadata = withoutMetadata.replace("metadata", withoutMetadata.objectNode());
-        List<String> violations = CustomResourceSchemas.violations(schema, withoutMetadata);
+        ObjectNode bareMetadata = ((ObjectNode) document).deepCopy();
+        JsonNode metadata = bareMetadata.replace("metadata", bareMetadata.objectNode());
+        List<String> violations = CustomResourceSchemas.violations(schema, bareMetadata);
         if (!violations.isEmpty()) {
             throw new InvalidManifestException(label + ": " + String.join("; ", violations), null);
         }
