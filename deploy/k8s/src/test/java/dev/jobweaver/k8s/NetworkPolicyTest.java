@@ -19,7 +19,7 @@ class NetworkPolicyTest {
     private static final Source INTRUDER = Source.pod("an unrelated pod of the namespace", Map.of("app", "intruder"));
 
     @ParameterizedTest
-    @EnumSource(value = Overlay.class, names = {"DEV", "DEV_JVM", "PROD"})
+    @EnumSource(value = Overlay.class, names = {"DEV", "DEV_JVM", "PROD", "PROD_OPERATORS"})
     void onlyTheApiIsReachableFromOutsideTheNamespace(Overlay overlay) {
         NetworkPolicies policies = policies(overlay);
         for (Source outsider : List.of(Source.otherNamespace(), Source.external())) {
@@ -84,7 +84,7 @@ class NetworkPolicyTest {
         assertThat(new NetworkPolicies(List.of()).allows(Source.external(), Map.of("app", "x"), 80)).isTrue();
     }
 
-    private static NetworkPolicies policies(Overlay overlay) {
+    static NetworkPolicies policies(Overlay overlay) {
         return new NetworkPolicies(overlay.all(NetworkPolicy.class));
     }
 

@@ -2,6 +2,7 @@ package dev.jobweaver.k8s;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -12,10 +13,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -24,7 +27,8 @@ enum Overlay {
     BASE("base"),
     DEV("overlays/dev"),
     DEV_JVM("overlays/dev-jvm"),
-    PROD("overlays/prod");
+    PROD("overlays/prod"),
+    PROD_OPERATORS("overlays/prod-operators");
 
     /** The three services and their HTTP ports (SPEC.md). */
     static final Map<String, Integer> SERVICES = Map.of(
@@ -38,8 +42,11 @@ enum Overlay {
             "scheduler-service", "jobweaver_scheduler",
             "worker-service", "jobweaver_worker");
 
+    /** The overlays that run prod's services, sizing and probes: prod and prod on operators. */
+    static final Set<Overlay> PRODUCTION = EnumSet.of(PROD, PROD_OPERATORS);
+
     /** The overlays a user applies. */
-    static final List<Overlay> DEPLOYABLE = List.of(DEV, DEV_JVM, PROD);
+    static final List<Overlay> DEPLOYABLE = List.of(DEV, DEV_JVM, PROD, PROD_OPERATORS);
 
     private static final Map<Overlay, String> RENDERED = new ConcurrentHashMap<>();
     private static final Map<Overlay, List<HasMetadata>> PARSED = new ConcurrentHashMap<>();
@@ -112,6 +119,11 @@ enum Overlay {
     <T extends HasMetadata> T get(Class<T> type, String name) {
         return find(type, name).orElseThrow(() -> new AssertionError(
                 this + " renders no " + type.getSimpleName() + " named " + name));
+    }
+
+    /** The custom resources of {@code kind} (an operator's, validated against its vendored schema). */
+    List<GenericKubernetesResource> customResources(String kind) {
+        return all(GenericKubernetesResource.class).stream().filter(resource -> resource.getKind().equals(kind)).toList();
     }
 
     /** A ConfigMap by the name it has before kustomize appends its content hash. */

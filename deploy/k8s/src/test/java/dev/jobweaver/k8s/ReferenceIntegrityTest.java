@@ -152,7 +152,7 @@ class ReferenceIntegrityTest {
                 .anyMatch(p -> name != null ? name.equals(p.getName()) : number.equals(p.getContainerPort()));
     }
 
-    private static Set<String> requiredSecrets(Overlay overlay) {
+    static Set<String> requiredSecrets(Overlay overlay) {
         Set<String> names = new HashSet<>();
         for (Overlay.Workload workload : overlay.workloads()) {
             for (Container container : workload.allContainers()) {

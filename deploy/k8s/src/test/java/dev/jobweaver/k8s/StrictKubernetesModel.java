@@ -13,12 +13,15 @@ import com.fasterxml.jackson.databind.cfg.MapperConfig;
 import com.fasterxml.jackson.databind.introspect.Annotated;
 import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -39,7 +42,8 @@ import java.util.Map;
  * Validates rendered manifests against the Kubernetes schema as fabric8's typed model encodes it, strictly: the
  * model's catch-all {@code additionalProperties} is switched off, so a misspelt or misplaced field is an error, and
  * so is a value of the wrong type (a number where the API wants a string, and the reverse). Only the API versions
- * listed here are accepted, so a removed or beta API version cannot slip in.
+ * listed here are accepted, so a removed or beta API version cannot slip in. Custom resources of the operators are
+ * checked against the vendored schemas of {@link CustomResourceSchemas} and typed as {@link GenericKubernetesResource}.
  */
 final class StrictKubernetesModel {
 
@@ -61,6 +65,7 @@ final class StrictKubernetesModel {
 
     private static final YAMLMapper YAML = new YAMLMapper(new YAMLFactory());
     private static final ObjectMapper STRICT = strictMapper();
+    private static final ObjectMapper LENIENT = new ObjectMapper();
 
     private StrictKubernetesModel() {
     }
@@ -113,14 +118,36 @@ final class StrictKubernetesModel {
         }
         Class<? extends HasMetadata> type = KINDS.get(apiVersion + "/" + kind);
         if (type == null) {
-            throw new InvalidManifestException(label + ": " + apiVersion + " " + kind
-                    + " is not a known schema (known: " + KINDS.keySet().stream().sorted().toList() + ")", null);
+            return CustomResourceSchemas.schema(apiVersion, kind)
+                    .map(schema -> validateCustomResource(schema, document, label + " (" + apiVersion + ")"))
+                    .orElseThrow(() -> new InvalidManifestException(label + ": " + apiVersion + " " + kind
+                            + " is not a known schema (known: " + KINDS.keySet().stream().sorted().toList()
+                            + ", custom resources: " + CustomResourceSchemas.kinds() + ")", null));
         }
         try {
             return STRICT.treeToValue(document, type);
         } catch (JsonProcessingException e) {
             throw new InvalidManifestException(label + " (" + apiVersion + "): " + e.getOriginalMessage()
                     + " at " + path(e), e);
+        }
+    }
+
+    /**
+     * A custom resource against its operator's schema; its metadata, which the API server checks itself rather than by
+     * the CRD's schema, against the typed model like every other object's.
+     */
+    private static GenericKubernetesResource validateCustomResource(JsonNode schema, JsonNode document, String label) {
+        ObjectNode bareMetadata = ((ObjectNode) document).deepCopy();
+        JsonNode metadata = bareMetadata.replace("metadata", bareMetadata.objectNode());
+        List<String> violations = CustomResourceSchemas.violations(schema, bareMetadata);
+        if (!violations.isEmpty()) {
+            throw new InvalidManifestException(label + ": " + String.join("; ", violations), null);
+        }
+        try {
+            STRICT.treeToValue(metadata, ObjectMeta.class);
+            return LENIENT.treeToValue(document, GenericKubernetesResource.class);
+        } catch (JsonProcessingException e) {
+            throw new InvalidManifestException(label + ": " + e.getOriginalMessage() + " at metadata." + path(e), e);
         }
     }
 
