@@ -203,7 +203,7 @@ public final class Platform implements AutoCloseable {
      * is the executable's own pages: of the scheduler's 80 MiB idle (smaps, 2026-11-29), 29 MiB are code, 23 MiB
      * the read-only and 14.5 MiB the writable image heap, 11 MiB the Java heap, under 2 MiB malloc and thread stacks.
      * A lower cap does not lower the peak: with {@code -Xmx32m} the scheduler still reached 127 MB in a 20,000-job
-     * burst (one run, 2026-11-30, alternated with this cap, which reached 118-125 MB), as the heap's resident pages
+     * burst (one run, 2026-11-30, alternated with this cap, which reached 113-125 MB), as the heap's resident pages
      * pass the cap while a full collection copies the old generation.
      */
     static final String NATIVE_MAX_HEAP = "-Xmx40m";
