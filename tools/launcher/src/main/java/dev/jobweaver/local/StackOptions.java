@@ -27,10 +27,16 @@ public final class StackOptions {
 
     @Option(names = "--partitions", paramLabel = "TOPIC=N[,...]", converter = TopicPartitions.Converter.class,
             description = "Partition counts other than the defaults, for example job-created=6,run-job=6 (defaults: "
-                    + "job-created, run-job, job-completed, job-failed, job-status 3; job-dead-letter, "
-                    + "jobweaver-quarantine 1). A topic's partitions bound how many replicas share it; Kafka cannot "
-                    + "remove partitions, so a count below a topic's present one changes nothing.")
+                    + StackOptions.PARTITION_DEFAULTS + "). A topic's partitions bound how many replicas share it; "
+                    + "Kafka cannot remove partitions, so a count below a topic's present one changes nothing.")
     List<TopicPartitions.Asked> partitions = new ArrayList<>();
+
+    /**
+     * The default counts as {@code --help} states them; an annotation needs a constant, so a test checks it against
+     * {@code Topics.ALL}.
+     */
+    static final String PARTITION_DEFAULTS =
+            "1 for job-dead-letter, worker-commands and jobweaver-quarantine; 3 for every other topic";
 
     /** The repository, absolute. */
     Path root() {

@@ -146,4 +146,12 @@ class TopicPartitionsTest {
         assertThat(properties.getProperty(Platform.RUN_JOB_CONSUMERS))
                 .isEqualTo(Integer.toString(Platform.MAX_RUN_JOB_CONSUMERS));
     }
+
+    @Test
+    void theHelpStatesEveryTopicsDefaultCount() {
+        List<String> single = Topics.ALL.stream().filter(t -> t.partitions() == 1).map(Topics.TopicSpec::name).toList();
+        assertThat(Topics.ALL).allSatisfy(t -> assertThat(t.partitions()).as(t.name()).isIn(1, 3));
+        String named = String.join(", ", single.subList(0, single.size() - 1)) + " and " + single.getLast();
+        assertThat(StackOptions.PARTITION_DEFAULTS).isEqualTo("1 for " + named + "; 3 for every other topic");
+    }
 }
