@@ -70,7 +70,7 @@ public interface WorkerConfig {
         /**
          * Group-committed statements of each kind (begin, finish) in flight at once; the rest of the connection pool
          * stays free for other reads. One makes the batches largest: in a 20,000-job burst, 4 gave statements of 5
-         * rows on average and 1 gave 16, for fewer statements and a higher throughput (docs/benchmark.md).
+         * rows on average and 1 gave 16, for fewer statements and a higher throughput.
          */
         @WithDefault("1")
         int attemptBatchesInFlight();

@@ -11,7 +11,7 @@ import java.util.UUID;
  * {@code job_outbox} keys, the scheduler's {@code job_executions} key, the worker's attempts by job). A random key
  * lands on a random leaf page, so after each checkpoint nearly every insert dirties a page no other recent insert
  * touched, and PostgreSQL writes that whole 8 KB page into the WAL (a full-page image). Time-ordered keys land on
- * the index's right edge, on the few pages the previous inserts already dirtied (docs/benchmark.md).
+ * the index's right edge, on the few pages the previous inserts already dirtied.
  *
  * <p>The other 74 bits are random, from {@link UUID#randomUUID()}: the JDK's cryptographically strong source, which
  * a native image seeds at run time, not at build time. An id reveals when its job was submitted, which

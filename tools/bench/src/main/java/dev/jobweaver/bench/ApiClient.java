@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  * <p>Why Vert.x and not {@code java.net.http}: the load generator shares the two cores with what it measures. With
  * the JDK client it took a quarter of a core during a 20,000-job burst (its selector and executor threads, 9% of all
  * samples in {@code perf}); a Vert.x client on one event loop, keep-alive connections, no pipelining (the API answers
- * a connection's requests in order anyway) took 11-14% of a core for the same bursts (docs/benchmark.md).
+ * a connection's requests in order anyway) took 11-14% of a core for the same bursts.
  *
  * <p>Every request but the readiness probe carries the client's API key, if it has one: the bench measures the
  * secured platform, authentication included.

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * The unreported no-op jobs the bench runs before its workloads, and how warm they left the platform.
  *
  * <p>Why rounds: a JVM service compiles its hot code while it runs it, and until it has, it runs slower and spends CPU
- * on compiling. Measured on the 2-core machine in 2026-11 (docs/benchmark.md), a just-started platform's JIT
+ * on compiling. Measured on the 2-core machine in 2026-11, a just-started platform's JIT
  * compiler threads used about 1 s per service in the first 2,000 jobs, then 0.2-0.4, 0.1-0.2, 0.1, and under 0.1 s from
  * the fifth round of 2,000 on. A fixed warm-up of 2,000 jobs left about 1.7 s of compiling inside the first measured
  * burst, which is why the first burst after a start was the slowest. So by default ({@code --warmup auto}) the bench

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * at start-up, and (for a JVM whose JIT reads them) their method profiles, recorded by one training start and mapped
  * by every later start.
  *
- * <p>Measured on the 2-core machine (docs/benchmark.md, "Start-up and memory"): the API needs about 2.6 CPU seconds
+ * <p>Measured on the 2-core machine: the API needs about 2.6 CPU seconds
  * to become ready with the cache instead of about 7. The cache is only valid for the exact classpath (each jar's
  * path, size and time), the same JVM and compatible JVM options, so it lives beside the platform's data
  * ({@code <home>/aot/<service>.aot}), never in a build folder, together with a fingerprint of everything it depends
@@ -89,7 +89,7 @@ public final class AotCache {
      * Whether a JVM with these options reads the method profiles a cache can hold (JEP 515). Only C2 does: a JVM that
      * stops at C1 ({@code -XX:TieredStopAtLevel} 1 to 3, the services' default) never does, and a cache without them
      * kept 6-7 MiB less resident in the API and 3 MiB less in the scheduler and worker, with the same start-up
-     * (measured 2026-11-29 on the 2-core machine, docs/benchmark.md "Memory"). The last option of its kind wins, as in
+     * (measured 2026-11-29 on the 2-core machine). The last option of its kind wins, as in
      * the JVM.
      */
     public static boolean profilesAreRead(List<String> jvmOptions) {

@@ -118,7 +118,7 @@ public final class KafkaBroker implements AutoCloseable {
      *
      * <p>C1 only, because on two cores C2 was the broker's largest cost for its first minutes: C2 compiled for 8-11 s of
      * CPU while the first bursts ran (the broker at 34-37% of a core instead of 20%), and those bursts made 1,380-1,533
-     * jobs/s against 1,617-1,989 with C1 only (measured 2026-11, docs/benchmark.md). Fully warmed, C2 code is cheaper,
+     * jobs/s against 1,617-1,989 with C1 only (measured 2026-11). Fully warmed, C2 code is cheaper,
      * but a broker that carries a few thousand records a second never earns the compile back within a benchmark's
      * minutes.
      */
@@ -176,7 +176,7 @@ public final class KafkaBroker implements AutoCloseable {
      * at most) and one network thread per four cores. Kafka's defaults (8 handlers, 3 network threads) are sized for
      * a server of its own; here the broker shares the cores with everything else, and on the 2-core machine 2 handlers
      * and 1 network thread took 4-34% less broker CPU per job in five alternated bursts and made the bursts 0-35%
-     * faster (median 5%; measured 2026-11, docs/benchmark.md).
+     * faster (median 5%; measured 2026-11).
      */
     static Map<String, String> threads(int cores) {
         return Map.of(

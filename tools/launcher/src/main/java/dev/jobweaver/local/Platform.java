@@ -132,8 +132,8 @@ public final class Platform implements AutoCloseable {
         }
 
         /**
-         * The default JVM options of a service, chosen by measurement on the 2-core machine (docs/benchmark.md,
-         * "Start-up and memory"): a small heap (live data after a full GC: api 28, scheduler 19, worker 17 MB) with
+         * The default JVM options of a service, chosen by measurement on the 2-core machine: a
+         * small heap (live data after a full GC: api 28, scheduler 19, worker 17 MB) with
          * the serial collector; C1 only ({@code TieredStopAtLevel=1}), which halves the code cache, drops C2's
          * compiler arenas and a third of the start-up CPU, and was faster than C2 in 3000-job bursts on 2 cores (C2's
          * compiler threads compete with the services); and malloc'd memory the JVM freed given back every 5 s.
@@ -141,7 +141,7 @@ public final class Platform implements AutoCloseable {
          * <p>Compact object headers ({@code -XX:+UseCompactObjectHeaders}, JEP 519, a product option since JDK 25):
          * 8-byte headers instead of 12, so the small objects a job makes (records, events, futures) take less heap and
          * fewer of them are promoted. With them, 128 requests in flight stayed under 200 MB RSS in every service,
-         * where 64 had been the most that fit (measured 2026-11 on the 2-core machine, docs/benchmark.md).
+         * where 64 had been the most that fit (measured 2026-11 on the 2-core machine).
          *
          * <p>The young generation is fixed at 28 MB with survivor spaces of 7 MB ({@code SurvivorRatio=2}): records in
          * flight during a burst (awaiting their Kafka acknowledgement or their commit) outlive a young collection, and
@@ -156,8 +156,7 @@ public final class Platform implements AutoCloseable {
          * since everything else a service maps (AOT cache 80 MB, code, the JVM itself, malloc) already takes
          * 133-142 MB. The heap is all touched within a long run, so the cap is what decides the RSS target: with
          * 64 MB the API reached 202 MB over the reference sequence of bench runs; with 58 MB the same runs kept every
-         * service at 195 MB or less at the same collector CPU (measured 2026-11-25 on the 2-core machine,
-         * docs/benchmark.md).
+         * service at 195 MB or less at the same collector CPU (measured 2026-11-25 on the 2-core machine).
          * {@code -XX:-ShrinkHeapInSteps} lets a full collection give back everything above the free-ratio at once
          * instead of a little at a time. {@code -Xms48m} leaves the old generation 20 MB at start for the AOT cache's
          * archived heap objects (with too little the JVM refuses the cache and does not start).
@@ -588,7 +587,7 @@ public final class Platform implements AutoCloseable {
         List<String> jvm = new ArrayList<>(options.jvmOptions());
         if (service == Service.API) {
             // Hibernate Reactive's session factory and query caches live in the API's heap: with the default cap it
-            // ran out of heap while Kafka was down and the outbox took the submissions (docs/benchmark.md).
+            // ran out of heap while Kafka was down and the outbox took the submissions.
             jvm.replaceAll(option -> option.equals(DEFAULT_MAX_HEAP) ? API_MAX_HEAP
                     : option.equals(NATIVE_MAX_HEAP) ? NATIVE_API_MAX_HEAP : option);
         }

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Why a separate start</h2>
  * A service that migrates as it starts keeps what migrating loaded for its whole life: the JDBC driver, Agroal and
- * Flyway, about 600 classes and 6-8 MB of class metadata per service (measured 2026-11, docs/benchmark.md). The running
+ * Flyway, about 600 classes and 6-8 MB of class metadata per service (measured 2026-11). The running
  * services get no JDBC URL; Quarkus then leaves the JDBC datasource and Flyway inactive, and each service checks at
  * start that its schema is current ({@code dev.jobweaver.common.schema.SchemaGuard}). The same artefact migrates, so
  * there is one definition of the schema and one Flyway configuration: Kubernetes can run it as an init container.

@@ -204,7 +204,7 @@ public final class ServiceProcess {
      * <p>Blocks of 32 KiB or more are mapped on their own ({@code MALLOC_MMAP_THRESHOLD_}) and unmapped when freed,
      * instead of coming from an arena that keeps what it once held: with jobs of 60 KB arriving 256 at a time, the
      * API's arena grew from 7 to 22 MB and the service to 226 MB; with the threshold it peaked at 196 MB under the same
-     * load (measured 2026-11-25, docs/benchmark.md). Without it glibc raises its threshold as large blocks are freed,
+     * load (measured 2026-11-25). Without it glibc raises its threshold as large blocks are freed,
      * up to 32 MB, so those blocks end up in the arena. No-op jobs rarely allocate such blocks. An operator's own
      * values win.
      */
