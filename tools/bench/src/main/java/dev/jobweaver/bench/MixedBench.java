@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
@@ -108,6 +109,19 @@ final class MixedBench {
         List<String> notes = new ArrayList<>();
         String subscription = null;
         boolean limited = false;
+        AtomicReference<String> hooked = new AtomicReference<>();
+        Thread cleanup = Thread.ofPlatform().unstarted(() -> {
+            try (ApiClient client = api.another()) {
+                remove(client, hooked.get(), workflow);
+                client.send(HttpMethod.DELETE, LimitsBench.path(), null).join();
+            } catch (RuntimeException e) {
+                System.err.println("bench: could not remove the mixed workload's workflow " + workflow
+                        + ", subscription " + hooked.get() + " or the limit of tenant " + LimitsBench.TENANT + ": "
+                        + e.getMessage());
+            }
+        });
+        // a bench stopped with Ctrl-C must not leave a subscription, a workflow or a limit behind
+        Runtime.getRuntime().addShutdownHook(cleanup);
         try (NotifyEndpoint receiver = NotifyEndpoint.start()) {
             ApiClient.Answer set = api.send(HttpMethod.PUT, LimitsBench.path(),
                     LimitsBench.body(options.limitsBurst())).join();
@@ -120,6 +134,7 @@ final class MixedBench {
             ApiClient.Answer subscribed = api.send(HttpMethod.POST, "/api/subscriptions",
                     subscriptionBody(receiver.url())).join();
             subscription = subscribed.status() == 201 ? field(subscribed.body(), "id") : null;
+            hooked.set(subscription);
             boolean filtered = subscription != null && filtered(subscribed.body());
             if (subscription == null) {
                 notes.add("the label filter's subscription was answered " + subscribed.status() + " "
@@ -128,6 +143,7 @@ final class MixedBench {
                 // without the filter it would notify every job: the workload would not be the one described
                 api.send(HttpMethod.DELETE, "/api/subscriptions/" + subscription, null).join();
                 subscription = null;
+                hooked.set(null);
                 notes.add("POST /api/subscriptions took no label filter (its 201 shows none, so the subscription "
                         + "would notify every job; it was deleted): the labelled jobs ran without a webhook");
             }
@@ -160,17 +176,23 @@ final class MixedBench {
             }
             return burst.withMixed(figures, String.join("; ", notes));
         } finally {
-            if (subscription != null) {
-                api.send(HttpMethod.DELETE, "/api/subscriptions/" + subscription, null).join();
-            }
-            WorkflowBench.delete(api, List.of(workflow));
+            remove(api, subscription, workflow);
             if (limited) {
                 String removal = limits.remove(label);
                 if (removal != null) {
                     out.println(label + ": " + removal);
                 }
             }
+            Runtime.getRuntime().removeShutdownHook(cleanup);
         }
+    }
+
+    /** Deletes the subscription (none when null) and the workflow through {@code client}. */
+    private static void remove(ApiClient client, String subscription, String workflow) {
+        if (subscription != null) {
+            client.send(HttpMethod.DELETE, "/api/subscriptions/" + subscription, null).join();
+        }
+        WorkflowBench.delete(client, List.of(workflow));
     }
 
     /** The workload's method in one note. */

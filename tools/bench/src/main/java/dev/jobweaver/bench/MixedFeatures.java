@@ -1,10 +1,8 @@
 package dev.jobweaver.bench;
 
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -120,12 +118,5 @@ public record MixedFeatures(int keyed, int keyedSameJob, int keyedSecondJob, int
     /** Node jobs of the completed runs. */
     public int nodeJobs() {
         return runsCompleted * nodesPerRun;
-    }
-
-    /** Jobs among {@code ids} that are in {@code set}: a helper for the labelled jobs' completion. */
-    static Map<UUID, Boolean> completedAmong(Collection<UUID> ids, Set<UUID> completed) {
-        Map<UUID, Boolean> out = new HashMap<>();
-        ids.forEach(id -> out.put(id, completed.contains(id)));
-        return out;
     }
 }

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -40,6 +39,24 @@ class MixedBenchTest {
         assertThat(MixedBench.filtered("{\"id\":\"x\",\"jobType\":\"SIMULATION\",\"labels\":{\"bench-mix\":\"hooked\"}}"))
                 .isTrue();
         assertThat(MixedBench.filtered("{\"id\":\"x\",\"jobType\":\"SIMULATION\"}")).isFalse();
+    }
+
+    @Test
+    void theSubmitterSendsTheKeyAsTheIdempotencyKeyHeader() throws Exception {
+        List<String> keys = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (StubApi api = StubApi.serving("/api/jobs", (exchange, body) -> {
+            keys.add(String.valueOf(exchange.getRequestHeaders().getFirst("Idempotency-Key")));
+            StubApi.answer(exchange, 202, "{\"jobId\":\"" + UUID.randomUUID() + "\"}");
+        }); Progress progress = new Progress("test", 20, new java.io.PrintStream(
+                java.io.OutputStream.nullOutputStream()), false)) {
+            List<Accepted> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+            new Submitter(api.client()).burst(20, 1, i -> JobKind.NOOP, i -> MixedBench.control(i, "s"),
+                    accepted::add, progress);
+            assertThat(keys).containsExactly("bench-mixed-s-0", "null", "null", "null", "null", "null", "null",
+                    "null", "null", "null", "bench-mixed-s-10", "null", "null", "null", "null", "null", "null", "null",
+                    "null", "null");
+            assertThat(accepted).filteredOn(a -> a.control().idempotencyKey() != null).hasSize(2);
+        }
     }
 
     @Test
@@ -86,6 +103,5 @@ class MixedBenchTest {
         assertThat(f.labelled()).isEqualTo(1);
         assertThat(f.hooksMissing()).isZero();
         assertThat(f.correctness().accepted()).isZero();
-        assertThat(MixedFeatures.completedAmong(List.of(labelled), Set.of())).containsEntry(labelled, false);
     }
 }
