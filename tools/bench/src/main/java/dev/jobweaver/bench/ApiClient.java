@@ -139,8 +139,16 @@ public final class ApiClient implements AutoCloseable {
      * ten minutes), so a run can never hang on one request.
      */
     public CompletableFuture<Answer> submit(String body) {
+        return submit(body, null);
+    }
+
+    /** {@link #submit(String)} with the header {@code Idempotency-Key: idempotencyKey}, none when it is null. */
+    public CompletableFuture<Answer> submit(String body, String idempotencyKey) {
         RequestOptions request = authorized(new RequestOptions().setMethod(HttpMethod.POST).setURI(basePath + "/api/jobs")
                 .setTimeout(requestTimeout.toMillis()).putHeader("Content-Type", "application/json"));
+        if (idempotencyKey != null) {
+            request.putHeader("Idempotency-Key", idempotencyKey);
+        }
         return onLoop(() -> http.request(request)
                 .compose(r -> r.send(Buffer.buffer(body)))
                 .compose(response -> response.body().map(b -> answer(response, b.toString(StandardCharsets.UTF_8)))))

@@ -42,7 +42,8 @@ import picocli.CommandLine.TypeConversionException;
             "  notify        jobs subscribed to COMPLETED: finish to signed webhook received",
             "  schedules     interval schedules: ticks fired vs due, tick lag, scheduler CPU/RSS",
             "  workflow      100-node fan-out: run start to fan-in start; 5-node diamond: runs/s",
-            "  limits        burst under a tenant limit that does not bind; sleepers under one that does"},
+            "  limits        burst under a tenant limit that does not bind; sleepers under one that does",
+            "  mixed         burst with keys, labels, a tenant limit and workflow runs: jobs/s vs burst"},
         footer = {"Durations: 30s, 2m, 500ms, 1h; a bare number is seconds.",
             "Exit status: 0 when every accepted job ended as expected (targets are reported, never asserted); 1 when a "
                     + "job was lost, duplicated or ended unexpectedly, or a workload failed; 2 for bad usage or a "
@@ -59,7 +60,7 @@ public final class BenchCommand implements Callable<Integer> {
     // "Unmatched argument: 'storm'" would not say which workloads there are.
     @Parameters(paramLabel = "WORKLOAD", arity = "0..*",
             description = "burst, steady, sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, "
-                    + "schedules, workflow or limits (default: the first four).")
+                    + "schedules, workflow, limits or mixed (default: the first four).")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "20000", converter = PositiveWholeNumber.class,

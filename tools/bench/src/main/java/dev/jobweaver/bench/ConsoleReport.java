@@ -150,7 +150,7 @@ public final class ConsoleReport {
                     .append(sweep.render());
         }
         out.append("\nLatency, from the platform's recorded timestamps (ms)\n").append(latency.render());
-        ReportSections.of(run.results()).forEach(section -> section.tables()
+        ReportSections.of(run.results(), run.options().baseline()).forEach(section -> section.tables()
                 .forEach(t -> out.append(titled(t.caption(), t.table()))));
         if (stages != null) {
             out.append("\nWhere the time goes: p50 / p99 per stage (ms; jobs that ran once; the last stage over the")

@@ -7,11 +7,18 @@ package dev.jobweaver.bench;
  * @param priority the {@code "priority"} sent; null when none was (the platform's default, NORMAL)
  * @param delayMs the {@code "delayMs"} sent; negative when none was (start at once)
  * @param tenant the {@code "tenant"} sent; null when none was (the platform's {@code default})
+ * @param label the one {@code "labels"} pair sent, as {@code key:value}; null when none was
+ * @param idempotencyKey the {@code Idempotency-Key} header sent; null when none was
  */
-public record Control(Priority priority, long delayMs, String tenant) {
+public record Control(Priority priority, long delayMs, String tenant, String label, String idempotencyKey) {
 
     /** No job-control field: the body of the job's kind as it is. */
     public static final Control NONE = new Control(null, -1, null);
+
+    /** A priority, a delay and a tenant, without a label or an idempotency key. */
+    public Control(Priority priority, long delayMs, String tenant) {
+        this(priority, delayMs, tenant, null, null);
+    }
 
     /** A priority and a delay, without a tenant. */
     public Control(Priority priority, long delayMs) {
@@ -40,7 +47,7 @@ public record Control(Priority priority, long delayMs, String tenant) {
 
     /** The {@code POST /api/jobs} body of a job of {@code kind} with these fields added to its own. */
     public String body(JobKind kind) {
-        if (priority == null && !hasDelay() && tenant == null) {
+        if (priority == null && !hasDelay() && tenant == null && label == null) {
             return kind.body();
         }
         StringBuilder body = new StringBuilder(kind.body());
@@ -55,6 +62,12 @@ public record Control(Priority priority, long delayMs, String tenant) {
         if (tenant != null) {
             // the platform's tenant rule ([a-z0-9][a-z0-9-]*) leaves nothing to escape
             body.append(",\"tenant\":\"").append(tenant).append('"');
+        }
+        if (label != null) {
+            // the bench's own labels: letters, digits and hyphens, nothing to escape
+            int colon = label.indexOf(':');
+            body.append(",\"labels\":{\"").append(label, 0, colon).append("\":\"").append(label.substring(colon + 1))
+                    .append("\"}");
         }
         return body.append('}').toString();
     }

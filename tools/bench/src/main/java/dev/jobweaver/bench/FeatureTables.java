@@ -233,6 +233,37 @@ public final class FeatureTables {
         return burst == null ? Double.NaN : limited.throughput() / burst.throughput();
     }
 
+    /** The plain burst's jobs/s of {@code results} at {@code concurrency}, else {@code baseline} (NaN: none). */
+    static double burstOrBaseline(List<WorkloadResult> results, int concurrency, double baseline) {
+        WorkloadResult burst = plainBurst(results, concurrency);
+        return burst != null ? burst.throughput() : baseline;
+    }
+
+    /** The caption above {@link #mixed}. */
+    static final String MIXED_TITLE = "Mixed: the burst's no-op jobs with features in use (10% with an "
+            + "Idempotency-Key, 10% labelled for a subscription's filter, a tenant limit that does not bind, a workflow "
+            + "run per 100 jobs); jobs/s over the plain jobs, beside the plain burst (or --baseline)";
+
+    /**
+     * One row per mixed run: its plain jobs' rate against the burst's, the idempotent repeats, the labelled jobs'
+     * webhooks and the workflow runs.
+     */
+    static TextTable mixed(List<WorkloadResult> results, double baseline) {
+        TextTable table = new TextTable("workload", "completed", "jobs/s", "of burst", "keyed", "repeat same job",
+                "labelled", "webhooks once", "missing", "repeated", "unmatched", "runs COMPLETED", "node jobs");
+        return table.forEachOrNull(results.stream().filter(r -> r.available() && r.mixed() != null).toList(), r -> {
+            MixedFeatures m = r.mixed();
+            double ratio = r.throughput() / burstOrBaseline(results, r.concurrency(), baseline);
+            table.row(r.label(), Long.toString(r.jobs().stream().filter(JobRecord::completed).count()),
+                    fmt(r.throughput()), Double.isNaN(ratio) ? "-" : fmt(ratio * 100) + "%",
+                    Integer.toString(m.keyed()), Integer.toString(m.keyedSameJob()), Integer.toString(m.labelled()),
+                    m.filtered() ? Integer.toString(m.hookedOnce()) : "no filter",
+                    Integer.toString(m.hooksMissing()), Integer.toString(m.hooksRepeated()),
+                    Integer.toString(m.hooksUnmatched()), m.runsCompleted() + "/" + m.runsStarted(),
+                    Integer.toString(m.nodeJobs()));
+        });
+    }
+
     /** Per limits run, the plain burst at its concurrency (when it ran) and the limited burst. */
     static TextTable limitsBurst(List<WorkloadResult> results) {
         TextTable table = new TextTable("workload", "tenant maxRunning", "completed", "jobs/s", "of burst",

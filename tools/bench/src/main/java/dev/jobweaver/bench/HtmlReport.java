@@ -126,7 +126,7 @@ public final class HtmlReport {
     /** The job-control and feature sections, each table under its caption and HTML note. */
     private static String sections(BenchRun run) {
         StringBuilder html = new StringBuilder();
-        for (ReportSections.Section section : ReportSections.of(run.results())) {
+        for (ReportSections.Section section : ReportSections.of(run.results(), run.options().baseline())) {
             html.append("<h2>").append(section.heading()).append("</h2>\n");
             section.tables().forEach(t -> html.append("<p>").append(escape(t.caption())).append(t.htmlNote())
                     .append("</p>\n").append(table(t.table())));

@@ -191,7 +191,7 @@ final class LimitsBench {
     }
 
     /** Removes the limit and waits for the scheduler to drop it; returns what went wrong, or null. */
-    private String remove(String label) {
+    String remove(String label) {
         ApiClient.Answer removed = api.send(HttpMethod.DELETE, path(), null).join();
         if (removed.status() != 204) {
             return "the limit's removal was answered " + removed.status() + " " + shorten(removed.body()) + ", not "

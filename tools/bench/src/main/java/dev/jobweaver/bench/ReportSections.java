@@ -6,7 +6,7 @@ import java.util.function.Function;
 
 /**
  * The job-control and feature tables as both reports show them, in order: per priority, delayed jobs, idle CPU,
- * cancel, notify, schedules, workflow, concurrency limits. The console prints each table under its caption;
+ * cancel, notify, schedules, workflow, concurrency limits, mixed features. The console prints each table under its caption;
  * {@code report.html} puts a section's heading first and adds its HTML note to each caption. A section is left out when
  * no run has its figures.
  */
@@ -34,8 +34,8 @@ final class ReportSections {
     private ReportSections() {
     }
 
-    /** The sections {@code results} have figures for. */
-    static List<Section> of(List<WorkloadResult> results) {
+    /** The sections {@code results} have figures for; {@code baseline} stands for a burst they lack (NaN: none). */
+    static List<Section> of(List<WorkloadResult> results, double baseline) {
         List<Section> sections = new ArrayList<>();
         add(sections, "Priorities", ControlTables.byPriority(results), t -> List.of(
                 new Captioned(ControlTables.PRIORITY_TITLE,
@@ -75,6 +75,10 @@ final class ReportSections {
                 new Captioned(FeatureTables.LIMITS_BINDING_TITLE, ". Starts over the limit: jobs whose start made "
                         + "more run at once than maxRunning allows, each a correctness problem.",
                         FeatureTables.limitsBinding(results))));
+        add(sections, "Mixed features", FeatureTables.mixed(results, baseline), t -> List.of(
+                new Captioned(FeatureTables.MIXED_TITLE, ". Repeat same job: keyed jobs sent again after the run "
+                        + "with their key and body, answered with the first job. Webhooks: labelled COMPLETED jobs "
+                        + "whose webhook arrived once; unmatched ones came for jobs without the label.", t)));
         return sections;
     }
 

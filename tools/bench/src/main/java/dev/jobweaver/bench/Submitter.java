@@ -81,7 +81,7 @@ public final class Submitter {
         String body = control.body(kind);
         Instant at = Instant.now();
         long sentNanos = System.nanoTime();
-        return api.submit(body).whenComplete((answer, e) -> {
+        return api.submit(body, control.idempotencyKey()).whenComplete((answer, e) -> {
             double ms = (System.nanoTime() - sentNanos) / 1e6;
             if (answer != null && answer.accepted()) {
                 tally.accepted.incrementAndGet();

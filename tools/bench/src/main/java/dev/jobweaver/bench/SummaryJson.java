@@ -202,6 +202,9 @@ public final class SummaryJson {
             if (r.limits() != null) {
                 limits(w.putObject("limits"), r, run.results());
             }
+            if (r.mixed() != null) {
+                mixed(w.putObject("mixed"), r, run.results(), run.options().baseline());
+            }
             ArrayNode share = w.putArray("replicaShare");
             for (ReplicaShare.Row row : r.replicaShare()) {
                 ObjectNode o = share.addObject();
@@ -364,6 +367,35 @@ public final class SummaryJson {
         putNumber(binding, "jobsPerSecond", l.jobsPerSecond());
         putNumber(binding, "idealJobsPerSecond", l.idealPerSecond());
         putNumber(binding, "shareOfIdeal", l.shareOfIdeal());
+    }
+
+    /**
+     * The mixed run {@code r}: its features' figures beside the plain burst's jobs/s of {@code results} at its
+     * concurrency (else {@code baseline}). Its own jobs/s and latencies are the workload's fields, as the burst's.
+     */
+    private static void mixed(ObjectNode o, WorkloadResult r, List<WorkloadResult> results, double baseline) {
+        MixedFeatures m = r.mixed();
+        double burst = FeatureTables.burstOrBaseline(results, r.concurrency(), baseline);
+        putNumber(o, "burstJobsPerSecond", burst);
+        putNumber(o, "ratioToBurst", r.throughput() / burst);
+        ObjectNode keyed = o.putObject("idempotency");
+        keyed.put("keyed", m.keyed());
+        keyed.put("repeatSameJob", m.keyedSameJob());
+        keyed.put("repeatSecondJob", m.keyedSecondJob());
+        keyed.put("repeatRefused", m.keyedRefused());
+        ObjectNode hooks = o.putObject("webhooks");
+        hooks.put("labelled", m.labelled());
+        hooks.put("filtered", m.filtered());
+        hooks.put("once", m.hookedOnce());
+        hooks.put("missing", m.hooksMissing());
+        hooks.put("repeated", m.hooksRepeated());
+        hooks.put("unmatched", m.hooksUnmatched());
+        ObjectNode runs = o.putObject("workflow");
+        runs.put("runsStarted", m.runsStarted());
+        runs.put("runsAccepted", m.runsAccepted());
+        runs.put("runsCompleted", m.runsCompleted());
+        runs.put("nodesPerRun", m.nodesPerRun());
+        runs.put("nodeJobs", m.nodeJobs());
     }
 
     private static void idle(ObjectNode o, IdleCpu idle) {

@@ -34,6 +34,8 @@ public final class Targets {
     public static final double SLEEPERS_RATIO = 0.90;
     /** Priorities: throughput of the mixed-priority backlog relative to the pure burst. */
     public static final double PRIORITIES_RATIO = 0.90;
+    /** The mixed workload's plain jobs/s at least this share of the plain burst's. */
+    public static final double MIXED_RATIO = 0.85;
     /** Delayed: the 99th percentile of how late a delayed job starts after its time, milliseconds, at most. */
     public static final double DELAYED_P99_LATE_MS = 100;
     /** RSS per service under load, MiB. */
@@ -158,6 +160,9 @@ public final class Targets {
         if (options.workloads().contains(Workload.PRIORITIES)) {
             rows.add(priorities(find(results, Workload.PRIORITIES), baseline));
         }
+        if (options.workloads().contains(Workload.MIXED)) {
+            rows.add(mixed(find(results, Workload.MIXED), baseline));
+        }
         if (options.workloads().contains(Workload.DELAYED)) {
             rows.add(delayed(find(results, Workload.DELAYED)));
         }
@@ -225,6 +230,24 @@ public final class Targets {
         return TargetRow.of("priorities throughput", goal, fmt(priorities.throughput()) + " jobs/s = "
                         + fmt(ratio * 100) + "% of " + fmt(baseline) + ", " + correctness + levels,
                 ratio >= PRIORITIES_RATIO && priorities.correctness().ok());
+    }
+
+    /**
+     * The mixed row: the plain jobs' jobs/s among the features against the burst's ({@code baseline}, NaN when there is
+     * none); its correctness has a row of its own.
+     */
+    static TargetRow mixed(WorkloadResult mixed, double baseline) {
+        String goal = "burst with features in use >= " + fmt(MIXED_RATIO * 100) + "% of the burst's jobs/s";
+        if (mixed == null) {
+            return TargetRow.notMeasured("mixed throughput", goal, "mixed unavailable (see Notes)");
+        }
+        if (Double.isNaN(baseline)) {
+            return TargetRow.notMeasured("mixed throughput", goal, fmt(mixed.throughput())
+                    + " jobs/s; no burst figure (run burst too or pass --baseline)");
+        }
+        double ratio = mixed.throughput() / baseline;
+        return TargetRow.of("mixed throughput", goal, fmt(mixed.throughput()) + " jobs/s = " + fmt(ratio * 100)
+                + "% of " + fmt(baseline), ratio >= MIXED_RATIO);
     }
 
     /** The delayed row: p99 lateness within its bound and no job early, over jobs that all started. */

@@ -158,7 +158,7 @@ final class WorkflowBench {
     }
 
     /** Deletes each workflow of {@code ids}; returns how many were answered 204 (or 404: already gone). */
-    private static int delete(ApiClient client, List<String> ids) {
+    static int delete(ApiClient client, List<String> ids) {
         int deleted = 0;
         for (String id : ids) {
             int status = client.send(HttpMethod.DELETE, "/api/workflows/" + id, null).join().status();
@@ -229,11 +229,11 @@ final class WorkflowBench {
     }
 
     /** The answer to one run request. */
-    private record Started(UUID runId, Instant sentAt, Instant acceptedAt, double answerMs, String refusal) {
+    record Started(UUID runId, Instant sentAt, Instant acceptedAt, double answerMs, String refusal) {
     }
 
     /** Sends one run request of workflow {@code id} through {@code client}. */
-    private static java.util.concurrent.CompletableFuture<Started> start(ApiClient client, String id) {
+    static java.util.concurrent.CompletableFuture<Started> start(ApiClient client, String id) {
         Instant sentAt = Instant.now();
         long sent = System.nanoTime();
         return client.send(HttpMethod.POST, "/api/workflows/" + id + "/runs", WorkflowRuns.RUN_BODY).thenApply(a -> {
@@ -299,7 +299,7 @@ final class WorkflowBench {
         }
     }
 
-    private static RunState read(ApiClient client, UUID runId) {
+    static RunState read(ApiClient client, UUID runId) {
         ApiClient.Answer answer = client.send(HttpMethod.GET, "/api/workflow-runs/" + runId, null).join();
         return answer.status() == 200 ? parseRun(answer.body()) : null;
     }

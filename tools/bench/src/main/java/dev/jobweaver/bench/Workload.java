@@ -36,7 +36,12 @@ public enum Workload {
      * The burst's jobs under a tenant limit that does not bind (the cost of the limited claim), then sleeping jobs
      * under one that does: never more running than the limit, and how near its ideal rate.
      */
-    LIMITS(false);
+    LIMITS(false),
+    /**
+     * The burst's no-op jobs with features in use: idempotency keys, a label a subscription filters on, a tenant limit
+     * that does not bind, a 10-node workflow run per 100 jobs.
+     */
+    MIXED(false);
 
     private final boolean byDefault;
 

@@ -39,6 +39,7 @@ import java.util.Objects;
  * @param schedules the schedules workload's figures; null for every other workload
  * @param workflows the workflow workload's figures; null for every other workload
  * @param limits the limits workload's phase under a limit that binds; null for every other workload
+ * @param mixed the mixed workload's features; null for every other workload
  */
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
@@ -47,7 +48,8 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                              int[] completionsPerSecond, List<JobRecord> jobs,
                              List<ReplicaShare.Row> replicaShare, List<PriorityLevels.Level> byPriority,
                              Lateness lateness, IdleCpu idle, Cancels cancels, Notifications notifications,
-                             ScheduleTicks schedules, WorkflowRuns workflows, TenantLimits limits) {
+                             ScheduleTicks schedules, WorkflowRuns workflows, TenantLimits limits,
+                             MixedFeatures mixed) {
 
     private static final Submission NONE_SUBMITTED = new Submission(0, 0, 0, null, null, 0, 0);
     private static final Correctness NO_JOBS = new Correctness(0, 0, 0, 0, 0, List.of());
@@ -90,7 +92,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(run.workload(), run.label(), run.concurrency(), available, note, NONE_SUBMITTED,
                 Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY,
                 Percentiles.EMPTY, List.of(), correctness, new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                idle, Cancels.NONE, Notifications.NONE, schedules, workflows, null);
+                idle, Cancels.NONE, Notifications.NONE, schedules, workflows, null, null);
     }
 
     /**
@@ -134,7 +136,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
                 List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null, Cancels.NONE,
-                Notifications.NONE, null, null, null);
+                Notifications.NONE, null, null, null, null);
     }
 
     /**
@@ -148,7 +150,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, List.of(),
                 Cancels.correctness(cancelled), r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE,
-                null, Cancels.of(cancelled), Notifications.NONE, null, null, null);
+                null, Cancels.of(cancelled), Notifications.NONE, null, null, null, null);
     }
 
     /**
@@ -162,7 +164,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, r.stages,
                 correctness, r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE, null,
-                Cancels.NONE, notifications, null, null, null);
+                Cancels.NONE, notifications, null, null, null, null);
     }
 
     /** This result with {@code rows} as its replica share. */
@@ -170,7 +172,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note, submission, throughput,
                 visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages, correctness,
                 completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle, cancels, notifications,
-                schedules, workflows, limits);
+                schedules, workflows, limits, mixed);
     }
 
     /**
@@ -181,7 +183,18 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
                 throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
                 correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
-                lateness, idle, cancels, notifications, schedules, workflows, figures);
+                lateness, idle, cancels, notifications, schedules, workflows, figures, mixed);
+    }
+
+    /**
+     * This result of the mixed workload's plain jobs with the figures of its features, and {@code note}; its
+     * correctness covers the features too.
+     */
+    public WorkloadResult withMixed(MixedFeatures figures, String note) {
+        return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
+                throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
+                correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
+                lateness, idle, cancels, notifications, schedules, workflows, limits, figures);
     }
 
     /** The run's name in file names: {@code burst-c16}. */

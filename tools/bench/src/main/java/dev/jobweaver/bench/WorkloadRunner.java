@@ -101,6 +101,7 @@ public final class WorkloadRunner {
             case SCHEDULES -> schedules(run);
             case WORKFLOW -> workflows().run(run);
             case LIMITS -> limits().run(run);
+            case MIXED -> mixed().run(run);
         };
     }
 
@@ -137,6 +138,15 @@ public final class WorkloadRunner {
             public Integer schedulerLimit(String tenant) {
                 return db.tenantLimit(tenant);
             }
+        }, out);
+    }
+
+    /** The mixed workload, which keeps its requests and reads in a class of its own. */
+    MixedBench mixed() {
+        return new MixedBench(options, api, limits(), (run, controls, tap) -> {
+            Observed done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(),
+                    i -> JobKind.NOOP, controls, tap, true);
+            return result(run, done, records(done), "");
         }, out);
     }
 
@@ -201,9 +211,18 @@ public final class WorkloadRunner {
     /** {@link #closedLoop(String, int, int, IntFunction, boolean)}, job {@code i} sent with {@code controls(i)}. */
     private Observed closedLoop(String label, int count, int concurrency, IntFunction<JobKind> kinds,
                                 IntFunction<Control> controls, boolean measured) {
+        return closedLoop(label, count, concurrency, kinds, controls, job -> { }, measured);
+    }
+
+    /**
+     * {@link #closedLoop(String, int, int, IntFunction, IntFunction, boolean)}, each accepted job also handed to
+     * {@code tap}.
+     */
+    private Observed closedLoop(String label, int count, int concurrency, IntFunction<JobKind> kinds,
+                                IntFunction<Control> controls, Consumer<Accepted> tap, boolean measured) {
         try (ApiClient client = api.withConnections(concurrency)) {
             return observe(label, count, measured, options.timeout(), (sink, progress) -> new Submitter(client)
-                    .burst(count, concurrency, kinds, controls, sink, progress));
+                    .burst(count, concurrency, kinds, controls, sink.andThen(tap), progress));
         }
     }
 
