@@ -38,12 +38,12 @@ import picocli.CommandLine.TypeConversionException;
             "  priorities    like burst, 60%% HIGH, 30%% NORMAL, 10%% LOW: start per level",
             "  delayed       no-op jobs, each with a delayMs of seconds: how late they start",
             "  delayed-idle  idle CPU without and with --idle-rows future jobs (not via API)",
-            "  cancel        waiting and running jobs cancelled: to CANCELLED and to the interrupt",
+            "  cancel        waiting and running jobs cancelled: to CANCELLED, to stopped",
             "  notify        jobs subscribed to COMPLETED: finish to signed webhook received",
-            "  schedules     interval schedules: ticks fired vs due, tick lag, scheduler CPU/RSS",
-            "  workflow      100-node fan-out: run start to fan-in start; 5-node diamond: runs/s",
-            "  limits        burst under a tenant limit that does not bind; sleepers under one that does",
-            "  mixed         burst with keys, labels, a tenant limit and workflow runs: jobs/s vs burst"},
+            "  schedules     interval schedules: ticks fired vs due, lag, scheduler cost",
+            "  workflow      100-node fan-out: start to fan-in; 5-node diamonds: runs/s",
+            "  limits        burst under a limit that does not bind, then one that binds",
+            "  mixed         burst with keys, a tenant limit, workflow runs: jobs/s vs burst"},
         footer = {"Durations: 30s, 2m, 500ms, 1h; a bare number is seconds.",
             "Exit status: 0 when every accepted job ended as expected (targets are reported, never asserted); 1 when a "
                     + "job was lost, duplicated or ended unexpectedly, or a workload failed; 2 for bad usage or a "

@@ -50,6 +50,19 @@ class BenchTest extends CommandTestBase {
         assertThat(err.toString()).isEmpty();
     }
 
+    /** Each workload's line of the help fits the 80 columns picocli wraps at, so no word lands alone on a line. */
+    @Test
+    void everyWorkloadOfTheHelpIsOneLineNamingItFirst() {
+        assertThat(execute("bench", "--help")).isZero();
+        List<String> lines = out.toString().lines().toList();
+        int first = lines.indexOf("Workloads:") + 1;
+        List<String> workloads = lines.subList(first, first + Workload.values().length);
+        for (int i = 0; i < workloads.size(); i++) {
+            assertThat(workloads.get(i)).startsWith("  " + Workload.values()[i].cliName() + " ");
+        }
+        assertThat(lines.get(first + Workload.values().length)).isBlank();
+    }
+
     @Test
     void badUsageIsOneLineNamingTheProblemAndAHintWithStatusTwo() {
         assertThat(execute("bench", "--jobs", "many")).isEqualTo(2);
