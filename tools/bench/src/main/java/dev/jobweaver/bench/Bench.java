@@ -79,6 +79,10 @@ public final class Bench {
                     terminal);
             // delayed-idle alone submits nothing, so warm code would make no figure of it better
             boolean submits = options.runs().stream().anyMatch(r -> r.workload() != Workload.DELAYED_IDLE);
+            if (submits) {
+                out.println("Load generator warm-up: " + ClientWarmUp.run(options.concurrency(),
+                        List.of(db::terminal, probeDb)).describe());
+            }
             warmUp = !submits ? WarmUp.none()
                     : options.warmup() == BenchOptions.AUTO_WARMUP
                     ? WarmUp.adaptive(runner::warmUp, sampler::platformJitCpuSeconds)
