@@ -13,6 +13,7 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Kubernetes waits long enough for the worker's in-flight runs and offset commit, and for the API to drain. */
 class GracefulShutdownTest {
@@ -81,6 +82,71 @@ class GracefulShutdownTest {
             assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
                     .as("maxUnavailable of %s", workload).isZero();
         }
+    }
+
+    /**
+     * The connector stops a service's consumers one after another, each paused and then given twice its poll timeout
+     * (SmallRye's default 1 s) for the records of its last poll. Summed over a service's channels that is the least
+     * its stop takes; a few seconds keep a local stop and a rolling update quick, and well inside the pod's grace.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"api-service", "scheduler-service", "worker-service"})
+    void consumersStopWithinSecondsAndWithinThePodsGrace(String service) throws IOException {
+        Duration consumers = consumersGracefulStop(load(service));
+        assertThat(consumers).as("%s: the sum over its consumers of twice their poll timeout", service)
+                .isPositive().isLessThanOrEqualTo(CONSUMERS_STOP);
+        for (Overlay overlay : Overlay.values()) {
+            long podGrace = overlay.workload(service).pod().getTerminationGracePeriodSeconds();
+            assertThat(consumers.plus(COMMIT_AND_CLOSE)).as("%s in %s", service, overlay)
+                    .isLessThanOrEqualTo(Duration.ofSeconds(podGrace));
+        }
+    }
+
+    @Test
+    void sumsTwiceEachGracefulConsumersPollTimeout() {
+        Properties config = new Properties();
+        config.setProperty("mp.messaging.incoming.a.connector", "smallrye-kafka");
+        config.setProperty("mp.messaging.incoming.b.connector", "smallrye-kafka");
+        config.setProperty("mp.messaging.incoming.b.poll-timeout", "100");
+        config.setProperty("mp.messaging.incoming.c.connector", "smallrye-kafka");
+        config.setProperty("mp.messaging.incoming.c.graceful-shutdown", "false");
+        config.setProperty("mp.messaging.outgoing.d.connector", "smallrye-kafka");
+        assertThat(consumersGracefulStop(config)).isEqualTo(Duration.ofMillis(2_000 + 200));
+        config.setProperty(CONNECTOR + "poll-timeout", "250");
+        assertThat(consumersGracefulStop(config)).isEqualTo(Duration.ofMillis(500 + 200));
+    }
+
+    /** The longest a service's Kafka consumers may take to stop, together. */
+    private static final Duration CONSUMERS_STOP = Duration.ofSeconds(4);
+
+    private static final String CONNECTOR = "mp.messaging.connector.smallrye-kafka.";
+
+    /** Twice the poll timeout of every incoming Kafka channel that shuts down gracefully, summed. */
+    static Duration consumersGracefulStop(Properties config) {
+        long connectorDefault = Long.parseLong(config.getProperty(CONNECTOR + "poll-timeout", "1000"));
+        long millis = 0;
+        for (String key : config.stringPropertyNames()) {
+            var channel = java.util.regex.Pattern.compile("mp\\.messaging\\.incoming\\.([^.]+)\\.connector").matcher(key);
+            if (!channel.matches() || !"smallrye-kafka".equals(config.getProperty(key))) {
+                continue;
+            }
+            String prefix = "mp.messaging.incoming." + channel.group(1) + ".";
+            if (!Boolean.parseBoolean(config.getProperty(prefix + "graceful-shutdown", "true"))) {
+                continue;
+            }
+            millis += 2 * Long.parseLong(config.getProperty(prefix + "poll-timeout", String.valueOf(connectorDefault)));
+        }
+        return Duration.ofMillis(millis);
+    }
+
+    /** A service's application.properties, unprofiled and profiled keys alike. */
+    private static Properties load(String service) throws IOException {
+        Properties loaded = new Properties();
+        try (var reader = Files.newBufferedReader(Overlay.repoDir().resolve(service
+                + "/src/main/resources/application.properties"))) {
+            loaded.load(reader);
+        }
+        return loaded;
     }
 
     @Test
