@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.jobweaver.common.schema.SchemaVersion;
 import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.SchemaHistory;
 import dev.jobweaver.worker.testing.WorkerDatabase;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -33,13 +33,9 @@ class WorkerStartIT {
 
     @Test
     void flywayMigratedTheSchemaToTheVersionTheBuildNeeds() throws SQLException {
-        try (Connection connection = WorkerDatabase.connect();
-             Statement query = connection.createStatement();
-             ResultSet rows = query.executeQuery("SELECT max(version::int), bool_and(success)"
-                     + " FROM flyway_schema_history WHERE version IS NOT NULL")) {
-            assertThat(rows.next()).isTrue();
-            assertThat(rows.getInt(1)).isEqualTo(4); // jobweaver.schema.version
-            assertThat(rows.getBoolean(2)).isTrue();
+        try (Connection connection = WorkerDatabase.connect()) {
+            SchemaVersion.Verdict verdict = SchemaHistory.verdict(connection, WorkerDatabase.NAME);
+            assertThat(verdict.status()).as(verdict.message()).isEqualTo(SchemaVersion.Status.CURRENT);
         }
     }
 }
