@@ -39,7 +39,7 @@ class GracefulShutdownTest {
 
     @Test
     void theWorkerStillReadsThatKey() throws IOException {
-        Path properties = Overlay.repoDir().resolve("worker-service/src/main/resources/application.properties");
+        Path properties = applicationProperties("worker-service");
         assertThat(properties).exists();
         assertThat(workerDefault()).as("%s in %s: the manifests set it through %s", GRACE_KEY, properties,
                 environmentName(GRACE_KEY)).isPresent();
@@ -47,15 +47,11 @@ class GracefulShutdownTest {
 
     /** The unprofiled default of the worker's grace period in its application.properties. */
     private static Optional<Duration> workerDefault() throws IOException {
-        Path properties = Overlay.repoDir().resolve("worker-service/src/main/resources/application.properties");
-        if (!Files.exists(properties)) {
+        if (!Files.exists(applicationProperties("worker-service"))) {
             return Optional.empty();
         }
-        Properties loaded = new Properties();
-        try (var reader = Files.newBufferedReader(properties)) {
-            loaded.load(reader);
-        }
-        return Optional.ofNullable(loaded.getProperty(GRACE_KEY)).map(GracefulShutdownTest::quarkusDuration);
+        return Optional.ofNullable(load("worker-service").getProperty(GRACE_KEY))
+                .map(GracefulShutdownTest::quarkusDuration);
     }
 
     /** SmallRye Config's environment-variable form of a property name. */
@@ -121,12 +117,15 @@ class GracefulShutdownTest {
 
     private static final String CONNECTOR = "mp.messaging.connector.smallrye-kafka.";
 
+    private static final java.util.regex.Pattern INCOMING_CONNECTOR =
+            java.util.regex.Pattern.compile("mp\\.messaging\\.incoming\\.([^.]+)\\.connector");
+
     /** Twice the poll timeout of every incoming Kafka channel that shuts down gracefully, summed. */
     static Duration consumersGracefulStop(Properties config) {
         long connectorDefault = Long.parseLong(config.getProperty(CONNECTOR + "poll-timeout", "1000"));
         long millis = 0;
         for (String key : config.stringPropertyNames()) {
-            var channel = java.util.regex.Pattern.compile("mp\\.messaging\\.incoming\\.([^.]+)\\.connector").matcher(key);
+            var channel = INCOMING_CONNECTOR.matcher(key);
             if (!channel.matches() || !"smallrye-kafka".equals(config.getProperty(key))) {
                 continue;
             }
@@ -142,11 +141,15 @@ class GracefulShutdownTest {
     /** A service's application.properties, unprofiled and profiled keys alike. */
     private static Properties load(String service) throws IOException {
         Properties loaded = new Properties();
-        try (var reader = Files.newBufferedReader(Overlay.repoDir().resolve(service
-                + "/src/main/resources/application.properties"))) {
+        try (var reader = Files.newBufferedReader(applicationProperties(service))) {
             loaded.load(reader);
         }
         return loaded;
+    }
+
+    /** Where {@code service}'s application.properties is in the repository. */
+    private static Path applicationProperties(String service) {
+        return Overlay.repoDir().resolve(service + "/src/main/resources/application.properties");
     }
 
     @Test
