@@ -66,6 +66,8 @@ class ReaperTest {
             assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("child %d stopped", p.pid()).isTrue();
         }
         assertThat(Files.readAllLines(dir.resolve("order"))).containsExactly("1", "2", "3");
+        // a child may exit between the reaper's signal and its removal of the pid file: the reaper's end is the mark
+        assertThat(reaper.process().waitFor(10, TimeUnit.SECONDS)).as("the reaper ends").isTrue();
         assertThat(dir.resolve("run")).isEmptyDirectory();
     }
 
