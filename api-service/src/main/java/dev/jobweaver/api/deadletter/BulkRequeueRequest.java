@@ -2,9 +2,9 @@ package dev.jobweaver.api.deadletter;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.jobweaver.api.platform.http.Checked;
+import dev.jobweaver.api.platform.http.JobTypeName;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.Body;
-import dev.jobweaver.api.platform.http.EnumName;
 import dev.jobweaver.api.platform.http.IsoInstant;
 import dev.jobweaver.api.platform.http.TenantName;
 import dev.jobweaver.common.job.JobType;
@@ -30,7 +30,7 @@ import org.hibernate.validator.constraintvalidation.HibernateConstraintValidator
 @Schema(example = BulkRequeueRequest.EXAMPLE_SHOWN)
 public record BulkRequeueRequest(
         @Schema(pattern = "[a-z0-9][a-z0-9-]{0,62}") @Checked(TenantName.class) String tenant,
-        @Schema(implementation = JobType.class) @EnumName(JobType.class) String jobType,
+        @Schema(pattern = JobType.PATTERN) @Checked(JobTypeName.class) String jobType,
         @Schema(type = SchemaType.STRING, format = "date-time", description = "failed after this instant")
         @Checked(IsoInstant.class) String failedAfter,
         @Schema(type = SchemaType.STRING, format = "date-time", description = "failed before this instant")
@@ -52,7 +52,7 @@ public record BulkRequeueRequest(
 
     /** The job type filter, null when absent; only once valid. */
     JobType type() {
-        return jobType == null ? null : JobType.valueOf(jobType);
+        return jobType == null ? null : JobType.of(jobType);
     }
 
     /** The lower bound of the failure time, null when absent; only once valid. */

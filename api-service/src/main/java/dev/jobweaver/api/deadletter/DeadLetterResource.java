@@ -61,8 +61,6 @@ public class DeadLetterResource {
 
     private static final String STATES = Arrays.stream(DeadLetterState.values()).map(Enum::name)
             .collect(Collectors.joining(", "));
-    private static final String JOB_TYPES = Arrays.stream(JobType.values()).map(Enum::name)
-            .collect(Collectors.joining(", "));
     private static final String UUID_SCHEMA =
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
@@ -79,14 +77,15 @@ public class DeadLetterResource {
     @RolesAllowed(Roles.VIEWER)
     public Uni<DeadLetterPage> list(
             @BeanParam TenantQuery tenant,
-            @Parameter(description = "job type filter", schema = @Schema(implementation = JobType.class))
+            @Parameter(description = "job type filter", schema = @Schema(type = SchemaType.STRING,
+                    pattern = JobType.PATTERN))
             @QueryParam("jobType") String jobType,
             @Parameter(description = "state filter: OPEN (default), REQUEUED or DISCARDED, or several"
                     + " comma-separated (OPEN,REQUEUED)", schema = @Schema(type = SchemaType.STRING,
                     defaultValue = "OPEN")) @QueryParam("state") String state,
             @BeanParam PageQuery pages) {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
-        JobType typeFilter = jobTypeParam(jobType);
+        JobType typeFilter = rest.jobType("jobType", jobType);
         Set<DeadLetterState> states = stateParam(state);
         RestSupport.Paging paging = rest.paging(pages);
         DeadLetterRepository.Filter filter = new DeadLetterRepository.Filter(states, tenantFilter,
@@ -144,7 +143,7 @@ public class DeadLetterResource {
             }
             refuseRequeue(stored);
             try {
-                return request.payload(JobType.valueOf(stored.jobType()), jobs);
+                return request.payload(JobType.of(stored.jobType()), jobs);
             } catch (RefusedException e) {
                 throw refused(e);
             }
@@ -288,18 +287,6 @@ public class DeadLetterResource {
                     + " as " + UuidText.EXAMPLE + ", got '" + ClientText.cut(String.valueOf(value)) + "'"));
         }
         return UUID.fromString(value);
-    }
-
-    private JobType jobTypeParam(String value) {
-        if (value == null || value.isEmpty()) {
-            return null;
-        }
-        try {
-            return JobType.valueOf(value);
-        } catch (IllegalArgumentException e) {
-            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter jobType '"
-                    + ClientText.cut(value) + "' is not valid; valid values are " + JOB_TYPES));
-        }
     }
 
     /** The states named (comma-separated), OPEN when none is. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
@@ -173,21 +174,31 @@ public class JobBodies {
         return defaultRetryCount;
     }
 
-    /** {@code bound} with its payload read as its type's record; failures named under {@code prefix + "payload"}. */
+    /**
+     * {@code bound} with its payload read as its type's record; failures named under {@code prefix + "payload"}. A type
+     * of a team's own gets an empty object when it names no payload.
+     */
     private JobRequest normalised(JobRequest bound, String prefix) {
         JsonNode payload = bound.payload();
         if (payload == null || payload.isNull()) {
-            return bound.withPayload(null);
+            boolean own = bound.jobType() != null && !bound.jobType().builtIn();
+            return bound.withPayload(own ? JsonNodeFactory.instance.objectNode() : null);
         }
         return bound.withPayload(tree(bound.jobType(), payload, prefix + "payload"));
     }
 
-    /** {@code payload} read as {@code type}'s record and written back as a tree; failures named under {@code field}. */
+    /**
+     * {@code payload} read as {@code type}'s record and written back as a tree, or as it is for a type whose handler
+     * alone knows its shape; failures named under {@code field}.
+     */
     private JsonNode tree(JobType type, JsonNode payload, String field) {
         if (!payload.isObject()) {
             throw BodyErrors.wrongType(field, "an object", payload);
         }
-        ObjectReader typed = type == JobType.HTTP ? http : simulation;
+        if (type != null && !type.builtIn()) {
+            return payload;
+        }
+        ObjectReader typed = JobType.HTTP.equals(type) ? http : simulation;
         try {
             return Payloads.tree(typed.readValue(payload));
         } catch (JsonProcessingException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.api.platform.http.Body;
+import dev.jobweaver.api.platform.http.Expected;
 import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobControlRules;
@@ -19,12 +20,10 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -48,11 +47,13 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "JobRequest", example = """
         {"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"hi"},{"action":"SLEEP","durationMs":500}]},"maxRetryCount":3,"priority":"HIGH","delayMs":5000,"labels":{"team":"billing"}}""")
 public record JobRequest(
-        @Schema(required = true, description = "the kind of job: SIMULATION (steps) or HTTP (one outbound request)")
-        JobType jobType,
-        @Schema(required = true, type = SchemaType.OBJECT, oneOf = {JobPayload.class, HttpCallPayload.class},
-                description = "what the job does, shaped by jobType: {\"steps\":[...]} for SIMULATION,"
-                        + " {\"method\",\"url\",\"headers\",\"body\",\"expectedStatus\",\"timeoutMs\"} for HTTP")
+        @Schema(required = true, type = SchemaType.STRING, pattern = JobType.PATTERN, description = "the kind of job:"
+                + " SIMULATION (steps), HTTP (one outbound request) or the name a handler of your own declares")
+        @Expected("a string") JobType jobType,
+        @Schema(type = SchemaType.OBJECT, oneOf = {JobPayload.class, HttpCallPayload.class, Object.class},
+                description = "what the job does, shaped by jobType: {\"steps\":[...]} for SIMULATION (required),"
+                        + " {\"method\",\"url\",\"headers\",\"body\",\"expectedStatus\",\"timeoutMs\"} for HTTP"
+                        + " (required), any JSON object for a type of your own (default {})")
         JsonNode payload,
         @Schema(description = "retries after the first attempt, 0..10 (default 3)", minimum = "0", maximum = "10")
         Integer maxRetryCount,
@@ -83,8 +84,8 @@ public record JobRequest(
     /** How many violations one answer lists at most. */
     static final int MAX_REPORTED = 10;
 
-    private static final String JOB_TYPES = Arrays.stream(JobType.values()).map(Enum::name)
-            .collect(Collectors.joining(", "));
+    private static final String JOB_TYPES = "SIMULATION, HTTP or the name a handler of your own declares ("
+            + JobType.PATTERN + ")";
 
     /** A request of the original API, its steps as a record: type, payload and retries, no job control. */
     public JobRequest(JobType jobType, JobPayload payload, Integer maxRetryCount) {
@@ -138,14 +139,14 @@ public record JobRequest(
     List<String> violations(Limits limits, Instant acceptedAt) {
         List<String> out = new ArrayList<>();
         if (jobType == null) {
-            out.add("jobType is required; valid values are " + JOB_TYPES);
+            out.add("jobType is required: " + JOB_TYPES);
         }
         if (maxRetryCount != null && (maxRetryCount < 0 || maxRetryCount > limits.maxRetryCount())) {
             out.add("maxRetryCount must be between 0 and " + limits.maxRetryCount() + ", got " + maxRetryCount);
         }
         boolean startValid = startValid(acceptedAt, out);
         if (payload == null || payload.isNull()) {
-            out.add(jobType == JobType.HTTP ? "payload is required and must hold at least method and url"
+            out.add(JobType.HTTP.equals(jobType) ? "payload is required and must hold at least method and url"
                     : "payload is required and must hold a non-empty steps array");
         } else {
             // without a type, checked as the original API's only one, as JobBodies read it

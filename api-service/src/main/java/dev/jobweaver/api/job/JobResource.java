@@ -307,7 +307,8 @@ public class JobResource {
             + " tenant, labels and the schedule that made them (every filter given must match).")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobPage.class)))
     public Uni<JobPage> list(
-            @Parameter(description = "job type filter", schema = @Schema(implementation = JobType.class))
+            @Parameter(description = "job type filter", schema = @Schema(type = SchemaType.STRING,
+                    pattern = JobType.PATTERN))
             @QueryParam("type") String type,
             @Parameter(description = "status filter", schema = @Schema(implementation = JobStatus.class))
             @QueryParam("status") String status,
@@ -322,7 +323,7 @@ public class JobResource {
                     type = SchemaType.STRING, format = "uuid")) @QueryParam("workflowRunId") String workflowRunId,
             @BeanParam PageQuery pages) {
         Caller caller = callers.current();
-        JobType typeFilter = enumParam("type", type, JobType.class);
+        JobType typeFilter = rest.jobType("type", type);
         JobStatus statusFilter = enumParam("status", status, JobStatus.class);
         Priority priorityFilter = enumParam("priority", priority, Priority.class);
         String tenantFilter = caller.filterTenant(rest.tenant(tenant));

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import dev.jobweaver.api.platform.http.Body;
-import dev.jobweaver.api.platform.http.EnumName;
 import dev.jobweaver.api.platform.http.Checked;
+import dev.jobweaver.api.platform.http.JobTypeName;
 import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.Uuid;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
@@ -37,7 +37,7 @@ public record NewSubscription(
         @Schema(format = "uuid") @Checked(Uuid.class) String jobId,
         @Schema(format = "uuid") @Checked(Uuid.class) String scheduleId,
         @Schema(format = "uuid") @Checked(Uuid.class) String workflowId,
-        @Schema(enumeration = {"SIMULATION", "HTTP"}) @EnumName(JobType.class) String jobType,
+        @Schema(pattern = JobType.PATTERN) @Checked(JobTypeName.class) String jobType,
         @Schema(required = true, minItems = 1, enumeration = {"SCHEDULED", "STARTED", "RETRYING", "COMPLETED", "FAILED",
                 "CANCELLED"}) @JsonSetter(contentNulls = Nulls.FAIL) @Checked(Events.class) List<String> events,
         @Schema(required = true, maxLength = MAX_URL_LENGTH) @Checked(DeliveryUrl.class) String url) {
@@ -54,7 +54,7 @@ public record NewSubscription(
     /** The request as the service takes it; valid once the record is. */
     SubscriptionRequest request() {
         return new SubscriptionRequest(uuid(jobId), uuid(scheduleId), uuid(workflowId),
-                jobType == null ? null : JobType.valueOf(jobType),
+                jobType == null ? null : JobType.of(jobType),
                 events.stream().map(NotificationEvent::valueOf).toList(), URI.create(url));
     }
 

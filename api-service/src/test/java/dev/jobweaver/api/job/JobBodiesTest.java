@@ -58,6 +58,23 @@ class JobBodiesTest {
     }
 
     @Test
+    void aTypeOfATeamsOwnKeepsItsPayloadAsSentAndNeedsNone() {
+        JobRequest resize = reader.read("""
+                {"jobType":"image.resize","payload":{"image":"s3://b/k.png","sizes":[64,128],"steps":"not ours"}}"""
+                .getBytes(StandardCharsets.UTF_8));
+        JobRequest bare = reader.read("{\"jobType\":\"report.nightly\"}".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(resize.jobType()).isEqualTo(JobType.of("image.resize"));
+        assertThat(resize.payload().toString())
+                .isEqualTo("{\"image\":\"s3://b/k.png\",\"sizes\":[64,128],\"steps\":\"not ours\"}");
+        assertThat(reader.violations(resize, java.time.Instant.now())).isEmpty();
+        assertThat(bare.payload().toString()).isEqualTo("{}");
+        assertThat(reader.violations(bare, java.time.Instant.now())).isEmpty();
+        assertThat(refusal("{\"jobType\":\"image.resize\",\"payload\":[1]}").getMessage())
+                .isEqualTo("payload must be an object, got an array");
+    }
+
+    @Test
     void extraFieldsInsideStepsAreDroppedAsTheOriginalApiDid() {
         JobRequest request = reader.read("""
                 {"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"hi","colour":"red"}],"x":1}}"""
@@ -75,7 +92,8 @@ class JobBodiesTest {
             "{\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":[]}]}}|MALFORMED_JSON|payload.steps[0].message must be a string, got an array",
             "{\"payload\":{\"steps\":[{\"action\":\"NOPE\"}]}}|INVALID_JOB_REQUEST|payload.steps[0].action 'NOPE' is not a known action; valid actions are SLEEP, LOG, COMPUTE, HTTP_CALL, FAIL",
             "{\"payload\":{\"steps\":[{\"message\":\"x\"}]}}|INVALID_JOB_REQUEST|payload.steps[0].action is required",
-            "{\"jobType\":\"OTHER\"}|INVALID_JOB_REQUEST|jobType 'OTHER' is not a known value; valid values are SIMULATION, HTTP",
+            "{\"jobType\":\"no such/type\"}|INVALID_JOB_REQUEST|jobType is not valid: a job type must be a letter then at most 99 letters, digits, '_', '.' or '-' ([A-Za-z][A-Za-z0-9_.-]{0,99}), got 'no such/type'",
+            "{\"jobType\":7}|MALFORMED_JSON|jobType must be a string, got a number",
             "{\"priority\":\"URGENT\"}|INVALID_JOB_REQUEST|priority 'URGENT' is not a known value; valid values are HIGH, NORMAL, LOW",
             "{\"priority\":1}|MALFORMED_JSON|priority",
             "{\"runAt\":1700000000}|MALFORMED_JSON|runAt must be a string, got the number 1700000000",

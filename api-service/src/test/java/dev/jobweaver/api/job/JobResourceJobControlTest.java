@@ -150,7 +150,7 @@ class JobResourceJobControlTest {
                 "{\"jobType\":\"SIMULATION\"," + steps + ",\"tenant\":\"ACME\"}", "tenant must match",
                 "{\"jobType\":\"SIMULATION\"," + steps + ",\"priority\":\"URGENT\"}", "priority 'URGENT'",
                 "{\"jobType\":\"HTTP\",\"payload\":{\"method\":\"GET\"}}", "payload.url is required",
-                "{\"jobType\":\"BATCH\"," + steps + "}", "valid values are SIMULATION, HTTP");
+                "{\"jobType\":\"1BATCH\"," + steps + "}", "jobType is not valid: a job type must be a letter");
         refused.forEach((body, message) -> {
             Response response = Jobs.submit(body);
             assertThat(response.statusCode()).as(body).isEqualTo(400);

@@ -92,7 +92,7 @@ class SubscriptionResourceTest {
             jobId not a UUID         | {"jobId":"42","events":["COMPLETED"],"url":"https://a.example"}                                  | API.INVALID_SUBSCRIPTION_REQUEST | jobId must be a UUID
             jobId a number           | {"jobId":42,"events":["COMPLETED"],"url":"https://a.example"}                                    | API.MALFORMED_JSON              | jobId must be a string, got an integer
             scheduleId not a UUID    | {"scheduleId":"x","events":["COMPLETED"],"url":"https://a.example"}                              | API.INVALID_SUBSCRIPTION_REQUEST | scheduleId must be a UUID
-            unknown jobType          | {"jobType":"BATCH","events":["COMPLETED"],"url":"https://a.example"}                             | API.INVALID_SUBSCRIPTION_REQUEST | jobType 'BATCH' is not a known value; valid values are SIMULATION, HTTP
+            malformed jobType        | {"jobType":"BA TCH","events":["COMPLETED"],"url":"https://a.example"}                            | API.INVALID_SUBSCRIPTION_REQUEST | jobType must be a job type's name, [A-Za-z][A-Za-z0-9_.-]{0,99}, got 'BA TCH'
             events missing           | {"jobType":"HTTP","url":"https://a.example"}                                                     | API.INVALID_SUBSCRIPTION_REQUEST | events is required
             events empty             | {"jobType":"HTTP","events":[],"url":"https://a.example"}                                         | API.INVALID_SUBSCRIPTION_REQUEST | events must not be empty
             events not an array      | {"jobType":"HTTP","events":"COMPLETED","url":"https://a.example"}                                | API.MALFORMED_JSON              | events must be an array, got a string

@@ -102,6 +102,20 @@ class PayloadsTest {
         assertThat(problems(JobType.SIMULATION, JSON.readTree("[1]"))).containsExactly("payload must be a JSON object");
     }
 
+    @Test
+    void aPayloadOfATeamsOwnTypeIsItsHandlersBusinessSaveForWhatTheDatabaseCannotStore() throws Exception {
+        JobType resize = JobType.of("image.resize");
+
+        assertThat(problems(resize, JSON.readTree("{\"image\":\"s3://b/k.png\",\"sizes\":[64,128],\"steps\":7}")))
+                .isEmpty();
+        assertThat(problems(resize, JSON.readTree("{}"))).isEmpty();
+        assertThat(problems(resize, JSON.readTree("[1]"))).containsExactly("payload must be a JSON object");
+        assertThat(problems(resize, JSON.readTree("{\"a\":{\"b\":[\"ok\",\"x\\u0000y\"]}}"))).containsExactly(
+                "payload.a.b[1] must not contain the NUL character (U+0000), which the database cannot store");
+        assertThat(problems(resize, JSON.readTree("{\"a\":{\"k\\u0000\":1}}"))).containsExactly(
+                "a field name in payload.a must not contain the NUL character (U+0000), which the database cannot store");
+    }
+
     private static List<String> problems(JobType type, JsonNode payload) {
         List<String> out = new ArrayList<>();
         Payloads.check(type, payload, StepRules.Limits.DEFAULTS, out, 10);

@@ -28,9 +28,15 @@ class EventReaderTest {
     }
 
     @Test
+    void aTypeOfATeamsOwnIsAnEventLikeAnyOther() {
+        assertThat(read(GOOD.replace("\"SIMULATION\"", "\"ROCKET\""))).isInstanceOfSatisfying(Read.Ok.class,
+                ok -> assertThat(((JobCreatedEvent) ok.event()).jobType().name()).isEqualTo("ROCKET"));
+    }
+
+    @Test
     void unreadableValuesAreNamedSo() {
         for (String bad : new String[] {null, "", "not json", "null", "[1,2]", "{\"jobId\":42x}",
-                GOOD.replace("\"SIMULATION\"", "\"ROCKET\""),
+                GOOD.replace("\"SIMULATION\"", "\"no such/type\""),
                 GOOD.replace("\"maxRetries\":2", "\"maxRetries\":\"two\""),
                 GOOD.replace("\"maxRetries\":2", "\"maxRetries\":99999999999999999999"),
                 GOOD.replace("0193a1c2-7f00-7000-8000-000000000001", "not-a-uuid"),

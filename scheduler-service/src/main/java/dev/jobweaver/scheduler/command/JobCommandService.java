@@ -299,7 +299,7 @@ public class JobCommandService {
             return null;
         }
         List<String> problems = new ArrayList<>(1);
-        Payloads.check(JobType.valueOf(job.jobType()), payload, StepRules.Limits.CEILINGS, problems, 1);
+        Payloads.check(JobType.of(job.jobType()), payload, StepRules.Limits.CEILINGS, problems, 1);
         return problems.isEmpty() ? null
                 : "the payload of a requeue of " + job.jobType() + " job " + job.jobId() + " is invalid: "
                         + problems.getFirst();

@@ -145,7 +145,7 @@ public class Dispatcher {
     static Map<String, Integer> typeLimits(Map<String, Integer> configured) {
         configured.forEach((type, max) -> {
             try {
-                JobType.valueOf(type);
+                JobType.of(type);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("jobweaver.scheduler.limits.job-types: " + type
                         + " is not a job type", e);
@@ -353,7 +353,7 @@ public class Dispatcher {
     /** The job's payload and lease, or null if its stored type or payload cannot be run. */
     private Dispatchable runnable(JobExecution job) {
         try {
-            JobType type = JobType.valueOf(job.jobType());
+            JobType type = JobType.of(job.jobType());
             JsonNode payload = mapper.readTree(job.instruction());
             List<String> problems = new ArrayList<>(1);
             Payloads.check(type, payload, StepRules.Limits.CEILINGS, problems, 1);

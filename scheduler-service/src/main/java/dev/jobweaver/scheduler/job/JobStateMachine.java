@@ -185,7 +185,7 @@ public final class JobStateMachine {
     public static RunJobEvent runEvent(JobExecution attempt, JsonNode payload) {
         require(attempt.status() == JobStatus.RUNNING, attempt, "run");
         return new RunJobEvent(EventIds.runEventId(attempt.jobId(), attempt.attempt()), attempt.jobId(),
-                attempt.attempt(), JobType.valueOf(attempt.jobType()), payload, attempt.traceId(),
+                attempt.attempt(), JobType.of(attempt.jobType()), payload, attempt.traceId(),
                 attempt.createdAt(), attempt.dispatchedAt(), attempt.leaseUntil(), attempt.control());
     }
 

@@ -20,7 +20,8 @@ import java.time.Duration;
  * <p>The longest run is the job's {@code timeoutMs} when it sets one (the worker fails the attempt at that bound).
  * Otherwise, for a SIMULATION job, the sum over its steps: SLEEP and HTTP_CALL contribute their {@code durationMs} /
  * {@code latencyMs}; COMPUTE a pessimistic estimate per million iterations; LOG and FAIL nothing. An HTTP job's
- * longest run is its request's {@code timeoutMs}, and any other run the configured default. The grace covers the
+ * longest run is its request's {@code timeoutMs}; a job of any other type, whose payload only its handler reads, may
+ * run for the configured default. The grace covers the
  * wait in {@code run-job} before a worker picks the run up and the outcome's way back.
  */
 @Singleton
@@ -61,14 +62,15 @@ public class LeasePolicy {
         if (timeoutMs != null && timeoutMs > 0) {
             return Duration.ofMillis(Math.min(timeoutMs, MAX_MILLIS)).plus(grace);
         }
-        return switch (type) {
-            case SIMULATION -> leaseFor(Payloads.simulation(payload));
-            case HTTP -> {
-                HttpCallPayload http = Payloads.http(payload);
-                yield (http.timeoutMs() != null && http.timeoutMs() > 0
-                        ? Duration.ofMillis(Math.min(http.timeoutMs(), MAX_MILLIS)) : defaultRun).plus(grace);
-            }
-        };
+        if (type.equals(JobType.SIMULATION)) {
+            return leaseFor(Payloads.simulation(payload));
+        }
+        if (type.equals(JobType.HTTP)) {
+            HttpCallPayload http = Payloads.http(payload);
+            return (http.timeoutMs() != null && http.timeoutMs() > 0
+                    ? Duration.ofMillis(Math.min(http.timeoutMs(), MAX_MILLIS)) : defaultRun).plus(grace);
+        }
+        return defaultRun.plus(grace);
     }
 
     /** The longest time the steps of {@code payload} can take on a healthy worker. */

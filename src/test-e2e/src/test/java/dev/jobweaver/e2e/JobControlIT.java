@@ -117,9 +117,9 @@ class JobControlIT {
         assertThat(priority.status()).isEqualTo(400);
         assertThat(priority.body().path("message").asText()).contains("priority");
 
-        JobWeaverClient.Answer type = api.submit("{\"jobType\":\"ROCKET\",\"payload\":{}}");
+        JobWeaverClient.Answer type = api.submit("{\"jobType\":\"ROCKET LAUNCH\",\"payload\":{}}");
         assertThat(type.status()).isEqualTo(400);
-        assertThat(type.body().path("message").asText()).contains("jobType").contains("HTTP");
+        assertThat(type.body().path("message").asText()).contains("jobType").contains("ROCKET LAUNCH");
     }
 
     private static String body(String control) {

@@ -7,23 +7,24 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumMap;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jboss.logging.Logger;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
- * The worker's job handlers by {@link JobType}, collected from the CDI beans implementing {@link JobHandler}. Two
- * handlers for one type fail start-up; a type with none fails each of its runs with {@code WORKER.UNKNOWN_JOB_TYPE}.
+ * The worker's job handlers by {@link JobType}, collected from the CDI beans implementing {@link JobHandler}: the
+ * types this worker declares. Two handlers for one type fail start-up.
  */
 @ApplicationScoped
 @Startup // a duplicate handler stops the worker before it takes a record
 public class HandlerRegistry {
 
-    private static final Logger LOG = Logger.getLogger(HandlerRegistry.class);
-
-    private final Map<JobType, JobHandler<?>> byType = new EnumMap<>(JobType.class);
+    private final Map<JobType, JobHandler<?>> byType = new HashMap<>();
+    private final SortedSet<JobType> types = new TreeSet<>(Comparator.comparing(JobType::name));
 
     /** A handler and the name start-up errors call it by. */
     public record Named(JobHandler<?> handler, String name) {
@@ -36,7 +37,7 @@ public class HandlerRegistry {
 
     /** A registry of exactly {@code handlers}; IllegalStateException naming both if two run one type. */
     public HandlerRegistry(List<Named> handlers) {
-        Map<JobType, String> names = new EnumMap<>(JobType.class);
+        Map<JobType, String> names = new HashMap<>();
         for (Named named : handlers) {
             JobType type = named.handler().type();
             if (type == null) {
@@ -48,11 +49,7 @@ public class HandlerRegistry {
                         + named.name() + "; keep one");
             }
             byType.put(type, named.handler());
-        }
-        List<JobType> missing = new ArrayList<>(List.of(JobType.values()));
-        missing.removeAll(byType.keySet());
-        if (!missing.isEmpty()) {
-            LOG.warnf("no job handler for %s: such jobs fail with WORKER.UNKNOWN_JOB_TYPE", missing);
+            types.add(type);
         }
     }
 
@@ -69,8 +66,8 @@ public class HandlerRegistry {
         return type == null ? null : byType.get(type);
     }
 
-    /** The types this worker can run. */
+    /** The types this worker can run, by name. */
     public Set<JobType> types() {
-        return Collections.unmodifiableSet(byType.keySet());
+        return Collections.unmodifiableSortedSet(types);
     }
 }

@@ -27,6 +27,17 @@ class HandlerRegistryTest {
     }
 
     @Test
+    void aTeamsOwnTypeIsFoundByItsName() {
+        Fake resize = new Fake(JobType.of("image.resize"));
+
+        HandlerRegistry registry = new HandlerRegistry(List.of(new HandlerRegistry.Named(resize, "resize")));
+
+        assertThat(registry.handler(JobType.of("image.resize"))).isSameAs(resize);
+        assertThat(registry.handler(JobType.of("image.crop"))).isNull();
+        assertThat(registry.types()).containsExactly(JobType.of("image.resize"));
+    }
+
+    @Test
     void twoHandlersForOneTypeFailNamingBoth() {
         List<HandlerRegistry.Named> twice = List.of(new HandlerRegistry.Named(new Fake(JobType.HTTP), "FirstHttp"),
                 new HandlerRegistry.Named(new Fake(JobType.SIMULATION), "Simulation"),

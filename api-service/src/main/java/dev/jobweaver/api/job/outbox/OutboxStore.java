@@ -86,7 +86,7 @@ class OutboxStore {
                     List<Claimed> claimed = new ArrayList<>();
                     for (Row row : rows) {
                         claimed.add(new Claimed(row.getUUID("job_id"), row.getUUID("event_id"),
-                                row.getString("traceparent"), JobType.valueOf(row.getString("type")),
+                                row.getString("traceparent"), JobType.of(row.getString("type")),
                                 JobReadStore.payload(row.getString("instruction")), row.getInteger("max_retries"),
                                 row.getString("trace_id"), row.getOffsetDateTime("created_at").toInstant(),
                                 JobControlColumns.control(row), origin(row)));

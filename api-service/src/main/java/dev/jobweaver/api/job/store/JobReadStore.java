@@ -142,7 +142,7 @@ public class JobReadStore {
 
     /** A {@link StoredJob} from a row with {@link #COLUMNS}. */
     static StoredJob job(Row row) {
-        return new StoredJob(row.getUUID("id"), JobType.valueOf(row.getString("type")),
+        return new StoredJob(row.getUUID("id"), JobType.of(row.getString("type")),
                 payload(row.getString("instruction")), row.getString("trace_id"),
                 JobStatus.valueOf(row.getString("status")), row.getInteger("retry_count"),
                 row.getInteger("max_retries"), row.getInteger("attempts"), instant(row, "next_run_at"),

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.ElementKind;
@@ -43,7 +44,7 @@ public final class BodyErrors {
      * String-argument constructor/factory method to deserialize from String value ('x')".
      */
     private static final Pattern COERCED = Pattern.compile(
-            "(?:Cannot coerce|from) (empty String|String|Floating-point|Integer|Boolean|Object|Array) value");
+            "(?:Cannot coerce|from) (empty String|String|Floating-point|Integer|Number|Boolean|Object|Array) value");
     private static final Pattern TOKEN = Pattern.compile("JsonToken\\.([A-Z_]+)");
 
     private BodyErrors() {
@@ -79,6 +80,10 @@ public final class BodyErrors {
         }
         if (e instanceof MismatchedInputException mismatch) {
             return mismatched(mismatch, body, prefix);
+        }
+        if (e instanceof ValueInstantiationException value && value.getCause() instanceof IllegalArgumentException rule) {
+            // a value type's own rule (a job type's name): well-formed JSON that breaks it
+            return new ApiException(rule(body), path(prefix, value.getPath()) + " is not valid: " + rule.getMessage());
         }
         if (e instanceof JsonMappingException mapping) {
             String path = path(prefix, mapping.getPath());
@@ -232,6 +237,7 @@ public final class BodyErrors {
             return switch (coerced.group(1)) {
                 case "Floating-point" -> "a decimal number";
                 case "Integer" -> "an integer";
+                case "Number" -> "a number";
                 case "Boolean" -> "a boolean";
                 case "Object" -> "an object";
                 case "Array" -> "an array";

@@ -2,6 +2,7 @@ package dev.jobweaver.api.platform.http;
 
 import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.job.JobControlRules;
+import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.quarantine.Failures;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -72,6 +73,18 @@ public class RestSupport {
                     "path parameter " + name + " must be a UUID such as " + UuidText.EXAMPLE));
         }
         return UUID.fromString(value);
+    }
+
+    /** The job type filter {@code name}, null when absent; 400 when it is not a type's name. */
+    public JobType jobType(String name, String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (!JobType.isValid(value)) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter " + name + " must be a"
+                    + " job type's name, " + JobType.PATTERN + ", got '" + ClientText.cut(value) + "'"));
+        }
+        return JobType.of(value);
     }
 
     /** The tenant filter, null when absent; 400 when it is not a tenant name. */

@@ -3,13 +3,12 @@ import { api, query } from '../api.js';
 import { field, h, status, table, time } from '../dom.js';
 
 const STATES = ['OPEN', 'REQUEUED', 'DISCARDED'];
-const TYPES = ['SIMULATION', 'HTTP'];
 
 export default {
   async mount(main, { params }, ctx) {
     const tenant = h('input', { name: 'tenant', value: params.get('tenant') || '', dataset: { testid: 'dl-tenant' } });
-    const jobType = h('select', { name: 'jobType', dataset: { testid: 'dl-job-type' } }, h('option', { value: '' }, 'any'),
-      TYPES.map((t) => h('option', { value: t, selected: t === params.get('jobType') }, t)));
+    const jobType = h('input', { name: 'jobType', value: params.get('jobType') || '', placeholder: 'SIMULATION, HTTP, ...',
+      dataset: { testid: 'dl-job-type' } });
     const state = h('select', { name: 'state', dataset: { testid: 'dl-state' } },
       STATES.map((s) => h('option', { value: s, selected: s === (params.get('state') || 'OPEN') }, s)));
     const form = h('form', { className: 'filters', role: 'search', onsubmit: (event) => {

@@ -3,7 +3,6 @@ import { api, query } from '../api.js';
 import { field, h, json, status, table, time } from '../dom.js';
 
 const STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'REJECTED'];
-const TYPES = ['SIMULATION', 'HTTP'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function select(name, values, chosen, testid) {
@@ -15,7 +14,9 @@ function search(main, params, ctx) {
   const id = h('input', { name: 'id', value: params.get('id') || '', placeholder: 'job id',
     dataset: { testid: 'jobs-id' } });
   const statusFilter = select('status', STATUSES, params.get('status'), 'jobs-status');
-  const type = select('type', TYPES, params.get('type'), 'jobs-type');
+  // any handler's name is a type: typed in, the built-in ones offered
+  const type = h('input', { name: 'type', value: params.get('type') || '', placeholder: 'SIMULATION, HTTP, ...',
+    dataset: { testid: 'jobs-type' } });
   const tenant = h('input', { name: 'tenant', value: params.get('tenant') || '', dataset: { testid: 'jobs-tenant' } });
   const label = h('input', { name: 'label', value: params.getAll('label').join(', '), placeholder: 'key:value',
     dataset: { testid: 'jobs-label' } });
