@@ -98,6 +98,13 @@ public interface JobApiConfig {
         @WithDefault("65536")
         int maxBodyBytes();
 
+        /**
+         * Largest payload of a job of any type, in bytes of its JSON: a submission's, and the job of a schedule, a hook
+         * or a workflow node, whose bodies may be larger than a submission's; a larger one is answered 400.
+         */
+        @WithDefault("65536")
+        int maxPayloadBytes();
+
         /** Most steps a job may have. */
         @WithDefault("100")
         int maxSteps();

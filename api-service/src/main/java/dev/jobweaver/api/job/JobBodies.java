@@ -21,6 +21,7 @@ import dev.jobweaver.common.job.StepRules.Limits;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,10 +48,12 @@ public class JobBodies {
     private final ObjectReader http;
     private final Limits limits;
     private final int defaultRetryCount;
+    private final int maxPayloadBytes;
 
     @Inject
     public JobBodies(ObjectMapper mapper, JobApiConfig config) {
-        this(mapper, limitsOf(config.validation()), config.validation().defaultRetryCount());
+        this(mapper, limitsOf(config.validation()), config.validation().defaultRetryCount(),
+                config.validation().maxPayloadBytes());
         String beyond = limits.exceeding(Limits.CEILINGS);
         if (beyond != null) {
             // The scheduler and the worker quarantine jobs beyond the ceilings: accepting them here would lose them.
@@ -60,6 +63,10 @@ public class JobBodies {
     }
 
     JobBodies(ObjectMapper mapper, Limits limits, int defaultRetryCount) {
+        this(mapper, limits, defaultRetryCount, 65_536);
+    }
+
+    JobBodies(ObjectMapper mapper, Limits limits, int defaultRetryCount, int maxPayloadBytes) {
         ObjectMapper strict = StrictJson.strictCopy(mapper);
         // the records of common's payloads refuse unknown fields for the worker; a client's extra fields are dropped
         strict.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -68,6 +75,7 @@ public class JobBodies {
         this.http = strict.readerFor(HttpCallPayload.class);
         this.limits = limits;
         this.defaultRetryCount = defaultRetryCount;
+        this.maxPayloadBytes = maxPayloadBytes;
     }
 
     private static Limits limitsOf(JobApiConfig.Validation config) {
@@ -91,7 +99,12 @@ public class JobBodies {
         if (bound == null) {
             throw BodyErrors.notAnObject("null", JobRequest.class);
         }
-        return normalised(bound, "");
+        JobRequest job = normalised(bound, "");
+        if (body.length > maxPayloadBytes) {
+            // a payload is shorter than the body that holds it: most bodies need no measuring
+            checkSize(job.payload(), "payload", ApiErrorCode.INVALID_JOB_REQUEST);
+        }
+        return job;
     }
 
     /**
@@ -110,7 +123,9 @@ public class JobBodies {
             } catch (IOException e) {
                 throw BodyErrors.unreadable(e);
             }
-            return normalised(bound, field + ".");
+            JobRequest normalised = normalised(bound, field + ".");
+            checkSize(normalised.payload(), field + ".payload", rule);
+            return normalised;
         });
     }
 
@@ -129,8 +144,9 @@ public class JobBodies {
      */
     public JsonNode payload(JobType type, JsonNode payload, ApiErrorCode rule) {
         JsonNode normalised = answeredWith(rule, () -> tree(type, payload, "payload"));
+        checkSize(normalised, "payload", rule);
         List<String> violations = violations(new JobRequest(type, normalised, null, null, null, null, null, null,
-                null, null), Instant.now());
+                null, null, null), Instant.now());
         if (!violations.isEmpty()) {
             throw new ApiException(rule, String.join("; ", violations));
         }
@@ -205,6 +221,18 @@ public class JobBodies {
             throw BodyErrors.unreadable(e, JobRequest.class, field);
         } catch (IOException e) {
             throw BodyErrors.unreadable(e);
+        }
+    }
+
+    /** A 400 with {@code rule} naming {@code field} when {@code payload} is longer than the bound as JSON. */
+    private void checkSize(JsonNode payload, String field, ApiErrorCode rule) {
+        if (payload == null) {
+            return;
+        }
+        int bytes = payload.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > maxPayloadBytes) {
+            throw new ApiException(rule, field + " must be at most " + maxPayloadBytes + " bytes of JSON, got " + bytes
+                    + "; pass larger data by reference (a URL, an object store key)");
         }
     }
 

@@ -77,7 +77,10 @@ public record JobRequest(
         String tenant,
         @Schema(description = "up to 16 string pairs, filterable with GET /api/jobs?label=key:value; keys 1 to 63"
                 + " letters, digits, '.', '_', '/' or '-', values at most 255 characters")
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        @Schema(description = "the queue whose workers run the job, [a-z0-9][a-z0-9-]{0,62} (default 'default')",
+                pattern = "[a-z0-9][a-z0-9-]{0,62}")
+        String queue) {
 
     /** A body the endpoint takes, as a refusal of an empty or non-object body shows it. */
     static final String EXAMPLE = "{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":[...]}}";
@@ -89,13 +92,13 @@ public record JobRequest(
 
     /** A request of the original API, its steps as a record: type, payload and retries, no job control. */
     public JobRequest(JobType jobType, JobPayload payload, Integer maxRetryCount) {
-        this(jobType, Payloads.tree(payload), maxRetryCount, null, null, null, null, null, null, null);
+        this(jobType, Payloads.tree(payload), maxRetryCount, null, null, null, null, null, null, null, null);
     }
 
     /** This request with {@code payload} in place of its own. */
     JobRequest withPayload(JsonNode payload) {
         return new JobRequest(jobType, payload, maxRetryCount, priority, runAt, delayMs, timeoutMs, retryDelaysMs,
-                tenant, labels);
+                tenant, labels, queue);
     }
 
     /**
@@ -120,12 +123,12 @@ public record JobRequest(
             start = acceptedAt;
         }
         if (priority == null && start == null && timeoutMs == null && retryDelaysMs == null && tenant == null
-                && labels == null) {
+                && labels == null && queue == null) {
             return null;
         }
         return new JobControl(priority, start, timeoutMs, retryDelaysMs == null ? null
                 : Collections.unmodifiableList(new ArrayList<>(retryDelaysMs)),
-                tenant, labels == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(labels)));
+                tenant, labels == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(labels)), queue);
     }
 
     /**

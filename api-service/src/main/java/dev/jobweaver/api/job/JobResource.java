@@ -304,7 +304,8 @@ public class JobResource {
     @GET
     @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "List jobs", description = "Newest first, optionally filtered by type, status, priority,"
-            + " tenant, labels and the schedule that made them (every filter given must match).")
+            + " tenant, queue, labels and the schedule or workflow run that made them (every filter given must"
+            + " match).")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobPage.class)))
     public Uni<JobPage> list(
             @Parameter(description = "job type filter", schema = @Schema(type = SchemaType.STRING,
@@ -321,6 +322,8 @@ public class JobResource {
                     format = "uuid")) @QueryParam("scheduleId") String scheduleId,
             @Parameter(description = "only the jobs of this workflow run's nodes", schema = @Schema(
                     type = SchemaType.STRING, format = "uuid")) @QueryParam("workflowRunId") String workflowRunId,
+            @Parameter(description = "only the jobs of this queue", schema = @Schema(type = SchemaType.STRING,
+                    pattern = "[a-z0-9][a-z0-9-]{0,62}")) @QueryParam("queue") String queue,
             @BeanParam PageQuery pages) {
         Caller caller = callers.current();
         JobType typeFilter = rest.jobType("type", type);
@@ -332,7 +335,7 @@ public class JobResource {
         UUID runFilter = uuidParam("workflowRunId", workflowRunId);
         RestSupport.Paging paging = rest.paging(pages);
         JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
-                labelFilter, scheduleFilter, runFilter);
+                labelFilter, scheduleFilter, runFilter, rest.queue(queue));
         return queries.list(filter, paging.page(), paging.size())
                 .map(slice -> paging.of(slice, JobView::of, JobPage::new));
     }

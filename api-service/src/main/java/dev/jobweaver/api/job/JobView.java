@@ -17,8 +17,8 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
- * A job as {@code GET /api/jobs/{id}} shows it: the fields of the original API, then its job control (priority and
- * tenant always, the others when the job has them) and its result when it has one.
+ * A job as {@code GET /api/jobs/{id}} shows it: the fields of the original API, then its job control (priority,
+ * tenant and queue always, the others when the job has them) and its result when it has one.
  *
  * @param maxRetries retries allowed after the first attempt
  * @param retryCount retries made so far
@@ -36,13 +36,14 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param startedAt when the latest attempt started (a worker's clock); absent before the first
  */
 @RegisterForReflection
-public record JobView(UUID id, JobType type, JobStatus status, String traceId, int maxRetries, int retryCount,
+public record JobView(UUID id, @Schema(type = SchemaType.STRING, pattern = JobType.PATTERN) JobType type, JobStatus status, String traceId, int maxRetries, int retryCount,
                       int attempts, Instant nextRunAt, String lastError, Instant createdAt, Instant updatedAt,
                       Instant finishedAt,
                       @Schema(type = SchemaType.OBJECT, oneOf = {JobPayload.class, HttpCallPayload.class},
                               description = "what the job does, shaped by its type") JsonNode payload,
                       Priority priority,
                       String tenant,
+                      @Schema(description = "the queue whose workers run the job") String queue,
                       @JsonInclude(JsonInclude.Include.NON_NULL) Instant runAt,
                       @JsonInclude(JsonInclude.Include.NON_NULL) Long timeoutMs,
                       @JsonInclude(JsonInclude.Include.NON_NULL) List<Long> retryDelaysMs,
@@ -60,7 +61,7 @@ public record JobView(UUID id, JobType type, JobStatus status, String traceId, i
     static JobView of(StoredJob job) {
         return new JobView(job.id(), job.type(), job.status(), job.traceId(), job.maxRetries(), job.retryCount(),
                 job.attempts(), job.nextRunAt(), job.lastError(), job.createdAt(), job.updatedAt(), job.finishedAt(),
-                job.instruction(), job.priority(), job.tenant(), job.runAt(), job.timeoutMs(), job.retryDelaysMs(),
+                job.instruction(), job.priority(), job.tenant(), job.queue(), job.runAt(), job.timeoutMs(), job.retryDelaysMs(),
                 job.labels(), job.result(), job.origin() == null ? null : job.origin().scheduleId(),
                 job.origin() == null ? null : job.origin().scheduledFor(),
                 job.origin() == null ? null : job.origin().workflowId(),

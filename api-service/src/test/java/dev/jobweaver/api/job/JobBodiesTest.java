@@ -75,6 +75,28 @@ class JobBodiesTest {
     }
 
     @Test
+    void aPayloadOverItsBoundIsRefusedWhateverItsTypeAndWhereverItIs() {
+        JobBodies small = new JobBodies(new ObjectMapper().findAndRegisterModules(), StepRules.Limits.DEFAULTS, 3, 64);
+        String big = "\"" + "x".repeat(60) + "\"";
+
+        for (String type : new String[] {"image.resize", "HTTP"}) {
+            String payload = type.equals("HTTP") ? "{\"method\":\"POST\",\"url\":\"https://a.example\",\"body\":" + big + "}"
+                    : "{\"data\":" + big + "}";
+            ApiException refused = catchThrowableOfType(ApiException.class, () -> small.read(
+                    ("{\"jobType\":\"" + type + "\",\"payload\":" + payload + "}").getBytes(StandardCharsets.UTF_8)));
+            assertThat(refused.code()).as(type).isEqualTo(ApiErrorCode.INVALID_JOB_REQUEST);
+            assertThat(refused.getMessage()).as(type).startsWith("payload must be at most 64 bytes of JSON, got ");
+        }
+        ApiException template = catchThrowableOfType(ApiException.class, () -> small.member(new ObjectMapper().readTree(
+                "{\"jobType\":\"image.resize\",\"payload\":{\"data\":" + big + "}}"), "job",
+                ApiErrorCode.INVALID_SCHEDULE_REQUEST));
+        assertThat(template.code()).isEqualTo(ApiErrorCode.INVALID_SCHEDULE_REQUEST);
+        assertThat(template.getMessage()).startsWith("job.payload must be at most 64 bytes of JSON, got 71");
+        assertThat(small.read("{\"jobType\":\"image.resize\",\"payload\":{\"a\":1}}".getBytes(StandardCharsets.UTF_8))
+                .payload().toString()).isEqualTo("{\"a\":1}");
+    }
+
+    @Test
     void extraFieldsInsideStepsAreDroppedAsTheOriginalApiDid() {
         JobRequest request = reader.read("""
                 {"jobType":"SIMULATION","payload":{"steps":[{"action":"LOG","message":"hi","colour":"red"}],"x":1}}"""

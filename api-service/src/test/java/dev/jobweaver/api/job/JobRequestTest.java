@@ -20,7 +20,7 @@ class JobRequestTest {
 
     private static JobRequest request(Priority priority, String runAt, Long delayMs) {
         return new JobRequest(JobType.SIMULATION, Payloads.tree(new JobPayload(List.of(new Step.Log("x")))), 1,
-                priority, runAt, delayMs, null, null, null, null);
+                priority, runAt, delayMs, null, null, null, null, null);
     }
 
     @Test
@@ -51,9 +51,9 @@ class JobRequestTest {
     @Test
     void everyFieldGivenIsCarried() {
         JobRequest request = new JobRequest(JobType.SIMULATION, null, 1, Priority.LOW, null, null, 30_000L,
-                List.of(100L, 200L), "acme", Map.of("team", "billing"));
+                List.of(100L, 200L), "acme", Map.of("team", "billing"), "images");
 
         assertThat(request.control(ACCEPTED)).isEqualTo(new JobControl(Priority.LOW, null, 30_000L,
-                List.of(100L, 200L), "acme", Map.of("team", "billing")));
+                List.of(100L, 200L), "acme", Map.of("team", "billing"), "images"));
     }
 }

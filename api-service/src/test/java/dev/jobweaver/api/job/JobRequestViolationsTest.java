@@ -146,7 +146,20 @@ class JobRequestViolationsTest {
     private static JobRequest controlled(Priority priority, String runAt, Long delayMs, Long timeoutMs,
                                          List<Long> retryDelaysMs, String tenant, Map<String, String> labels) {
         return new JobRequest(JobType.SIMULATION, LOG, 1, priority, runAt, delayMs, timeoutMs, retryDelaysMs, tenant,
-                labels);
+                labels, null);
+    }
+
+    @Test
+    void aQueueIsANameLikeATenants() {
+        JobRequest images = new JobRequest(JobType.SIMULATION, LOG, 1, null, null, null, null, null, null, null,
+                "images-eu-1");
+        JobRequest upper = new JobRequest(JobType.SIMULATION, LOG, 1, null, null, null, null, null, null, null,
+                "Images");
+
+        assertThat(validator.violations(images, NOW)).isEmpty();
+        assertThat(images.control(NOW).queue()).isEqualTo("images-eu-1");
+        assertThat(validator.violations(upper, NOW)).containsExactly(
+                "queue must match [a-z0-9][a-z0-9-]{0,62}, got 'Images'");
     }
 
     private static Map<String, String> labels(int count) {
@@ -265,7 +278,7 @@ class JobRequestViolationsTest {
     @MethodSource("httpJobs")
     void httpPayloadsAreCheckedByTheirOwnRules(String payload, String expected) throws Exception {
         JobRequest request = new JobRequest(JobType.HTTP, new ObjectMapper().readTree(payload), 1, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null);
 
         List<String> violations = validator.violations(request, NOW);
 
@@ -278,7 +291,7 @@ class JobRequestViolationsTest {
 
     @Test
     void anHttpJobWithoutPayloadIsToldWhatItNeeds() {
-        JobRequest request = new JobRequest(JobType.HTTP, null, 1, null, null, null, null, null, null, null);
+        JobRequest request = new JobRequest(JobType.HTTP, null, 1, null, null, null, null, null, null, null, null);
 
         assertThat(validator.violations(request, NOW)).containsExactly(
                 "payload is required and must hold at least method and url");
@@ -286,7 +299,7 @@ class JobRequestViolationsTest {
 
     @Test
     void aSimulationPayloadOfAnHttpJobIsRefused() {
-        JobRequest request = new JobRequest(JobType.HTTP, LOG, 1, null, null, null, null, null, null, null);
+        JobRequest request = new JobRequest(JobType.HTTP, LOG, 1, null, null, null, null, null, null, null, null);
 
         assertThat(validator.violations(request, NOW)).anySatisfy(v -> assertThat(v).startsWith(
                 "payload is not an HTTP payload"));

@@ -18,6 +18,7 @@ import java.util.Map;
  * @param retryDelaysMs the delay before each retry: retry n waits entry min(n, last); null means exponential backoff
  * @param tenant the owner; null means {@value #DEFAULT_TENANT}
  * @param labels free string pairs, filterable in the API; null means none
+ * @param queue the queue whose workers run the job; null means {@value #DEFAULT_QUEUE}
  */
 @RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -27,13 +28,22 @@ public record JobControl(
         Long timeoutMs,
         List<Long> retryDelaysMs,
         String tenant,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        String queue) {
 
     /** The tenant of a job that names none. */
     public static final String DEFAULT_TENANT = "default";
+    /** The queue of a job that names none. */
+    public static final String DEFAULT_QUEUE = "default";
 
     /** A job that asks for nothing special. */
-    public static final JobControl DEFAULTS = new JobControl(null, null, null, null, null, null);
+    public static final JobControl DEFAULTS = new JobControl(null, null, null, null, null, null, null);
+
+    /** Job control on the default queue. */
+    public JobControl(Priority priority, Instant runAt, Long timeoutMs, List<Long> retryDelaysMs, String tenant,
+                      Map<String, String> labels) {
+        this(priority, runAt, timeoutMs, retryDelaysMs, tenant, labels, null);
+    }
 
     /** {@code control}, or {@link #DEFAULTS} when absent (an event from before job control). */
     public static JobControl orDefaults(JobControl control) {
@@ -48,6 +58,11 @@ public record JobControl(
     /** The tenant, {@value #DEFAULT_TENANT} when unset. */
     public String tenantOrDefault() {
         return tenant == null ? DEFAULT_TENANT : tenant;
+    }
+
+    /** The queue, {@value #DEFAULT_QUEUE} when unset. */
+    public String queueOrDefault() {
+        return queue == null ? DEFAULT_QUEUE : queue;
     }
 
     /** The labels, empty when unset. */

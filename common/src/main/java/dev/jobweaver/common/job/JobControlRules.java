@@ -27,6 +27,8 @@ public final class JobControlRules {
     public static final int MAX_LABEL_VALUE = 255;
     /** What a tenant looks like. */
     public static final Pattern TENANT = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+    /** What a queue's name looks like: as a tenant's, so that it fits a Kafka topic's name and a DNS label. */
+    public static final Pattern QUEUE = TENANT;
     /** What a label key looks like: a letter or digit first, then letters, digits, '.', '_', '/' or '-'. */
     public static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]{0,62}");
 
@@ -63,6 +65,9 @@ public final class JobControlRules {
         }
         if (control.tenant() != null && !TENANT.matcher(control.tenant()).matches()) {
             out.add("tenant must match [a-z0-9][a-z0-9-]{0,62}, got '" + cut(control.tenant()) + "'");
+        }
+        if (control.queue() != null && !QUEUE.matcher(control.queue()).matches()) {
+            out.add("queue must match [a-z0-9][a-z0-9-]{0,62}, got '" + cut(control.queue()) + "'");
         }
         Map<String, String> labels = control.labels();
         if (labels != null) {

@@ -41,6 +41,9 @@ class JobControlRulesTest {
                 .startsWith("tenant must match");
         assertThat(problems(control(null, null, null, "a".repeat(64), null))).singleElement().asString()
                 .startsWith("tenant must match");
+        assertThat(problems(new JobControl(null, null, null, null, null, null, "Images")))
+                .containsExactly("queue must match [a-z0-9][a-z0-9-]{0,62}, got 'Images'");
+        assertThat(problems(new JobControl(null, null, null, null, null, null, "images-eu"))).isEmpty();
         assertThat(problems(control(null, null, null, null, Map.of("bad key", "x")))).singleElement().asString()
                 .startsWith("labels has an invalid key 'bad key'");
         assertThat(problems(control(null, null, null, null, Map.of("k", "v".repeat(256))))).singleElement()

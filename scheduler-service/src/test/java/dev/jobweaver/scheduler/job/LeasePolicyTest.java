@@ -90,4 +90,14 @@ class LeasePolicyTest {
         assertThat(policy.leaseFor(JobType.HTTP, mapper.readTree("{\"method\":\"GET\",\"url\":\"https://example.test\"}"),
                 new JobControl(null, null, 20_000L, null, null, null))).isEqualTo(Duration.ofSeconds(80));
     }
+
+    @Test
+    void aTypeOfATeamsOwnRunsForItsTimeoutOrTheConfiguredDefault() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        JobType resize = JobType.of("image.resize");
+        assertThat(policy.leaseFor(resize, mapper.readTree("{\"steps\":[{\"action\":\"SLEEP\",\"durationMs\":1}]}"),
+                null)).as("its payload is its handler's: no steps are read").isEqualTo(Duration.ofMinutes(11));
+        assertThat(policy.leaseFor(resize, mapper.readTree("{}"), new JobControl(null, null, 5_000L, null, null, null)))
+                .isEqualTo(Duration.ofSeconds(65));
+    }
 }

@@ -38,7 +38,7 @@ class OutboxStore {
     private static final String CLAIM = """
             SELECT o.job_id, o.event_id, o.traceparent, j.type, j.instruction::text AS instruction, j.max_retries,
                    j.trace_id, j.created_at, j.priority, j.run_at, j.timeout_ms,
-                   j.retry_delays_ms::text AS retry_delays_ms, j.tenant, j.labels::text AS labels,
+                   j.retry_delays_ms::text AS retry_delays_ms, j.tenant, j.labels::text AS labels, j.queue,
                    %s
             FROM job_outbox o JOIN jobs j ON j.id = o.job_id
             WHERE o.created_at < $1 OR (o.relay_instance = $3 AND o.created_at < $4)

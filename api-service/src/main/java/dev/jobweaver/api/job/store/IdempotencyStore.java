@@ -40,10 +40,10 @@ public class IdempotencyStore {
                 RETURNING job_id
             ), new_jobs AS (
                 INSERT INTO jobs (id, type, instruction, trace_id, status, max_retries, next_run_at, created_at,
-                                  updated_at, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels)
+                                  updated_at, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, queue)
                 SELECT c.job_id, $2, $3::text::jsonb, $4, 'PENDING', $5,
                        coalesce($13::timestamptz, $6::timestamptz), $6, $6, $12, $13, $14, $15::text::jsonb, $11,
-                       $16::text::jsonb
+                       $16::text::jsonb, $20
                 FROM claimed c
                 RETURNING id, created_at
             )
@@ -103,6 +103,7 @@ public class IdempotencyStore {
         parameters.addValue(key);
         parameters.addValue(fingerprint);
         parameters.addValue(SubmissionStore.utc(expiredAt));
+        parameters.addValue(control.queueOrDefault());
         return pool.preparedQuery(CLAIM_AND_INSERT).execute(parameters).map(rows -> rows.rowCount() > 0);
     }
 

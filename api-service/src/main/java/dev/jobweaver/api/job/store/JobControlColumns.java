@@ -14,7 +14,7 @@ public final class JobControlColumns {
 
     /** The job-control columns, with the JSON ones as text, in the order {@link #control(Row)} reads them. */
     static final String SELECT = "priority, run_at, timeout_ms, retry_delays_ms::text AS retry_delays_ms, tenant,"
-            + " labels::text AS labels";
+            + " labels::text AS labels, queue";
 
     private static final TypeReference<List<Long>> DELAYS = new TypeReference<>() {
     };
@@ -48,9 +48,10 @@ public final class JobControlColumns {
     public static JobControl control(Row row) {
         Priority priority = priority(row);
         String tenant = row.getString("tenant");
+        String queue = row.getString("queue");
         JobControl control = new JobControl(priority == Priority.NORMAL ? null : priority, runAt(row),
                 row.getLong("timeout_ms"), retryDelays(row), JobControl.DEFAULT_TENANT.equals(tenant) ? null : tenant,
-                labels(row));
+                labels(row), JobControl.DEFAULT_QUEUE.equals(queue) ? null : queue);
         return control.equals(JobControl.DEFAULTS) ? null : control;
     }
 }

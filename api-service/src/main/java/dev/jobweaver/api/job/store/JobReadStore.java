@@ -66,9 +66,16 @@ public class JobReadStore {
      * @param labels pairs that must all be among the job's labels
      * @param scheduleId only the jobs this schedule made
      * @param workflowRunId only the jobs of this workflow run's nodes
+     * @param queue only the jobs of this queue
      */
     public record Filter(JobType type, JobStatus status, Priority priority, String tenant,
-                         List<Map.Entry<String, String>> labels, UUID scheduleId, UUID workflowRunId) {
+                         List<Map.Entry<String, String>> labels, UUID scheduleId, UUID workflowRunId, String queue) {
+
+        /** Without the queue filter. */
+        public Filter(JobType type, JobStatus status, Priority priority, String tenant,
+                      List<Map.Entry<String, String>> labels, UUID scheduleId, UUID workflowRunId) {
+            this(type, status, priority, tenant, labels, scheduleId, workflowRunId, null);
+        }
 
         /** Without the workflow run filter. */
         public Filter(JobType type, JobStatus status, Priority priority, String tenant,
@@ -108,6 +115,10 @@ public class JobReadStore {
         if (filter.tenant() != null) {
             params.add(filter.tenant());
             where.add("tenant = $" + params.size());
+        }
+        if (filter.queue() != null) {
+            params.add(filter.queue());
+            where.add("queue = $" + params.size());
         }
         if (filter.scheduleId() != null) {
             // jobs_schedule_created_at_idx (V7) serves this with the page's order
@@ -150,7 +161,8 @@ public class JobReadStore {
                 instant(row, "finished_at"), row.getLong("status_version"), JobControlColumns.priority(row),
                 JobControlColumns.runAt(row), row.getLong("timeout_ms"), JobControlColumns.retryDelays(row),
                 row.getString("tenant"), JobControlColumns.labels(row),
-                JsonColumns.tree(row.getString("result")), origin(row), instant(row, "started_at"));
+                JsonColumns.tree(row.getString("result")), origin(row), instant(row, "started_at"),
+                row.getString("queue"));
     }
 
     /** What made a row's job; null for a client's submission. */

@@ -39,7 +39,7 @@ public class SubmissionStore {
     private static final String INSERT_ONCE = insert(
             ", schedule_id, scheduled_for, workflow_id, workflow_run_id, node_id, workflow_max_concurrency",
             ", t.schedule_id, t.scheduled_for, t.workflow_id, t.workflow_run_id, t.node_id, t.workflow_max_concurrency",
-            ", $17::uuid[], $18::timestamptz[], $19::uuid[], $20::uuid[], $21::text[], $22::int4[]",
+            ", $18::uuid[], $19::timestamptz[], $20::uuid[], $21::uuid[], $22::text[], $23::int4[]",
             ", schedule_id, scheduled_for, workflow_id, workflow_run_id, node_id, workflow_max_concurrency",
             " ON CONFLICT (id) DO NOTHING") + " RETURNING job_id";
 
@@ -52,14 +52,16 @@ public class SubmissionStore {
         return """
                 WITH new_jobs AS (
                     INSERT INTO jobs (id, type, instruction, trace_id, status, max_retries, next_run_at, created_at,
-                                      updated_at, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels%s)
+                                      updated_at, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels,
+                                      queue%s)
                     SELECT t.id, t.type, t.instruction::jsonb, t.trace_id, 'PENDING', t.max_retries,
                            coalesce(t.run_at, t.created_at), t.created_at, t.created_at, t.priority, t.run_at,
-                           t.timeout_ms, t.retry_delays_ms::jsonb, t.tenant, t.labels::jsonb%s
+                           t.timeout_ms, t.retry_delays_ms::jsonb, t.tenant, t.labels::jsonb, t.queue%s
                     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int4[], $6::timestamptz[],
-                                $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[]%s)
+                                $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[],
+                                $17::text[]%s)
                          AS t(id, type, instruction, trace_id, max_retries, created_at, priority, run_at, timeout_ms,
-                              retry_delays_ms, tenant, labels%s)%s
+                              retry_delays_ms, tenant, labels, queue%s)%s
                     RETURNING id, created_at
                 )
                 INSERT INTO job_outbox (job_id, event_id, traceparent, created_at, relay_instance, event_bytes)
@@ -174,6 +176,7 @@ public class SubmissionStore {
         parameters.addValue(Columns.of(jobs, job -> job.controlOrDefaults().tenantOrDefault(), String[]::new));
         parameters.addValue(Columns.of(jobs, job -> JsonColumns.write(job.controlOrDefaults().labels()),
                 String[]::new));
+        parameters.addValue(Columns.of(jobs, job -> job.controlOrDefaults().queueOrDefault(), String[]::new));
         return parameters;
     }
 

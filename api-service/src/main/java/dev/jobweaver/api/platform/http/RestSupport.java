@@ -87,6 +87,18 @@ public class RestSupport {
         return JobType.of(value);
     }
 
+    /** The queue filter, null when absent; 400 when it is not a queue's name. */
+    public String queue(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (!JobControlRules.QUEUE.matcher(value).matches()) {
+            throw refused(new ApiException(ApiErrorCode.INVALID_PARAMETER, "query parameter queue must match"
+                    + " [a-z0-9][a-z0-9-]{0,62}, got '" + ClientText.cut(value) + "'"));
+        }
+        return value;
+    }
+
     /** The tenant filter, null when absent; 400 when it is not a tenant name. */
     public String tenant(String value) {
         if (value == null || value.isEmpty()) {

@@ -130,6 +130,7 @@ public class JobInserts {
         arrays.addValue(Columns.of(jobs, j -> j.origin() == null ? null : j.origin().workflowMaxConcurrency(),
                 Integer[]::new));
         arrays.addValue(limitedTypes.toArray(String[]::new));
+        arrays.addValue(queueColumn(jobs));
         return client.preparedQuery(INSERT).execute(arrays).map(rows -> {
             Map<UUID, JobStatus> inserted = new HashMap<>();
             Instant now = null;
@@ -197,6 +198,7 @@ public class JobInserts {
         jobColumns(jobs).forEach(arrays::addValue);
         controlColumns(jobs).forEach(arrays::addValue);
         originColumns(jobs).forEach(arrays::addValue);
+        arrays.addValue(queueColumn(jobs));
         return client.preparedQuery(FILL_EARLY_CANCELS).execute(arrays).map(rows -> {
             Map<UUID, JobStatus> cancelled = new HashMap<>();
             Instant now = null;
@@ -247,19 +249,24 @@ public class JobInserts {
                 Columns.of(jobs, j -> j.origin() == null ? null : j.origin().nodeId(), String[]::new));
     }
 
+    /** The array of each of {@code jobs}' queue, bound last by both. */
+    private static String[] queueColumn(List<NewJob> jobs) {
+        return Columns.of(jobs, j -> j.control().queueOrDefault(), String[]::new);
+    }
+
     /** Deletes the placeholders of cancels older than {@code ttl} whose job never came; the number deleted. */
     public Uni<Integer> expireEarlyCancels(Duration ttl) {
         return pool.preparedQuery(EXPIRE_EARLY_CANCELS).execute(Tuple.of(ttl.toMillis())).map(RowSet::rowCount);
     }
 
     /**
-     * {@code control} as a row stores it and a read returns it: the priority and tenant always set (the defaults for
+     * {@code control} as a row stores it and a read returns it: the priority, tenant and queue always set (the defaults for
      * a job that named none), the start time at the database's microseconds.
      */
     public static JobControl asStored(JobControl control) {
         JobControl c = JobControl.orDefaults(control);
         return new JobControl(c.priorityOrDefault(), c.runAt() == null ? null : c.runAt().truncatedTo(
                 ChronoUnit.MICROS), c.timeoutMs(), c.retryDelaysMs(), c.tenantOrDefault(),
-                c.labels());
+                c.labels(), c.queueOrDefault());
     }
 }

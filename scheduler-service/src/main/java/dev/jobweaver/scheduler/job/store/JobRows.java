@@ -49,7 +49,10 @@ final class JobRows {
                 tree(row.getString("result")));
     }
 
-    /** The control of a stored job; a row from before job control has the column defaults, NORMAL and 'default'. */
+    /**
+     * The control of a stored job; a row from before job control has the column defaults, NORMAL and 'default' (its
+     * tenant and its queue).
+     */
     private static JobControl control(Row row) {
         Long[] delays = row.getArrayOfLongs("retry_delays_ms");
         String labels = row.getString("labels");
@@ -62,7 +65,8 @@ final class JobRows {
             }
         }
         return new JobControl(Priority.valueOf(row.getString("priority")), instant(row, "run_at"),
-                row.getLong("timeout_ms"), delays == null ? null : List.of(delays), row.getString("tenant"), labelMap);
+                row.getLong("timeout_ms"), delays == null ? null : List.of(delays), row.getString("tenant"), labelMap,
+                row.getString("queue"));
     }
 
     private static JsonNode tree(String json) {

@@ -20,7 +20,7 @@ final class JobSql {
             job_id, job_type, trace_id, traceparent, instruction::text AS instruction, job_status, retry_count, \
             max_retries, attempt, next_run_at, lease_until, last_error, created_at, updated_at, dispatched_at, \
             started_at, finished_at, version, priority, run_at, timeout_ms, retry_delays_ms, tenant, \
-            labels::text AS labels, result::text AS result, now() AS db_now""";
+            labels::text AS labels, queue, result::text AS result, now() AS db_now""";
 
     /**
      * The {@code job_type} of a placeholder: a cancel kept for a job not ingested yet (migration V5 says why it is a
@@ -111,22 +111,23 @@ final class JobSql {
              INSERT INTO job_executions (job_id, job_type, trace_id, traceparent, instruction, job_status,
              retry_count, max_retries, attempt, next_run_at, lease_until, created_at, updated_at, dispatched_at,
              version, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for,
-             workflow_run_id, node_id, workflow_id, workflow_max_running)
+             workflow_run_id, node_id, workflow_id, workflow_max_running, queue)
              SELECT u.job_id, u.job_type, u.trace_id, u.traceparent, u.instruction::jsonb,
              CASE WHEN u.go THEN 'RUNNING' ELSE 'PENDING' END, 0, u.max_retries,
              CASE WHEN u.go THEN 1 ELSE 0 END, CASE WHEN u.due THEN now() ELSE u.run_at END,
              CASE WHEN u.go THEN now() + u.lease_ms * interval '1 millisecond' END,
              u.created_at, now(), CASE WHEN u.go THEN now() END, CASE WHEN u.go THEN 1 ELSE 0 END,
              u.priority, u.run_at, u.timeout_ms, u.retry_delays_ms::int8[], u.tenant, u.labels::jsonb,
-             u.schedule_id, u.scheduled_for, u.workflow_run_id, u.node_id, u.workflow_id, u.workflow_max_running
+             u.schedule_id, u.scheduled_for, u.workflow_run_id, u.node_id, u.workflow_id, u.workflow_max_running,
+             u.queue
              FROM (SELECT v.*, v.due AND v.ord <= s.n AND %s AS go FROM
              (SELECT w.*, w.run_at IS NULL OR w.run_at <= now() AS due FROM
              unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],
              $10::int8[], $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[],
-             $17::uuid[], $18::timestamptz[], $19::uuid[], $20::text[], $21::uuid[], $22::int4[])
+             $17::uuid[], $18::timestamptz[], $19::uuid[], $20::text[], $21::uuid[], $22::int4[], $24::text[])
              WITH ORDINALITY AS w(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at,
              lease_ms, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for,
-             workflow_run_id, node_id, workflow_id, workflow_max_running, ord)) v
+             workflow_run_id, node_id, workflow_id, workflow_max_running, queue, ord)) v
              CROSS JOIN slots s) u
              ON CONFLICT (job_id) DO NOTHING RETURNING job_id, job_status, next_run_at, now() AS db_now"""
             .formatted(INGESTION_FENCE, ANY_DUE, slotsUnder("$8::int4", "$9::int4"), UNLIMITED);
@@ -156,12 +157,12 @@ final class JobSql {
              finished_at = now(), version = 1, priority = u.priority, run_at = u.run_at, timeout_ms = u.timeout_ms,
              retry_delays_ms = u.retry_delays_ms::int8[], tenant = u.tenant, labels = u.labels::jsonb,
              schedule_id = u.schedule_id, scheduled_for = u.scheduled_for,
-             workflow_run_id = u.workflow_run_id, node_id = u.node_id
+             workflow_run_id = u.workflow_run_id, node_id = u.node_id, queue = u.queue
              FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],
              $8::text[], $9::timestamptz[], $10::int8[], $11::text[], $12::text[], $13::text[], $14::uuid[],
-             $15::timestamptz[], $16::uuid[], $17::text[])
+             $15::timestamptz[], $16::uuid[], $17::text[], $18::text[])
              AS u(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at, priority, run_at,
-             timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for, workflow_run_id, node_id)
+             timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for, workflow_run_id, node_id, queue)
              WHERE j.job_id = u.job_id AND j.job_type = '%1$s'
              RETURNING j.job_id, now() AS db_now""".formatted(EARLY_CANCEL);
 

@@ -3,3 +3,7 @@
 ALTER TABLE jobs ALTER COLUMN type TYPE varchar(100);
 ALTER TABLE subscriptions ALTER COLUMN job_type TYPE varchar(100);
 ALTER TABLE dead_letters ALTER COLUMN job_type TYPE varchar(100);
+
+-- The queue whose workers run the job ('default' unless the job names one). A column with a constant default is
+-- added without a rewrite.
+ALTER TABLE jobs ADD COLUMN queue varchar(63) NOT NULL DEFAULT 'default';
