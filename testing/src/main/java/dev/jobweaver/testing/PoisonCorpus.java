@@ -93,8 +93,9 @@ public final class PoisonCorpus {
                     out.add(mutated(good, key, path, "timestamp out of range",
                             MAPPER.getNodeFactory().textNode("+100000-01-01T00:00:00Z")));
                 } else if (ENUM_VALUE.matcher(text).matches()) {
+                    // with spaces: no enum's value, and no name either (a job type is any well-formed name)
                     out.add(mutated(good, key, path, "unknown enum value",
-                            MAPPER.getNodeFactory().textNode("NOT_A_" + text)));
+                            MAPPER.getNodeFactory().textNode("NOT A " + text)));
                 } else {
                     out.add(mutated(good, key, path, "over-long string",
                             MAPPER.getNodeFactory().textNode("x".repeat(OVERLONG))));

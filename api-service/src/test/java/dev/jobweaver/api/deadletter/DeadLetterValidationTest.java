@@ -40,7 +40,7 @@ class DeadLetterValidationTest {
                 Arguments.of("state", "ALL", "query parameter state 'ALL'"),
                 Arguments.of("state", "open", "query parameter state"),
                 Arguments.of("state", "OPEN,", "query parameter state"),
-                Arguments.of("jobType", "BATCH", "query parameter jobType 'BATCH'"),
+                Arguments.of("jobType", "BA TCH", "query parameter jobType must be a job type's name, [A-Za-z][A-Za-z0-9_.-]{0,99}, got 'BA TCH'"),
                 Arguments.of("page", "first", "query parameter page")));
     }
 
@@ -158,7 +158,7 @@ class DeadLetterValidationTest {
                 Arguments.of("limit over the bound", "{\"limit\":1001}", INVALID,
                         "limit must be between 1 and 1000, got 1001"),
                 Arguments.of("limit a string", "{\"limit\":\"ten\"}", MALFORMED, "limit must be an integer"),
-                Arguments.of("unknown jobType", "{\"jobType\":\"BATCH\"}", INVALID, "jobType 'BATCH'"),
+                Arguments.of("malformed jobType", "{\"jobType\":\"BA TCH\"}", INVALID, "jobType must be a job type's name"),
                 Arguments.of("jobType a number", "{\"jobType\":1}", MALFORMED, "jobType must be a string"),
                 Arguments.of("bad tenant", "{\"tenant\":\"Not_A_Tenant\"}", INVALID, "tenant must match"),
                 Arguments.of("failedAfter not an instant", "{\"failedAfter\":\"yesterday\"}", INVALID,

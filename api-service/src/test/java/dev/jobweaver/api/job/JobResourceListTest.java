@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.api.testing.Answers;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.common.job.JobStatus;
@@ -94,6 +95,27 @@ class JobResourceListTest {
         assertThat(both.getList("jobs.id", String.class)).doesNotContain(completed);
     }
 
+    @Test
+    void aJobOfATeamsOwnTypeOnItsOwnQueueIsShownAndFilteredByBoth() {
+        String queue = "images-" + Long.toString(System.nanoTime(), 36);
+        String id = Answers.expect(Jobs.submit("{\"jobType\":\"image.resize\",\"queue\":\"" + queue + "\","
+                + "\"payload\":{\"image\":\"s3://b/k.png\",\"sizes\":[64,128]}}"), 202, "a job of its own type")
+                .getString("jobId");
+        String plain = Jobs.submitOne();
+
+        JsonPath job = Jobs.get(id);
+        assertThat(job.getString("type")).isEqualTo("image.resize");
+        assertThat(job.getString("queue")).isEqualTo(queue);
+        assertThat(job.getList("payload.sizes")).containsExactly(64, 128);
+        assertThat(Jobs.get(plain).getString("queue")).isEqualTo("default");
+        JsonPath byQueue = given().queryParam("queue", queue).get("/api/jobs").then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(byQueue.getList("jobs.id")).containsExactly(id);
+        JsonPath byType = given().queryParam("type", "image.resize").queryParam("queue", queue).get("/api/jobs")
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(byType.getList("jobs.id")).containsExactly(id);
+    }
+
     static Stream<Arguments> badParameters() {
         return Stream.of(
                 Arguments.of("page", "-1"),
@@ -102,7 +124,7 @@ class JobResourceListTest {
                 Arguments.of("size", "101"),
                 Arguments.of("size", "1.5"),
                 Arguments.of("status", "DONE"),
-                Arguments.of("type", "BATCH"));
+                Arguments.of("type", "BA TCH"), Arguments.of("queue", "Images"));
     }
 
     @ParameterizedTest(name = "{0}={1}")

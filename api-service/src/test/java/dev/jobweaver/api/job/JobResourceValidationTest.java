@@ -54,8 +54,13 @@ class JobResourceValidationTest {
                         "{\"durationMs\":5}")), INVALID, "payload.steps[1].action is required"),
                 Arguments.of("null step", job(steps("null")), INVALID, "payload.steps[0]"),
                 // job type
-                Arguments.of("unknown jobType", "{\"jobType\":\"BATCH\",\"payload\":"
-                        + steps("{\"action\":\"LOG\",\"message\":\"x\"}") + "}", INVALID, "jobType 'BATCH'"),
+                Arguments.of("malformed jobType", "{\"jobType\":\"BA TCH\",\"payload\":"
+                        + steps("{\"action\":\"LOG\",\"message\":\"x\"}") + "}", INVALID, "jobType is not valid: a job type"
+                        + " must be a letter then at most 99 letters, digits, '_', '.' or '-' ([A-Za-z][A-Za-z0-9_.-]{0,99}),"
+                        + " got 'BA TCH'"),
+                Arguments.of("malformed queue", "{\"jobType\":\"SIMULATION\",\"queue\":\"Images\",\"payload\":"
+                        + steps("{\"action\":\"LOG\",\"message\":\"x\"}") + "}", INVALID,
+                        "queue must match [a-z0-9][a-z0-9-]{0,62}, got 'Images'"),
                 Arguments.of("missing jobType", "{\"payload\":" + steps("{\"action\":\"LOG\",\"message\":\"x\"}")
                         + "}", INVALID, "jobType is required"),
                 // step list

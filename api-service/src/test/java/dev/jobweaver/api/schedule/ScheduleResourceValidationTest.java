@@ -91,8 +91,8 @@ class ScheduleResourceValidationTest {
                         "workflowId 3fa85f64-5717-4562-b3fc-2c963f66afa6 names no workflow"),
                 Arguments.of("job without jobType", withJob("{\"payload\":{\"steps\":[{\"action\":\"LOG\","
                         + "\"message\":\"x\"}]}}"), INVALID, "job.jobType is required"),
-                Arguments.of("job with unknown jobType", withJob("{\"jobType\":\"BATCH\",\"payload\":{\"steps\":[]}}"),
-                        INVALID, "job.jobType 'BATCH' is not a known value"),
+                Arguments.of("job with malformed jobType", withJob("{\"jobType\":\"BA TCH\",\"payload\":{\"steps\":[]}}"),
+                        INVALID, "job.jobType is not valid: a job type must be a letter"),
                 Arguments.of("job with unknown action", withJob("{\"jobType\":\"SIMULATION\",\"payload\":{\"steps\":"
                         + "[{\"action\":\"EXPLODE\"}]}}"), INVALID, "job.payload.steps[0].action 'EXPLODE'"),
                 Arguments.of("job with a step over its bound", withJob("{\"jobType\":\"SIMULATION\",\"payload\":"

@@ -141,14 +141,14 @@ public class Dispatcher {
         }
     }
 
-    /** The configured limits by job type, checked: each name a job type, each limit at least 1. */
+    /** The configured limits by job type, checked: each a well-formed type's name, each limit at least 1. */
     static Map<String, Integer> typeLimits(Map<String, Integer> configured) {
         configured.forEach((type, max) -> {
             try {
                 JobType.of(type);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("jobweaver.scheduler.limits.job-types: " + type
-                        + " is not a job type", e);
+                        + " is not a job type: " + e.getMessage(), e);
             }
             if (max == null || max < 1) {
                 throw new IllegalArgumentException("jobweaver.scheduler.limits.job-types." + type

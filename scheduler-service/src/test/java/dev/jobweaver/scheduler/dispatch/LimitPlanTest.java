@@ -68,9 +68,10 @@ class LimitPlanTest {
     }
 
     @Test
-    void aLimitOfAnUnknownTypeStopsTheStart() {
-        assertThatThrownBy(() -> Dispatcher.typeLimits(Map.of("NOPE", 3)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NOPE is not a job type");
+    void aLimitOfAMalformedTypeStopsTheStart() {
+        assertThat(Dispatcher.typeLimits(Map.of("image.resize", 3))).containsEntry("image.resize", 3);
+        assertThatThrownBy(() -> Dispatcher.typeLimits(Map.of("1NOPE", 3)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1NOPE is not a job type");
         assertThatThrownBy(() -> Dispatcher.typeLimits(Map.of("HTTP", 0)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
     }

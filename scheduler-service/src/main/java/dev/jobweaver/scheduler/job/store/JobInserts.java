@@ -260,13 +260,13 @@ public class JobInserts {
     }
 
     /**
-     * {@code control} as a row stores it and a read returns it: the priority, tenant and queue always set (the defaults for
-     * a job that named none), the start time at the database's microseconds.
+     * {@code control} as a row stores it and a read returns it: the priority and tenant always set (the defaults for
+     * a job that named none), the queue only when not the default, the start time at the database's microseconds.
      */
     public static JobControl asStored(JobControl control) {
         JobControl c = JobControl.orDefaults(control);
         return new JobControl(c.priorityOrDefault(), c.runAt() == null ? null : c.runAt().truncatedTo(
                 ChronoUnit.MICROS), c.timeoutMs(), c.retryDelaysMs(), c.tenantOrDefault(),
-                c.labels(), c.queueOrDefault());
+                c.labels(), JobRows.storedQueue(c.queue()));
     }
 }

@@ -50,6 +50,14 @@ final class JobRows {
     }
 
     /**
+     * A queue as a job's control carries it: null for the default queue, so that the run of a job that names none
+     * carries none, as before queues.
+     */
+    static String storedQueue(String queue) {
+        return queue == null || JobControl.DEFAULT_QUEUE.equals(queue) ? null : queue;
+    }
+
+    /**
      * The control of a stored job; a row from before job control has the column defaults, NORMAL and 'default' (its
      * tenant and its queue).
      */
@@ -66,7 +74,7 @@ final class JobRows {
         }
         return new JobControl(Priority.valueOf(row.getString("priority")), instant(row, "run_at"),
                 row.getLong("timeout_ms"), delays == null ? null : List.of(delays), row.getString("tenant"), labelMap,
-                row.getString("queue"));
+                storedQueue(row.getString("queue")));
     }
 
     private static JsonNode tree(String json) {
