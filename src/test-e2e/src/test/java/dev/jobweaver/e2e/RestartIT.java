@@ -44,11 +44,11 @@ class RestartIT {
     private Process launcher;
     /** The admin key the launcher printed on its first start. */
     private String adminKey;
-    private final int apiPort = Ports.free();
-    private final int schedulerPort = Ports.free();
-    private final int workerPort = Ports.free();
-    private final int kafkaPort = Ports.free();
-    private final int postgresPort = Ports.free();
+    private final int apiPort = Ports.stable();
+    private final int schedulerPort = Ports.stable();
+    private final int workerPort = Ports.stable();
+    private final int kafkaPort = Ports.stable();
+    private final int postgresPort = Ports.stable();
 
     @AfterEach
     void stopWhatIsLeft() throws Exception {

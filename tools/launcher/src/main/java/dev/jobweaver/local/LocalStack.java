@@ -41,11 +41,14 @@ public final class LocalStack implements AutoCloseable {
     public record Settings(Path home, int kafkaPort, int kafkaControllerPort, int postgresPort, String kafkaHeap,
                            Map<String, Integer> partitionOverrides, boolean deleteOnClose) {
 
-        /** Free ports in a fresh temporary folder, removed on close: what tests use. */
+        /**
+         * Free ports in a fresh temporary folder, removed on close: what tests use. Below the ephemeral range
+         * ({@link Ports#stable()}), since tests stop and start the broker and the database on their ports.
+         */
         public static Settings ephemeral() {
             try {
-                return new Settings(Files.createTempDirectory("jobweaver-stack-"), Ports.free(), Ports.free(),
-                        Ports.free(), "512m", Map.of(), true);
+                return new Settings(Files.createTempDirectory("jobweaver-stack-"), Ports.stable(), Ports.stable(),
+                        Ports.stable(), "512m", Map.of(), true);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -22,6 +22,39 @@ public final class Ports {
         }
     }
 
+    /**
+     * A free port below the machine's ephemeral range, for a server that is stopped and started again on the same port
+     * (a broker in an outage test, a database a chaos run kills). A port from {@link #free()} lies inside that range,
+     * where any outgoing connection may take it as its local port while the server is down: a restarted broker then
+     * failed to bind its controller port. Falls back to {@link #free()} when no such port is found.
+     */
+    public static int stable() {
+        int below = ephemeralLow();
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int i = 0; i < 100 && below > STABLE_LOW + 1; i++) {
+            int port = random.nextInt(STABLE_LOW, below);
+            if (!inUse(port)) {
+                return port;
+            }
+        }
+        return free();
+    }
+
+    /** The lowest port of the range stable ports are drawn from (below it: well-known and registered services'). */
+    static final int STABLE_LOW = 20_000;
+
+    /** The first port of the ephemeral range ({@code /proc/sys/net/ipv4/ip_local_port_range}), Linux's 32768 if unread. */
+    static int ephemeralLow() {
+        // a reader, not Files.readString: procfs reports a size of 0, and a read sized by it came back cut short
+        try (java.io.BufferedReader reader = java.nio.file.Files.newBufferedReader(
+                java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+            String range = reader.readLine();
+            return Integer.parseInt(range.strip().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
+        }
+    }
+
     /** Whether something already listens on {@code port} (on any address). */
     public static boolean inUse(int port) {
         try (ServerSocket socket = new ServerSocket()) {

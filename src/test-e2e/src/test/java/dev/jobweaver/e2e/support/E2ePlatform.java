@@ -139,7 +139,7 @@ public final class E2ePlatform {
 
     private static int freePortWithRoomForReplicas() {
         while (true) {
-            int port = Ports.free();
+            int port = Ports.stable();
             if (port < 65_000 && !Ports.inUse(port + 100) && !Ports.inUse(port + 200)) {
                 return port;
             }

@@ -139,9 +139,12 @@ public final class ChaosCommand implements Callable<Integer> {
         }
     }
 
-    /** The platform to start: the ports asked for, free ones for the rest; no Zipkin. */
+    /**
+     * The platform to start: the ports asked for, free ones below the ephemeral range for the rest (what it kills is
+     * started again on its port: {@link Ports#stable()}); no Zipkin.
+     */
     Platform.Options platformOptions(String extraJvmOptions) {
-        int kafka = kafkaPort != null ? kafkaPort : Ports.free();
+        int kafka = kafkaPort != null ? kafkaPort : Ports.stable();
         int controller = kafkaPort != null ? kafkaPort + 1 : freeOtherThan(kafka);
         Map<Service, Integer> replicas = new EnumMap<>(Service.class);
         replicas.put(Service.API, 1);
@@ -149,11 +152,11 @@ public final class ChaosCommand implements Callable<Integer> {
         replicas.put(Service.WORKER, workers);
         // Every worker gets a run-job partition: with more workers than the default count, run-job gets one per worker.
         LocalStack.Settings stack = new LocalStack.Settings(home(), kafka, controller,
-                postgresPort != null ? postgresPort : Ports.free(), "512m",
+                postgresPort != null ? postgresPort : Ports.stable(), "512m",
                 TopicPartitions.plan(Map.of(), replicas).counts(), false);
         Map<Service, Integer> ports = new EnumMap<>(Service.class);
-        ports.put(Service.API, apiPort != null ? apiPort : Ports.free());
-        ports.put(Service.SCHEDULER, Ports.free());
+        ports.put(Service.API, apiPort != null ? apiPort : Ports.stable());
+        ports.put(Service.SCHEDULER, Ports.stable());
         ports.put(Service.WORKER, freeWithRoomFor(workers));
         // A killed service is restarted after 1 s (Kubernetes takes about as long to notice), so that a run measures
         // the platform's recovery rather than a waiting supervisor.
@@ -269,7 +272,7 @@ public final class ChaosCommand implements Callable<Integer> {
 
     private static int freeOtherThan(int taken) {
         while (true) {
-            int port = Ports.free();
+            int port = Ports.stable();
             if (port != taken) {
                 return port;
             }
@@ -279,7 +282,7 @@ public final class ChaosCommand implements Callable<Integer> {
     /** A free port p with p + 100(n-1) free too for every replica n (replicas listen 100 apart). */
     private static int freeWithRoomFor(int replicas) {
         while (true) {
-            int port = Ports.free();
+            int port = Ports.stable();
             boolean room = port + 100 * (replicas - 1) <= 65_535;
             for (int n = 1; n < replicas && room; n++) {
                 room = !Ports.inUse(port + 100 * n);
