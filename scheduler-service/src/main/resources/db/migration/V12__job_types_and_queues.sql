@@ -7,3 +7,16 @@ ALTER TABLE job_executions ALTER COLUMN job_type TYPE varchar(100);
 ALTER TABLE job_executions ADD COLUMN queue varchar(63) NOT NULL DEFAULT 'default';
 -- As the other small-domain columns (V3): a few values, a small statistics target.
 ALTER TABLE job_executions ALTER COLUMN queue SET STATISTICS 10;
+
+-- The workers as their latest heartbeat (worker-heartbeats) describes them: a queue's jobs of a type are dispatched
+-- while a live worker serves the queue and runs the type.
+CREATE TABLE workers (
+    worker_id  varchar(200) PRIMARY KEY,
+    queues     text[]       NOT NULL,
+    types      text[]       NOT NULL,
+    capacity   integer      NOT NULL,
+    started_at timestamptz  NOT NULL,
+    sent_at    timestamptz  NOT NULL,
+    live_until timestamptz  NOT NULL
+);
+COMMENT ON TABLE workers IS 'each worker''s latest heartbeat; live while live_until is ahead; rows gone a day are removed';

@@ -3,6 +3,7 @@ package dev.jobweaver.worker;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Typed configuration of the worker ({@code jobweaver.worker.*}). */
@@ -11,6 +12,14 @@ public interface WorkerConfig {
 
     /** Names this worker instance in {@code execution_attempts} and in outcome events; unset: host name plus a random suffix. */
     Optional<String> workerId();
+
+    /** The queues this worker serves and announces itself for, each {@code [a-z0-9][a-z0-9-]{0,62}}. */
+    @WithDefault("default")
+    List<String> queues();
+
+    /** How often this worker tells the platform it lives ({@code worker-heartbeats}). */
+    @WithDefault("5s")
+    Duration heartbeatInterval();
 
     /**
      * Runs in progress at once on this worker, over all its consumers. When every slot is taken the worker stops

@@ -112,6 +112,7 @@ public final class AccessTable {
             row("POST", "/api/hooks/{id}", PUBLIC, Tenancy.SIGNED),
 
             row("GET", "/api/stats/overview", Roles.VIEWER, Tenancy.OWN),
+            row("GET", "/api/queues", Roles.VIEWER, Tenancy.OWN),
             row("GET", "/api/dashboard/config", Roles.VIEWER, Tenancy.NONE),
 
             row("PUT", "/api/tenants/{tenant}/limits", Roles.ADMIN, Tenancy.ADMIN),

@@ -94,6 +94,55 @@ public final class EventRules {
     }
 
     /** The first rule {@code e} breaks, or null. */
+    public static String problem(WorkerHeartbeatEvent e) {
+        List<String> out = new ArrayList<>();
+        require("workerId", e.workerId(), out);
+        if (e.workerId() != null && e.workerId().isBlank()) {
+            out.add("workerId must not be blank");
+        }
+        length("workerId", e.workerId(), MAX_WORKER_ID_LENGTH, out);
+        names("queues", e.queues(), WorkerHeartbeatEvent.MAX_QUEUES, q -> JobControlRules.QUEUE.matcher(q).matches(),
+                "[a-z0-9][a-z0-9-]{0,62}", out);
+        names("types", e.types(), WorkerHeartbeatEvent.MAX_TYPES, JobType::isValid, JobType.PATTERN, out);
+        range("capacity", e.capacity(), 1, WorkerHeartbeatEvent.MAX_CAPACITY, out);
+        range("intervalMs", e.intervalMs(), WorkerHeartbeatEvent.MIN_INTERVAL_MS, WorkerHeartbeatEvent.MAX_INTERVAL_MS,
+                out);
+        require("startedAt", e.startedAt(), out);
+        instant("startedAt", e.startedAt(), out);
+        require("sentAt", e.sentAt(), out);
+        instant("sentAt", e.sentAt(), out);
+        return first(out);
+    }
+
+    /** Why a {@code worker-heartbeats} record's key does not fit its event, or null: it must be the workerId. */
+    public static String workerKeyProblem(String key, String workerId) {
+        if (workerId == null || workerId.equals(key)) {
+            return null;
+        }
+        return key == null ? "the record has no key; it must be keyed by its workerId " + workerId
+                : "the record's key must be its workerId " + workerId + ", got " + describe(key);
+    }
+
+    /** A list of 1 to {@code max} names, each {@code valid} (shown as {@code pattern}), none twice. */
+    private static void names(String field, List<String> names, int max, java.util.function.Predicate<String> valid,
+                              String pattern, List<String> out) {
+        if (names == null || names.isEmpty() || names.size() > max) {
+            out.add(field + " must hold 1 to " + max + " names, got " + (names == null ? "none" : names.size()));
+            return;
+        }
+        for (int i = 0; i < names.size(); i++) {
+            String name = names.get(i);
+            if (name == null || !valid.test(name)) {
+                out.add(field + "[" + i + "] must match " + pattern + ", got " + (name == null ? "null" : describe(name)));
+                return;
+            }
+        }
+        if (new java.util.HashSet<>(names).size() < names.size()) {
+            out.add(field + " must not name one twice");
+        }
+    }
+
+    /** The first rule {@code e} breaks, or null. */
     public static String problem(ScheduleEvent e) {
         List<String> out = new ArrayList<>();
         require("scheduleId", e.scheduleId(), out);

@@ -66,6 +66,11 @@ public final class Channels {
     /** API keeps the jobs that exhausted their retries for review ({@code job-dead-letter}). */
     public static final String JOB_DEAD_LETTER_IN = "job-dead-letter-in";
 
+    /** A worker announces itself: its queues, job types and capacity ({@code worker-heartbeats}). */
+    public static final String WORKER_HEARTBEATS_OUT = "worker-heartbeats-out";
+    /** The scheduler and the API follow which workers live ({@code worker-heartbeats}). */
+    public static final String WORKER_HEARTBEATS_IN = "worker-heartbeats-in";
+
     /** Every service sets aside the records it cannot process ({@code jobweaver-quarantine}). */
     public static final String QUARANTINE_OUT = "quarantine-out";
 

@@ -72,6 +72,13 @@ public final class Topics {
     public static final String TENANT_LIMITS = "tenant-limits";
 
     /**
+     * Every worker to the scheduler and the API: the worker is alive, serves these queues and runs these job types
+     * ({@code WorkerHeartbeatEvent}), sent every few seconds and once more as it leaves. Keyed by workerId,
+     * compacted: the latest heartbeat per worker survives.
+     */
+    public static final String WORKER_HEARTBEATS = "worker-heartbeats";
+
+    /**
      * Any consumer to operators: a record that could not be processed for a reason no retry cures, with its origin and
      * reason in headers ({@code dev.jobweaver.common.quarantine.QuarantineHeaders}). Keyed as the original record.
      */
@@ -123,6 +130,7 @@ public final class Topics {
             new TopicSpec(WORKFLOW_RUNS, 3, false),
             new TopicSpec(WORKFLOW_PROGRESS, 3, false),
             new TopicSpec(TENANT_LIMITS, 3, true),
+            new TopicSpec(WORKER_HEARTBEATS, 1, true),
             new TopicSpec(QUARANTINE, 1, false, QUARANTINE_MAX_MESSAGE_BYTES));
 
     /**

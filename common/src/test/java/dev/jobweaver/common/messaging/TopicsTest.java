@@ -24,6 +24,7 @@ class TopicsTest {
                 new TopicSpec("workflow-runs", 3, false),
                 new TopicSpec("workflow-progress", 3, false),
                 new TopicSpec("tenant-limits", 3, true),
+                new TopicSpec("worker-heartbeats", 1, true),
                 new TopicSpec("jobweaver-quarantine", 1, false, 2 * 1024 * 1024));
     }
 
@@ -33,6 +34,6 @@ class TopicsTest {
         assertThatThrownBy(() -> Topics.named("run-jobs")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown topic 'run-jobs' (job-created, run-job, job-completed, job-failed, "
                         + "job-dead-letter, job-status, job-commands, worker-commands, schedules, "
-                        + "schedule-fired, workflow-runs, workflow-progress, tenant-limits, jobweaver-quarantine)");
+                        + "schedule-fired, workflow-runs, workflow-progress, tenant-limits, worker-heartbeats, jobweaver-quarantine)");
     }
 }

@@ -79,12 +79,13 @@ class TopicScriptsTest {
         assertThat(creates).hasSize(Topics.ALL.size()).allMatch(line -> line.contains("--if-not-exists"))
                 .allMatch(line -> line.contains("min.insync.replicas=1"));
         List<String> compacted = creates.stream().filter(line -> line.contains("cleanup.policy=compact")).toList();
-        assertThat(compacted).hasSize(3)
+        assertThat(compacted).hasSize(4)
                 .allMatch(line -> line.contains("cleanup.policy=compact,delete"))
                 .allMatch(line -> line.contains("retention.ms=" + Topics.COMPACTED_RETENTION.toMillis()));
         assertThat(compacted).anyMatch(line -> line.contains("--topic " + Topics.JOB_STATUS + " "))
                 .anyMatch(line -> line.contains("--topic " + Topics.SCHEDULES + " "))
-                .anyMatch(line -> line.contains("--topic " + Topics.TENANT_LIMITS + " "));
+                .anyMatch(line -> line.contains("--topic " + Topics.TENANT_LIMITS + " "))
+                .anyMatch(line -> line.contains("--topic " + Topics.WORKER_HEARTBEATS + " "));
     }
 
     @Test

@@ -36,7 +36,7 @@ public final class StackOptions {
      * {@code Topics.ALL}.
      */
     static final String PARTITION_DEFAULTS =
-            "1 for job-dead-letter, worker-commands and jobweaver-quarantine; 3 for every other topic";
+            "1 for job-dead-letter, worker-commands, worker-heartbeats and jobweaver-quarantine; 3 for every other topic";
 
     /** The repository, absolute. */
     Path root() {

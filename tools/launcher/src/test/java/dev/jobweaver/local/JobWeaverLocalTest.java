@@ -134,7 +134,7 @@ class JobWeaverLocalTest {
                 "jobweaver up: Invalid value for option '--partitions' (TOPIC=N[,...]): unknown topic 'run-jobs' "
                         + "(job-created, run-job, job-completed, job-failed, job-dead-letter, job-status, "
                         + "job-commands, worker-commands, schedules, schedule-fired, workflow-runs, workflow-progress, "
-                        + "tenant-limits, jobweaver-quarantine)",
+                        + "tenant-limits, worker-heartbeats, jobweaver-quarantine)",
                 "Run ./jobweaver up --help for the options.",
                 "jobweaver infra: Invalid value for option '--partitions' (TOPIC=N[,...]): '-1' is not a partition "
                         + "count for run-job (a whole number from 1 to 100)",

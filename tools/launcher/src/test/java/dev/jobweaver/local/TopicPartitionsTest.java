@@ -36,7 +36,7 @@ class TopicPartitionsTest {
         assertThatThrownBy(() -> CONVERTER.convert("run-jobs=6")).isInstanceOf(TypeConversionException.class)
                 .hasMessage("unknown topic 'run-jobs' (job-created, run-job, job-completed, job-failed, "
                         + "job-dead-letter, job-status, job-commands, worker-commands, schedules, "
-                        + "schedule-fired, workflow-runs, workflow-progress, tenant-limits, jobweaver-quarantine)");
+                        + "schedule-fired, workflow-runs, workflow-progress, tenant-limits, worker-heartbeats, jobweaver-quarantine)");
         assertThatThrownBy(() -> CONVERTER.convert("run-job=six"))
                 .hasMessage("'six' is not a partition count for run-job (a whole number from 1 to 100)");
         assertThatThrownBy(() -> CONVERTER.convert("run-job=0"))
@@ -122,7 +122,7 @@ class TopicPartitionsTest {
         assertThat(TopicPartitions.describe(Map.of("run-job", 12)))
                 .isEqualTo("job-created:3 run-job:12 job-completed:3 job-failed:3 job-dead-letter:1 job-status:3 "
                         + "job-commands:3 worker-commands:1 schedules:3 schedule-fired:3 workflow-runs:3 workflow-progress:3 "
-                        + "tenant-limits:3 jobweaver-quarantine:1");
+                        + "tenant-limits:3 worker-heartbeats:1 jobweaver-quarantine:1");
     }
 
     @Test

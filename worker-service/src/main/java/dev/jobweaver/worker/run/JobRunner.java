@@ -14,6 +14,7 @@ import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.common.quarantine.RecordOrigin;
 import dev.jobweaver.worker.command.StoppedJobs;
 import dev.jobweaver.worker.WorkerConfig;
+import dev.jobweaver.worker.WorkerIdentity;
 import dev.jobweaver.worker.store.AttemptRepository;
 import dev.jobweaver.worker.store.ExecutionAttempt;
 import io.micrometer.core.instrument.Counter;
@@ -25,7 +26,6 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -118,7 +118,7 @@ class JobRunner {
 
     public JobRunner(AttemptExecutor executor, AttemptRepository attempts, OutcomePublisher publisher,
             Quarantine quarantine, ObjectMapper mapper, WorkerConfig config, Tracer tracer, MeterRegistry registry,
-            StoppedJobs stopped) {
+            StoppedJobs stopped, WorkerIdentity identity) {
         this.executor = executor;
         this.stopped = stopped;
         this.attempts = attempts;
@@ -128,12 +128,7 @@ class JobRunner {
         this.config = config;
         this.tracer = tracer;
         this.registry = registry;
-        this.workerId = config.workerId().orElseGet(JobRunner::defaultWorkerId);
-        if (workerId.length() > EventRules.MAX_WORKER_ID_LENGTH) {
-            // Every row would be refused by execution_attempts.worker_id, and every record quarantined for it.
-            throw new IllegalStateException("jobweaver.worker.worker-id must be at most "
-                    + EventRules.MAX_WORKER_ID_LENGTH + " characters, got " + workerId.length());
-        }
+        this.workerId = identity.id();
         this.successDuration = runDuration(registry, "success");
         this.failureDuration = runDuration(registry, "failure");
         this.cancelledBeforeStart = cancelledRuns(registry, "before-start");
@@ -470,15 +465,5 @@ class JobRunner {
 
     private static Instant now() {
         return Instant.now().truncatedTo(ChronoUnit.MICROS);
-    }
-
-    private static String defaultWorkerId() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (Exception e) {
-            host = "worker";
-        }
-        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.WorkerConfig;
+import dev.jobweaver.worker.WorkerIdentity;
 import dev.jobweaver.worker.testing.WorkerKafka;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
@@ -84,7 +85,7 @@ class RunDispatcherDrainTest {
 
         FakeRunner(CountDownLatch release) {
             super(null, null, null, null, null, new Config(1, Duration.ZERO), null, new SimpleMeterRegistry(),
-                    null);
+                    null, new WorkerIdentity(new Config(1, Duration.ZERO)));
             this.release = release;
         }
 
@@ -109,6 +110,16 @@ class RunDispatcherDrainTest {
         @Override
         public Optional<Integer> computePermits() {
             return Optional.empty();
+        }
+
+        @Override
+        public List<String> queues() {
+            return List.of("default");
+        }
+
+        @Override
+        public Duration heartbeatInterval() {
+            return Duration.ofSeconds(5);
         }
 
         @Override

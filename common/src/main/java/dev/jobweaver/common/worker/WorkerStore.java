@@ -1,0 +1,112 @@
+package dev.jobweaver.common.worker;
+
+import dev.jobweaver.common.batch.Columns;
+import dev.jobweaver.common.event.WorkerHeartbeatEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code workers} table of a service's database: each worker as its newest heartbeat describes it. The API and the
+ * scheduler each keep one, from {@code worker-heartbeats}; the statements are here, in one place.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>An older heartbeat never replaces a newer one ({@code sent_at} decides), so a redelivered or reordered record
+ *       changes nothing.</li>
+ *   <li>A worker gone for a day ({@link #FORGET_AFTER}) is removed by the next write.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * Non-blocking: every method answers a {@link Uni} on the pool's event loop.
+ */
+public final class WorkerStore {
+
+    /** How long after it was last live a worker is kept: it is shown no more, but a late heartbeat still orders. */
+    public static final String FORGET_AFTER = "1 day";
+
+    private static final String APPLY = """
+            WITH gone AS (DELETE FROM workers WHERE live_until < now() - interval '%s')
+            INSERT INTO workers AS w (worker_id, queues, types, capacity, started_at, sent_at, live_until)
+            SELECT u.worker_id, string_to_array(u.queues, ','), string_to_array(u.types, ','), u.capacity,
+                   u.started_at, u.sent_at, u.live_until
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::timestamptz[], $6::timestamptz[],
+                        $7::timestamptz[]) AS u(worker_id, queues, types, capacity, started_at, sent_at, live_until)
+            ON CONFLICT (worker_id) DO UPDATE SET queues = excluded.queues, types = excluded.types,
+                capacity = excluded.capacity, started_at = excluded.started_at, sent_at = excluded.sent_at,
+                live_until = excluded.live_until
+            WHERE w.sent_at < excluded.sent_at""".formatted(FORGET_AFTER);
+
+    private static final String LIVE = """
+            SELECT worker_id, queues, types, capacity, started_at, sent_at FROM workers WHERE live_until > $1
+            ORDER BY worker_id""";
+
+    /** A live worker. */
+    public record LiveWorker(String id, List<String> queues, List<String> types, int capacity, Instant startedAt,
+                             Instant lastSeenAt) {
+    }
+
+    private final Pool pool;
+
+    public WorkerStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Stores the newest of {@code heartbeats} per worker, unless a newer one is stored already; the number of workers
+     * whose row changed.
+     */
+    public Uni<Integer> apply(Collection<WorkerHeartbeatEvent> heartbeats) {
+        List<WorkerHeartbeatEvent> newest = newestPerWorker(heartbeats);
+        if (newest.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        // queues and types are names without commas (their rules), so a joined list is a safe array literal
+        Tuple arrays = Tuple.tuple()
+                .addValue(Columns.of(newest, WorkerHeartbeatEvent::workerId, String[]::new))
+                .addValue(Columns.of(newest, h -> String.join(",", h.queues()), String[]::new))
+                .addValue(Columns.of(newest, h -> String.join(",", h.types()), String[]::new))
+                .addValue(Columns.of(newest, WorkerHeartbeatEvent::capacity, Integer[]::new))
+                .addValue(Columns.of(newest, h -> utc(h.startedAt()), OffsetDateTime[]::new))
+                .addValue(Columns.of(newest, h -> utc(h.sentAt()), OffsetDateTime[]::new))
+                .addValue(Columns.of(newest, h -> utc(h.liveUntil()), OffsetDateTime[]::new));
+        return pool.preparedQuery(APPLY).execute(arrays).map(rows -> rows.rowCount());
+    }
+
+    /** The workers live at {@code at}, by id. */
+    public Uni<List<LiveWorker>> live(Instant at) {
+        return pool.preparedQuery(LIVE).execute(Tuple.of(utc(at))).map(rows -> {
+            List<LiveWorker> live = new ArrayList<>();
+            for (Row row : rows) {
+                live.add(new LiveWorker(row.getString("worker_id"), List.of(row.getArrayOfStrings("queues")),
+                        List.of(row.getArrayOfStrings("types")), row.getInteger("capacity"),
+                        row.getOffsetDateTime("started_at").toInstant(),
+                        row.getOffsetDateTime("sent_at").toInstant()));
+            }
+            return live;
+        });
+    }
+
+    /** One heartbeat per worker, its newest: one statement may not update a row twice. */
+    static List<WorkerHeartbeatEvent> newestPerWorker(Collection<WorkerHeartbeatEvent> heartbeats) {
+        Map<String, WorkerHeartbeatEvent> newest = new LinkedHashMap<>();
+        for (WorkerHeartbeatEvent heartbeat : heartbeats) {
+            newest.merge(heartbeat.workerId(), heartbeat,
+                    (a, b) -> b.sentAt().isBefore(a.sentAt()) ? a : b);
+        }
+        return List.copyOf(newest.values());
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

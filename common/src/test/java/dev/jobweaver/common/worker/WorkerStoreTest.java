@@ -1,0 +1,27 @@
+package dev.jobweaver.common.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobweaver.common.event.WorkerHeartbeatEvent;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** One statement stores a poll's heartbeats: one per worker, its newest, whatever their order in the poll. */
+class WorkerStoreTest {
+
+    private static final Instant T = Instant.parse("2026-11-30T07:00:00Z");
+
+    private static WorkerHeartbeatEvent beat(String worker, int second) {
+        return new WorkerHeartbeatEvent(worker, List.of("default"), List.of("HTTP"), 1, 5000, T, T.plusSeconds(second),
+                false);
+    }
+
+    @Test
+    void theNewestHeartbeatOfEachWorkerIsKept() {
+        List<WorkerHeartbeatEvent> newest = WorkerStore.newestPerWorker(List.of(beat("a", 1), beat("b", 1),
+                beat("a", 3), beat("a", 2), beat("b", 0)));
+
+        assertThat(newest).containsExactly(beat("a", 3), beat("b", 1));
+    }
+}

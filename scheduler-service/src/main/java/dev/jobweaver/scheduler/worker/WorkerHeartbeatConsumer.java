@@ -1,0 +1,63 @@
+package dev.jobweaver.scheduler.worker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.common.event.EventRules;
+import dev.jobweaver.common.event.WorkerHeartbeatEvent;
+import dev.jobweaver.common.messaging.Channels;
+import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.BatchIntake;
+import dev.jobweaver.common.quarantine.Consumed;
+import dev.jobweaver.common.quarantine.Quarantine;
+import dev.jobweaver.common.quarantine.QuarantineReason;
+import dev.jobweaver.common.worker.WorkerStore;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * Keeps each worker's newest heartbeat ({@code worker-heartbeats}) in the scheduler's {@code workers} table, where
+ * every replica reads which workers live.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>A poll is stored in one statement ({@link WorkerStore#apply}) and acknowledged after it committed; an older
+ *       heartbeat than the stored one changes nothing, so a poll consumed again changes nothing more.</li>
+ *   <li>The quarantine rule ({@link BatchIntake}): a record that does not parse, breaks a rule ({@link EventRules}),
+ *       is not keyed by its workerId, or is a tombstone is set aside in {@code jobweaver-quarantine}; one the database
+ *       refuses for good is split out and set aside alone.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * The channel calls {@link #consume} on its event loop, one poll at a time; nothing blocks.
+ */
+@ApplicationScoped
+public class WorkerHeartbeatConsumer {
+
+    private final Quarantine quarantine;
+    private final BatchIntake<WorkerHeartbeatEvent> intake;
+
+    public WorkerHeartbeatConsumer(Pool pool, Quarantine quarantine, ObjectMapper mapper) {
+        this.quarantine = quarantine;
+        WorkerStore workers = new WorkerStore(pool);
+        BatchIntake.Reader<WorkerHeartbeatEvent> events = BatchIntake.events(mapper, WorkerHeartbeatEvent.class,
+                EventRules::problem, (key, event) -> EventRules.workerKeyProblem(key, event.workerId()));
+        this.intake = new BatchIntake<>(Channels.WORKER_HEARTBEATS_IN, quarantine,
+                (record, origin) -> origin.value() == null ? new Consumed.Refused<>(origin, QuarantineReason.INVALID,
+                        "a tombstone; a worker that leaves says so in a heartbeat") : events.read(record, origin),
+                heartbeats -> workers.apply(heartbeats).replaceWithVoid());
+    }
+
+    /** The quarantine counters of heartbeats exist (at zero) from the start, not from the first bad record. */
+    void registerCounters(@Observes StartupEvent start) {
+        quarantine.register(Topics.WORKER_HEARTBEATS);
+    }
+
+    @Incoming(Channels.WORKER_HEARTBEATS_IN)
+    public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+        return intake.consume(batch);
+    }
+}
