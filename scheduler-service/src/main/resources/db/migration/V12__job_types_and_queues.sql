@@ -20,3 +20,13 @@ CREATE TABLE workers (
     live_until timestamptz  NOT NULL
 );
 COMMENT ON TABLE workers IS 'each worker''s latest heartbeat; live while live_until is ahead; rows gone a day are removed';
+
+-- The jobs set aside because no live worker serves their queue and type: PENDING, due again only after park-for,
+-- released (due at once) as soon as such a worker's heartbeat is read. A row goes with its job.
+CREATE TABLE parked_jobs (
+    job_id    uuid         PRIMARY KEY REFERENCES job_executions (job_id) ON DELETE CASCADE,
+    queue     varchar(63)  NOT NULL,
+    job_type  varchar(100) NOT NULL,
+    parked_at timestamptz  NOT NULL DEFAULT now()
+);
+CREATE INDEX idx_parked_jobs_pair ON parked_jobs (queue, job_type);

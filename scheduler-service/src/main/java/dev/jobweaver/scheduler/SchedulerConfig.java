@@ -35,6 +35,27 @@ public interface SchedulerConfig {
     Workflows workflows();
 
     /** Workflow settings. */
+    /** The workers that announce themselves, and the jobs that wait for one. */
+    Workers workers();
+
+    /** The workers that announce themselves ({@code worker-heartbeats}), and the jobs that wait for one. */
+    interface Workers {
+
+        /**
+         * How often each replica reads the live workers from the database, and releases the jobs that waited for a
+         * worker that now lives: the longest a started worker waits for its first job, beyond its heartbeat's way.
+         */
+        @WithDefault("1s")
+        Duration refreshInterval();
+
+        /**
+         * How long a claimed job that no live worker serves is set aside before it is claimed again, should no worker
+         * come for it meanwhile (one that comes releases it at once).
+         */
+        @WithDefault("10m")
+        Duration parkFor();
+    }
+
     interface Workflows {
 
         /**

@@ -3,6 +3,7 @@ package dev.jobweaver.scheduler.dispatch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.error.SchedulerErrorCode;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Priority;
@@ -27,6 +28,9 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import dev.jobweaver.common.worker.LiveWorkers;
+import dev.jobweaver.scheduler.worker.ParkedJobs;
+import dev.jobweaver.scheduler.worker.WorkerPool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -115,10 +119,17 @@ public class Dispatcher {
     private volatile boolean moreDue;
     /** Runs the rounds one at a time; its timer wakes the dispatcher when the earliest job stored for later is due. */
     private final RoundLoop loop;
+    /** Which (queue, type) pairs a live worker serves: a claimed job of another pair is parked, not dispatched. */
+    private final WorkerPool workers;
+    private final ParkedJobs parked;
+    private final Duration parkFor;
 
     public Dispatcher(JobClaims claims, JobUpdates updates, JobStateWriter writer, LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
-                      SchedulerConfig config, JobTransitions transitions) {
+                      SchedulerConfig config, JobTransitions transitions, WorkerPool workers, ParkedJobs parked) {
+        this.workers = workers;
+        this.parked = parked;
+        this.parkFor = config.workers().parkFor();
         this.claims = claims;
         this.updates = updates;
         this.writer = writer;
@@ -185,7 +196,8 @@ public class Dispatcher {
     /** A round run by the loop: whether its batch was full, after arming the timer for what it left for later. */
     private Uni<Boolean> round() {
         return claimAndDispatch().map(round -> {
-            boolean full = round.dispatched().size() >= batchSize || moreDue;
+            // claimed, not dispatched: a batch of parked jobs is a full batch too, and what is behind it is due
+            boolean full = round.claimed() >= batchSize || moreDue;
             if (!full && round.nextLater() != null) {
                 wakeAt(round.nextLater(), round.now(), round.sentAtNanos());
             }
@@ -217,7 +229,8 @@ public class Dispatcher {
     }
 
     /** What a round did: the jobs dispatched, and when the next job not due yet becomes due (null: none). */
-    private record Round(List<JobExecution> dispatched, Instant nextLater, Instant now, long sentAtNanos) {
+    private record Round(List<JobExecution> dispatched, int claimed, Instant nextLater, Instant now,
+                         long sentAtNanos) {
     }
 
     /** A job's stored payload as a tree and the lease of its next attempt. */
@@ -244,11 +257,13 @@ public class Dispatcher {
     private Uni<Round> claimAndDispatch(List<Priority> order) {
         moreDue = false;
         Instant[] nextLater = new Instant[2];
+        int[] claimed = new int[1];
         long sentAt = System.nanoTime();
         return transitions.run(t -> claim(t.tx(), order)
                 .chain(claim -> {
                     nextLater[0] = claim.nextLater();
                     nextLater[1] = claim.now();
+                    claimed[0] = claim.jobs().size();
                     if (claim.jobs().isEmpty()) {
                         return Uni.createFrom().item(List.<JobExecution>of());
                     }
@@ -257,7 +272,15 @@ public class Dispatcher {
                     List<Uni<Void>> publishes = new ArrayList<>();
                     Uni<Void> unrunnable = Uni.createFrom().voidItem();
                     List<JobExecution> failedRows = new ArrayList<>();
+                    List<JobExecution> parkedRows = new ArrayList<>();
+                    LiveWorkers live = workers.live();
                     for (JobExecution job : claim.jobs()) {
+                        String queue = JobControl.orDefaults(job.control()).queueOrDefault();
+                        if (!live.serves(queue, job.jobType())) {
+                            // no live worker would take its run: it waits, set aside, until one comes (WorkerPool)
+                            parkedRows.add(JobStateMachine.park(job, now, now.plus(parkFor)));
+                            continue;
+                        }
                         Span span = t.trace(tracing.start("scheduler dispatch",
                                 JobTracing.fromTraceparent(job.traceparent()), job.jobId(), job.attempt() + 1));
                         Context trace = Context.root().with(span);
@@ -282,11 +305,26 @@ public class Dispatcher {
                     // A node job that can never run ends its node, in this transaction (WorkflowOrchestrator).
                     publishes.add(failedRows.isEmpty() ? unrunnable
                             : unrunnable.chain(() -> t.jobsEnded(failedRows)));
+                    List<JobExecution> written = parkedRows.isEmpty() ? next : concat(next, parkedRows);
                     return Uni.join().all(publishes).andFailFast()
-                            .chain(() -> updates.updateAll(t.tx(), next))
+                            .chain(() -> updates.updateAll(t.tx(), written))
+                            .chain(() -> parked.park(t.tx(), parkedRows.stream().map(j -> new ParkedJobs.Parked(
+                                    j.jobId(), JobControl.orDefaults(j.control()).queueOrDefault(), j.jobType()))
+                                    .toList()))
+                            .invoke(() -> parkedRows.forEach(j -> JobLog.debug(LOG, j.jobId(), j.traceId(),
+                                    "waits for %s until %s", live.waitingFor(
+                                            JobControl.orDefaults(j.control()).queueOrDefault(), j.jobType()),
+                                    j.nextRunAt())))
                             .replaceWith(next);
                 }), (dispatched, t) -> dispatched.forEach(this::dispatched))
-                .map(dispatched -> new Round(dispatched, nextLater[0], nextLater[1], sentAt));
+                .map(dispatched -> new Round(dispatched, claimed[0], nextLater[0], nextLater[1], sentAt));
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> all = new ArrayList<>(a.size() + b.size());
+        all.addAll(a);
+        all.addAll(b);
+        return all;
     }
 
     /** The plain claim while no limit is known; the claim under the limits once one is. */

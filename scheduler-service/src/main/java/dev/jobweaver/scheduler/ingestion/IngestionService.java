@@ -8,6 +8,8 @@ import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.quarantine.Failures;
 import dev.jobweaver.scheduler.SchedulerConfig;
 import dev.jobweaver.scheduler.dispatch.Dispatcher;
+import dev.jobweaver.scheduler.worker.WorkerPool;
+import dev.jobweaver.common.worker.LiveWorkers;
 import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.job.JobStateMachine;
 import dev.jobweaver.scheduler.job.JobStateWriter;
@@ -95,12 +97,14 @@ public class IngestionService {
     private final ObjectMapper mapper;
     private final WorkflowOrchestrator workflows;
     private final JobTransitions transitions;
+    private final WorkerPool workers;
     private final int maxInFlight;
 
     public IngestionService(JobInserts inserts, JobStateWriter writer, Dispatcher dispatcher,
                             LeasePolicy leasePolicy, JobTracing tracing, SchedulerMetrics metrics,
                             ObjectMapper mapper, SchedulerConfig config, WorkflowOrchestrator workflows,
-                            JobTransitions transitions) {
+                            JobTransitions transitions, WorkerPool workers) {
+        this.workers = workers;
         this.inserts = inserts;
         this.writer = writer;
         this.dispatcher = dispatcher;
@@ -213,7 +217,12 @@ public class IngestionService {
         // A job a limit applies to is stored PENDING and started by the dispatcher's limited claim, never here.
         int atMost = dispatcher.limitsEveryJob() ? 0 : dispatchAtMost;
         return keepOrphanCancels(t, rows)
-                .chain(() -> inserts.insertIfAbsent(tx, rows, atMost, maxInFlight, dispatcher.limitedTypes()))
+                .chain(() -> {
+                    // a job no live worker serves is stored PENDING, for the dispatcher to park until one comes
+                    LiveWorkers live = workers.live();
+                    return inserts.insertIfAbsent(tx, rows, atMost, maxInFlight, dispatcher.limitedTypes(),
+                            row -> !live.serves(JobControl.orDefaults(row.control()).queueOrDefault(), row.jobType()));
+                })
                 .chain(stored -> {
                     List<NewJob> present = rows.stream().filter(r -> !stored.inserted().containsKey(r.jobId()))
                             .toList();

@@ -72,6 +72,18 @@ public final class JobStateMachine {
                 job.lastError(), job.createdAt(), now, now, null, null, job.version() + 1, job.control(), null);
     }
 
+    /**
+     * A {@code PENDING} job that no live worker serves, set aside until {@code until} (a worker that comes for it
+     * releases it sooner): still {@code PENDING}, its attempt unchanged, nothing published.
+     */
+    public static JobExecution park(JobExecution job, Instant now, Instant until) {
+        require(job.status() == JobStatus.PENDING, job, "park");
+        return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
+                JobStatus.PENDING, job.retryCount(), job.maxRetries(), job.attempt(), until, job.leaseUntil(),
+                job.lastError(), job.createdAt(), now, job.dispatchedAt(), job.startedAt(), job.finishedAt(),
+                job.version() + 1, job.control(), job.result());
+    }
+
     /** The current attempt succeeded. */
     public static JobExecution complete(JobExecution job, Outcome outcome, Instant now) {
         require(job.status() == JobStatus.RUNNING || job.status() == JobStatus.PENDING, job, "complete");

@@ -18,6 +18,8 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
+import dev.jobweaver.scheduler.testing.StandardWorker;
+import dev.jobweaver.scheduler.worker.WorkerPool;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.UUID;
@@ -56,6 +58,9 @@ class PriorityDispatchTest {
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    WorkerPool workers;
+
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrapServers;
 
@@ -69,6 +74,7 @@ class PriorityDispatchTest {
     @Test
     void lowAndNormalJobsProgressWhileHighJobsFloodIn() throws Exception {
         db = new TestDb(pool, reads);
+        StandardWorker.lives(pool, workers);
         db.dispatchAllDue(dispatcher);
         // The HIGH backlog became due a day ago, the others an hour ago: oldest-first alone would run every HIGH job
         // first, and so would strict priorities. max_retries marks the backlog (3) apart from the arrivals (1).

@@ -65,6 +65,9 @@ class IngestionServiceTest extends KafkaAndDbTest {
     @Inject
     JobTransitions transitions;
 
+    @Inject
+    dev.jobweaver.scheduler.worker.WorkerPool workers;
+
     @BeforeEach
     void noJobWaits() {
         db.dispatchAllDue(dispatcher);
@@ -101,7 +104,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
     void aPollWhoseRunsCannotBePublishedIsStoredPendingForTheDispatcher() {
         JobEventPublisher brokerDown = new JobEventPublisher(failing());
         IngestionService withoutKafka = new IngestionService(inserts, new JobStateWriter(updates, brokerDown),
-                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions);
+                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions, workers);
         UUID jobId = UUID.randomUUID();
 
         Set<UUID> inserted = ingest(withoutKafka, TestJobs.created(jobId, 0));
@@ -140,7 +143,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
         JobEventPublisher refusing = new JobEventPublisher(failing(
                 new IllegalArgumentException("the run cannot be serialised")));
         IngestionService refusingRuns = new IngestionService(inserts, new JobStateWriter(updates, refusing),
-                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions);
+                dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions, workers);
         UUID jobId = UUID.randomUUID();
 
         Throwable failure = failureOf(refusingRuns.ingest(List.of(new Accepted(TestJobs.created(jobId, 0), null))));

@@ -27,6 +27,12 @@ public abstract class ExecutableTest extends KafkaClientsTest {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
+    /** The worker the executable dispatches to: announced before each test, as a worker announces itself. */
+    @org.junit.jupiter.api.BeforeEach
+    void standardWorkerLives() {
+        producer.sendJson(Topics.WORKER_HEARTBEATS, StandardWorker.ID, StandardWorker.heartbeat());
+    }
+
     @Override
     protected String bootstrapServers() {
         String servers = System.getProperty("kafka.bootstrap.servers");

@@ -10,6 +10,7 @@ import dev.jobweaver.scheduler.job.store.JobInserts;
 import dev.jobweaver.scheduler.job.store.JobReads;
 import dev.jobweaver.scheduler.job.store.JobUpdates;
 import io.vertx.mutiny.sqlclient.Pool;
+import dev.jobweaver.scheduler.worker.WorkerPool;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,9 +59,13 @@ public abstract class KafkaAndDbTest extends KafkaClientsTest {
         return mapper;
     }
 
+    @Inject
+    protected WorkerPool workers;
+
     @BeforeEach
     void openDb() {
         db = new TestDb(pool, reads);
+        StandardWorker.lives(pool, workers);
     }
 
     /** A job ingested from job-created and dispatched: RUNNING at attempt 1, with no retry left. */

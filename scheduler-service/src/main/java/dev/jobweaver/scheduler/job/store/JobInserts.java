@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.UUID;
 
 /**
@@ -116,6 +117,15 @@ public class JobInserts {
      */
     public Uni<Stored> insertIfAbsent(SqlClient client, List<NewJob> jobs, int dispatchAtMost, int maxInFlight,
                                       Set<String> limitedTypes) {
+        return insertIfAbsent(client, jobs, dispatchAtMost, maxInFlight, limitedTypes, job -> false);
+    }
+
+    /**
+     * As {@link #insertIfAbsent(SqlClient, List, int, int, Set)}, never dispatching a job that {@code held} holds
+     * back (no live worker would take its run): it is stored {@code PENDING}, due, for the dispatcher to park.
+     */
+    public Uni<Stored> insertIfAbsent(SqlClient client, List<NewJob> jobs, int dispatchAtMost, int maxInFlight,
+                                      Set<String> limitedTypes, Predicate<NewJob> held) {
         if (jobs.isEmpty()) {
             return Uni.createFrom().item(new Stored(null, Map.of()));
         }
@@ -131,6 +141,7 @@ public class JobInserts {
                 Integer[]::new));
         arrays.addValue(limitedTypes.toArray(String[]::new));
         arrays.addValue(queueColumn(jobs));
+        arrays.addValue(Columns.of(jobs, held::test, Boolean[]::new));
         return client.preparedQuery(INSERT).execute(arrays).map(rows -> {
             Map<UUID, JobStatus> inserted = new HashMap<>();
             Instant now = null;

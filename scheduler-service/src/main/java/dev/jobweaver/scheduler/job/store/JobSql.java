@@ -120,14 +120,15 @@ final class JobSql {
              u.priority, u.run_at, u.timeout_ms, u.retry_delays_ms::int8[], u.tenant, u.labels::jsonb,
              u.schedule_id, u.scheduled_for, u.workflow_run_id, u.node_id, u.workflow_id, u.workflow_max_running,
              u.queue
-             FROM (SELECT v.*, v.due AND v.ord <= s.n AND %s AS go FROM
+             FROM (SELECT v.*, v.due AND v.ord <= s.n AND NOT v.held AND %s AS go FROM
              (SELECT w.*, w.run_at IS NULL OR w.run_at <= now() AS due FROM
              unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::timestamptz[],
              $10::int8[], $11::text[], $12::timestamptz[], $13::int8[], $14::text[], $15::text[], $16::text[],
-             $17::uuid[], $18::timestamptz[], $19::uuid[], $20::text[], $21::uuid[], $22::int4[], $24::text[])
+             $17::uuid[], $18::timestamptz[], $19::uuid[], $20::text[], $21::uuid[], $22::int4[], $24::text[],
+             $25::bool[])
              WITH ORDINALITY AS w(job_id, job_type, trace_id, traceparent, instruction, max_retries, created_at,
              lease_ms, priority, run_at, timeout_ms, retry_delays_ms, tenant, labels, schedule_id, scheduled_for,
-             workflow_run_id, node_id, workflow_id, workflow_max_running, queue, ord)) v
+             workflow_run_id, node_id, workflow_id, workflow_max_running, queue, held, ord)) v
              CROSS JOIN slots s) u
              ON CONFLICT (job_id) DO NOTHING RETURNING job_id, job_status, next_run_at, now() AS db_now"""
             .formatted(INGESTION_FENCE, ANY_DUE, slotsUnder("$8::int4", "$9::int4"), UNLIMITED);
