@@ -12,6 +12,17 @@ public interface JobApiConfig {
     /** Bounds a submitted job must respect. */
     Validation validation();
 
+    /** The live workers, read for what pending jobs wait for. */
+    Workers workers();
+
+    /** The live workers ({@code worker-heartbeats}), read for what pending jobs wait for. */
+    interface Workers {
+
+        /** How often the live workers are read from the database ({@code LiveWorkerView}). */
+        @WithDefault("1s")
+        java.time.Duration refreshInterval();
+    }
+
     /** How submissions are stored together, and how the relay hands their {@code JobCreatedEvent}s to Kafka. */
     Publish publish();
 

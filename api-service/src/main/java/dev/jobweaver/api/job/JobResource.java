@@ -19,6 +19,8 @@ import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.api.queue.LiveWorkerView;
+import dev.jobweaver.common.worker.LiveWorkers;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.common.messaging.Headers;
 import dev.jobweaver.common.quarantine.Failures;
@@ -75,10 +77,12 @@ public class JobResource {
     private final JobBodies jobs;
     private final ObjectMapper mapper;
     private final Callers callers;
+    private final LiveWorkerView liveWorkers;
 
     public JobResource(JobSubmissionService submissions, JobQueryService queries, JobCommandService commands,
                        JobMetrics metrics, RestSupport rest, ObjectMapper mapper, Callers callers,
-                       JobBodies jobs) {
+                       JobBodies jobs, LiveWorkerView liveWorkers) {
+        this.liveWorkers = liveWorkers;
         this.callers = callers;
         this.submissions = submissions;
         this.queries = queries;
@@ -180,7 +184,7 @@ public class JobResource {
     public Uni<JobView> get(@Parameter(description = "the job's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID jobId = jobId(id);
-        return visible(caller, jobId).map(JobView::of);
+        return visible(caller, jobId).map(job -> JobView.of(job, liveWorkers.live()));
     }
 
     @GET
@@ -222,7 +226,7 @@ public class JobResource {
             }
             return commands.cancel(job)
                     .onFailure(PublishFailedException.class).transform(e -> unavailable("cancel", jobId, e))
-                    .map(sent -> RestResponse.accepted(JobView.of(job)));
+                    .map(sent -> RestResponse.accepted(JobView.of(job, liveWorkers.live())));
         });
     }
 
@@ -337,7 +341,10 @@ public class JobResource {
         JobReadStore.Filter filter = new JobReadStore.Filter(typeFilter, statusFilter, priorityFilter, tenantFilter,
                 labelFilter, scheduleFilter, runFilter, rest.queue(queue));
         return queries.list(filter, paging.page(), paging.size())
-                .map(slice -> paging.of(slice, JobView::of, JobPage::new));
+                .map(slice -> {
+                    LiveWorkers workers = liveWorkers.live();
+                    return paging.of(slice, job -> JobView.of(job, workers), JobPage::new);
+                });
     }
 
     private <E extends Enum<E>> E enumParam(String name, String value, Class<E> type) {

@@ -7,6 +7,7 @@ import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.worker.LiveWorkers;
 import dev.jobweaver.common.job.Priority;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
@@ -34,6 +35,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param workflowRunId the workflow run whose node the job runs
  * @param nodeId the node of that run's graph
  * @param startedAt when the latest attempt started (a worker's clock); absent before the first
+ * @param waitingFor what a {@code PENDING} job waits for when no live worker serves its queue and type
  */
 @RegisterForReflection
 public record JobView(UUID id, @Schema(type = SchemaType.STRING, pattern = JobType.PATTERN) JobType type, JobStatus status, String traceId, int maxRetries, int retryCount,
@@ -56,9 +58,12 @@ public record JobView(UUID id, @Schema(type = SchemaType.STRING, pattern = JobTy
                       @JsonInclude(JsonInclude.Include.NON_NULL) UUID workflowId,
                       @JsonInclude(JsonInclude.Include.NON_NULL) UUID workflowRunId,
                       @JsonInclude(JsonInclude.Include.NON_NULL) String nodeId,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) Instant startedAt) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Instant startedAt,
+                      @JsonInclude(JsonInclude.Include.NON_NULL)
+                      @Schema(description = "what a PENDING job waits for when no live worker serves its queue and"
+                              + " type: 'a worker for type <type> on queue <queue>'") String waitingFor) {
 
-    static JobView of(StoredJob job) {
+    static JobView of(StoredJob job, LiveWorkers workers) {
         return new JobView(job.id(), job.type(), job.status(), job.traceId(), job.maxRetries(), job.retryCount(),
                 job.attempts(), job.nextRunAt(), job.lastError(), job.createdAt(), job.updatedAt(), job.finishedAt(),
                 job.instruction(), job.priority(), job.tenant(), job.queue(), job.runAt(), job.timeoutMs(), job.retryDelaysMs(),
@@ -66,6 +71,7 @@ public record JobView(UUID id, @Schema(type = SchemaType.STRING, pattern = JobTy
                 job.origin() == null ? null : job.origin().scheduledFor(),
                 job.origin() == null ? null : job.origin().workflowId(),
                 job.origin() == null ? null : job.origin().workflowRunId(),
-                job.origin() == null ? null : job.origin().nodeId(), job.startedAt());
+                job.origin() == null ? null : job.origin().nodeId(), job.startedAt(),
+                job.status() == JobStatus.PENDING ? workers.waitingFor(job.queue(), job.type().name()) : null);
     }
 }

@@ -36,6 +36,9 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_api")
 class QueueResourceTest extends ConsumerTestSupport {
 
+    @jakarta.inject.Inject
+    LiveWorkerView live;
+
     @Test
     void aQueueShowsItsJobsAndItsLiveWorkers() throws Exception {
         String suffix = Long.toString(System.nanoTime(), 36);
@@ -93,6 +96,25 @@ class QueueResourceTest extends ConsumerTestSupport {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(given().get("/api/queues").then()
                 .statusCode(200).extract().jsonPath().getList("queues.find { it.name == 'q-" + suffix + "' }.workers.id"))
                 .containsExactly(good));
+    }
+
+    @Test
+    void aPendingJobSaysWhatItWaitsForUntilAWorkerForItLives() throws Exception {
+        String suffix = Long.toString(System.nanoTime(), 36);
+        String queue = "exports-" + suffix;
+        String id = Answers.expect(Jobs.submit("{\"jobType\":\"image.crop\",\"queue\":\"" + queue + "\"}"), 202,
+                "a job").getString("jobId");
+        live.refresh().await().atMost(Duration.ofSeconds(10));
+        assertThat(Jobs.get(id).getString("waitingFor")).isEqualTo("a worker for type image.crop on queue " + queue);
+
+        QuarantineTopic.produce(KafkaProbe.bootstrapServers(), Topics.WORKER_HEARTBEATS,
+                List.of(record(heartbeat("cropper-" + suffix, List.of(queue), Instant.now(), false))));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            live.refresh().await().atMost(Duration.ofSeconds(10));
+            JsonPath job = Jobs.get(id);
+            assertThat(job.getString("status")).isEqualTo("PENDING");
+            assertThat(job.getString("waitingFor")).isNull();
+        });
     }
 
     @Test
