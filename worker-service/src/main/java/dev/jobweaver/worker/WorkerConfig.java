@@ -13,9 +13,19 @@ public interface WorkerConfig {
     /** Names this worker instance in {@code execution_attempts} and in outcome events; unset: host name plus a random suffix. */
     Optional<String> workerId();
 
-    /** The queues this worker serves and announces itself for, each {@code [a-z0-9][a-z0-9-]{0,62}}. */
+    /**
+     * The queues this worker serves, each {@code [a-z0-9][a-z0-9-]{0,62}}: it receives their runs ({@code run-job} for
+     * {@code default}, {@code run-job.<queue>} for the others, created when missing) and announces itself for them.
+     */
     @WithDefault("default")
     List<String> queues();
+
+    /**
+     * The partitions of a queue's run topic ({@code run-job.<queue>}) when this worker creates it: how many workers of
+     * the queue take a share of its runs.
+     */
+    @WithDefault("3")
+    int queuePartitions();
 
     /** How often this worker tells the platform it lives ({@code worker-heartbeats}). */
     @WithDefault("5s")

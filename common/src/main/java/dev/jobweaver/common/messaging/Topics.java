@@ -19,8 +19,17 @@ public final class Topics {
 
     /** API to scheduler: a job was accepted. Keyed by jobId. */
     public static final String JOB_CREATED = "job-created";
-    /** Scheduler to worker: run one attempt of a job. Keyed by jobId. */
+    /**
+     * Scheduler to worker: run one attempt of a job of the default queue. Keyed by jobId. The runs of any other queue
+     * travel on a topic of their own ({@link #runJob(String)}), so that a worker pool receives only its queues' work.
+     */
     public static final String RUN_JOB = "run-job";
+    /**
+     * What the run topic of a queue other than the default is named after: {@code run-job.<queue>}. A worker creates
+     * the topics of its queues before it subscribes; the scheduler publishes to one only while a worker of its queue
+     * lives.
+     */
+    public static final String RUN_JOB_QUEUE_PREFIX = RUN_JOB + ".";
     /** Worker to scheduler: an attempt succeeded. Keyed by jobId. */
     public static final String JOB_COMPLETED = "job-completed";
     /** Worker to scheduler: an attempt failed. Keyed by jobId. */
@@ -132,6 +141,12 @@ public final class Topics {
             new TopicSpec(TENANT_LIMITS, 3, true),
             new TopicSpec(WORKER_HEARTBEATS, 1, true),
             new TopicSpec(QUARANTINE, 1, false, QUARANTINE_MAX_MESSAGE_BYTES));
+
+    /** The topic of the runs of {@code queue}: {@link #RUN_JOB} for the default queue (or null), else its own. */
+    public static String runJob(String queue) {
+        return queue == null || queue.equals(dev.jobweaver.common.job.JobControl.DEFAULT_QUEUE) ? RUN_JOB
+                : RUN_JOB_QUEUE_PREFIX + queue;
+    }
 
     /**
      * The topic named {@code name} with its default partition count.

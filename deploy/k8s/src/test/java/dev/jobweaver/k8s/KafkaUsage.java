@@ -22,20 +22,34 @@ import java.util.stream.Stream;
  * @param groupPrefixes groups named per instance ({@code jobweaver-worker-commands-${quarkus.uuid}}), up to the
  *                      first expression
  */
-record KafkaUsage(Set<String> consumed, Set<String> produced, Set<String> groups, Set<String> groupPrefixes) {
+record KafkaUsage(Set<String> consumed, Set<String> produced, Set<String> groups, Set<String> groupPrefixes,
+                  Set<String> producedPrefixes, Set<String> consumedPrefixes) {
 
     private static final Pattern CHANNEL = Pattern.compile("mp\\.messaging\\.(incoming|outgoing)\\.([^.]+)\\.(topics?|group\\.id)");
     private static final Pattern PUBLISH = Pattern.compile("(?:send|keyed|TracedProducer)\\(\\s*Topics\\.([A-Z_]+)");
+    /** A publish to a queue's run topic: the default queue's and every other queue's ({@code run-job.}...). */
+    private static final Pattern PUBLISH_RUN = Pattern.compile("(?:send|keyed|TracedProducer)\\(\\s*Topics\\.runJob\\(");
+    /** A worker's subscription to its queues' run topics, which it creates ({@code QueueTopics}). */
+    private static final Pattern CREATE_QUEUE_TOPICS = Pattern.compile("Topics\\.RUN_JOB_QUEUE_PREFIX");
 
     static KafkaUsage of(String service) {
         Path dir = Overlay.repoDir().resolve(service);
-        KafkaUsage usage = new KafkaUsage(new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>());
+        KafkaUsage usage = new KafkaUsage(new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>(),
+                new TreeSet<>(), new TreeSet<>());
         usage.readChannels(load(dir.resolve("src/main/resources/application.properties")));
         try (Stream<Path> sources = Files.walk(dir.resolve("src/main/java"))) {
             for (Path source : sources.filter(f -> f.toString().endsWith(".java")).toList()) {
-                Matcher publish = PUBLISH.matcher(Files.readString(source));
+                String text = Files.readString(source);
+                Matcher publish = PUBLISH.matcher(text);
                 while (publish.find()) {
                     usage.produced.add(topicConstant(publish.group(1)));
+                }
+                if (PUBLISH_RUN.matcher(text).find()) {
+                    usage.produced.add(Topics.RUN_JOB);
+                    usage.producedPrefixes.add(Topics.RUN_JOB_QUEUE_PREFIX);
+                }
+                if (CREATE_QUEUE_TOPICS.matcher(text).find() && service.equals("worker-service")) {
+                    usage.consumedPrefixes.add(Topics.RUN_JOB_QUEUE_PREFIX);
                 }
             }
         } catch (IOException e) {

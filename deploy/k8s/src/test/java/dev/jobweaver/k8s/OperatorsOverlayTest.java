@@ -303,6 +303,11 @@ class OperatorsOverlayTest {
                 "group:literal:" + group + ":Read")));
         usage.groupPrefixes().forEach(group -> rules.addAll(List.of("group:prefix:" + group + ":Describe",
                 "group:prefix:" + group + ":Read")));
+        usage.producedPrefixes().forEach(topic -> rules.addAll(List.of("topic:prefix:" + topic + ":Describe",
+                "topic:prefix:" + topic + ":Write")));
+        // a worker creates the run topics of its queues before it reads them
+        usage.consumedPrefixes().forEach(topic -> rules.addAll(List.of("topic:prefix:" + topic + ":Describe",
+                "topic:prefix:" + topic + ":Read", "topic:prefix:" + topic + ":Create")));
         return rules;
     }
 }

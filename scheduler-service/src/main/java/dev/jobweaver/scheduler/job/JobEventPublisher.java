@@ -36,9 +36,13 @@ public class JobEventPublisher {
         this.events = events;
     }
 
-    /** Publishes a run; its eventId is derived from (jobId, attempt), so a re-dispatch carries the same one. */
+    /**
+     * Publishes a run on its queue's topic ({@link Topics#runJob}); its eventId is derived from (jobId, attempt), so a
+     * re-dispatch carries the same one.
+     */
     public Uni<Void> run(RunJobEvent event, Context trace) {
-        return send(Topics.RUN_JOB, event.jobId(), event.eventId(), event, trace);
+        String queue = event.control() == null ? null : event.control().queue();
+        return send(Topics.runJob(queue), event.jobId(), event.eventId(), event, trace);
     }
 
     /** Publishes a status change; its eventId is derived from (jobId, version). */

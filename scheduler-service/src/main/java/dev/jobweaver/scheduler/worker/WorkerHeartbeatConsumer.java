@@ -20,7 +20,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Keeps each worker's newest heartbeat ({@code worker-heartbeats}) in the scheduler's {@code workers} table, where
- * every replica reads which workers live.
+ * every replica reads which workers live ({@link WorkerPool}); this replica reads them again at once when a poll changed
+ * a worker, so a worker that starts gets the jobs that waited for it without waiting for the next refresh.
  *
  * <h2>Guarantees</h2>
  * <ul>
@@ -40,7 +41,7 @@ public class WorkerHeartbeatConsumer {
     private final Quarantine quarantine;
     private final BatchIntake<WorkerHeartbeatEvent> intake;
 
-    public WorkerHeartbeatConsumer(Pool pool, Quarantine quarantine, ObjectMapper mapper) {
+    public WorkerHeartbeatConsumer(Pool pool, Quarantine quarantine, ObjectMapper mapper, WorkerPool live) {
         this.quarantine = quarantine;
         WorkerStore workers = new WorkerStore(pool);
         BatchIntake.Reader<WorkerHeartbeatEvent> events = BatchIntake.events(mapper, WorkerHeartbeatEvent.class,
@@ -48,7 +49,9 @@ public class WorkerHeartbeatConsumer {
         this.intake = new BatchIntake<>(Channels.WORKER_HEARTBEATS_IN, quarantine,
                 (record, origin) -> origin.value() == null ? new Consumed.Refused<>(origin, QuarantineReason.INVALID,
                         "a tombstone; a worker that leaves says so in a heartbeat") : events.read(record, origin),
-                heartbeats -> workers.apply(heartbeats).replaceWithVoid());
+                // a worker that came (or left) counts at once here, not a refresh later: its waiting jobs are due now
+                heartbeats -> workers.apply(heartbeats).chain(changed -> changed > 0 ? live.refresh()
+                        : Uni.createFrom().voidItem()));
     }
 
     /** The quarantine counters of heartbeats exist (at zero) from the start, not from the first bad record. */

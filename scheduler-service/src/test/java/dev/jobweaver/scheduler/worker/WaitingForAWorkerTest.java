@@ -13,6 +13,7 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
+import dev.jobweaver.scheduler.testing.TopicRecorder;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -20,6 +21,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +38,7 @@ import org.junit.jupiter.api.Test;
 class WaitingForAWorkerTest extends KafkaAndDbTest {
 
     @Test
-    void aJobWaitsForAWorkerOfItsQueueAndTypeAndRunsWhenOneComes() {
+    void aJobWaitsForAWorkerOfItsQueueAndTypeAndRunsWhenOneComes() throws Exception {
         String queue = "reports-" + UUID.randomUUID().toString().substring(0, 8);
         UUID jobId = UUID.randomUUID();
         UUID plain = UUID.randomUUID();
@@ -57,12 +63,25 @@ class WaitingForAWorkerTest extends KafkaAndDbTest {
         assertThat(parked(jobId)).isTrue();
         assertThat(recorder.records(Topics.RUN_JOB, jobId)).isEmpty();
 
-        announce("reporter", List.of(queue), List.of("report.monthly", "report.weekly"));
-        RunJobEvent run = value(recorder.await(Topics.RUN_JOB, jobId, 1).getFirst(), RunJobEvent.class);
-        assertThat(run.jobType()).isEqualTo(JobType.of("report.monthly"));
-        assertThat(run.control().queue()).isEqualTo(queue);
-        assertThat(run.attempt()).isEqualTo(1);
-        assertThat(parked(jobId)).isFalse();
+        // the worker creates its queue's run topic before it announces itself; the run goes there, not on run-job
+        String topic = Topics.runJob(queue);
+        createTopic(topic);
+        try (TopicRecorder queueRuns = TopicRecorder.start(bootstrapServers, topic)) {
+            announce("reporter", List.of(queue), List.of("report.monthly", "report.weekly"));
+            RunJobEvent run = value(queueRuns.await(topic, jobId, 1).getFirst(), RunJobEvent.class);
+            assertThat(run.jobType()).isEqualTo(JobType.of("report.monthly"));
+            assertThat(run.control().queue()).isEqualTo(queue);
+            assertThat(run.attempt()).isEqualTo(1);
+            assertThat(parked(jobId)).isFalse();
+            assertThat(recorder.records(Topics.RUN_JOB, jobId)).isEmpty();
+            assertThat(queueRuns.records(topic, plain)).as("the default queue's run stays on run-job").isEmpty();
+        }
+    }
+
+    private void createTopic(String topic) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
     }
 
     @Test

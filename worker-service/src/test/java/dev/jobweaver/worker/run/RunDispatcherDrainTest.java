@@ -118,6 +118,11 @@ class RunDispatcherDrainTest {
         }
 
         @Override
+        public int queuePartitions() {
+            return 3;
+        }
+
+        @Override
         public Duration heartbeatInterval() {
             return Duration.ofSeconds(5);
         }

@@ -127,6 +127,15 @@ public final class WorkerKafka implements AutoCloseable {
     }
 
     /** A command of the scheduler about job {@code jobId}, as it publishes it on worker-commands. */
+    /** Sends {@code run} by key to {@code topic}: a queue's own run topic. */
+    public RecordMetadata sendTo(String topic, RunJobEvent run) {
+        try {
+            return sendTo(topic, run.jobId().toString(), JSON.writeValueAsString(run), run.eventId(), null, null);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static JobCommandEvent command(UUID jobId, JobCommand command) {
         return new JobCommandEvent(jobId, command, null, Instant.now());
     }
