@@ -35,8 +35,10 @@ class BadInputIT {
                 Arguments.of("duration over the bound", Jobs.job("[{\"action\":\"SLEEP\",\"durationMs\":60001}]", 0), 400),
                 Arguments.of("iterations over the bound",
                         Jobs.job("[{\"action\":\"COMPUTE\",\"iterations\":100000001}]", 0), 400),
-                Arguments.of("unknown job type",
-                        "{\"jobType\":\"MINING\",\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"x\"}]}}", 400),
+                Arguments.of("malformed job type",
+                        "{\"jobType\":\"MINING RIG\",\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"x\"}]}}", 400),
+                Arguments.of("malformed queue", Jobs.job("[{\"action\":\"LOG\",\"message\":\"x\"}]", 0)
+                        .replaceFirst("\\{", "{\"queue\":\"Q 1\","), 400),
                 Arguments.of("retries over the bound", Jobs.job("[{\"action\":\"LOG\",\"message\":\"x\"}]", 11), 400),
                 Arguments.of("body over 64 KiB",
                         Jobs.job("[{\"action\":\"LOG\",\"message\":\"" + "x".repeat(70_000) + "\"}]", 0), 413));
