@@ -36,6 +36,8 @@ public final class KafkaBroker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(KafkaBroker.class);
     private static final String CLASSPATH_RESOURCE = "jobweaver/kafka-broker.classpath";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    /** Starts tried while a port of the broker is still taken. */
+    private static final int BIND_ATTEMPTS = 5;
     /** Extra JVM options for the broker, after its own ({@link #jvmOptions}). */
     public static final String JAVA_OPTS_ENV = "JOBWEAVER_KAFKA_JAVA_OPTS";
 
@@ -101,11 +103,26 @@ public final class KafkaBroker implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
             LOG.debugf("starting Kafka: %s", command);
-            process = builder.start();
-            if (reaper != null) {
-                reaper.register(Reaper.BROKERS, "kafka", process.pid());
+            for (int attempt = 1; ; attempt++) {
+                long logStart = Files.exists(logFile()) ? Files.size(logFile()) : 0;
+                process = builder.start();
+                if (reaper != null) {
+                    reaper.register(Reaper.BROKERS, "kafka", process.pid());
+                }
+                try {
+                    awaitReady();
+                    break;
+                } catch (IllegalStateException e) {
+                    // A broker started again on its ports can find one still taken for a moment (a test's restart, a
+                    // socket of its previous run); it tries again rather than fail a platform over a moment.
+                    if (process.isAlive() || attempt == BIND_ATTEMPTS || !portTaken(logStart)) {
+                        throw e;
+                    }
+                    LOG.warnf("Kafka could not bind its ports (attempt %d of %d); starting it again in 2 s", attempt,
+                            BIND_ATTEMPTS);
+                    sleep(2000);
+                }
             }
-            awaitReady();
             LOG.infof("Kafka broker ready on %s (pid %d)", bootstrapServers(), process.pid());
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the Kafka broker in " + home, e);
@@ -261,6 +278,18 @@ public final class KafkaBroker implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while formatting Kafka storage", e);
+        }
+    }
+
+    /** Whether the broker's log, from byte {@code from} on, says a port of its was taken. */
+    private boolean portTaken(long from) {
+        try (var channel = Files.newByteChannel(logFile())) {
+            channel.position(from);
+            String written = new String(java.nio.channels.Channels.newInputStream(channel).readAllBytes(),
+                    StandardCharsets.UTF_8);
+            return written.contains("Address already in use");
+        } catch (IOException e) {
+            return false;
         }
     }
 

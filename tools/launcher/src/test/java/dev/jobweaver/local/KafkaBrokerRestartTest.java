@@ -1,0 +1,44 @@
+package dev.jobweaver.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A broker started again on its ports waits out a port that is still taken for a moment, rather than fail. */
+class KafkaBrokerRestartTest {
+
+    @TempDir
+    Path home;
+
+    @Test
+    void aRestartWhoseControllerPortIsTakenForAMomentStartsOnceItIsFree() throws Exception {
+        int port = Ports.stable();
+        int controller = Ports.stable();
+        try (KafkaBroker broker = new KafkaBroker(home, port, controller, "256m")) {
+            broker.start();
+            broker.stop();
+
+            ServerSocket squatter = new ServerSocket(controller, 1, InetAddress.getLoopbackAddress());
+            CompletableFuture<Void> released = CompletableFuture.runAsync(() -> {
+                try {
+                    TimeUnit.SECONDS.sleep(3);
+                    squatter.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            broker.start();
+
+            released.get(10, TimeUnit.SECONDS);
+            assertThat(broker.isRunning()).isTrue();
+            assertThat(Files.readString(broker.logFile())).contains("Address already in use");
+        }
+    }
+}
