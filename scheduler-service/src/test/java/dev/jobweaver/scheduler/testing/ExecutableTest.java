@@ -27,10 +27,23 @@ public abstract class ExecutableTest extends KafkaClientsTest {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
-    /** The worker the executable dispatches to: announced before each test, as a worker announces itself. */
+    /** Whether a run was seen dispatched to the standard worker since this JVM started. */
+    private static volatile boolean standardWorkerSeen;
+
+    /**
+     * The worker the executable dispatches to: announced before each test, as a worker announces itself. The first
+     * test waits until a probe job runs: until then the executable may not have read the heartbeat yet and would park
+     * the test's jobs, which would then reach their first run a version or two later than a test expects.
+     */
     @org.junit.jupiter.api.BeforeEach
     void standardWorkerLives() {
         producer.sendJson(Topics.WORKER_HEARTBEATS, StandardWorker.ID, StandardWorker.heartbeat());
+        if (!standardWorkerSeen) {
+            UUID probe = UUID.randomUUID();
+            producer.sendJson(Topics.JOB_CREATED, probe, TestJobs.created(probe, 0));
+            awaitRun(probe, 1);
+            standardWorkerSeen = true;
+        }
     }
 
     @Override
