@@ -54,6 +54,14 @@ public interface SchedulerConfig {
          */
         @WithDefault("10m")
         Duration parkFor();
+
+        /**
+         * How long a run handed back by a worker without a handler for its type waits before it is dispatched again
+         * (to a worker that declares the type). Short: it only keeps a run from bouncing at full speed while the
+         * workers' heartbeats catch up with a rebalance.
+         */
+        @WithDefault("1s")
+        Duration handBackDelay();
     }
 
     interface Workflows {

@@ -5,11 +5,13 @@ import dev.jobweaver.common.schema.SchemaVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URL;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 
@@ -36,22 +38,39 @@ public final class SchemaHistory {
         return SchemaVersion.of(database, rows).against(requiredVersion());
     }
 
-    /** {@value SchemaGuard#VERSION} from the {@code application.properties} on the test's class path. */
+    /**
+     * {@value SchemaGuard#VERSION} from the {@code application.properties} on the test's class path, or else from a
+     * {@code META-INF/microprofile-config.properties} there (the worker runtime declares its own schema's version).
+     */
     static String requiredVersion() {
-        Properties properties = new Properties();
-        try (InputStream in = Thread.currentThread().getContextClassLoader()
-                .getResourceAsStream("application.properties")) {
-            if (in == null) {
-                throw new IllegalStateException("no application.properties on the class path");
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        try {
+            String version = declared(loader.getResource("application.properties"));
+            for (URL source : Collections.list(loader.getResources("META-INF/microprofile-config.properties"))) {
+                if (version == null) {
+                    version = declared(source);
+                }
             }
-            properties.load(in);
+            if (version == null) {
+                throw new IllegalStateException(SchemaGuard.VERSION + " is set neither in application.properties nor"
+                        + " in a META-INF/microprofile-config.properties on the class path");
+            }
+            return version;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        String version = properties.getProperty(SchemaGuard.VERSION);
-        if (version == null || version.isBlank()) {
-            throw new IllegalStateException(SchemaGuard.VERSION + " is not set in application.properties");
+    }
+
+    /** The version {@code source} declares, or null (also for no source). */
+    private static String declared(URL source) throws IOException {
+        if (source == null) {
+            return null;
         }
-        return version.strip();
+        Properties properties = new Properties();
+        try (InputStream in = source.openStream()) {
+            properties.load(in);
+        }
+        String version = properties.getProperty(SchemaGuard.VERSION);
+        return version == null || version.isBlank() ? null : version.strip();
     }
 }

@@ -8,7 +8,10 @@ public enum WorkerErrorCode implements ErrorCode {
     TIMEOUT,
     /** An HTTP job's request failed, was refused by the destination rules, or answered an unexpected status. */
     HTTP_CALL_FAILED,
-    /** The worker has no handler for the job's type (a newer API than this worker). */
+    /**
+     * The worker has no handler for the job's type: it hands the run back ({@code handedBack}), and the scheduler
+     * dispatches it again to a worker that declares the type.
+     */
     UNKNOWN_JOB_TYPE,
     /** The job was cancelled: its run was interrupted, or not started because the cancel came first. */
     CANCELLED,

@@ -12,6 +12,7 @@ import dev.jobweaver.common.workflow.WorkflowGraph;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a consumed event must hold before any of it reaches SQL or a worker: required fields, numbers in range,
@@ -111,7 +112,39 @@ public final class EventRules {
         instant("startedAt", e.startedAt(), out);
         require("sentAt", e.sentAt(), out);
         instant("sentAt", e.sentAt(), out);
+        partitions(e, out);
         return first(out);
+    }
+
+    /** A heartbeat's partitions: of its own queues only, each a partition number, {@code MAX_PARTITIONS} at most. */
+    private static void partitions(WorkerHeartbeatEvent e, List<String> out) {
+        if (e.partitions() == null) {
+            return;
+        }
+        int count = 0;
+        for (Map.Entry<String, List<Integer>> entry : e.partitions().entrySet()) {
+            if (e.queues() == null || !e.queues().contains(entry.getKey())) {
+                out.add("partitions names queue " + describe(String.valueOf(entry.getKey()))
+                        + ", which the worker does not serve");
+                return;
+            }
+            if (entry.getValue() == null) {
+                out.add("partitions." + entry.getKey() + " must be a list of partitions, got null");
+                return;
+            }
+            for (Integer partition : entry.getValue()) {
+                if (partition == null || partition < 0) {
+                    out.add("partitions." + entry.getKey() + " must hold partition numbers (0 or more), got "
+                            + partition);
+                    return;
+                }
+            }
+            count += entry.getValue().size();
+        }
+        if (count > WorkerHeartbeatEvent.MAX_PARTITIONS) {
+            out.add("partitions must name at most " + WorkerHeartbeatEvent.MAX_PARTITIONS + " partitions, got "
+                    + count);
+        }
     }
 
     /** Why a {@code worker-heartbeats} record's key does not fit its event, or null: it must be the workerId. */

@@ -4,6 +4,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A worker says it lives ({@code worker-heartbeats}, compacted, keyed by workerId): the queues it serves, the job types
@@ -18,10 +19,20 @@ import java.util.List;
  * @param startedAt when the worker started
  * @param sentAt when it sent this heartbeat
  * @param leaving the worker is stopping: it takes no new runs
+ * @param partitions per queue it serves, the partitions of that queue's run topic Kafka assigned to it now; null when
+ *     not known (a worker of an older build). The scheduler aims a run of a type that only some of a queue's workers
+ *     declare at the partitions of those that do.
  */
 @RegisterForReflection
 public record WorkerHeartbeatEvent(String workerId, List<String> queues, List<String> types, int capacity,
-                                   long intervalMs, Instant startedAt, Instant sentAt, boolean leaving) {
+                                   long intervalMs, Instant startedAt, Instant sentAt, boolean leaving,
+                                   Map<String, List<Integer>> partitions) {
+
+    /** A heartbeat that does not say which partitions the worker holds. */
+    public WorkerHeartbeatEvent(String workerId, List<String> queues, List<String> types, int capacity,
+                                long intervalMs, Instant startedAt, Instant sentAt, boolean leaving) {
+        this(workerId, queues, types, capacity, intervalMs, startedAt, sentAt, leaving, null);
+    }
 
     /** Heartbeats a worker may miss and still count as live. */
     public static final int MISSED = 3;
@@ -33,6 +44,8 @@ public record WorkerHeartbeatEvent(String workerId, List<String> queues, List<St
     public static final int MAX_QUEUES = 50;
     /** The most job types one worker runs. */
     public static final int MAX_TYPES = 500;
+    /** The most partitions one heartbeat may name, over all its queues. */
+    public static final int MAX_PARTITIONS = 10_000;
     /** The most runs a worker may say it takes at once. */
     public static final int MAX_CAPACITY = 1_000_000;
 

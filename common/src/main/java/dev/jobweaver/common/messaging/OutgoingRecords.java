@@ -28,13 +28,25 @@ public final class OutgoingRecords {
      * whose eventId header is {@code eventId}, in the trace of {@code trace} (null: the connector's current one).
      */
     public static <T> Message<T> keyed(String topic, UUID key, UUID eventId, T payload, Context trace) {
+        return keyed(topic, -1, key, eventId, payload, trace);
+    }
+
+    /**
+     * As {@link #keyed(String, UUID, UUID, Object, Context)}, on partition {@code partition} of {@code topic} rather
+     * than the one its key hashes to; a negative partition leaves the choice to the key.
+     */
+    public static <T> Message<T> keyed(String topic, int partition, UUID key, UUID eventId, T payload,
+                                       Context trace) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(Headers.EVENT_ID, eventId.toString().getBytes(StandardCharsets.UTF_8));
-        OutgoingKafkaRecordMetadata<String> kafka = OutgoingKafkaRecordMetadata.<String>builder()
+        var builder = OutgoingKafkaRecordMetadata.<String>builder()
                 .withTopic(topic)
                 .withKey(key.toString())
-                .withHeaders(headers)
-                .build();
+                .withHeaders(headers);
+        if (partition >= 0) {
+            builder.withPartition(partition);
+        }
+        OutgoingKafkaRecordMetadata<String> kafka = builder.build();
         Metadata metadata = trace == null
                 ? Metadata.of(kafka)
                 : Metadata.of(kafka, TracingMetadata.withCurrent(trace));

@@ -142,6 +142,15 @@ public final class Topics {
             new TopicSpec(WORKER_HEARTBEATS, 1, true),
             new TopicSpec(QUARANTINE, 1, false, QUARANTINE_MAX_MESSAGE_BYTES));
 
+    /** The queue whose runs travel on {@code topic}, or null when it is no queue's run topic. */
+    public static String queueOf(String topic) {
+        if (RUN_JOB.equals(topic)) {
+            return dev.jobweaver.common.job.JobControl.DEFAULT_QUEUE;
+        }
+        return topic != null && topic.startsWith(RUN_JOB_QUEUE_PREFIX) ? topic.substring(RUN_JOB_QUEUE_PREFIX.length())
+                : null;
+    }
+
     /** The topic of the runs of {@code queue}: {@link #RUN_JOB} for the default queue (or null), else its own. */
     public static String runJob(String queue) {
         return queue == null || queue.equals(dev.jobweaver.common.job.JobControl.DEFAULT_QUEUE) ? RUN_JOB

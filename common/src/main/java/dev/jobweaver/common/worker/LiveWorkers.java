@@ -3,7 +3,10 @@ package dev.jobweaver.common.worker;
 import dev.jobweaver.common.job.JobControl;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Which (queue, job type) pairs the live workers serve, as read at one moment: a job of a pair no live worker serves
@@ -19,6 +22,9 @@ public final class LiveWorkers {
 
     private final Set<String> pairs;
     private final List<WorkerStore.LiveWorker> workers;
+    /** {@link #partitionsFor} by pair, worked out on first use: most snapshots are asked about one or two pairs. */
+    private final Map<String, int[]> aimed = new ConcurrentHashMap<>();
+    private static final int[] ANY = new int[0];
 
     private LiveWorkers(Set<String> pairs, List<WorkerStore.LiveWorker> workers) {
         this.pairs = pairs;
@@ -52,6 +58,43 @@ public final class LiveWorkers {
             return null;
         }
         return "a worker for type " + type + " on queue " + (queue == null ? JobControl.DEFAULT_QUEUE : queue);
+    }
+
+    /**
+     * The partitions of {@code queue}'s run topic that a run of {@code type} should go to, or null when any will do
+     * (its key's partition).
+     *
+     * <p>Any will do when every live worker of the queue declares the type, the usual case. When only some do, a run
+     * on another's partition would be handed back, so it is aimed at the partitions the workers that declare it hold,
+     * as their heartbeats say; if none of them has said, null, and a run that meets a worker without the type is
+     * handed back and dispatched again.
+     */
+    public int[] partitionsFor(String queue, String type) {
+        if (pairs == null) {
+            return null;
+        }
+        String q = queue == null ? JobControl.DEFAULT_QUEUE : queue;
+        int[] partitions = aimed.computeIfAbsent(pair(q, type), p -> aim(q, type));
+        return partitions == ANY ? null : partitions;
+    }
+
+    private int[] aim(String queue, String type) {
+        boolean mixed = false;
+        Set<Integer> held = new TreeSet<>();
+        for (WorkerStore.LiveWorker worker : workers) {
+            if (!worker.queues().contains(queue)) {
+                continue;
+            }
+            if (!worker.types().contains(type)) {
+                mixed = true;
+            } else if (worker.partitions() != null) {
+                held.addAll(worker.partitions().getOrDefault(queue, List.of()));
+            }
+        }
+        if (!mixed || held.isEmpty()) {
+            return ANY;
+        }
+        return held.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Whether this is a read of the workers rather than {@link #UNKNOWN}. */

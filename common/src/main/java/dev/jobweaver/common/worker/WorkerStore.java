@@ -36,23 +36,35 @@ public final class WorkerStore {
 
     private static final String APPLY = """
             WITH gone AS (DELETE FROM workers WHERE live_until < now() - interval '%s')
-            INSERT INTO workers AS w (worker_id, queues, types, capacity, started_at, sent_at, live_until)
+            INSERT INTO workers AS w (worker_id, queues, types, capacity, started_at, sent_at, live_until, assigned)
             SELECT u.worker_id, string_to_array(u.queues, ','), string_to_array(u.types, ','), u.capacity,
-                   u.started_at, u.sent_at, u.live_until
+                   u.started_at, u.sent_at, u.live_until, string_to_array(u.assigned, ',')
             FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::timestamptz[], $6::timestamptz[],
-                        $7::timestamptz[]) AS u(worker_id, queues, types, capacity, started_at, sent_at, live_until)
+                        $7::timestamptz[], $8::text[])
+                 AS u(worker_id, queues, types, capacity, started_at, sent_at, live_until, assigned)
             ON CONFLICT (worker_id) DO UPDATE SET queues = excluded.queues, types = excluded.types,
                 capacity = excluded.capacity, started_at = excluded.started_at, sent_at = excluded.sent_at,
-                live_until = excluded.live_until
+                live_until = excluded.live_until, assigned = excluded.assigned
             WHERE w.sent_at < excluded.sent_at""".formatted(FORGET_AFTER);
 
     private static final String LIVE = """
-            SELECT worker_id, queues, types, capacity, started_at, sent_at FROM workers WHERE live_until > $1
+            SELECT worker_id, queues, types, capacity, started_at, sent_at, assigned FROM workers WHERE live_until > $1
             ORDER BY worker_id""";
 
-    /** A live worker. */
+    /**
+     * A live worker.
+     *
+     * @param partitions per queue, the partitions of its run topic the worker holds; null when its heartbeat did not
+     *     say (an older worker)
+     */
     public record LiveWorker(String id, List<String> queues, List<String> types, int capacity, Instant startedAt,
-                             Instant lastSeenAt) {
+                             Instant lastSeenAt, Map<String, List<Integer>> partitions) {
+
+        /** A worker whose partitions are not known. */
+        public LiveWorker(String id, List<String> queues, List<String> types, int capacity, Instant startedAt,
+                          Instant lastSeenAt) {
+            this(id, queues, types, capacity, startedAt, lastSeenAt, null);
+        }
     }
 
     private final Pool pool;
@@ -78,7 +90,8 @@ public final class WorkerStore {
                 .addValue(Columns.of(newest, WorkerHeartbeatEvent::capacity, Integer[]::new))
                 .addValue(Columns.of(newest, h -> utc(h.startedAt()), OffsetDateTime[]::new))
                 .addValue(Columns.of(newest, h -> utc(h.sentAt()), OffsetDateTime[]::new))
-                .addValue(Columns.of(newest, h -> utc(h.liveUntil()), OffsetDateTime[]::new));
+                .addValue(Columns.of(newest, h -> utc(h.liveUntil()), OffsetDateTime[]::new))
+                .addValue(Columns.of(newest, h -> assigned(h.partitions()), String[]::new));
         return pool.preparedQuery(APPLY).execute(arrays).map(rows -> rows.rowCount());
     }
 
@@ -90,10 +103,43 @@ public final class WorkerStore {
                 live.add(new LiveWorker(row.getString("worker_id"), List.of(row.getArrayOfStrings("queues")),
                         List.of(row.getArrayOfStrings("types")), row.getInteger("capacity"),
                         row.getOffsetDateTime("started_at").toInstant(),
-                        row.getOffsetDateTime("sent_at").toInstant()));
+                        row.getOffsetDateTime("sent_at").toInstant(), partitions(row.getArrayOfStrings("assigned"))));
             }
             return live;
         });
+    }
+
+    /**
+     * A heartbeat's partitions as stored: {@code queue:partition} entries joined by commas (a queue's name holds
+     * neither), or null when the heartbeat did not say.
+     */
+    static String assigned(Map<String, List<Integer>> partitions) {
+        if (partitions == null) {
+            return null;
+        }
+        StringBuilder joined = new StringBuilder();
+        partitions.forEach((queue, numbers) -> numbers.forEach(n -> {
+            if (!joined.isEmpty()) {
+                joined.append(',');
+            }
+            joined.append(queue).append(':').append(n);
+        }));
+        return joined.toString();
+    }
+
+    /** Stored partitions read back: null (not known) stays null, an empty array is a worker holding none. */
+    static Map<String, List<Integer>> partitions(String[] assigned) {
+        if (assigned == null) {
+            return null;
+        }
+        Map<String, List<Integer>> partitions = new LinkedHashMap<>();
+        for (String entry : assigned) {
+            int colon = entry.lastIndexOf(':');
+            partitions.computeIfAbsent(entry.substring(0, colon), q -> new ArrayList<>())
+                    .add(Integer.parseInt(entry.substring(colon + 1)));
+        }
+        partitions.replaceAll((queue, numbers) -> List.copyOf(numbers));
+        return Map.copyOf(partitions);
     }
 
     /** One heartbeat per worker, its newest: one statement may not update a row twice. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The rules of a worker's heartbeat, which its readers quarantine a record for breaking. */
@@ -42,6 +43,26 @@ class WorkerHeartbeatRulesTest {
                 .startsWith("intervalMs must be between 100");
         assertThat(EventRules.problem(new WorkerHeartbeatEvent("w", List.of("default"), List.of("HTTP"), 1, 5000,
                 NOW, null, false))).isEqualTo("sentAt is required");
+    }
+
+    @Test
+    void thePartitionsAWorkerHoldsAreOfItsOwnQueuesAndArePartitionNumbers() {
+        assertThat(EventRules.problem(withPartitions(Map.of("default", List.of(0, 2), "images", List.of()))))
+                .isNull();
+        assertThat(EventRules.problem(withPartitions(null))).as("an older worker says nothing").isNull();
+        assertThat(EventRules.problem(withPartitions(Map.of("billing", List.of(0)))))
+                .isEqualTo("partitions names queue 'billing', which the worker does not serve");
+        assertThat(EventRules.problem(withPartitions(Map.of("default", List.of(-1)))))
+                .isEqualTo("partitions.default must hold partition numbers (0 or more), got -1");
+        List<Integer> tooMany = java.util.stream.IntStream.range(0, WorkerHeartbeatEvent.MAX_PARTITIONS + 1).boxed()
+                .toList();
+        assertThat(EventRules.problem(withPartitions(Map.of("default", tooMany))))
+                .isEqualTo("partitions must name at most 10000 partitions, got 10001");
+    }
+
+    private static WorkerHeartbeatEvent withPartitions(Map<String, List<Integer>> partitions) {
+        return new WorkerHeartbeatEvent("w", List.of("default", "images"), List.of("HTTP"), 1, 5000,
+                NOW.minusSeconds(60), NOW, false, partitions);
     }
 
     @Test

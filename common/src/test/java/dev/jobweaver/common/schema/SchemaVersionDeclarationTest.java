@@ -22,12 +22,20 @@ class SchemaVersionDeclarationTest {
 
     private static final Pattern MIGRATION = Pattern.compile("V([0-9._]+)__.+\\.sql");
 
+    /**
+     * @param declaration module, migrations folder and the properties file that declares the version, separated by
+     *     {@code |}: the worker runtime keeps its migrations apart from an application's own
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"api-service", "scheduler-service", "worker-service"})
-    void theDeclaredVersionIsTheNewestMigration(String service) throws IOException {
+    @ValueSource(strings = {"api-service|db/migration|application.properties",
+            "scheduler-service|db/migration|application.properties",
+            "worker-runtime|db/jobweaver-worker|META-INF/microprofile-config.properties"})
+    void theDeclaredVersionIsTheNewestMigration(String declaration) throws IOException {
+        String[] parts = declaration.split("\\|");
+        String service = parts[0];
         Path resources = Path.of("..", service, "src", "main", "resources");
         String newest;
-        try (Stream<Path> files = Files.list(resources.resolve("db").resolve("migration"))) {
+        try (Stream<Path> files = Files.list(resources.resolve(parts[1]))) {
             newest = files.map(f -> MIGRATION.matcher(f.getFileName().toString()))
                     .filter(Matcher::matches)
                     .map(m -> m.group(1).replace('_', '.'))
@@ -35,12 +43,12 @@ class SchemaVersionDeclarationTest {
                     .orElseThrow(() -> new AssertionError(service + " has no versioned migration"));
         }
         Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(resources.resolve("application.properties"))) {
+        try (Reader reader = Files.newBufferedReader(resources.resolve(parts[2]))) {
             properties.load(reader);
         }
 
         assertThat(properties.getProperty(SchemaGuard.VERSION))
-                .as("%s in %s/application.properties", SchemaGuard.VERSION, service)
+                .as("%s in %s/%s", SchemaGuard.VERSION, service, parts[2])
                 .isEqualTo(newest);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobweaver.common.event.WorkerHeartbeatEvent;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** One statement stores a poll's heartbeats: one per worker, its newest, whatever their order in the poll. */
@@ -23,5 +24,19 @@ class WorkerStoreTest {
                 beat("a", 3), beat("a", 2), beat("b", 0)));
 
         assertThat(newest).containsExactly(beat("a", 3), beat("b", 1));
+    }
+
+    @Test
+    void thePartitionsAWorkerHoldsAreStoredAsQueuePartitionEntriesAndReadBack() {
+        Map<String, List<Integer>> held = Map.of("default", List.of(0, 2), "billing-eu", List.of(1));
+
+        String stored = WorkerStore.assigned(held);
+
+        assertThat(stored.split(",")).containsExactlyInAnyOrder("default:0", "default:2", "billing-eu:1");
+        assertThat(WorkerStore.partitions(stored.split(","))).isEqualTo(held);
+        assertThat(WorkerStore.assigned(Map.of())).isEmpty();
+        assertThat(WorkerStore.partitions(new String[0])).as("a worker holding none").isEmpty();
+        assertThat(WorkerStore.assigned(null)).isNull();
+        assertThat(WorkerStore.partitions(null)).as("a worker that did not say").isNull();
     }
 }

@@ -8,6 +8,8 @@ import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.EventIds;
 import dev.jobweaver.common.messaging.OutgoingRecords;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.worker.LiveWorkers;
+import dev.jobweaver.scheduler.worker.WorkerPool;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -31,18 +33,26 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 public class JobEventPublisher {
 
     private final MutinyEmitter<Object> events;
+    private final WorkerPool workers;
 
-    public JobEventPublisher(@Channel(Channels.SCHEDULER_EVENTS_OUT) MutinyEmitter<Object> events) {
+    public JobEventPublisher(@Channel(Channels.SCHEDULER_EVENTS_OUT) MutinyEmitter<Object> events,
+                             WorkerPool workers) {
         this.events = events;
+        this.workers = workers;
     }
 
     /**
      * Publishes a run on its queue's topic ({@link Topics#runJob}); its eventId is derived from (jobId, attempt), so a
-     * re-dispatch carries the same one.
+     * re-dispatch carries the same one. The partition is its key's, unless only some of the queue's live workers
+     * declare its type: then one of the partitions those hold ({@link LiveWorkers#partitionsFor}), the same for every
+     * dispatch of the job while they hold them.
      */
     public Uni<Void> run(RunJobEvent event, Context trace) {
         String queue = event.control() == null ? null : event.control().queue();
-        return send(Topics.runJob(queue), event.jobId(), event.eventId(), event, trace);
+        int[] aimed = workers.live().partitionsFor(queue, event.jobType().name());
+        int partition = aimed == null ? -1 : aimed[Math.floorMod(event.jobId().hashCode(), aimed.length)];
+        return events.sendMessage(OutgoingRecords.keyed(Topics.runJob(queue), partition, event.jobId(),
+                event.eventId(), event, trace));
     }
 
     /** Publishes a status change; its eventId is derived from (jobId, version). */

@@ -115,6 +115,20 @@ public final class JobStateMachine {
     }
 
     /**
+     * The current attempt's run was handed back unrun by a worker without a handler for the job's type: {@code PENDING}
+     * again, due at {@code dueAt}, with {@code why} as its last error. No retry is spent ({@code retryCount} stays),
+     * since the job did not fail; the attempt number stays as dispatched, so the next dispatch is a new attempt and a
+     * late report of the handed-back one is stale.
+     */
+    public static JobExecution handBack(JobExecution job, String why, Instant now, Instant dueAt) {
+        require(job.status() == JobStatus.RUNNING, job, "hand back");
+        return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), job.instruction(),
+                JobStatus.PENDING, job.retryCount(), job.maxRetries(), job.attempt(), dueAt, null, why,
+                job.createdAt(), now, job.dispatchedAt(), job.startedAt(), null, job.version() + 1, job.control(),
+                null);
+    }
+
+    /**
      * A {@code PENDING} job that can never run (its stored instruction cannot be read): {@code FAILED} at once, so
      * that it is dead-lettered instead of failing every dispatch round that claims it.
      */

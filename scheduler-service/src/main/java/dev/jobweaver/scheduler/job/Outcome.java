@@ -18,10 +18,12 @@ import java.util.UUID;
 public record Outcome(Kind kind, UUID eventId, UUID jobId, int attempt, String error, Instant startedAt,
                       Instant finishedAt, JsonNode result) {
 
-    /** Success or failure. */
+    /** Success, failure, or a run its worker handed back unrun. */
     public enum Kind {
         COMPLETED,
-        FAILED
+        FAILED,
+        /** The worker has no handler for the job's type: the run goes back to be dispatched again, no retry spent. */
+        HANDED_BACK
     }
 
     /** The outcome of a {@link JobCompletedEvent}. */
@@ -33,8 +35,8 @@ public record Outcome(Kind kind, UUID eventId, UUID jobId, int attempt, String e
     /** The outcome of a {@link JobFailedEvent}. */
     public static Outcome of(JobFailedEvent e) {
         String error = e.errorMessage() == null || e.errorMessage().isBlank() ? "attempt failed" : e.errorMessage();
-        return new Outcome(Kind.FAILED, e.eventId(), e.jobId(), e.attempt(), error, micros(e.startedAt()),
-                micros(e.failedAt()), null);
+        return new Outcome(e.handedBack() ? Kind.HANDED_BACK : Kind.FAILED, e.eventId(), e.jobId(), e.attempt(), error,
+                micros(e.startedAt()), micros(e.failedAt()), null);
     }
 
     /**

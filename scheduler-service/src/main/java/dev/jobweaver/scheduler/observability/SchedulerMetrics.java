@@ -141,6 +141,12 @@ public class SchedulerMetrics {
      * {@code job}'s attempt failed and a retry is scheduled; {@code cause} is {@code failed} or
      * {@code lease_expired}.
      */
+    /** A worker handed a run back unrun (no handler for its type): dispatched again, not a retry. */
+    public void handedBack() {
+        Counters.of(registry, "jobweaver.runs.handed.back",
+                "Runs handed back unrun by a worker without a handler for their type, to be dispatched again").increment();
+    }
+
     public void retryScheduled(JobExecution job, String cause) {
         retryScheduled(cause);
         attempts.ended(job.jobType(), tenant(job), AttemptOutcome.RETRIED);

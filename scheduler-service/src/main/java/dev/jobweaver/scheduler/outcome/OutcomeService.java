@@ -1,5 +1,6 @@
 package dev.jobweaver.scheduler.outcome;
 
+import dev.jobweaver.scheduler.SchedulerConfig;
 import dev.jobweaver.scheduler.job.BackoffPolicy;
 import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.job.JobStateMachine;
@@ -21,6 +22,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,7 +35,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Applies the outcomes of attempts: {@code COMPLETED}; or {@code PENDING} with a backoff while retries remain;
- * or {@code FAILED} with a dead letter.
+ * or {@code FAILED} with a dead letter; or, for a run its worker handed back unrun, {@code PENDING} again without a
+ * retry spent ({@link JobStateMachine#handBack}).
  *
  * <h2>Guarantee</h2>
  * Dual-write rule, for a whole batch (one Kafka poll of a partition) at a time: in one transaction the batch's rows
@@ -72,6 +75,16 @@ public class OutcomeService {
     @Inject JobTracing tracing;
     @Inject SchedulerMetrics metrics;
     @Inject JobTransitions transitions;
+    @Inject SchedulerConfig config;
+
+    /**
+     * How long a handed-back run waits before its next dispatch: the dispatch aims at a worker that declares the type,
+     * and should the heartbeats still show an old assignment of partitions, the wait keeps the run from bouncing
+     * between a worker and the scheduler at full speed.
+     */
+    private Duration handBackDelay() {
+        return config.workers().handBackDelay();
+    }
 
     /** What applying an outcome did. */
     public enum Result {
@@ -134,10 +147,13 @@ public class OutcomeService {
                                     yield Result.REPUBLISHED;
                                 }
                                 case APPLY -> {
-                                    job = outcome.kind() == Outcome.Kind.COMPLETED
-                                            ? JobStateMachine.complete(job, outcome, now[0])
-                                            : JobStateMachine.fail(job, outcome.error(), outcome.startedAt(), now[0],
-                                                    backoff.delay(job.retryCount(), job.control()));
+                                    job = switch (outcome.kind()) {
+                                        case COMPLETED -> JobStateMachine.complete(job, outcome, now[0]);
+                                        case FAILED -> JobStateMachine.fail(job, outcome.error(), outcome.startedAt(),
+                                                now[0], backoff.delay(job.retryCount(), job.control()));
+                                        case HANDED_BACK -> JobStateMachine.handBack(job, outcome.error(), now[0],
+                                                now[0].plus(handBackDelay()));
+                                    };
                                     current.put(job.jobId(), job);
                                     publishes.add(writer.publish(job, trace));
                                     yield Result.APPLIED;
@@ -217,10 +233,17 @@ public class OutcomeService {
                                     job.attempt());
                         }
                         case PENDING -> {
-                            metrics.retryScheduled(job, "failed");
-                            JobLog.info(LOG, job.jobId(), job.traceId(),
-                                    "attempt %d failed (%s): retry %d of %d at %s", job.attempt(), job.lastError(),
-                                    job.retryCount(), job.maxRetries(), job.nextRunAt());
+                            if (outcome.kind() == Outcome.Kind.HANDED_BACK) {
+                                metrics.handedBack();
+                                JobLog.info(LOG, job.jobId(), job.traceId(),
+                                        "attempt %d handed back unrun (%s): dispatched again at %s", job.attempt(),
+                                        job.lastError(), job.nextRunAt());
+                            } else {
+                                metrics.retryScheduled(job, "failed");
+                                JobLog.info(LOG, job.jobId(), job.traceId(),
+                                        "attempt %d failed (%s): retry %d of %d at %s", job.attempt(),
+                                        job.lastError(), job.retryCount(), job.maxRetries(), job.nextRunAt());
+                            }
                             t.wakeDispatcherAt(job.nextRunAt(), now, sentAt);
                         }
                         case FAILED -> {

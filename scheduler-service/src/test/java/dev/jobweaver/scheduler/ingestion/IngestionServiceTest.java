@@ -102,7 +102,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
 
     @Test
     void aPollWhoseRunsCannotBePublishedIsStoredPendingForTheDispatcher() {
-        JobEventPublisher brokerDown = new JobEventPublisher(failing());
+        JobEventPublisher brokerDown = new JobEventPublisher(failing(), workers);
         IngestionService withoutKafka = new IngestionService(inserts, new JobStateWriter(updates, brokerDown),
                 dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions, workers);
         UUID jobId = UUID.randomUUID();
@@ -141,7 +141,7 @@ class IngestionServiceTest extends KafkaAndDbTest {
     void aRunThatCanNeverBePublishedIsNotStoredPendingButFailsThePoll() {
         // A permanent failure to publish (the data cannot be serialised), unlike the broker being down.
         JobEventPublisher refusing = new JobEventPublisher(failing(
-                new IllegalArgumentException("the run cannot be serialised")));
+                new IllegalArgumentException("the run cannot be serialised")), workers);
         IngestionService refusingRuns = new IngestionService(inserts, new JobStateWriter(updates, refusing),
                 dispatcher, leasePolicy, tracing, metrics, mapper, config, workflows, transitions, workers);
         UUID jobId = UUID.randomUUID();

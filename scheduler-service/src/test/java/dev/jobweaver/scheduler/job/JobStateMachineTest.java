@@ -69,6 +69,26 @@ class JobStateMachineTest {
     }
 
     @Test
+    void aRunHandedBackUnrunIsPendingAgainWithoutSpendingARetry() {
+        JobExecution running = job(JobStatus.RUNNING, 1, 0, 0);
+        Outcome handedBack = new Outcome(Outcome.Kind.HANDED_BACK, null, JOB, 1, "WORKER.UNKNOWN_JOB_TYPE: no handler",
+                NOW, NOW, null);
+        assertThat(JobStateMachine.judge(running, handedBack)).isEqualTo(Verdict.APPLY);
+
+        JobExecution again = JobStateMachine.handBack(running, handedBack.error(), NOW, NOW.plusSeconds(1));
+
+        assertThat(again.status()).isEqualTo(JobStatus.PENDING);
+        assertThat(again.retryCount()).as("no retry spent, though none was left").isZero();
+        assertThat(again.attempt()).as("the next dispatch is a new attempt").isEqualTo(1);
+        assertThat(again.nextRunAt()).isEqualTo(NOW.plusSeconds(1));
+        assertThat(again.leaseUntil()).isNull();
+        assertThat(again.lastError()).isEqualTo("WORKER.UNKNOWN_JOB_TYPE: no handler");
+        assertThat(again.version()).isEqualTo(running.version() + 1);
+        assertThat(JobStateMachine.judge(again, handedBack)).as("redelivered").isEqualTo(Verdict.ALREADY_APPLIED);
+        assertThat(JobStateMachine.dispatch(again, NOW, NOW.plusSeconds(60)).attempt()).isEqualTo(2);
+    }
+
+    @Test
     void aLateSuccessOfAnAttemptWhoseRetryIsNotDispatchedYetIsApplied() {
         JobExecution retryScheduled = job(JobStatus.PENDING, 2, 2, 3);
         assertThat(JobStateMachine.judge(retryScheduled, completed(2))).isEqualTo(Verdict.APPLY);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.ExampleWorkers;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -64,6 +65,33 @@ class DocExamplesIT {
         runAll("README.md", 10);
     }
 
+    @Test
+    void theExamplesOfWritingYourOwnJobTypeAnswerAsDocumented() throws Exception {
+        ExampleWorkers.billing(); // the page's worker, as `up --worker-jar` starts it
+        runAll("docs/job-types.md", 3);
+    }
+
+    @Test
+    void theCodeOnTheJobTypesPageIsTheExampleWorkersCode() throws IOException {
+        String markdown = Files.readString(root().resolve("docs/job-types.md"));
+        Path sources = root().resolve("examples/billing-worker/src/main/java");
+        List<String> code = new java.util.ArrayList<>();
+        try (var files = Files.walk(sources)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                code.add(Files.readString(file));
+            }
+        }
+        Matcher blocks = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(markdown);
+        int count = 0;
+        while (blocks.find()) {
+            String block = blocks.group(1);
+            count++;
+            assertThat(code).as("a file of examples/billing-worker holding the page's code block:%n%s", block)
+                    .anyMatch(source -> source.contains(block));
+        }
+        assertThat(count).as("java blocks on the page").isGreaterThanOrEqualTo(3);
+    }
+
     private void runAll(String page, int atLeast) throws Exception {
         String markdown = Files.readString(root().resolve(page));
         assertThat(DocExamples.curlOutsideExamples(markdown))
@@ -79,7 +107,7 @@ class DocExamplesIT {
         String where = page + ":" + example.line();
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         Answer answer = execute(example);
-        while (answer.status != example.status() && System.nanoTime() < deadline) {
+        while (!documented(answer, example) && System.nanoTime() < deadline) {
             Thread.sleep(500);
             answer = execute(example);
         }
@@ -101,6 +129,26 @@ class DocExamplesIT {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code answer} has the documented status and every documented top-level field: a job's result, say,
+     * appears only once it completed, so its example waits for it as for a status.
+     */
+    private static boolean documented(Answer answer, DocExamples.Example example) throws IOException {
+        if (answer.status != example.status()) {
+            return false;
+        }
+        if (example.body().isEmpty()) {
+            return true;
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(answer.body);
+        } catch (IOException notJson) {
+            return true; // the assertions below name the problem
+        }
+        return body != null && DocumentedFields.of(example.body()).keySet().stream().allMatch(body::has);
     }
 
     /** Names the parts of {@code actual} that {@code documented} marks {@code <NAME>}; checks the literal rest. */

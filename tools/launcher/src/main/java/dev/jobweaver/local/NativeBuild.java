@@ -72,8 +72,8 @@ final class NativeBuild {
 
     /**
      * Whether {@code service}'s executable is missing or older than a file it is built from: its module's sources
-     * and pom, {@code common}'s, or the root pom (the native profile lives there). A stale executable would pass or
-     * fail the native lane for code that is no longer there.
+     * and pom, {@code common}'s, the worker runtime's and SDK's for the worker, or the root pom (the native profile
+     * lives there). A stale executable would pass or fail the native lane for code that is no longer there.
      */
     static boolean isOutOfDate(Path root, Service service) {
         Path executable = service.executable(root);
@@ -82,9 +82,15 @@ final class NativeBuild {
         }
         try {
             long built = Files.getLastModifiedTime(executable).toMillis();
-            for (Path source : List.of(root.resolve(service.module()).resolve("src"),
-                    root.resolve(service.module()).resolve("pom.xml"), root.resolve("common/src"),
-                    root.resolve("common/pom.xml"), root.resolve("pom.xml"))) {
+            List<String> modules = service == Service.WORKER
+                    ? List.of(service.module(), "common", "worker-runtime", "worker-sdk")
+                    : List.of(service.module(), "common");
+            List<Path> sources = new ArrayList<>(List.of(root.resolve("pom.xml")));
+            for (String module : modules) {
+                sources.add(root.resolve(module).resolve("src"));
+                sources.add(root.resolve(module).resolve("pom.xml"));
+            }
+            for (Path source : sources) {
                 if (Files.exists(source) && newerThan(source, built)) {
                     return true;
                 }

@@ -246,7 +246,7 @@ public final class Platform implements AutoCloseable {
     static final String RUN_JOB_CONSUMERS = "mp.messaging.incoming.run-job-in.concurrency";
 
     /**
-     * The most consumers a worker runs on {@code run-job}: the worker's own default (its application.properties), what
+     * The most consumers a worker runs on {@code run-job}: the worker runtime's own default (its microprofile-config.properties), what
      * one worker on the default three partitions was measured with.
      */
     static final int MAX_RUN_JOB_CONSUMERS = 3;
@@ -255,6 +255,7 @@ public final class Platform implements AutoCloseable {
     private final LocalStack stack;
     private final Zipkin zipkin;
     private final Map<Service, List<ServiceProcess>> instances = new HashMap<>();
+    private final List<ServiceProcess> pools = new CopyOnWriteArrayList<>();
     private final List<Thread> supervisors = new CopyOnWriteArrayList<>();
     private final Map<String, Duration> readyTimes = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Set<ServiceProcess> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -477,6 +478,71 @@ public final class Platform implements AutoCloseable {
             supervise(process);
         }
         return process;
+    }
+
+    /**
+     * A worker pool beside the standard workers: its own process serving {@code queues}, as {@code up --pool} and
+     * {@code up --worker-jar} start one.
+     *
+     * @param name the instance's name: its log file, its worker id, its static group membership
+     * @param artefact the application to run (a Quarkus {@code quarkus-run.jar}); null for the standard worker's
+     * @param queues the queues it serves; empty: those its own configuration names
+     * @param port its HTTP port (health, metrics)
+     */
+    public record WorkerPool(String name, Path artefact, List<String> queues, int port) {
+
+        public WorkerPool {
+            queues = List.copyOf(queues);
+        }
+    }
+
+    /**
+     * Starts {@code pool} and waits until it is ready; the supervisor restarts it as any service, and {@link #close}
+     * stops it with the workers. Its database is the standard worker's, already migrated: a pool runs the same worker
+     * runtime, whose attempts are keyed by run, so pools share it without meeting.
+     */
+    public ServiceProcess startWorkerPool(WorkerPool pool) {
+        ServiceProcess.Spec standard = spec(Service.WORKER, 1);
+        Map<String, String> config = new HashMap<>(standard.config());
+        config.put("quarkus.http.port", Integer.toString(pool.port()));
+        config.put("jobweaver.worker.worker-id", pool.name());
+        config.put("jobweaver.kafka.instance-id", pool.name());
+        if (pool.queues().isEmpty()) {
+            config.remove("jobweaver.worker.queues");
+        } else {
+            config.put("jobweaver.worker.queues", String.join(",", pool.queues()));
+        }
+        // The standard worker's run-job consumer count is sized to run-job's partitions; a pool's queues have their own.
+        config.remove(RUN_JOB_CONSUMERS);
+        // Without the standard worker's AOT cache: it was trained on that application alone.
+        Path artefact = pool.artefact() == null ? standard.artefact() : pool.artefact();
+        // A team's jar beside native services still runs on a JVM, with the JVM's defaults.
+        List<String> runOptions = options.nativeExecutables() && artefact.toString().endsWith(".jar")
+                ? Options.DEFAULT_JVM : options.jvmOptions();
+        ServiceProcess process = new ServiceProcess(new ServiceProcess.Spec(pool.name(), artefact, pool.port(), config,
+                List.copyOf(runOptions), standard.environment()),
+                options.stack().home().resolve("logs")).reapedBy(stack.reaper());
+        synchronized (starting) {
+            if (stopping) {
+                throw new IllegalStateException("the platform is stopping");
+            }
+            pools.add(process);
+            process.start();
+        }
+        Duration took = process.awaitReady(options.readyTimeout());
+        readyTimes.put(pool.name(), took);
+        out.accept(String.format("  %-20s ready in %5.2f s  %s%s", pool.name(), took.toMillis() / 1000.0,
+                process.url(), pool.queues().isEmpty() ? "" : "  (queues " + String.join(",", pool.queues()) + ")"));
+        writeState();
+        if (options.restartDelay() != null) {
+            supervise(process);
+        }
+        return process;
+    }
+
+    /** The worker pools started beside the standard workers, in the order they were started. */
+    public List<ServiceProcess> workerPools() {
+        return List.copyOf(pools);
     }
 
     /** Stops the newest instance of {@code service} gracefully, for good (scaling in); the supervisor lets it go. */
@@ -738,6 +804,7 @@ public final class Platform implements AutoCloseable {
         stopAll(instances(Service.API));
         List<ServiceProcess> rest = new ArrayList<>(instances(Service.SCHEDULER));
         rest.addAll(instances(Service.WORKER));
+        rest.addAll(pools);
         stopAll(rest);
         stack.close();
         if (zipkin != null) {

@@ -1,15 +1,20 @@
 package dev.jobweaver.local;
 
 import dev.jobweaver.local.Platform.Service;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code jobweaver up}: Kafka, PostgreSQL and every built service, each its own process, until Ctrl-C or SIGTERM,
@@ -42,6 +47,18 @@ public final class UpCommand implements Callable<Integer> {
             description = "Worker replicas (default: ${DEFAULT-VALUE}); replica n listens on the worker port + 100(n-1). "
                     + "run-job gets at least one partition per worker.")
     int workers = 1;
+
+    @Option(names = "--pool", paramLabel = "QUEUES", converter = QueueList.class,
+            description = "Start one more standard worker serving only these queues (comma-separated queue names), "
+                    + "named worker-<first queue>, on the worker port + 50, + 51, ... Repeat for more pools.")
+    List<List<String>> pools = new ArrayList<>();
+
+    @Option(names = "--worker-jar", paramLabel = "JAR",
+            description = "Start a worker of your own beside the platform: a Quarkus application built on "
+                    + "jobweaver-worker (its target/quarkus-app/quarkus-run.jar). It serves the queues its own "
+                    + "configuration names, with the platform's Kafka and worker database, on the worker port + 70, "
+                    + "+ 71, ... Repeat for more.")
+    List<Path> workerJars = new ArrayList<>();
 
     @Option(names = "--schedulers", paramLabel = "N", converter = Cli.PositiveInt.class,
             description = "Scheduler replicas (default: ${DEFAULT-VALUE}); replica n listens on the scheduler port "
@@ -90,6 +107,53 @@ public final class UpCommand implements Callable<Integer> {
     @Option(names = "--start-together",
             description = "Start all services at once instead of one after another.")
     boolean startTogether;
+
+    /** Comma-separated queue names, each checked against the queue rule. */
+    public static final class QueueList implements ITypeConverter<List<String>> {
+        @Override
+        public List<String> convert(String value) {
+            List<String> queues = new ArrayList<>();
+            for (String queue : value.split(",", -1)) {
+                String name = queue.strip();
+                if (!QUEUE.matcher(name).matches()) {
+                    throw new TypeConversionException("'" + name + "' is not a queue name: a "
+                            + "lower-case letter or digit, then at most 62 lower-case letters, digits or '-'");
+                }
+                queues.add(name);
+            }
+            return List.copyOf(queues);
+        }
+    }
+
+    private static final Pattern QUEUE = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+
+    /**
+     * The worker pools {@code up} starts beside the standard workers: the {@code --pool}s on the worker port + 50 on,
+     * then the {@code --worker-jar}s on the worker port + 70 on.
+     */
+    List<Platform.WorkerPool> workerPools() {
+        List<Platform.WorkerPool> all = new ArrayList<>();
+        for (int i = 0; i < pools.size(); i++) {
+            List<String> queues = pools.get(i);
+            all.add(new Platform.WorkerPool("worker-" + queues.getFirst(), null, queues, workerPort + 50 + i));
+        }
+        for (int i = 0; i < workerJars.size(); i++) {
+            Path jar = workerJars.get(i).toAbsolutePath().normalize();
+            all.add(new Platform.WorkerPool(jarName(jar), jar, List.of(), workerPort + 70 + i));
+        }
+        return all;
+    }
+
+    /** {@code billing-worker} for {@code .../billing-worker/target/quarkus-app/quarkus-run.jar}; else the file's name. */
+    static String jarName(Path jar) {
+        Path app = jar.getParent();
+        if (app != null && app.getFileName().toString().equals("quarkus-app") && app.getParent() != null
+                && app.getParent().getFileName().toString().equals("target") && app.getParent().getParent() != null) {
+            return app.getParent().getParent().getFileName().toString();
+        }
+        String file = jar.getFileName().toString();
+        return file.endsWith(".jar") ? file.substring(0, file.length() - 4) : file;
+    }
 
     /** The first HTTP port of each service. */
     Map<Service, Integer> basePorts() {
@@ -187,6 +251,13 @@ public final class UpCommand implements Callable<Integer> {
                         "--" + service.module().replace("-service", "") + "-port");
             }
         }
+        for (Platform.WorkerPool pool : workerPools()) {
+            if (pool.artefact() != null && !Files.isRegularFile(pool.artefact())) {
+                throw new IllegalStateException("--worker-jar " + pool.artefact() + " does not exist: build the "
+                        + "worker first (./mvnw package in its project)");
+            }
+            Ports.requireFree(pool.port(), pool.name(), "--worker-port");
+        }
         if (platform.builtServices().isEmpty()) {
             throw new IllegalStateException("no service is built under " + options.root()
                     + ": run ./jobweaver up from the repository");
@@ -204,6 +275,7 @@ public final class UpCommand implements Callable<Integer> {
         System.out.println("Starting Kafka, PostgreSQL and " + platform.builtServices().size() + " service(s)"
                 + (nativeExecutables ? " (native executables)" : "") + "...");
         platform.start();
+        workerPools().forEach(platform::startWorkerPool);
         System.out.println();
         System.out.println("JobWeaver is up: http://localhost:" + apiPort);
         System.out.println("  jobs API    http://localhost:" + apiPort + "/api/jobs   (OpenAPI: /q/openapi)");

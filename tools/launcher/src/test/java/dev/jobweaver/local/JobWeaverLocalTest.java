@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -95,6 +96,29 @@ class JobWeaverLocalTest {
         assertThat(options.aotCaches()).isNull();
         assertThat(options.oneAtATime()).isFalse();
         assertThat(options.jvmOptions()).endsWith("-Xmx512m");
+    }
+
+    @Test
+    void poolsAndWorkerJarsBecomeWorkerPoolsOnPortsOfTheirOwn() {
+        UpCommand up = parse(UpCommand.class, "up", "--worker-port", "18082", "--pool", "reports,exports",
+                "--pool", "images", "--worker-jar", "/src/billing-worker/target/quarkus-app/quarkus-run.jar",
+                "--worker-jar", "/opt/resize.jar");
+
+        assertThat(up.workerPools()).containsExactly(
+                new Platform.WorkerPool("worker-reports", null, List.of("reports", "exports"), 18132),
+                new Platform.WorkerPool("worker-images", null, List.of("images"), 18133),
+                new Platform.WorkerPool("billing-worker",
+                        Path.of("/src/billing-worker/target/quarkus-app/quarkus-run.jar"), List.of(), 18152),
+                new Platform.WorkerPool("resize", Path.of("/opt/resize.jar"), List.of(), 18153));
+        assertThat(parse(UpCommand.class, "up").workerPools()).isEmpty();
+    }
+
+    @Test
+    void aPoolOfAMalformedQueueIsBadUsageNamingTheQueue() {
+        assertThatThrownBy(() -> parse(UpCommand.class, "up", "--pool", "reports,Bad Queue"))
+                .hasMessageContaining("'Bad Queue' is not a queue name");
+        assertThatThrownBy(() -> parse(UpCommand.class, "up", "--pool", "reports,"))
+                .hasMessageContaining("'' is not a queue name");
     }
 
     @Test

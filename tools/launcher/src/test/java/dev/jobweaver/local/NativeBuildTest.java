@@ -77,6 +77,29 @@ class NativeBuildTest {
     }
 
     @Test
+    void theWorkersExecutableIsBuiltAgainWhenTheWorkerRuntimeOrTheSdkChanges(@TempDir Path root) throws Exception {
+        Path runtime = root.resolve("worker-runtime/src/main/java/Runner.java");
+        Path sdk = root.resolve("worker-sdk/src/main/java/Handler.java");
+        for (Path file : List.of(runtime, sdk)) {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "class X {}");
+            Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000));
+        }
+        Path worker = Service.WORKER.executable(root);
+        Files.createDirectories(worker.getParent());
+        Files.writeString(worker, "");
+        Files.setLastModifiedTime(worker, FileTime.fromMillis(2_000_000));
+        assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).isFalse();
+
+        Files.setLastModifiedTime(sdk, FileTime.fromMillis(3_000_000));
+        assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).as("the SDK's source").isTrue();
+
+        Files.setLastModifiedTime(sdk, FileTime.fromMillis(1_000_000));
+        Files.setLastModifiedTime(runtime, FileTime.fromMillis(3_000_000));
+        assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).as("the runtime's source").isTrue();
+    }
+
+    @Test
     void buildTimesReadAsMinutesAndSeconds() {
         assertThat(NativeBuild.minutes(365)).isEqualTo("6m05s");
         assertThat(NativeBuild.size(Path.of("/nonexistent"))).isEqualTo("missing");

@@ -138,7 +138,7 @@ class TopicPartitionsTest {
 
     @Test
     void theCapIsTheWorkersOwnConsumerCount() throws IOException {
-        Path file = Path.of("../../worker-service/src/main/resources/application.properties");
+        Path file = Path.of("../../worker-runtime/src/main/resources/META-INF/microprofile-config.properties");
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file)) {
             properties.load(reader);

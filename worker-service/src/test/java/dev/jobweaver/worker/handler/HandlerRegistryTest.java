@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.sdk.JobHandler;
+import dev.jobweaver.sdk.RunContext;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -50,9 +52,18 @@ class HandlerRegistryTest {
 
     @Test
     void aHandlerWithoutATypeFailsStartUp() {
-        assertThatThrownBy(() -> new HandlerRegistry(List.of(new HandlerRegistry.Named(new Fake(null), "Untyped"))))
+        assertThatThrownBy(() -> new HandlerRegistry(List.of(new HandlerRegistry.Named(new Fake((String) null), "Untyped"))))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("job handler Untyped names no job type");
+    }
+
+    @Test
+    void aTypeNameThatIsNotAJobTypesFailsStartUpNamingTheHandler() {
+        assertThatThrownBy(() -> new HandlerRegistry(List.of(new HandlerRegistry.Named(new Fake("image resize"),
+                "Resize"))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("job handler Resize: a job type must be a letter")
+                .hasMessageContaining("'image resize'");
     }
 
     @Test
@@ -66,7 +77,11 @@ class HandlerRegistryTest {
     }
 
     /** A handler that only names its type. */
-    private record Fake(JobType type) implements JobHandler<JobPayload> {
+    private record Fake(String type) implements JobHandler<JobPayload> {
+
+        Fake(JobType type) {
+            this(type == null ? null : type.name());
+        }
 
         @Override
         public Class<JobPayload> payloadType() {

@@ -63,6 +63,14 @@ class WorkerAnnouncerTest extends WorkerKafkaTest {
     }
 
     @Test
+    void aHeartbeatNamesThePartitionsOfItsQueuesRunTopicThatThisWorkerHolds() {
+        // the test platform's run-job has 3 partitions and this worker is its only consumer group member
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(announcer.heartbeat(false).partitions())
+                .isEqualTo(java.util.Map.of("default", List.of(0, 1, 2))));
+        assertThat(EventRules.problem(announcer.heartbeat(false))).isNull();
+    }
+
+    @Test
     void theLeavingHeartbeatEndsTheWorkersLifeAtOnceAndEveryHeartbeatKeepsTheRules() {
         WorkerHeartbeatEvent living = announcer.heartbeat(false);
         WorkerHeartbeatEvent leaving = announcer.heartbeat(true);

@@ -13,9 +13,9 @@ import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.worker.command.StoppedJobs;
 import dev.jobweaver.worker.handler.HandlerRegistry;
-import dev.jobweaver.worker.handler.JobFailure;
-import dev.jobweaver.worker.handler.JobHandler;
-import dev.jobweaver.worker.handler.RunContext;
+import dev.jobweaver.sdk.JobFailure;
+import dev.jobweaver.sdk.JobHandler;
+import dev.jobweaver.sdk.RunContext;
 import dev.jobweaver.worker.handler.RunResult;
 import dev.jobweaver.worker.testing.RunSettings;
 import java.time.Clock;
@@ -301,7 +301,11 @@ class AttemptExecutorTest {
     }
 
     /** A handler of {@code type} for HTTP payloads whose attempt is {@code body}. */
-    private record Fake(JobType type, Body body) implements JobHandler<HttpCallPayload> {
+    private record Fake(String type, Body body) implements JobHandler<HttpCallPayload> {
+
+        Fake(JobType type, Body body) {
+            this(type.name(), body);
+        }
 
         @Override
         public Class<HttpCallPayload> payloadType() {

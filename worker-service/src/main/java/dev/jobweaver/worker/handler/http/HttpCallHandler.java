@@ -8,9 +8,9 @@ import dev.jobweaver.common.job.HttpCallPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Results;
 import dev.jobweaver.common.net.Destinations;
-import dev.jobweaver.worker.handler.JobFailure;
-import dev.jobweaver.worker.handler.JobHandler;
-import dev.jobweaver.worker.handler.RunContext;
+import dev.jobweaver.sdk.JobFailure;
+import dev.jobweaver.sdk.JobHandler;
+import dev.jobweaver.sdk.RunContext;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -83,8 +83,8 @@ class HttpCallHandler implements JobHandler<HttpCallPayload> {
     }
 
     @Override
-    public JobType type() {
-        return JobType.HTTP;
+    public String type() {
+        return JobType.HTTP.name();
     }
 
     @Override
@@ -291,7 +291,7 @@ class HttpCallHandler implements JobHandler<HttpCallPayload> {
     }
 
     private static JobFailure failed(String detail) {
-        return JobFailure.of(WorkerErrorCode.HTTP_CALL_FAILED, detail);
+        return JobFailure.withCode(WorkerErrorCode.HTTP_CALL_FAILED.code(), detail);
     }
 
     /** The URL without its query, fragment and user info, which may hold secrets; a long path is cut. */

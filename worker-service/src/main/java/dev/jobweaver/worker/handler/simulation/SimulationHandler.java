@@ -8,9 +8,9 @@ import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Step;
 import dev.jobweaver.worker.WorkerConfig;
-import dev.jobweaver.worker.handler.JobFailure;
-import dev.jobweaver.worker.handler.JobHandler;
-import dev.jobweaver.worker.handler.RunContext;
+import dev.jobweaver.sdk.JobFailure;
+import dev.jobweaver.sdk.JobHandler;
+import dev.jobweaver.sdk.RunContext;
 import dev.jobweaver.worker.handler.RunResult;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -32,8 +32,8 @@ class SimulationHandler implements JobHandler<JobPayload> {
     }
 
     @Override
-    public JobType type() {
-        return JobType.SIMULATION;
+    public String type() {
+        return JobType.SIMULATION.name();
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.jobweaver.worker.handler.simulation;
 
 import dev.jobweaver.common.job.Step;
-import dev.jobweaver.worker.handler.Deadline;
+import dev.jobweaver.sdk.Deadline;
 import dev.jobweaver.worker.handler.RunResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
