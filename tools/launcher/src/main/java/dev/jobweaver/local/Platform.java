@@ -503,7 +503,17 @@ public final class Platform implements AutoCloseable {
      */
     public ServiceProcess startWorkerPool(WorkerPool pool) {
         ServiceProcess.Spec standard = spec(Service.WORKER, 1);
-        Map<String, String> config = new HashMap<>(standard.config());
+        Map<String, String> config;
+        if (pool.artefact() == null) {
+            // the standard worker: its own settings (and --config worker:...) hold for its pools too
+            config = new HashMap<>(standard.config());
+            // its run-job consumer count is sized to run-job's partitions; a pool's queues have their own topics
+            config.remove(RUN_JOB_CONSUMERS);
+        } else {
+            // another application: only what every worker shares, none of the standard worker's own settings, which
+            // a worker without its handlers would refuse as unknown keys of jobweaver.worker
+            config = platformConfig(Service.WORKER.database(), pool.name(), pool.port());
+        }
         config.put("quarkus.http.port", Integer.toString(pool.port()));
         config.put("jobweaver.worker.worker-id", pool.name());
         config.put("jobweaver.kafka.instance-id", pool.name());
@@ -512,9 +522,6 @@ public final class Platform implements AutoCloseable {
         } else {
             config.put("jobweaver.worker.queues", String.join(",", pool.queues()));
         }
-        // The standard worker's run-job consumer count is sized to run-job's partitions; a pool's queues have their own.
-        config.remove(RUN_JOB_CONSUMERS);
-        // Without the standard worker's AOT cache: it was trained on that application alone.
         Path artefact = pool.artefact() == null ? standard.artefact() : pool.artefact();
         // A team's jar beside native services still runs on a JVM, with the JVM's defaults.
         List<String> runOptions = options.nativeExecutables() && artefact.toString().endsWith(".jar")
@@ -529,7 +536,17 @@ public final class Platform implements AutoCloseable {
             pools.add(process);
             process.start();
         }
-        Duration took = process.awaitReady(options.readyTimeout());
+        Duration took;
+        try {
+            took = process.awaitReady(options.readyTimeout());
+        } catch (RuntimeException e) {
+            // not a pool of the platform: a later start of one by the same name begins afresh
+            pools.remove(process);
+            process.stop(Duration.ofSeconds(10));
+            out.accept(pool.name() + " did not start; the end of its log:\n" + tail(process.logFile(), 15)
+                    + outsideLogging(process.outFile()));
+            throw e;
+        }
         readyTimes.put(pool.name(), took);
         out.accept(String.format("  %-20s ready in %5.2f s  %s%s", pool.name(), took.toMillis() / 1000.0,
                 process.url(), pool.queues().isEmpty() ? "" : "  (queues " + String.join(",", pool.queues()) + ")"));
@@ -616,12 +633,32 @@ public final class Platform implements AutoCloseable {
         }
     }
 
+    /**
+     * What every process of the platform is given, whatever it is: its database and Kafka, its port, its static group
+     * membership, and how its spans go (or do not).
+     */
+    private Map<String, String> platformConfig(String database, String name, int port) {
+        Map<String, String> config = new HashMap<>(stack.serviceConfig(database));
+        config.put("quarkus.http.port", Integer.toString(port));
+        // Static group membership under a name that survives restarts: a restarted instance takes its partitions
+        // back at once instead of waiting for its previous self to time out of the group (StaticMembership).
+        config.put("jobweaver.kafka.instance-id", name);
+        // OTLP is fixed on at build time for clusters; on one machine no collector listens, so its sender would
+        // log a refused connection for every batch. Zipkin (--traces) is the local viewer instead.
+        config.put("quarkus.log.category.\"io.quarkus.opentelemetry.runtime.exporter.otlp\".level", "OFF");
+        if (zipkin != null) {
+            config.putAll(zipkin.serviceConfig());
+        } else {
+            config.putAll(withoutTraceViewer());
+        }
+        return config;
+    }
+
     /** How instance {@code replica} (from 1) of {@code service} runs. */
     ServiceProcess.Spec spec(Service service, int replica) {
         int port = options.basePorts().getOrDefault(service, service.defaultPort()) + 100 * (replica - 1);
         String name = replica == 1 ? service.module() : service.module() + "-" + replica;
-        Map<String, String> config = new HashMap<>(stack.serviceConfig(service.database()));
-        config.put("quarkus.http.port", Integer.toString(port));
+        Map<String, String> config = platformConfig(service.database(), name, port);
         if (service == Service.WORKER) {
             config.put("jobweaver.worker.worker-id", name); // names the instance in execution_attempts and outcomes
             Integer runJob = stack.partitions().get(Topics.RUN_JOB);
@@ -637,17 +674,6 @@ public final class Platform implements AutoCloseable {
             if (options.insecure()) {
                 config.put(SECURITY_ENABLED, "false");
             }
-        }
-        // Static group membership under a name that survives restarts: a restarted instance takes its partitions
-        // back at once instead of waiting for its previous self to time out of the group (StaticMembership).
-        config.put("jobweaver.kafka.instance-id", name);
-        // OTLP is fixed on at build time for clusters; on one machine no collector listens, so its sender would
-        // log a refused connection for every batch. Zipkin (--traces) is the local viewer instead.
-        config.put("quarkus.log.category.\"io.quarkus.opentelemetry.runtime.exporter.otlp\".level", "OFF");
-        if (zipkin != null) {
-            config.putAll(zipkin.serviceConfig());
-        } else {
-            config.putAll(withoutTraceViewer());
         }
         config.putAll(options.config().getOrDefault(service, Map.of()));
         List<String> jvm = new ArrayList<>(options.jvmOptions());

@@ -25,8 +25,16 @@ public final class ExampleWorkers {
 
     /** The example billing worker ({@code invoice.total} on queue {@code billing}), started and ready. */
     public static synchronized ServiceProcess billing() {
+        return billing(BILLING, List.of());
+    }
+
+    /**
+     * Another instance of the example worker, named {@code name}, serving {@code queues} instead of its own
+     * configuration's (empty: its own), started and ready.
+     */
+    public static synchronized ServiceProcess billing(String name, List<String> queues) {
         assertThat(BILLING_JAR).as("the example worker, built by the test suite").isRegularFile();
-        return pool(new Platform.WorkerPool(BILLING, BILLING_JAR, List.of(), Ports.stable()));
+        return pool(new Platform.WorkerPool(name, BILLING_JAR, queues, Ports.stable()));
     }
 
     /** A standard worker named {@code name} serving only {@code queue}, started and ready. */
