@@ -1,14 +1,12 @@
 package dev.jobweaver.api.queue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.common.event.EventRules;
 import dev.jobweaver.common.event.WorkerHeartbeatEvent;
 import dev.jobweaver.common.messaging.Channels;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.quarantine.BatchIntake;
-import dev.jobweaver.common.quarantine.Consumed;
 import dev.jobweaver.common.quarantine.Quarantine;
-import dev.jobweaver.common.quarantine.QuarantineReason;
+import dev.jobweaver.common.worker.WorkerHeartbeats;
 import dev.jobweaver.common.worker.WorkerStore;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
@@ -24,9 +22,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * <ul>
  *   <li>A poll is stored in one statement ({@link WorkerStore#apply}) and acknowledged after it; an older heartbeat
  *       than the stored one changes nothing, so a poll consumed again changes nothing more.</li>
- *   <li>The quarantine rule ({@link BatchIntake}): a record that does not parse, breaks a rule ({@link EventRules}),
- *       is not keyed by its workerId, or is a tombstone (no worker writes one) is set aside in
- *       {@code jobweaver-quarantine}; one the database refuses for good is split out and set aside alone.</li>
+ *   <li>The quarantine rule, as {@link WorkerHeartbeats#intake} applies it to every reader of heartbeats.</li>
  * </ul>
  * Polls are taken one at a time (the method's {@code Uni}), on the consumer's Vert.x event loop.
  */
@@ -38,11 +34,7 @@ public class WorkerHeartbeatConsumer {
 
     public WorkerHeartbeatConsumer(Pool pool, Quarantine quarantine, ObjectMapper mapper) {
         WorkerStore workers = new WorkerStore(pool);
-        BatchIntake.Reader<WorkerHeartbeatEvent> events = BatchIntake.events(mapper, WorkerHeartbeatEvent.class,
-                EventRules::problem, (key, event) -> EventRules.workerKeyProblem(key, event.workerId()));
-        this.intake = new BatchIntake<>(Channels.WORKER_HEARTBEATS_IN, quarantine,
-                (record, origin) -> origin.value() == null ? new Consumed.Refused<>(origin, QuarantineReason.INVALID,
-                        "a tombstone; a worker that leaves says so in a heartbeat") : events.read(record, origin),
+        this.intake = WorkerHeartbeats.intake(quarantine, mapper,
                 heartbeats -> workers.apply(heartbeats).replaceWithVoid());
         quarantine.register(Topics.WORKER_HEARTBEATS);
     }
