@@ -106,6 +106,26 @@ public interface SchedulerConfig {
          */
         @WithDefault("2048")
         int maxInFlight();
+
+        /**
+         * How often each priority level is the one a claim looks at first: HIGH, NORMAL and LOW each get their weight's
+         * share of the claims (70, 20 and 10: 70%, 20% and 10%), then fall through to the others, so no level
+         * starves. Weights need not add up to 100; a weight of 0 is looked at only after the others.
+         */
+        PriorityWeights priorityWeights();
+    }
+
+    /** The weights of the three priority levels in dispatch claims. */
+    interface PriorityWeights {
+
+        @WithDefault("70")
+        int high();
+
+        @WithDefault("20")
+        int normal();
+
+        @WithDefault("10")
+        int low();
     }
 
     /** Retry backoff: {@code delay = min(base * 2^retriesSoFar, cap) + random(0..jitter)}. */
@@ -263,5 +283,11 @@ public interface SchedulerConfig {
          * a type absent here has no such limit. A name that is not a job type stops the start.
          */
         Map<String, Integer> jobTypes();
+
+        /**
+         * Most jobs of a queue {@code RUNNING} at once, by queue name ({@code default}, {@code billing}, ...); a queue
+         * absent here has no such limit. A name that is not a queue's stops the start.
+         */
+        Map<String, Integer> queues();
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.error.SchedulerErrorCode;
 import dev.jobweaver.common.job.JobControl;
+import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
 import dev.jobweaver.common.job.Priority;
@@ -67,9 +68,9 @@ import org.jboss.logging.Logger;
  * applied outcome or expired lease wakes the dispatcher, since it frees a slot.
  *
  * <h2>Priorities</h2>
- * Each round draws the level it looks at first (70% HIGH, 20% NORMAL, 10% LOW: {@link ClaimOrder}) and falls
- * through to the others ({@link Priority#claimOrder}) for what is left of its batch; within a level, the oldest due
- * job first. Under a flood of HIGH jobs, a tenth of the rounds still start with the LOW ones, so no level starves.
+ * Each round draws the level it looks at first (by default 70% HIGH, 20% NORMAL, 10% LOW: {@link ClaimOrder}) and falls
+ * through to the others for what is left of its batch; within a level, the oldest due job first. Under a flood of
+ * HIGH jobs, a tenth of the rounds still start with the LOW ones, so no level starves.
  *
  * <h2>Concurrency limits</h2>
  * While no limit is known (none configured, no tenant's limit stored, no waiting job of a workflow with
@@ -108,6 +109,7 @@ public class Dispatcher {
     private final int maxInFlight;
     private final OptionalInt globalLimit;
     private final Map<String, Integer> typeLimits;
+    private final Map<String, Integer> queueLimits;
     /** A limit is configured: every round claims under the limits. */
     private final boolean configuredLimits;
     /**
@@ -123,6 +125,7 @@ public class Dispatcher {
     private final WorkerPool workers;
     private final ParkedJobs parked;
     private final Duration parkFor;
+    private final ClaimOrder claimOrder;
 
     public Dispatcher(JobClaims claims, JobUpdates updates, JobStateWriter writer, LeasePolicy leasePolicy,
                       JobTracing tracing, SchedulerMetrics metrics, ObjectMapper mapper, Vertx vertx,
@@ -130,6 +133,8 @@ public class Dispatcher {
         this.workers = workers;
         this.parked = parked;
         this.parkFor = config.workers().parkFor();
+        SchedulerConfig.PriorityWeights weights = config.dispatch().priorityWeights();
+        this.claimOrder = new ClaimOrder(weights.high(), weights.normal(), weights.low());
         this.claims = claims;
         this.updates = updates;
         this.writer = writer;
@@ -145,7 +150,8 @@ public class Dispatcher {
         this.maxInFlight = config.dispatch().maxInFlight();
         this.globalLimit = config.limits().maxRunning();
         this.typeLimits = typeLimits(config.limits().jobTypes());
-        this.configuredLimits = globalLimit.isPresent() || !typeLimits.isEmpty();
+        this.queueLimits = queueLimits(config.limits().queues());
+        this.configuredLimits = globalLimit.isPresent() || !typeLimits.isEmpty() || !queueLimits.isEmpty();
         if (globalLimit.isPresent() && globalLimit.getAsInt() < 1) {
             throw new IllegalArgumentException("jobweaver.scheduler.limits.max-running must be at least 1, got "
                     + globalLimit.getAsInt());
@@ -167,6 +173,27 @@ public class Dispatcher {
             }
         });
         return Map.copyOf(configured);
+    }
+
+    /** The configured limits by queue, checked: each a well-formed queue's name, each limit at least 1. */
+    static Map<String, Integer> queueLimits(Map<String, Integer> configured) {
+        configured.forEach((queue, max) -> {
+            if (!JobControlRules.QUEUE.matcher(queue).matches()) {
+                throw new IllegalArgumentException("jobweaver.scheduler.limits.queues: " + queue
+                        + " is not a queue's name: a lower-case letter or digit, then at most 62 lower-case letters,"
+                        + " digits or '-'");
+            }
+            if (max == null || max < 1) {
+                throw new IllegalArgumentException("jobweaver.scheduler.limits.queues." + queue
+                        + " must be at least 1, got " + max);
+            }
+        });
+        return Map.copyOf(configured);
+    }
+
+    /** Whether a configured limit applies to the jobs of {@code queue}: ingestion never dispatches them itself. */
+    public boolean limitsQueue(String queue) {
+        return !queueLimits.isEmpty() && queueLimits.containsKey(queue == null ? JobControl.DEFAULT_QUEUE : queue);
     }
 
     /** The job types that have a configured limit: ingestion never dispatches their jobs itself. */
@@ -242,7 +269,7 @@ public class Dispatcher {
      * or other replicas (SKIP LOCKED makes their claims disjoint); {@link #wake()} is how the service runs it.
      */
     public Uni<List<UUID>> dispatchRound() {
-        return dispatchRoundInOrder(ClaimOrder.draw());
+        return dispatchRoundInOrder(claimOrder.draw());
     }
 
     /** A round that visits the levels in {@code order}: two such rounds can race for different jobs. */
@@ -251,7 +278,7 @@ public class Dispatcher {
     }
 
     private Uni<Round> claimAndDispatch() {
-        return claimAndDispatch(ClaimOrder.draw());
+        return claimAndDispatch(claimOrder.draw());
     }
 
     private Uni<Round> claimAndDispatch(List<Priority> order) {
@@ -350,12 +377,12 @@ public class Dispatcher {
         return claims.lockForLimitedClaim(tx)
                 .invoke(lock -> limitsInDb = lock.limitsInDb())
                 .chain(lock -> claims.runningAndTenantLimits(tx).chain(counts -> {
-                    LimitPlan plan = new LimitPlan(batchSize, maxInFlight, globalLimit, typeLimits,
+                    LimitPlan plan = new LimitPlan(batchSize, maxInFlight, globalLimit, typeLimits, queueLimits,
                             counts.tenantLimits(), counts.running());
                     // Read more than the room: jobs of keys with less room than their due jobs are passed over.
                     int perLevel = plan.room() == 0 ? 0 : batchSize;
                     return claims.limitedCandidates(tx, order, perLevel, plan.saturatedTenants(),
-                                    plan.saturatedTypes(), plan.saturatedWorkflows())
+                                    plan.saturatedTypes(), plan.saturatedWorkflows(), plan.saturatedQueues())
                             .chain(candidates -> {
                                 List<UUID> picked = plan.pick(candidates.jobs());
                                 moreDue = candidates.truncated() && !picked.isEmpty();

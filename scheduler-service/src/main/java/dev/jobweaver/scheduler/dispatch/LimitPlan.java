@@ -13,7 +13,7 @@ import java.util.UUID;
 
 /**
  * Which due jobs a claim under concurrency limits takes: in the claim's order, each job whose every limit (global,
- * tenant, job type, workflow, and the in-flight limit) still has room once the jobs taken before it are counted.
+ * tenant, job type, queue, workflow, and the in-flight limit) still has room once the jobs taken before it are counted.
  * Pure; built from the counts read under the claim lock, so that what it picks never takes a key past its limit.
  */
 final class LimitPlan {
@@ -21,8 +21,10 @@ final class LimitPlan {
     private final OptionalInt global;
     private final Map<String, Integer> typeLimits;
     private final Map<String, Integer> tenantLimits;
+    private final Map<String, Integer> queueLimits;
     private final Map<String, Long> byTenant = new HashMap<>();
     private final Map<String, Long> byType = new HashMap<>();
+    private final Map<String, Long> byQueue = new HashMap<>();
     private final Map<UUID, Long> byWorkflow = new HashMap<>();
     /** Each running workflow's smallest limit among its running jobs' (a workflow's limit may have changed). */
     private final Map<UUID, Integer> workflowLimits = new HashMap<>();
@@ -38,14 +40,26 @@ final class LimitPlan {
      */
     public LimitPlan(int batch, int maxInFlight, OptionalInt global, Map<String, Integer> typeLimits,
                      Map<String, Integer> tenantLimits, List<Running> running) {
+        this(batch, maxInFlight, global, typeLimits, Map.of(), tenantLimits, running);
+    }
+
+    /**
+     * As above, with limits by queue name too.
+     *
+     * @param queueLimits by queue name
+     */
+    public LimitPlan(int batch, int maxInFlight, OptionalInt global, Map<String, Integer> typeLimits,
+                     Map<String, Integer> queueLimits, Map<String, Integer> tenantLimits, List<Running> running) {
         this.global = global;
         this.typeLimits = typeLimits;
+        this.queueLimits = queueLimits;
         this.tenantLimits = tenantLimits;
         long total = 0;
         for (Running r : running) {
             total += r.count();
             byTenant.merge(r.tenant(), r.count(), Long::sum);
             byType.merge(r.jobType(), r.count(), Long::sum);
+            byQueue.merge(r.queue(), r.count(), Long::sum);
             if (r.workflowId() != null) {
                 byWorkflow.merge(r.workflowId(), r.count(), Long::sum);
                 if (r.workflowMax() != null) {
@@ -78,6 +92,11 @@ final class LimitPlan {
         return saturated(typeLimits, byType);
     }
 
+    /** The queues at or over their limit. */
+    public Set<String> saturatedQueues() {
+        return saturated(queueLimits, byQueue);
+    }
+
     /** The workflows at or over their limit. */
     public Set<UUID> saturatedWorkflows() {
         return saturated(workflowLimits, byWorkflow);
@@ -98,6 +117,7 @@ final class LimitPlan {
     public List<UUID> pick(List<Candidate> candidates) {
         Map<String, Long> tenants = new HashMap<>(byTenant);
         Map<String, Long> types = new HashMap<>(byType);
+        Map<String, Long> queues = new HashMap<>(byQueue);
         Map<UUID, Long> workflows = new HashMap<>(byWorkflow);
         List<UUID> picked = new ArrayList<>(Math.min(room, candidates.size()));
         for (Candidate c : candidates) {
@@ -106,12 +126,14 @@ final class LimitPlan {
             }
             if (!hasRoom(tenants, c.tenant(), tenantLimits.get(c.tenant()))
                     || !hasRoom(types, c.jobType(), typeLimits.get(c.jobType()))
+                    || !hasRoom(queues, c.queue(), queueLimits.get(c.queue()))
                     || c.workflowId() != null && !hasRoom(workflows, c.workflowId(), workflowLimit(c))) {
                 continue;
             }
             picked.add(c.jobId());
             tenants.merge(c.tenant(), 1L, Long::sum);
             types.merge(c.jobType(), 1L, Long::sum);
+            queues.merge(c.queue(), 1L, Long::sum);
             if (c.workflowId() != null) {
                 workflows.merge(c.workflowId(), 1L, Long::sum);
             }

@@ -218,10 +218,13 @@ public class IngestionService {
         int atMost = dispatcher.limitsEveryJob() ? 0 : dispatchAtMost;
         return keepOrphanCancels(t, rows)
                 .chain(() -> {
-                    // a job no live worker serves is stored PENDING, for the dispatcher to park until one comes
+                    // a job no live worker serves is stored PENDING, for the dispatcher to park until one comes; so
+                    // is one of a queue with a limit, which only the limited claim starts
                     LiveWorkers live = workers.live();
-                    return inserts.insertIfAbsent(tx, rows, atMost, maxInFlight, dispatcher.limitedTypes(),
-                            row -> !live.serves(JobControl.orDefaults(row.control()).queueOrDefault(), row.jobType()));
+                    return inserts.insertIfAbsent(tx, rows, atMost, maxInFlight, dispatcher.limitedTypes(), row -> {
+                        String queue = JobControl.orDefaults(row.control()).queueOrDefault();
+                        return dispatcher.limitsQueue(queue) || !live.serves(queue, row.jobType());
+                    });
                 })
                 .chain(stored -> {
                     List<NewJob> present = rows.stream().filter(r -> !stored.inserted().containsKey(r.jobId()))

@@ -58,6 +58,25 @@ class LimitPlanTest {
     }
 
     @Test
+    void aQueuesLimitHoldsItsOwnJobsOnly() {
+        LimitPlan plan = new LimitPlan(100, 0, OptionalInt.empty(), Map.of(), Map.of("reports", 2), Map.of(),
+                List.of(new Running("a", "SIMULATION", "reports", null, null, 1)));
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        UUID other = UUID.randomUUID();
+
+        List<UUID> picked = plan.pick(List.of(new Candidate(first, "a", "SIMULATION", "reports", null, null),
+                new Candidate(second, "a", "SIMULATION", "reports", null, null),
+                new Candidate(other, "a", "SIMULATION", "default", null, null)));
+
+        assertThat(picked).containsExactly(first, other);
+        assertThat(plan.saturatedQueues()).isEmpty();
+        assertThat(new LimitPlan(100, 0, OptionalInt.empty(), Map.of(), Map.of("reports", 1), Map.of(),
+                List.of(new Running("a", "SIMULATION", "reports", null, null, 1))).saturatedQueues())
+                .containsExactly("reports");
+    }
+
+    @Test
     void namesTheSaturatedKeys() {
         LimitPlan plan = new LimitPlan(100, 0, OptionalInt.empty(), Map.of("HTTP", 2, "SIMULATION", 9),
                 Map.of("a", 2, "b", 5), List.of(new Running("a", "HTTP", WF, 1, 2)));

@@ -3,6 +3,7 @@ package dev.jobweaver.scheduler.job.store;
 import static dev.jobweaver.scheduler.job.store.JobRows.*;
 import static dev.jobweaver.scheduler.job.store.JobSql.*;
 
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.scheduler.job.JobExecution;
 import io.smallrye.mutiny.Uni;
@@ -97,7 +98,8 @@ public class JobClaims {
                     tenantLimits.put(row.getString("tenant"), row.getLong("n").intValue());
                 } else {
                     running.add(new Running(row.getString("tenant"), row.getString("job_type"),
-                            row.getUUID("workflow_id"), row.getInteger("workflow_max"), row.getLong("n")));
+                            row.getString("queue"), row.getUUID("workflow_id"), row.getInteger("workflow_max"),
+                            row.getLong("n")));
                 }
             }
             return new RunningAndLimits(running, tenantLimits);
@@ -110,13 +112,13 @@ public class JobClaims {
      */
     public Uni<Candidates> limitedCandidates(SqlConnection tx, List<Priority> order, int perLevel,
                                              Collection<String> saturatedTenants, Collection<String> saturatedTypes,
-                                             Collection<UUID> saturatedWorkflows) {
+                                             Collection<UUID> saturatedWorkflows, Collection<String> saturatedQueues) {
         if (order.size() != Priority.values().length || !order.containsAll(List.of(Priority.values()))) {
             throw new IllegalArgumentException("a claim visits every priority level once, got " + order);
         }
         Tuple args = Tuple.from(new Object[] {order.get(0).name(), order.get(1).name(), order.get(2).name(), perLevel,
                 saturatedTenants.toArray(String[]::new), saturatedTypes.toArray(String[]::new),
-                saturatedWorkflows.toArray(UUID[]::new)});
+                saturatedWorkflows.toArray(UUID[]::new), saturatedQueues.toArray(String[]::new)});
         return tx.preparedQuery(LIMITED_CANDIDATES).execute(args).map(rows -> {
             List<Candidate> candidates = new ArrayList<>();
             int[] perLevelCount = new int[Priority.values().length];
@@ -126,7 +128,7 @@ public class JobClaims {
                 if (row.getUUID("job_id") != null) {
                     perLevelCount[row.getInteger("lvl") - 1]++;
                     candidates.add(new Candidate(row.getUUID("job_id"), row.getString("tenant"),
-                            row.getString("job_type"), row.getUUID("workflow_id"),
+                            row.getString("job_type"), row.getString("queue"), row.getUUID("workflow_id"),
                             row.getInteger("workflow_max_running")));
                 }
             }
@@ -150,8 +152,14 @@ public class JobClaims {
         });
     }
 
-    /** The jobs {@code RUNNING} under one key: a tenant, a job type, a workflow (null: none) and its limit. */
-    public record Running(String tenant, String jobType, UUID workflowId, Integer workflowMax, long count) {
+    /** The jobs {@code RUNNING} under one key: a tenant, a job type, a queue, a workflow (null: none) and its limit. */
+    public record Running(String tenant, String jobType, String queue, UUID workflowId, Integer workflowMax,
+                          long count) {
+
+        /** Running jobs of the default queue. */
+        public Running(String tenant, String jobType, UUID workflowId, Integer workflowMax, long count) {
+            this(tenant, jobType, JobControl.DEFAULT_QUEUE, workflowId, workflowMax, count);
+        }
     }
 
     /** The jobs {@code RUNNING} by key, and each tenant's limit. */
@@ -159,7 +167,13 @@ public class JobClaims {
     }
 
     /** A due job a limited claim may pick, with every key a limit may apply to. */
-    public record Candidate(UUID jobId, String tenant, String jobType, UUID workflowId, Integer workflowMax) {
+    public record Candidate(UUID jobId, String tenant, String jobType, String queue, UUID workflowId,
+                            Integer workflowMax) {
+
+        /** A candidate of the default queue. */
+        public Candidate(UUID jobId, String tenant, String jobType, UUID workflowId, Integer workflowMax) {
+            this(jobId, tenant, jobType, JobControl.DEFAULT_QUEUE, workflowId, workflowMax);
+        }
     }
 
     /**

@@ -216,23 +216,24 @@ final class JobSql {
     // The RUNNING jobs by every key a limit may apply to (bounded by max-in-flight, read from the partial lease index's
     // rows), then the tenants' limits.
     static final String RUNNING_AND_TENANT_LIMITS = """
-            SELECT 'R' AS kind, tenant, job_type, workflow_id,
+            SELECT 'R' AS kind, tenant, job_type, queue, workflow_id,
              min(workflow_max_running) AS workflow_max, count(*) AS n FROM job_executions
-             WHERE job_status = 'RUNNING' GROUP BY tenant, job_type, workflow_id
-             UNION ALL SELECT 'T', tenant, NULL, NULL, NULL, max_running FROM tenant_limits
+             WHERE job_status = 'RUNNING' GROUP BY tenant, job_type, queue, workflow_id
+             UNION ALL SELECT 'T', tenant, NULL, NULL, NULL, NULL, max_running FROM tenant_limits
              WHERE max_running IS NOT NULL""";
 
     private static String candidateLevel(int level, String priority) {
         return """
-                (SELECT %d AS lvl, job_id, tenant, job_type, workflow_id, workflow_max_running, next_run_at \
+                (SELECT %d AS lvl, job_id, tenant, job_type, queue, workflow_id, workflow_max_running, next_run_at \
                 FROM job_executions WHERE job_status = 'PENDING' AND priority = %s::text \
                 AND next_run_at <= now() AND tenant <> ALL($5::text[]) AND job_type <> ALL($6::text[]) \
                 AND (workflow_id IS NULL OR workflow_id <> ALL($7::uuid[])) \
+                AND queue <> ALL($8::text[]) \
                 ORDER BY next_run_at LIMIT $4::int4)""".formatted(level, priority);
     }
 
     // The due jobs of each level in the claim's order ($1, $2, $3), oldest first, at most $4 a level, without those of
-    // a saturated tenant ($5), job type ($6) or workflow ($7); no lock: the caller picks among them and locks those.
+    // a saturated tenant ($5), job type ($6), workflow ($7) or queue ($8); no lock: the caller picks among them and locks those.
     // The jobs of a saturated key are filtered out as the index is read, so a saturated tenant's backlog costs a read
     // of its rows that are ahead of the others' in a level.
     static final String LIMITED_CANDIDATES = """

@@ -108,7 +108,7 @@ class JobClaimsTest extends KafkaAndDbTest {
         int claims = 1_500;
         Map<Priority, Integer> taken = new EnumMap<>(Priority.class);
         for (int i = 0; i < claims; i++) {
-            List<UUID> claimed = claimAndRollBack(1, ClaimOrder.draw());
+            List<UUID> claimed = claimAndRollBack(1, ClaimOrder.DEFAULT.draw());
             assertThat(claimed).hasSize(1);
             taken.merge(levelOf.get(claimed.getFirst()), 1, Integer::sum);
         }
