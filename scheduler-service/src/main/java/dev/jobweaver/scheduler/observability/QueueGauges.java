@@ -74,7 +74,7 @@ public class QueueGauges {
         this.registry = registry;
         this.maxQueues = maxQueues;
         this.clock = clock;
-        // both metrics are in every scrape from the start, and a dashboard shows 0 rather than no data
+        // the three metrics are in every scrape from the start, and a dashboard shows 0 rather than no data
         holder(JobControl.DEFAULT_QUEUE);
     }
 
@@ -122,13 +122,6 @@ public class QueueGauges {
             holder.oldestAgeSeconds = a == null ? 0 : a[0];
             holder.workers = live.known() ? workers.getOrDefault(queue, 0) : Double.NaN;
         });
-    }
-
-    /** The series there are now, with their depth, oldest age and workers (for tests and logs). */
-    synchronized Map<String, double[]> snapshot() {
-        Map<String, double[]> copy = new HashMap<>();
-        series.forEach((queue, h) -> copy.put(queue, new double[] {h.depth, h.oldestAgeSeconds, h.workers}));
-        return copy;
     }
 
     /**
