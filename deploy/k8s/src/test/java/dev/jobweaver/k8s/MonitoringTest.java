@@ -30,7 +30,8 @@ class MonitoringTest {
     /** Every metric name the rules and the dashboard use; MetricsExposedIT checks each is served by a service. */
     static final Path METRIC_NAMES = COMPONENT.resolve("metric-names.txt");
     static final Set<String> ALERTS = Set.of("JobWeaverBacklogHigh", "JobWeaverJobsWaitingLong", "JobWeaverNoProgress",
-            "JobWeaverDeadLetters", "JobWeaverErrorRateHigh", "JobWeaverConsumerLagGrowing");
+            "JobWeaverDeadLetters", "JobWeaverErrorRateHigh", "JobWeaverConsumerLagGrowing",
+            "JobWeaverQueueWithoutWorkers");
     private static final Pattern DURATION = Pattern.compile("([0-9]+(ms|s|m|h|d|w|y))+");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static List<JsonNode> rendered;

@@ -21,8 +21,9 @@ import org.openqa.selenium.WebElement;
 /**
  * The dashboard at {@code /dashboard} in a real (headless) Chromium, against the packaged platform: the overview's
  * counts match the jobs a test submitted; a job found by id and by label shows its detail; a schedule paused and
- * resumed with its buttons (and the API agrees); a workflow run drawn as its graph with its nodes' states; and at a
- * phone's width (390x844) no page scrolls sideways. Each page's screenshot is in {@code target/screenshots/}.
+ * resumed with its buttons (and the API agrees); a workflow run drawn as its graph with its nodes' states; the queues
+ * with their live workers, a queue whose jobs wait with no worker marked; and at a phone's width (390x844) no page
+ * scrolls sideways. Each page's screenshot is in {@code target/screenshots/}.
  */
 class DashboardIT extends InBrowser {
 
@@ -184,6 +185,42 @@ class DashboardIT extends InBrowser {
     }
 
     @Test
+    void theQueuesPageListsEachQueueWithItsWorkersAndMarksOneWhoseJobsWaitWithNoWorker() {
+        String queue = "dash-" + UUID.randomUUID().toString().substring(0, 8);
+        UUID waiting = api.submitAccepted("{\"jobType\":\"SIMULATION\",\"queue\":\"" + queue + "\","
+                + "\"payload\":{\"steps\":[{\"action\":\"LOG\",\"message\":\"nobody serves this queue\"}]}}");
+        try {
+            browser.page("#/queues");
+            By served = By.cssSelector("[data-testid='queue-row'][data-queue='default']");
+            By unserved = By.cssSelector("[data-testid='queue-row'][data-queue='" + queue + "']");
+            // the standard worker serves the default queue: it is listed with its id and types, and the queue is not
+            // marked
+            String worker = queue(api.get("/api/queues").body(), "default").path("workers").path(0).path("id").asText();
+            assertThat(worker).as("the default queue's first live worker").isNotBlank();
+            By listed = By.cssSelector("[data-testid='queue-worker'][data-worker-id='" + worker + "']");
+            assertThat(browser.text(d -> d.findElement(served).findElement(listed).getText()))
+                    .contains(worker, "SIMULATION", "HTTP");
+            browser.await(d -> d.findElement(served).getAttribute("data-no-worker") == null
+                    && d.findElement(served).findElements(byTestid("queue-no-worker")).isEmpty());
+
+            // the job's queue has no worker: its row says so, with the job waiting
+            browser.await(d -> !d.findElements(unserved).isEmpty()
+                    && "1".equals(d.findElement(unserved).findElement(byTestid("queue-pending")).getText()));
+            assertThat(browser.text(d -> d.findElement(unserved).findElement(byTestid("queue-no-worker")).getText()))
+                    .isEqualTo("no worker");
+            assertThat(browser.text(d -> d.findElement(unserved).getAttribute("data-no-worker"))).isEqualTo("true");
+            browser.await(d -> d.findElement(unserved).findElements(byTestid("queue-worker")).isEmpty());
+            // its oldest pending age is in words, not milliseconds
+            assertThat(browser.text(d -> d.findElement(unserved).findElement(byTestid("queue-age")).getText()))
+                    .matches("—|< 1 s|[0-9]+ (s|min|h|d)( [0-9]+ (s|min|h))?");
+            assertThat(browser.error()).isNull();
+            browser.screenshot("queues");
+        } finally {
+            assertThat(api.cancel(waiting).status()).isEqualTo(202);
+        }
+    }
+
+    @Test
     void noPageScrollsSidewaysAtAPhonesWidth() {
         UUID id = api.submitAccepted("{\"labels\":{\"team\":\"phone\"}," + Jobs.noop().substring(1));
         api.awaitAll(List.of(id), JobWeaverClient::terminal, Duration.ofSeconds(60));
@@ -193,6 +230,7 @@ class DashboardIT extends InBrowser {
             pages.put("overview", "count-COMPLETED-value");
             pages.put("jobs", "jobs-results");
             pages.put("jobs/" + id, "job-status");
+            pages.put("queues", "queues-table");
             pages.put("dead-letters", "dl-state");
             pages.put("schedules", "schedules-results");
             pages.put("workflows", "workflows-results");
@@ -216,6 +254,15 @@ class DashboardIT extends InBrowser {
     private static String node(String id, List<String> dependsOn) {
         return "{\"id\":\"" + id + "\",\"job\":" + Jobs.noop() + ",\"dependsOn\":["
                 + dependsOn.stream().map(d -> "\"" + d + "\"").collect(Collectors.joining(",")) + "]}";
+    }
+
+    private static JsonNode queue(JsonNode queues, String name) {
+        for (JsonNode queue : queues.path("queues")) {
+            if (queue.path("name").asText().equals(name)) {
+                return queue;
+            }
+        }
+        throw new AssertionError("no queue " + name + " in " + queues);
     }
 
     private static String tenant() {

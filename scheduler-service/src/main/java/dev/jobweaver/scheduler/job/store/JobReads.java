@@ -5,6 +5,7 @@ import static dev.jobweaver.scheduler.job.store.JobSql.*;
 
 import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.observability.BacklogRow;
+import dev.jobweaver.scheduler.observability.QueueRow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -48,6 +49,22 @@ public class JobReads {
                         row.getString("tenant"), row.getLong("depth"), row.getDouble("oldest_age")));
             }
             return backlog;
+        });
+    }
+
+    /** The jobs waiting to run by queue, due or set aside for want of a worker: depth and oldest age of each queue. */
+    public Uni<List<QueueRow>> queueBacklog() {
+        return queueBacklog(pool);
+    }
+
+    /** {@link #queueBacklog()} on {@code client}. */
+    public Uni<List<QueueRow>> queueBacklog(SqlClient client) {
+        return client.query(QUEUE_BACKLOG).execute().map(rows -> {
+            List<QueueRow> queues = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                queues.add(new QueueRow(row.getString("queue"), row.getLong("depth"), row.getDouble("oldest_age")));
+            }
+            return queues;
         });
     }
 

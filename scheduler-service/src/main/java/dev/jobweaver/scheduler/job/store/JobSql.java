@@ -317,6 +317,25 @@ final class JobSql {
              FROM job_executions WHERE job_status = 'PENDING' AND priority IN (%s)
              AND next_run_at <= now() GROUP BY priority, tenant""".formatted(eachLevel("'%s'", ", "));
 
+    /**
+     * The jobs waiting to run by queue: the due {@code PENDING} ones, and those set aside because no live worker serves
+     * them ({@code parked_jobs}), which are {@code PENDING} but due again only later and would otherwise vanish from
+     * the count the moment a claim parks them. A parked job's wait counts from its parking, the first one (parking it
+     * again keeps the row); its due time before that is not kept. The due branch reads the due entries of the index
+     * as {@link #BACKLOG} does, plus each one's row for the queue; the parked branch reads {@code parked_jobs}, empty
+     * while every job has its worker.
+     */
+    static final String QUEUE_BACKLOG = """
+            SELECT queue, count(*) AS depth,
+             GREATEST(EXTRACT(EPOCH FROM now() - min(since)), 0)::float8 AS oldest_age
+             FROM (SELECT j.queue, j.next_run_at AS since FROM job_executions j
+                    WHERE j.job_status = 'PENDING' AND j.priority IN (%s) AND j.next_run_at <= now()
+                    AND NOT EXISTS (SELECT 1 FROM parked_jobs p WHERE p.job_id = j.job_id)
+                   UNION ALL
+                   SELECT j.queue, p.parked_at FROM parked_jobs p JOIN job_executions j ON j.job_id = p.job_id
+                    WHERE j.job_status = 'PENDING') waiting
+             GROUP BY queue""".formatted(eachLevel("'%s'", ", "));
+
     static final String COUNT_DELAYED = """
             SELECT count(*) AS delayed FROM job_executions WHERE job_status = 'PENDING' AND next_run_at > now()""";
 }

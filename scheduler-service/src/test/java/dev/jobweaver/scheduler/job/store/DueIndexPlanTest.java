@@ -17,9 +17,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The dispatch claim, the timer's next-due probe and the pending-depth and backlog gauges read the head of the index on (priority,
- * next_run_at), whatever the number of jobs waiting for a later start: no sequential scan, no sort of the backlog, a
- * few pages read.
+ * The dispatch claim, the timer's next-due probe and the pending-depth, backlog and queue gauges read the head of the
+ * index on (priority, next_run_at), whatever the number of jobs waiting for a later start: no sequential scan, no sort
+ * of the backlog, a few pages read.
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_scheduler")
@@ -112,6 +112,25 @@ class DueIndexPlanTest {
             assertThat(scan.path("Rows Removed by Filter").asLong()).isZero();
         });
         assertThat(pages(plan)).as("pages read by the backlog gauges").isLessThan(100);
+    }
+
+    @Test
+    void theQueueGaugesReadTheDueEntriesOfTheIndexAndTheParkedJobsOnly() throws Exception {
+        JsonNode plan = explain(JobSql.QUEUE_BACKLOG, Tuple.tuple());
+
+        // parked_jobs holds only the jobs no live worker serves: reading it whole is the point
+        assertThat(nodes(plan, "Seq Scan")).as("sequential scans")
+                .allSatisfy(scan -> assertThat(scan.path("Relation Name").asText()).isEqualTo("parked_jobs"));
+        List<JsonNode> scans = new ArrayList<>(nodes(plan, "Index Only Scan"));
+        scans.addAll(nodes(plan, "Index Scan"));
+        scans.addAll(nodes(plan, "Bitmap Index Scan"));
+        assertThat(scans).anySatisfy(scan -> assertThat(scan.path("Index Name").asText()).isEqualTo(INDEX));
+        assertThat(scans).allSatisfy(scan -> {
+            assertThat(scan.path("Index Name").asText())
+                    .isIn(INDEX, "job_executions_pkey", "parked_jobs_pkey", "idx_parked_jobs_pair");
+            assertThat(scan.path("Rows Removed by Filter").asLong()).isZero();
+        });
+        assertThat(pages(plan)).as("pages read by the queue gauges").isLessThan(100);
     }
 
     /** The plan of {@code sql} as it ran, in a transaction rolled back (a claim locks rows). */
