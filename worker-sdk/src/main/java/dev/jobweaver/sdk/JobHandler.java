@@ -46,6 +46,14 @@ public interface JobHandler<P> {
     Duration expectedDuration(P payload);
 
     /**
+     * The defaults of this type: its attempts' timeout, its retry delays and its priority, each used when a job of the
+     * type does not set its own ({@link HandlerDefaults}). None unless overridden: the platform's apply.
+     */
+    default HandlerDefaults defaults() {
+        return HandlerDefaults.none();
+    }
+
+    /**
      * Runs one attempt on the calling virtual thread, which it may block.
      *
      * @return the job's result, or null for none

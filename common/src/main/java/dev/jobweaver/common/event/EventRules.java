@@ -2,6 +2,7 @@ package dev.jobweaver.common.event;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.common.job.JobCommand;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobControlRules;
 import dev.jobweaver.common.job.JobType;
 import dev.jobweaver.common.job.Payloads;
@@ -113,7 +114,34 @@ public final class EventRules {
         require("sentAt", e.sentAt(), out);
         instant("sentAt", e.sentAt(), out);
         partitions(e, out);
+        defaults(e, out);
         return first(out);
+    }
+
+    /** A heartbeat's defaults: of its own types only, each within the bounds of a job's own fields. */
+    private static void defaults(WorkerHeartbeatEvent e, List<String> out) {
+        if (e.defaults() == null) {
+            return;
+        }
+        for (Map.Entry<String, WorkerHeartbeatEvent.TypeDefaults> entry : e.defaults().entrySet()) {
+            String type = entry.getKey();
+            if (e.types() == null || !e.types().contains(type)) {
+                out.add("defaults names type " + describe(String.valueOf(type)) + ", which the worker does not run");
+                return;
+            }
+            WorkerHeartbeatEvent.TypeDefaults d = entry.getValue();
+            if (d == null) {
+                out.add("defaults." + type + " must be an object, got null");
+                return;
+            }
+            List<String> problems = new ArrayList<>();
+            JobControlRules.check(new JobControl(d.priority(), null, d.timeoutMs(),
+                    d.retryDelaysMs(), null, null), null, problems);
+            if (!problems.isEmpty()) {
+                out.add("defaults." + type + "." + problems.getFirst());
+                return;
+            }
+        }
     }
 
     /** A heartbeat's partitions: of its own queues only, each a partition number, {@code MAX_PARTITIONS} at most. */

@@ -1,5 +1,7 @@
 package dev.jobweaver.common.event;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.jobweaver.common.job.Priority;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,16 +24,36 @@ import java.util.Map;
  * @param partitions per queue it serves, the partitions of that queue's run topic Kafka assigned to it now; null when
  *     not known (a worker of an older build). The scheduler aims a run of a type that only some of a queue's workers
  *     declare at the partitions of those that do.
+ * @param defaults per type whose handler declares any, what a job of the type gets when it does not say; null or
+ *     absent for none
  */
 @RegisterForReflection
 public record WorkerHeartbeatEvent(String workerId, List<String> queues, List<String> types, int capacity,
                                    long intervalMs, Instant startedAt, Instant sentAt, boolean leaving,
-                                   Map<String, List<Integer>> partitions) {
+                                   Map<String, List<Integer>> partitions,
+                                   @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, TypeDefaults> defaults) {
+
+    /**
+     * A type's defaults as its handler declares them: each null when the handler leaves the platform's.
+     *
+     * @param timeoutMs an attempt's bound, as a job's {@code timeoutMs}
+     * @param retryDelaysMs the delays before retries, as a job's {@code retryDelaysMs}
+     */
+    @RegisterForReflection
+    public record TypeDefaults(Long timeoutMs, List<Long> retryDelaysMs, Priority priority) {
+    }
 
     /** A heartbeat that does not say which partitions the worker holds. */
     public WorkerHeartbeatEvent(String workerId, List<String> queues, List<String> types, int capacity,
                                 long intervalMs, Instant startedAt, Instant sentAt, boolean leaving) {
-        this(workerId, queues, types, capacity, intervalMs, startedAt, sentAt, leaving, null);
+        this(workerId, queues, types, capacity, intervalMs, startedAt, sentAt, leaving, null, null);
+    }
+
+    /** A heartbeat whose types declare no defaults. */
+    public WorkerHeartbeatEvent(String workerId, List<String> queues, List<String> types, int capacity,
+                                long intervalMs, Instant startedAt, Instant sentAt, boolean leaving,
+                                Map<String, List<Integer>> partitions) {
+        this(workerId, queues, types, capacity, intervalMs, startedAt, sentAt, leaving, partitions, null);
     }
 
     /** Heartbeats a worker may miss and still count as live. */

@@ -1,6 +1,9 @@
 package dev.jobweaver.common.worker;
 
+import dev.jobweaver.common.event.WorkerHeartbeatEvent;
 import dev.jobweaver.common.job.JobControl;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +25,8 @@ public final class LiveWorkers {
 
     private final Set<String> pairs;
     private final List<WorkerStore.LiveWorker> workers;
+    /** Per type, the defaults of the first live worker (by id) that declares any; empty while none does. */
+    private final Map<String, WorkerHeartbeatEvent.TypeDefaults> defaults;
     /** {@link #partitionsFor} by pair, worked out on first use: most snapshots are asked about one or two pairs. */
     private final Map<String, int[]> aimed = new ConcurrentHashMap<>();
     private static final int[] ANY = new int[0];
@@ -29,6 +34,10 @@ public final class LiveWorkers {
     private LiveWorkers(Set<String> pairs, List<WorkerStore.LiveWorker> workers) {
         this.pairs = pairs;
         this.workers = workers;
+        Map<String, WorkerHeartbeatEvent.TypeDefaults> declared = new HashMap<>();
+        workers.stream().sorted(Comparator.comparing(WorkerStore.LiveWorker::id))
+                .forEach(worker -> worker.defaults().forEach(declared::putIfAbsent));
+        this.defaults = Map.copyOf(declared);
     }
 
     /** The pairs {@code workers} serve. */
@@ -95,6 +104,33 @@ public final class LiveWorkers {
             return ANY;
         }
         return held.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * {@code control} with the defaults the live workers declare for {@code type} filled in where it sets nothing (its
+     * timeout, retry delays and priority); {@code control} itself when no live worker declares any.
+     */
+    public JobControl withDefaults(JobControl control, String type) {
+        if (defaults.isEmpty()) {
+            return control;
+        }
+        WorkerHeartbeatEvent.TypeDefaults d = defaults.get(type);
+        if (d == null) {
+            return control;
+        }
+        JobControl c = JobControl.orDefaults(control);
+        if ((c.timeoutMs() != null || d.timeoutMs() == null) && (c.retryDelaysMs() != null
+                || d.retryDelaysMs() == null) && (c.priority() != null || d.priority() == null)) {
+            return control;
+        }
+        return new JobControl(c.priority() != null ? c.priority() : d.priority(), c.runAt(),
+                c.timeoutMs() != null ? c.timeoutMs() : d.timeoutMs(),
+                c.retryDelaysMs() != null ? c.retryDelaysMs() : d.retryDelaysMs(), c.tenant(), c.labels(), c.queue());
+    }
+
+    /** The defaults the live workers declare for {@code type}, or null for none. */
+    public WorkerHeartbeatEvent.TypeDefaults defaultsFor(String type) {
+        return defaults.get(type);
     }
 
     /** Whether this is a read of the workers rather than {@link #UNKNOWN}. */

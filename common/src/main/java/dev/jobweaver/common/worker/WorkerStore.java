@@ -1,5 +1,8 @@
 package dev.jobweaver.common.worker;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.batch.Columns;
 import dev.jobweaver.common.event.WorkerHeartbeatEvent;
 import io.smallrye.mutiny.Uni;
@@ -36,19 +39,21 @@ public final class WorkerStore {
 
     private static final String APPLY = """
             WITH gone AS (DELETE FROM workers WHERE live_until < now() - interval '%s')
-            INSERT INTO workers AS w (worker_id, queues, types, capacity, started_at, sent_at, live_until, assigned)
+            INSERT INTO workers AS w (worker_id, queues, types, capacity, started_at, sent_at, live_until, assigned,
+                                      defaults)
             SELECT u.worker_id, string_to_array(u.queues, ','), string_to_array(u.types, ','), u.capacity,
-                   u.started_at, u.sent_at, u.live_until, string_to_array(u.assigned, ',')
+                   u.started_at, u.sent_at, u.live_until, string_to_array(u.assigned, ','), u.defaults::jsonb
             FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::timestamptz[], $6::timestamptz[],
-                        $7::timestamptz[], $8::text[])
-                 AS u(worker_id, queues, types, capacity, started_at, sent_at, live_until, assigned)
+                        $7::timestamptz[], $8::text[], $9::text[])
+                 AS u(worker_id, queues, types, capacity, started_at, sent_at, live_until, assigned, defaults)
             ON CONFLICT (worker_id) DO UPDATE SET queues = excluded.queues, types = excluded.types,
                 capacity = excluded.capacity, started_at = excluded.started_at, sent_at = excluded.sent_at,
-                live_until = excluded.live_until, assigned = excluded.assigned
+                live_until = excluded.live_until, assigned = excluded.assigned, defaults = excluded.defaults
             WHERE w.sent_at < excluded.sent_at""".formatted(FORGET_AFTER);
 
     private static final String LIVE = """
-            SELECT worker_id, queues, types, capacity, started_at, sent_at, assigned FROM workers WHERE live_until > $1
+            SELECT worker_id, queues, types, capacity, started_at, sent_at, assigned, defaults::text AS defaults
+            FROM workers WHERE live_until > $1
             ORDER BY worker_id""";
 
     /**
@@ -56,16 +61,33 @@ public final class WorkerStore {
      *
      * @param partitions per queue, the partitions of its run topic the worker holds; null when its heartbeat did not
      *     say (an older worker)
+     * @param defaults per type, the defaults its handler declares; empty for none
      */
     public record LiveWorker(String id, List<String> queues, List<String> types, int capacity, Instant startedAt,
-                             Instant lastSeenAt, Map<String, List<Integer>> partitions) {
+                             Instant lastSeenAt, Map<String, List<Integer>> partitions,
+                             Map<String, WorkerHeartbeatEvent.TypeDefaults> defaults) {
 
-        /** A worker whose partitions are not known. */
+        public LiveWorker {
+            defaults = defaults == null ? Map.of() : Map.copyOf(defaults);
+        }
+
+        /** A worker whose partitions are not known and whose types declare no defaults. */
         public LiveWorker(String id, List<String> queues, List<String> types, int capacity, Instant startedAt,
                           Instant lastSeenAt) {
-            this(id, queues, types, capacity, startedAt, lastSeenAt, null);
+            this(id, queues, types, capacity, startedAt, lastSeenAt, null, null);
+        }
+
+        /** A worker whose types declare no defaults. */
+        public LiveWorker(String id, List<String> queues, List<String> types, int capacity, Instant startedAt,
+                          Instant lastSeenAt, Map<String, List<Integer>> partitions) {
+            this(id, queues, types, capacity, startedAt, lastSeenAt, partitions, null);
         }
     }
+
+    /** Defaults hold names, numbers and lists only: a plain mapper reads and writes them. */
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, WorkerHeartbeatEvent.TypeDefaults>> DEFAULTS =
+            new TypeReference<>() { };
 
     private final Pool pool;
 
@@ -91,7 +113,8 @@ public final class WorkerStore {
                 .addValue(Columns.of(newest, h -> utc(h.startedAt()), OffsetDateTime[]::new))
                 .addValue(Columns.of(newest, h -> utc(h.sentAt()), OffsetDateTime[]::new))
                 .addValue(Columns.of(newest, h -> utc(h.liveUntil()), OffsetDateTime[]::new))
-                .addValue(Columns.of(newest, h -> assigned(h.partitions()), String[]::new));
+                .addValue(Columns.of(newest, h -> assigned(h.partitions()), String[]::new))
+                .addValue(Columns.of(newest, h -> defaultsJson(h.defaults()), String[]::new));
         return pool.preparedQuery(APPLY).execute(arrays).map(rows -> rows.rowCount());
     }
 
@@ -103,7 +126,8 @@ public final class WorkerStore {
                 live.add(new LiveWorker(row.getString("worker_id"), List.of(row.getArrayOfStrings("queues")),
                         List.of(row.getArrayOfStrings("types")), row.getInteger("capacity"),
                         row.getOffsetDateTime("started_at").toInstant(),
-                        row.getOffsetDateTime("sent_at").toInstant(), partitions(row.getArrayOfStrings("assigned"))));
+                        row.getOffsetDateTime("sent_at").toInstant(), partitions(row.getArrayOfStrings("assigned")),
+                        defaults(row.getString("defaults"))));
             }
             return live;
         });
@@ -140,6 +164,30 @@ public final class WorkerStore {
         }
         partitions.replaceAll((queue, numbers) -> List.copyOf(numbers));
         return Map.copyOf(partitions);
+    }
+
+    /** A heartbeat's defaults as stored (JSON), or null for none. */
+    static String defaultsJson(Map<String, WorkerHeartbeatEvent.TypeDefaults> defaults) {
+        if (defaults == null || defaults.isEmpty()) {
+            return null;
+        }
+        try {
+            return JSON.writeValueAsString(defaults);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the defaults cannot be written as JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stored defaults read back; none for null or for a value this build cannot read (a newer worker's). */
+    static Map<String, WorkerHeartbeatEvent.TypeDefaults> defaults(String json) {
+        if (json == null) {
+            return Map.of();
+        }
+        try {
+            return JSON.readValue(json, DEFAULTS);
+        } catch (JsonProcessingException e) {
+            return Map.of();
+        }
     }
 
     /** One heartbeat per worker, its newest: one statement may not update a row twice. */

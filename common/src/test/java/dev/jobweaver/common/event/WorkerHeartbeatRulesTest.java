@@ -2,6 +2,7 @@ package dev.jobweaver.common.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.common.job.Priority;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,25 @@ class WorkerHeartbeatRulesTest {
                 .toList();
         assertThat(EventRules.problem(withPartitions(Map.of("default", tooMany))))
                 .isEqualTo("partitions must name at most 10000 partitions, got 10001");
+    }
+
+    @Test
+    void theDefaultsAWorkerDeclaresAreOfItsOwnTypesWithinAJobsBounds() {
+        assertThat(EventRules.problem(withDefaults(Map.of("HTTP", new WorkerHeartbeatEvent.TypeDefaults(30_000L,
+                List.of(1_000L, 5_000L), Priority.HIGH))))).isNull();
+        assertThat(EventRules.problem(withDefaults(Map.of("HTTP", new WorkerHeartbeatEvent.TypeDefaults(null, null,
+                Priority.LOW))))).isNull();
+        assertThat(EventRules.problem(withDefaults(Map.of("image.resize", new WorkerHeartbeatEvent.TypeDefaults(
+                1L, null, null))))).isEqualTo("defaults names type 'image.resize', which the worker does not run");
+        assertThat(EventRules.problem(withDefaults(Map.of("HTTP", new WorkerHeartbeatEvent.TypeDefaults(0L, null,
+                null))))).isEqualTo("defaults.HTTP.timeoutMs must be between 1 and 86400000, got 0");
+        assertThat(EventRules.problem(withDefaults(Map.of("HTTP", new WorkerHeartbeatEvent.TypeDefaults(null,
+                List.of(), null))))).isEqualTo("defaults.HTTP.retryDelaysMs must hold 1 to 10 entries, got 0");
+    }
+
+    private static WorkerHeartbeatEvent withDefaults(Map<String, WorkerHeartbeatEvent.TypeDefaults> defaults) {
+        return new WorkerHeartbeatEvent("w", List.of("default"), List.of("HTTP"), 1, 5000, NOW.minusSeconds(60), NOW,
+                false, null, defaults);
     }
 
     private static WorkerHeartbeatEvent withPartitions(Map<String, List<Integer>> partitions) {

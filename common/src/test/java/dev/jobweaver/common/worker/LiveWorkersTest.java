@@ -2,6 +2,9 @@ package dev.jobweaver.common.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobweaver.common.event.WorkerHeartbeatEvent;
+import dev.jobweaver.common.job.JobControl;
+import dev.jobweaver.common.job.Priority;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +54,43 @@ class LiveWorkersTest {
 
         assertThat(older.partitionsFor("billing", "invoice.total")).isNull();
         assertThat(LiveWorkers.UNKNOWN.partitionsFor("billing", "invoice.total")).isNull();
+    }
+
+    @Test
+    void aJobGetsTheDefaultsItsTypesWorkersDeclareWhereItSetsNothing() {
+        WorkerHeartbeatEvent.TypeDefaults declared = new WorkerHeartbeatEvent.TypeDefaults(5_000L, List.of(1_000L),
+                Priority.HIGH);
+        LiveWorkers live = LiveWorkers.of(List.of(new WorkerStore.LiveWorker("invoices", List.of("billing"),
+                List.of("invoice.total"), 4, T, T, null, Map.of("invoice.total", declared))));
+
+        JobControl filled = live.withDefaults(null, "invoice.total");
+        assertThat(filled.timeoutMs()).isEqualTo(5_000L);
+        assertThat(filled.retryDelaysMs()).containsExactly(1_000L);
+        assertThat(filled.priority()).isEqualTo(Priority.HIGH);
+
+        JobControl own = new JobControl(Priority.LOW, null, 60_000L, null, "acme", Map.of("k", "v"), "billing");
+        JobControl kept = live.withDefaults(own, "invoice.total");
+        assertThat(kept.priority()).as("the job's own fields win").isEqualTo(Priority.LOW);
+        assertThat(kept.timeoutMs()).isEqualTo(60_000L);
+        assertThat(kept.retryDelaysMs()).as("only what it left unset is filled").containsExactly(1_000L);
+        assertThat(kept.tenant()).isEqualTo("acme");
+        assertThat(kept.labels()).isEqualTo(Map.of("k", "v"));
+        assertThat(kept.queue()).isEqualTo("billing");
+
+        assertThat(live.withDefaults(own, "SIMULATION")).as("another type: unchanged").isSameAs(own);
+        assertThat(LiveWorkers.UNKNOWN.withDefaults(own, "invoice.total")).isSameAs(own);
+    }
+
+    @Test
+    void whereWorkersOfOneTypeDisagreeTheDefaultsOfTheFirstByIdApply() {
+        LiveWorkers live = LiveWorkers.of(List.of(
+                new WorkerStore.LiveWorker("b", List.of("default"), List.of("x"), 1, T, T, null,
+                        Map.of("x", new WorkerHeartbeatEvent.TypeDefaults(2L, null, null))),
+                new WorkerStore.LiveWorker("a", List.of("default"), List.of("x"), 1, T, T, null,
+                        Map.of("x", new WorkerHeartbeatEvent.TypeDefaults(1L, null, null)))));
+
+        assertThat(live.defaultsFor("x").timeoutMs()).isEqualTo(1L);
+        assertThat(live.defaultsFor("y")).isNull();
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.jobweaver.common.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobweaver.common.event.WorkerHeartbeatEvent;
+import dev.jobweaver.common.job.Priority;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -38,5 +39,20 @@ class WorkerStoreTest {
         assertThat(WorkerStore.partitions(new String[0])).as("a worker holding none").isEmpty();
         assertThat(WorkerStore.assigned(null)).isNull();
         assertThat(WorkerStore.partitions(null)).as("a worker that did not say").isNull();
+    }
+
+    @Test
+    void theDefaultsAWorkerDeclaresAreStoredAsJsonAndReadBack() {
+        Map<String, WorkerHeartbeatEvent.TypeDefaults> declared = Map.of(
+                "invoice.total", new WorkerHeartbeatEvent.TypeDefaults(5_000L, List.of(1_000L, 5_000L), Priority.HIGH),
+                "invoice.void", new WorkerHeartbeatEvent.TypeDefaults(null, null, Priority.LOW));
+
+        String stored = WorkerStore.defaultsJson(declared);
+
+        assertThat(WorkerStore.defaults(stored)).isEqualTo(declared);
+        assertThat(WorkerStore.defaultsJson(Map.of())).isNull();
+        assertThat(WorkerStore.defaultsJson(null)).isNull();
+        assertThat(WorkerStore.defaults(null)).isEmpty();
+        assertThat(WorkerStore.defaults("{\"x\":{\"priority\":\"URGENT\"}}")).as("a newer worker's").isEmpty();
     }
 }

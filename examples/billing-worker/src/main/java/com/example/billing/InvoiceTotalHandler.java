@@ -3,8 +3,10 @@ package com.example.billing;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobweaver.sdk.HandlerDefaults;
 import dev.jobweaver.sdk.JobFailure;
 import dev.jobweaver.sdk.JobHandler;
+import dev.jobweaver.sdk.Priority;
 import dev.jobweaver.sdk.RunContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
@@ -46,6 +48,15 @@ public class InvoiceTotalHandler implements JobHandler<Invoice> {
     @Override
     public Duration expectedDuration(Invoice invoice) {
         return Duration.ofSeconds(1);
+    }
+
+    /** Invoices go out before other work, and a hiccup is retried soon: unless a job says otherwise. */
+    @Override
+    public HandlerDefaults defaults() {
+        return HandlerDefaults.none()
+                .withTimeout(Duration.ofSeconds(5))
+                .withRetryDelays(Duration.ofSeconds(1), Duration.ofSeconds(5))
+                .withPriority(Priority.HIGH);
     }
 
     @Override

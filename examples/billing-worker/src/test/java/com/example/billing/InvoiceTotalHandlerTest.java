@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.sdk.Deadline;
 import dev.jobweaver.sdk.JobFailure;
+import dev.jobweaver.sdk.Priority;
 import dev.jobweaver.sdk.RunContext;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -65,6 +66,9 @@ class InvoiceTotalHandlerTest {
         assertThat(handler.type()).isEqualTo("invoice.total");
         assertThat(handler.payloadType()).isEqualTo(Invoice.class);
         assertThat(handler.expectedDuration(null)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(handler.defaults().timeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(handler.defaults().retryDelays()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(5));
+        assertThat(handler.defaults().priority()).isEqualTo(Priority.HIGH);
     }
 
     private static RunContext<Invoice> run(Invoice invoice) {

@@ -137,6 +137,7 @@ public class IngestionService {
             accepted.forEach(a -> byJob.putIfAbsent(a.event().jobId(), a));
             List<Incoming> jobs = new ArrayList<>(byJob.size());
             List<Span> started = new ArrayList<>(byJob.size());
+            LiveWorkers live = workers.live();
             try {
                 for (Accepted a : byJob.values()) {
                     JobCreatedEvent event = a.event();
@@ -149,7 +150,8 @@ public class IngestionService {
                     // Truncated as the database stores it, so that the run carries the stored instant.
                     Instant createdAt = (event.createdAt() != null ? event.createdAt() : Instant.now())
                             .truncatedTo(ChronoUnit.MICROS);
-                    JobControl control = JobInserts.asStored(event.control());
+                    // the defaults its type's handler declares, where the job sets nothing of its own
+                    JobControl control = JobInserts.asStored(live.withDefaults(event.control(), event.jobType().name()));
                     jobs.add(new Incoming(new NewJob(event.jobId(), event.jobType().name(), traceId,
                             JobTracing.traceparent(span), instruction(event), event.maxRetries(), createdAt,
                             leasePolicy.leaseFor(event.jobType(), event.payload(), control).toMillis(), control,

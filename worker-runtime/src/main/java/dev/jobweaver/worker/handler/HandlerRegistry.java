@@ -1,11 +1,15 @@
 package dev.jobweaver.worker.handler;
 
+import dev.jobweaver.common.event.WorkerHeartbeatEvent;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.common.job.Priority;
+import dev.jobweaver.sdk.HandlerDefaults;
 import dev.jobweaver.sdk.JobHandler;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -14,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -69,6 +74,24 @@ public class HandlerRegistry {
     /** The handler of {@code type}, or null if this worker has none. */
     public JobHandler<?> handler(JobType type) {
         return type == null ? null : byType.get(type);
+    }
+
+    /**
+     * The defaults each type's handler declares, for the types that declare any: what the worker announces, in the form
+     * of a job's own fields.
+     */
+    public Map<String, WorkerHeartbeatEvent.TypeDefaults> declaredDefaults() {
+        Map<String, WorkerHeartbeatEvent.TypeDefaults> declared = new TreeMap<>();
+        byType.forEach((type, handler) -> {
+            HandlerDefaults d = handler.defaults();
+            if (d != null && d.any()) {
+                declared.put(type.name(), new WorkerHeartbeatEvent.TypeDefaults(
+                        d.timeout() == null ? null : d.timeout().toMillis(),
+                        d.retryDelays() == null ? null : d.retryDelays().stream().map(Duration::toMillis).toList(),
+                        d.priority() == null ? null : Priority.valueOf(d.priority().name())));
+            }
+        });
+        return Map.copyOf(declared);
     }
 
     /** The types this worker can run, by name. */

@@ -43,6 +43,8 @@ import org.jboss.logging.Logger;
  *   <li>A heartbeat names exactly the types of this worker's handlers ({@link HandlerRegistry}) and the queues it is
  *       configured with, both checked at start against {@link EventRules}: a worker whose announcement would be
  *       quarantined does not start.</li>
+ *   <li>It names the defaults its handlers declare for their types, which the scheduler applies to the jobs of those
+ *       types that set none of their own.</li>
  *   <li>It also names the partitions of its queues' run topics this worker holds, so that the scheduler can aim the
  *       runs of a type only some of a queue's workers declare. A change of them (a rebalance) is announced within a
  *       second ({@link #ASSIGNMENT_CHECK}), not only at the next heartbeat.</li>
@@ -70,6 +72,7 @@ public class WorkerAnnouncer {
     private final String workerId;
     private final List<String> queues;
     private final List<String> types;
+    private final Map<String, WorkerHeartbeatEvent.TypeDefaults> defaults;
     private final int capacity;
     private final Duration interval;
     private final Instant startedAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
@@ -88,6 +91,7 @@ public class WorkerAnnouncer {
         this.workerId = identity.id();
         this.queues = List.copyOf(config.queues());
         this.types = handlers.types().stream().map(JobType::name).toList();
+        this.defaults = handlers.declaredDefaults();
         this.capacity = config.maxInFlight();
         this.interval = config.heartbeatInterval();
         String problem = EventRules.problem(heartbeat(false));
@@ -101,7 +105,7 @@ public class WorkerAnnouncer {
     /** What this worker announces now. */
     WorkerHeartbeatEvent heartbeat(boolean leaving) {
         return new WorkerHeartbeatEvent(workerId, queues, types, capacity, interval.toMillis(), startedAt,
-                Instant.now().truncatedTo(ChronoUnit.MILLIS), leaving, partitions());
+                Instant.now().truncatedTo(ChronoUnit.MILLIS), leaving, partitions(), defaults);
     }
 
     /** Per queue served, the partitions of its run topic this worker's consumers hold now, in order. */

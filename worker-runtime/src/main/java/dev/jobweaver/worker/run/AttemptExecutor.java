@@ -137,7 +137,7 @@ public class AttemptExecutor {
         } catch (ArithmeticException overflow) {
             expected = RunTimeBound.CAP;
         }
-        return RunTimeBound.of(expected, event.control(), config);
+        return RunTimeBound.of(expected, event.control(), handler.defaults(), config);
     }
 
     private <P> RunResult run(JobHandler<P> handler, RunJobEvent event, String traceId) {

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.common.event.WorkerHeartbeatEvent;
 import dev.jobweaver.common.job.JobPayload;
 import dev.jobweaver.common.job.JobType;
+import dev.jobweaver.sdk.HandlerDefaults;
 import dev.jobweaver.sdk.JobHandler;
+import dev.jobweaver.sdk.Priority;
 import dev.jobweaver.sdk.RunContext;
 import java.time.Duration;
 import java.util.List;
@@ -76,8 +79,26 @@ class HandlerRegistryTest {
         assertThat(registry.types()).containsExactly(JobType.SIMULATION);
     }
 
-    /** A handler that only names its type. */
-    private record Fake(String type) implements JobHandler<JobPayload> {
+    @Test
+    void theDefaultsItsHandlersDeclareAreAnnouncedAsAJobsOwnFieldsWouldBe() {
+        Fake declaring = new Fake("invoice.total", HandlerDefaults.none().withTimeout(Duration.ofSeconds(5))
+                .withRetryDelays(Duration.ofSeconds(1), Duration.ofMillis(5500)).withPriority(Priority.HIGH));
+        HandlerRegistry registry = new HandlerRegistry(List.of(new HandlerRegistry.Named(declaring, "invoices"),
+                new HandlerRegistry.Named(new Fake(JobType.SIMULATION), "sim")));
+
+        assertThat(registry.declaredDefaults()).containsOnlyKeys("invoice.total");
+        WorkerHeartbeatEvent.TypeDefaults announced = registry.declaredDefaults().get("invoice.total");
+        assertThat(announced.timeoutMs()).isEqualTo(5_000L);
+        assertThat(announced.retryDelaysMs()).containsExactly(1_000L, 5_500L);
+        assertThat(announced.priority()).isEqualTo(dev.jobweaver.common.job.Priority.HIGH);
+    }
+
+    /** A handler that names its type, and its defaults if any. */
+    private record Fake(String type, HandlerDefaults defaults) implements JobHandler<JobPayload> {
+
+        Fake(String type) {
+            this(type, HandlerDefaults.none());
+        }
 
         Fake(JobType type) {
             this(type == null ? null : type.name());
