@@ -13,15 +13,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,14 +72,7 @@ class ConfiguredLimitsTest extends KafkaAndDbTest {
     @Test
     void racingRoundsNeverStartMoreJobsOfAQueueThanItsLimit() throws Exception {
         // a live worker of the queue, or its jobs would wait for one instead; it made its queue's topic first
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            admin.createTopics(List.of(new NewTopic(Topics.runJob(ConfiguredLimitsProfile.QUEUE), 1, (short) 1)))
-                    .all().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw e;
-            }
-        }
+        createTopic(Topics.runJob(ConfiguredLimitsProfile.QUEUE), 1);
         db.update("INSERT INTO workers (worker_id, queues, types, capacity, started_at, sent_at, live_until)"
                 + " VALUES ('reporter', '{" + ConfiguredLimitsProfile.QUEUE + "}', '{SIMULATION}', 100, now(), now(),"
                 + " now() + interval '1 day') ON CONFLICT (worker_id) DO UPDATE SET live_until = excluded.live_until");

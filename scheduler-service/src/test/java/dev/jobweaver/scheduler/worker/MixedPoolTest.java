@@ -25,10 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -98,12 +94,6 @@ class MixedPoolTest extends KafkaAndDbTest {
 
         producer.sendJson(Topics.JOB_COMPLETED, jobId, TestJobs.completed(jobId, 2));
         assertThat(db.awaitJob(jobId, JobStatus.COMPLETED, 2).attempt()).isEqualTo(2);
-    }
-
-    private void createTopic(String topic, int partitions) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        }
     }
 
     private void announce(String worker, String queue, List<String> types, Map<String, List<Integer>> partitions) {

@@ -21,11 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +60,7 @@ class WaitingForAWorkerTest extends KafkaAndDbTest {
 
         // the worker creates its queue's run topic before it announces itself; the run goes there, not on run-job
         String topic = Topics.runJob(queue);
-        createTopic(topic);
+        createTopic(topic, 1);
         try (TopicRecorder queueRuns = TopicRecorder.start(bootstrapServers, topic)) {
             announce("reporter", List.of(queue), List.of("report.monthly", "report.weekly"));
             RunJobEvent run = value(queueRuns.await(topic, jobId, 1).getFirst(), RunJobEvent.class);
@@ -75,12 +70,6 @@ class WaitingForAWorkerTest extends KafkaAndDbTest {
             assertThat(parked(jobId)).isFalse();
             assertThat(recorder.records(Topics.RUN_JOB, jobId)).isEmpty();
             assertThat(queueRuns.records(topic, plain)).as("the default queue's run stays on run-job").isEmpty();
-        }
-    }
-
-    private void createTopic(String topic) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
     }
 

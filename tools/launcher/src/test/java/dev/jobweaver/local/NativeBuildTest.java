@@ -54,15 +54,7 @@ class NativeBuildTest {
         Path source = root.resolve("worker-service/src/main/java/Run.java");
         Path shared = root.resolve("common/src/main/java/Event.java");
         Path other = root.resolve("api-service/src/main/java/Job.java");
-        for (Path file : List.of(source, shared, other)) {
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, "class X {}");
-            Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000));
-        }
-        Path worker = Service.WORKER.executable(root);
-        Files.createDirectories(worker.getParent());
-        Files.writeString(worker, "");
-        Files.setLastModifiedTime(worker, FileTime.fromMillis(2_000_000));
+        aWorkerBuiltAfter(root, source, shared, other);
         assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).isFalse();
 
         Files.setLastModifiedTime(other, FileTime.fromMillis(3_000_000));
@@ -80,15 +72,7 @@ class NativeBuildTest {
     void theWorkersExecutableIsBuiltAgainWhenTheWorkerRuntimeOrTheSdkChanges(@TempDir Path root) throws Exception {
         Path runtime = root.resolve("worker-runtime/src/main/java/Runner.java");
         Path sdk = root.resolve("worker-sdk/src/main/java/Handler.java");
-        for (Path file : List.of(runtime, sdk)) {
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, "class X {}");
-            Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000));
-        }
-        Path worker = Service.WORKER.executable(root);
-        Files.createDirectories(worker.getParent());
-        Files.writeString(worker, "");
-        Files.setLastModifiedTime(worker, FileTime.fromMillis(2_000_000));
+        aWorkerBuiltAfter(root, runtime, sdk);
         assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).isFalse();
 
         Files.setLastModifiedTime(sdk, FileTime.fromMillis(3_000_000));
@@ -97,6 +81,19 @@ class NativeBuildTest {
         Files.setLastModifiedTime(sdk, FileTime.fromMillis(1_000_000));
         Files.setLastModifiedTime(runtime, FileTime.fromMillis(3_000_000));
         assertThat(NativeBuild.isOutOfDate(root, Service.WORKER)).as("the runtime's source").isTrue();
+    }
+
+    /** {@code sources} written at time 1,000,000 ms and the worker's executable after them, at 2,000,000 ms. */
+    private static void aWorkerBuiltAfter(Path root, Path... sources) throws Exception {
+        for (Path file : sources) {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "class X {}");
+            Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000));
+        }
+        Path worker = Service.WORKER.executable(root);
+        Files.createDirectories(worker.getParent());
+        Files.writeString(worker, "");
+        Files.setLastModifiedTime(worker, FileTime.fromMillis(2_000_000));
     }
 
     @Test
