@@ -26,11 +26,13 @@ import org.junit.jupiter.api.Test;
  * services, and the sources say exactly what SmallRye reads. A {@code @ConfigMapping} interface gives its keys by its
  * methods (kebab-case, or {@code @WithName}), nested interfaces as groups and {@code Map}s as a {@code *} segment; a
  * {@code @ConfigProperty} gives its {@code name}. The default a service runs with is the value its
- * {@code application.properties} sets outside any profile, else the {@code @WithDefault}.
+ * {@code application.properties} (the worker runtime's {@code microprofile-config.properties}) sets outside any profile,
+ * else the {@code @WithDefault}.
  */
 class ConfigurationDocumentedTest {
 
-    private static final List<String> MODULES = List.of("common", "api-service", "scheduler-service", "worker-service");
+    private static final List<String> MODULES = List.of("common", "api-service", "scheduler-service", "worker-runtime",
+            "worker-service");
     private static final Pattern MAPPING = Pattern.compile(
             "@ConfigMapping\\(\\s*prefix\\s*=\\s*\"([^\"]+)\"\\s*\\)[^{]*?interface\\s+(\\w+)");
     private static final Pattern INTERFACE = Pattern.compile("\\binterface\\s+(\\w+)\\s*(?:extends\\s+([\\w\\s,]+?))?\\s*\\{");
@@ -242,13 +244,24 @@ class ConfigurationDocumentedTest {
                         a.contains(b.getFirst()) ? a : Stream.concat(a.stream(), b.stream()).toList()));
     }
 
+    /**
+     * The module's own settings: a service's {@code application.properties}, the worker runtime's
+     * {@code META-INF/microprofile-config.properties} (the defaults every worker application starts from).
+     */
     private static String properties(String module) {
-        Path file = RepositoryDocs.root().resolve(module).resolve("src/main/resources/application.properties");
-        try {
-            return Files.exists(file) ? Files.readString(file) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        Path resources = RepositoryDocs.root().resolve(module).resolve("src/main/resources");
+        StringBuilder text = new StringBuilder();
+        for (Path file : List.of(resources.resolve("application.properties"),
+                resources.resolve("META-INF/microprofile-config.properties"))) {
+            try {
+                if (Files.exists(file)) {
+                    text.append(Files.readString(file)).append('\n');
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
+        return text.toString();
     }
 
     private static String constant(String source, String name) {

@@ -3,8 +3,6 @@ package dev.jobweaver.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +19,7 @@ class GracefulShutdownTest {
     /** After the grace period the worker still commits offsets and closes its Kafka clients. */
     private static final Duration COMMIT_AND_CLOSE = Duration.ofSeconds(10);
 
-    /** The worker's configuration key (WorkerConfig, worker-service's application.properties). */
+    /** The worker's configuration key (WorkerConfig, the worker runtime's microprofile-config.properties). */
     static final String GRACE_KEY = "jobweaver.worker.shutdown-grace-period";
 
     @ParameterizedTest
@@ -39,17 +37,12 @@ class GracefulShutdownTest {
 
     @Test
     void theWorkerStillReadsThatKey() throws IOException {
-        Path properties = applicationProperties("worker-service");
-        assertThat(properties).exists();
-        assertThat(workerDefault()).as("%s in %s: the manifests set it through %s", GRACE_KEY, properties,
+        assertThat(workerDefault()).as("%s in the worker's settings: the manifests set it through %s", GRACE_KEY,
                 environmentName(GRACE_KEY)).isPresent();
     }
 
-    /** The unprofiled default of the worker's grace period in its application.properties. */
+    /** The unprofiled default of the worker's grace period in its settings. */
     private static Optional<Duration> workerDefault() throws IOException {
-        if (!Files.exists(applicationProperties("worker-service"))) {
-            return Optional.empty();
-        }
         return Optional.ofNullable(load("worker-service").getProperty(GRACE_KEY))
                 .map(GracefulShutdownTest::quarkusDuration);
     }
@@ -140,16 +133,7 @@ class GracefulShutdownTest {
 
     /** A service's application.properties, unprofiled and profiled keys alike. */
     private static Properties load(String service) throws IOException {
-        Properties loaded = new Properties();
-        try (var reader = Files.newBufferedReader(applicationProperties(service))) {
-            loaded.load(reader);
-        }
-        return loaded;
-    }
-
-    /** Where {@code service}'s application.properties is in the repository. */
-    private static Path applicationProperties(String service) {
-        return Overlay.repoDir().resolve(service + "/src/main/resources/application.properties");
+        return ServiceConfig.properties(service);
     }
 
     @Test

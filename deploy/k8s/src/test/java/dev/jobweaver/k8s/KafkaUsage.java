@@ -33,10 +33,17 @@ record KafkaUsage(Set<String> consumed, Set<String> produced, Set<String> groups
     private static final Pattern CREATE_QUEUE_TOPICS = Pattern.compile("Topics\\.RUN_JOB_QUEUE_PREFIX");
 
     static KafkaUsage of(String service) {
-        Path dir = Overlay.repoDir().resolve(service);
         KafkaUsage usage = new KafkaUsage(new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>(),
                 new TreeSet<>(), new TreeSet<>());
-        usage.readChannels(load(dir.resolve("src/main/resources/application.properties")));
+        usage.readChannels(ServiceConfig.properties(service));
+        for (Path dir : ServiceConfig.modules(service)) {
+            usage.readSources(dir, service);
+        }
+        return usage;
+    }
+
+    private void readSources(Path dir, String service) {
+        KafkaUsage usage = this;
         try (Stream<Path> sources = Files.walk(dir.resolve("src/main/java"))) {
             for (Path source : sources.filter(f -> f.toString().endsWith(".java")).toList()) {
                 String text = Files.readString(source);
@@ -55,7 +62,6 @@ record KafkaUsage(Set<String> consumed, Set<String> produced, Set<String> groups
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return usage;
     }
 
     private void readChannels(Properties properties) {
@@ -86,16 +92,6 @@ record KafkaUsage(Set<String> consumed, Set<String> produced, Set<String> groups
                 Arrays.stream(value.split(",")).map(String::strip).forEach(incoming ? consumed::add : produced::add);
             }
         }
-    }
-
-    private static Properties load(Path file) {
-        Properties properties = new Properties();
-        try (var reader = Files.newBufferedReader(file)) {
-            properties.load(reader);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return properties;
     }
 
     private static String topicConstant(String name) {

@@ -6,8 +6,6 @@ import dev.jobweaver.common.messaging.Topics;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -131,7 +129,7 @@ class ScaleOutTest {
 
     /**
      * The Kafka consumers one replica runs on {@code channel}: the channel's {@code concurrency} from the container's
-     * environment when the overlay sets it, else from the service's application.properties, else 1.
+     * environment when the overlay sets it, else from the service's own settings (ServiceConfig), else 1.
      */
     static int consumersPerReplica(Overlay overlay, String service, String channel) throws IOException {
         String key = "mp.messaging.incoming." + channel + ".concurrency";
@@ -140,12 +138,7 @@ class ScaleOutTest {
         if (fromEnvironment != null) {
             return Integer.parseInt(fromEnvironment.strip());
         }
-        Path file = Overlay.repoDir().resolve(service + "/src/main/resources/application.properties");
-        assertThat(file).exists();
-        Properties properties = new Properties();
-        try (var reader = Files.newBufferedReader(file)) {
-            properties.load(reader);
-        }
+        Properties properties = ServiceConfig.properties(service);
         return Integer.parseInt(properties.getProperty(key, "1").strip());
     }
 }

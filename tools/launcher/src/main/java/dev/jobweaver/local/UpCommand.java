@@ -51,7 +51,7 @@ public final class UpCommand implements Callable<Integer> {
     @Option(names = "--pool", paramLabel = "QUEUES", converter = QueueList.class,
             description = "Start one more standard worker serving only these queues (comma-separated queue names), "
                     + "named worker-<first queue>, on the worker port + 50, + 51, ... Repeat for more pools.")
-    List<List<String>> pools = new ArrayList<>();
+    List<QueueSet> pools = new ArrayList<>();
 
     @Option(names = "--worker-jar", paramLabel = "JAR",
             description = "Start a worker of your own beside the platform: a Quarkus application built on "
@@ -108,10 +108,14 @@ public final class UpCommand implements Callable<Integer> {
             description = "Start all services at once instead of one after another.")
     boolean startTogether;
 
+    /** The queues of one {@code --pool}. */
+    record QueueSet(List<String> queues) {
+    }
+
     /** Comma-separated queue names, each checked against the queue rule. */
-    public static final class QueueList implements ITypeConverter<List<String>> {
+    public static final class QueueList implements ITypeConverter<QueueSet> {
         @Override
-        public List<String> convert(String value) {
+        public QueueSet convert(String value) {
             List<String> queues = new ArrayList<>();
             for (String queue : value.split(",", -1)) {
                 String name = queue.strip();
@@ -121,7 +125,7 @@ public final class UpCommand implements Callable<Integer> {
                 }
                 queues.add(name);
             }
-            return List.copyOf(queues);
+            return new QueueSet(List.copyOf(queues));
         }
     }
 
@@ -134,7 +138,7 @@ public final class UpCommand implements Callable<Integer> {
     List<Platform.WorkerPool> workerPools() {
         List<Platform.WorkerPool> all = new ArrayList<>();
         for (int i = 0; i < pools.size(); i++) {
-            List<String> queues = pools.get(i);
+            List<String> queues = pools.get(i).queues();
             all.add(new Platform.WorkerPool("worker-" + queues.getFirst(), null, queues, workerPort + 50 + i));
         }
         for (int i = 0; i < workerJars.size(); i++) {

@@ -203,7 +203,7 @@ class JobWeaverLocalTest {
     void badUsageIsOneLineNamingTheProblemAndAHintWithStatusTwo() {
         assertThat(commandLine().execute("up", "--worker", "2")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).containsExactly(
-                "jobweaver up: unknown option '--worker'; did you mean --workers or --worker-port?",
+                "jobweaver up: unknown option '--worker'; did you mean --workers or --worker-jar or --worker-port?",
                 "Run ./jobweaver up --help for the options.");
         assertThat(out.toString()).isEmpty();
     }
