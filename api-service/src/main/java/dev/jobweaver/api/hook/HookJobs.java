@@ -11,6 +11,7 @@ import dev.jobweaver.api.job.JobQueryService;
 import dev.jobweaver.api.job.JobSubmissionService;
 import dev.jobweaver.api.job.outbox.OutboxBacklog;
 import dev.jobweaver.api.job.outbox.OutboxFullException;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.Payloads;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
@@ -91,7 +92,8 @@ public class HookJobs {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount()
                 : config.validation().defaultRetryCount();
-        return submissions.prepareScheduled(jobId, request.jobType(), payload, maxRetries, request.control(now), now,
+        JobControl control = JobControl.withDefaultPriority(request.control(now), config.defaultPriority().hook());
+        return submissions.prepareScheduled(jobId, request.jobType(), payload, maxRetries, control, now,
                 null, Context.current(), traceparent);
     }
 }

@@ -1,6 +1,7 @@
 package dev.jobweaver.api.job;
 
 import io.quarkus.runtime.configuration.MemorySize;
+import dev.jobweaver.common.job.Priority;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -14,6 +15,25 @@ public interface JobApiConfig {
 
     /** The live workers, read for what pending jobs wait for. */
     Workers workers();
+
+    /**
+     * The priority of a job that names none, by where it comes from; a job submitted to {@code POST /api/jobs} without
+     * one is NORMAL. Where a handler declares a priority for its type, it applies to the jobs still without one after
+     * this: a source's default comes first.
+     */
+    DefaultPriority defaultPriority();
+
+    /** {@link #defaultPriority()}. */
+    interface DefaultPriority {
+
+        /** A job a hook's call makes: a caller on the other side is waiting for it. */
+        @WithDefault("HIGH")
+        Priority hook();
+
+        /** A job a schedule's tick makes. */
+        @WithDefault("NORMAL")
+        Priority schedule();
+    }
 
     /** The live workers ({@code worker-heartbeats}), read for what pending jobs wait for. */
     interface Workers {

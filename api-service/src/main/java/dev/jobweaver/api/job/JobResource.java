@@ -10,6 +10,7 @@ import dev.jobweaver.api.security.Callers;
 import dev.jobweaver.api.platform.http.RefusedException;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.ClientText;
+import dev.jobweaver.api.platform.http.ClientTraceId;
 import dev.jobweaver.api.platform.http.PageQuery;
 import dev.jobweaver.api.platform.http.RestSupport;
 import dev.jobweaver.api.platform.http.TenantQuery;
@@ -57,6 +58,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
@@ -68,6 +70,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Tag(name = "jobs")
 public class JobResource {
 
+    private static final Logger LOG = Logger.getLogger(JobResource.class);
 
     private final JobSubmissionService submissions;
     private final JobQueryService queries;
@@ -117,6 +120,10 @@ public class JobResource {
             + " 409 API.IDEMPOTENCY_CONFLICT", schema = @Schema(type = SchemaType.STRING, maxLength = 255))
     @APIResponse(responseCode = "409", description = "the Idempotency-Key was used for another body within 24 h"
             + " (API.IDEMPOTENCY_CONFLICT; jobId names the first job)")
+    @Parameter(name = ClientTraceId.HEADER, in = ParameterIn.HEADER, description = "your own correlation id, 1 to 128"
+            + " visible ASCII characters: sent back on the answer, and logged with the accepted job's jobId and"
+            + " traceId (the trace context stays traceparent)", schema = @Schema(type = SchemaType.STRING,
+            maxLength = ClientTraceId.MAX_LENGTH))
     @RolesAllowed(Roles.SUBMITTER)
     public Uni<RestResponse<JobSubmitted>> submit(@Context RoutingContext routing) {
         Caller caller = callers.current();
@@ -169,10 +176,23 @@ public class JobResource {
                 // The header as SPEC.md writes it, relative: location(URI) would parse it and resolve it against the
                 // request's URI, 2% of the API's CPU in a burst. The typed RestResponse lets Quarkus pick the JSON
                 // writer at build time instead of looking it up per response.
+                .invoke(accepted -> logClientTraceId(routing, accepted))
                 .map(accepted -> RestResponse.ResponseBuilder.accepted(new JobSubmitted(accepted.jobId(),
                                 accepted.traceId()))
                         .header(HttpHeaders.LOCATION, "/api/jobs/" + accepted.jobId())
                         .build());
+    }
+
+    /**
+     * The line that ties a client's {@code X-Trace-Id} to the job it submitted (HttpEdgeRoutes checked the value); only
+     * for a request that carries one, so a plain submission writes no log line.
+     */
+    private static void logClientTraceId(RoutingContext routing, AcceptedJob accepted) {
+        String clientTraceId = routing.request().getHeader(ClientTraceId.HEADER);
+        if (clientTraceId != null) {
+            LOG.infof("accepted job %s (traceId %s) for %s %s", accepted.jobId(), accepted.traceId(),
+                    ClientTraceId.HEADER, clientTraceId);
+        }
     }
 
     @GET

@@ -63,7 +63,7 @@ public record JobView(UUID id, @Schema(type = SchemaType.STRING, pattern = JobTy
                       @Schema(description = "what a PENDING job waits for when no live worker serves its queue and"
                               + " type: 'a worker for type <type> on queue <queue>'") String waitingFor) {
 
-    static JobView of(StoredJob job, LiveWorkers workers) {
+    public static JobView of(StoredJob job, LiveWorkers workers) {
         return new JobView(job.id(), job.type(), job.status(), job.traceId(), job.maxRetries(), job.retryCount(),
                 job.attempts(), job.nextRunAt(), job.lastError(), job.createdAt(), job.updatedAt(), job.finishedAt(),
                 job.instruction(), job.priority(), job.tenant(), job.queue(), job.runAt(), job.timeoutMs(), job.retryDelaysMs(),

@@ -1,6 +1,11 @@
 package dev.jobweaver.api.schedule;
 
 import dev.jobweaver.api.job.JobBodies;
+import dev.jobweaver.api.job.JobPage;
+import dev.jobweaver.api.job.JobQueryService;
+import dev.jobweaver.api.job.JobView;
+import dev.jobweaver.api.job.store.JobReadStore;
+import dev.jobweaver.api.queue.LiveWorkerView;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
@@ -13,6 +18,7 @@ import dev.jobweaver.api.platform.http.TenantQuery;
 import dev.jobweaver.api.workflow.WorkflowService;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
 import dev.jobweaver.common.messaging.Headers;
+import dev.jobweaver.common.worker.LiveWorkers;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -30,6 +36,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -56,10 +63,17 @@ public class ScheduleResource {
     private final BodyReader bodies;
     private final JobBodies jobs;
     private final Callers callers;
+    private final ScheduleHistory history;
+    private final JobQueryService queries;
+    private final LiveWorkerView liveWorkers;
 
     public ScheduleResource(ScheduleService schedules, WorkflowService workflows, RestSupport rest,
-                            JobBodies jobs, Callers callers, BodyReader bodies) {
+                            JobBodies jobs, Callers callers, BodyReader bodies, ScheduleHistory history,
+                            JobQueryService queries, LiveWorkerView liveWorkers) {
         this.callers = callers;
+        this.history = history;
+        this.queries = queries;
+        this.liveWorkers = liveWorkers;
         this.schedules = schedules;
         this.workflows = workflows;
         this.rest = rest;
@@ -87,7 +101,8 @@ public class ScheduleResource {
         ScheduleDefinition definition = definition(body, caller.tenant());
         return unavailableOnOutage(withWorkflowTenant(definition, caller).chain(schedules::create), "stored")
                 // relative, as for jobs: created(URI) would resolve it against the request's URI
-                .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED, view(stored))
+                .map(stored -> RestResponse.ResponseBuilder.create(RestResponse.Status.CREATED,
+                                ScheduleView.of(stored, ScheduleHistory.Fired.NEVER, Instant.now()))
                         .header(HttpHeaders.LOCATION, "/api/schedules/" + stored.id())
                         .build());
     }
@@ -102,19 +117,44 @@ public class ScheduleResource {
         String tenantFilter = callers.current().filterTenant(rest.tenant(tenant));
         RestSupport.Paging paging = rest.paging(pages);
         Instant now = Instant.now();
-        return unavailableOnOutage(schedules.list(tenantFilter, paging.page(), paging.size()), "read")
-                .map(slice -> paging.of(slice, s -> ScheduleView.of(s, now), SchedulePage::new));
+        return unavailableOnOutage(schedules.list(tenantFilter, paging.page(), paging.size())
+                .chain(slice -> history.of(slice.items().stream().map(StoredSchedule::id).toList())
+                        .map(fired -> paging.of(slice, s -> ScheduleView.of(s, fired.getOrDefault(s.id(),
+                                ScheduleHistory.Fired.NEVER), now), SchedulePage::new))), "read");
     }
 
     @GET
     @Path("{id}")
-    @Operation(summary = "Read a schedule", description = "Its definition, version and next run.")
+    @Operation(summary = "Read a schedule", description = "Its definition, version, next run, and its history: how many"
+            + " runs it made (firedCount) and when the last one was (lastFiredAt).")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
     @RolesAllowed(Roles.VIEWER)
     public Uni<ScheduleView> get(@Parameter(description = "the schedule's UUID") @PathParam("id") String id) {
         Caller caller = callers.current();
         UUID scheduleId = scheduleId(id);
-        return visible(caller, scheduleId).map(ScheduleResource::view);
+        return visible(caller, scheduleId).chain(this::view);
+    }
+
+    @GET
+    @Path("{id}/jobs")
+    @Operation(summary = "The jobs a schedule made", description = "Newest first, as GET /api/jobs?scheduleId= pages"
+            + " them: its ticks' and triggers' jobs that are still kept.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = JobPage.class)))
+    @APIResponse(responseCode = "404", description = "no such schedule, or one of another tenant"
+            + " (API.SCHEDULE_NOT_FOUND)")
+    @RolesAllowed(Roles.VIEWER)
+    public Uni<JobPage> jobs(@Parameter(description = "the schedule's UUID") @PathParam("id") String id,
+                             @BeanParam PageQuery pages) {
+        Caller caller = callers.current();
+        UUID scheduleId = scheduleId(id);
+        RestSupport.Paging paging = rest.paging(pages);
+        return visible(caller, scheduleId).chain(schedule -> unavailableOnOutage(queries.list(
+                        new JobReadStore.Filter(null, null, null, null, List.of(), scheduleId),
+                        paging.page(), paging.size()), "read"))
+                .map(slice -> {
+                    LiveWorkers workers = liveWorkers.live();
+                    return paging.of(slice, job -> JobView.of(job, workers), JobPage::new);
+                });
     }
 
     @PUT
@@ -137,7 +177,7 @@ public class ScheduleResource {
         return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(withWorkflowTenant(
                         definition(body, existing.tenant()), caller)
                 .chain(resolved -> schedules.replace(scheduleId, resolved)), "stored"))
-                .map(stored -> view(RestSupport.found(stored, () -> notFound(scheduleId))));
+                .chain(stored -> view(RestSupport.found(stored, () -> notFound(scheduleId))));
     }
 
     @DELETE
@@ -217,7 +257,7 @@ public class ScheduleResource {
         UUID scheduleId = scheduleId(id);
         return visible(caller, scheduleId).chain(existing -> unavailableOnOutage(schedules.pause(scheduleId, paused),
                         "stored"))
-                .map(stored -> view(RestSupport.found(stored, () -> notFound(scheduleId))));
+                .chain(stored -> view(RestSupport.found(stored, () -> notFound(scheduleId))));
     }
 
     /**
@@ -255,8 +295,10 @@ public class ScheduleResource {
         }
     }
 
-    private static ScheduleView view(StoredSchedule schedule) {
-        return ScheduleView.of(schedule, Instant.now());
+    /** {@code schedule} with its history. */
+    private Uni<ScheduleView> view(StoredSchedule schedule) {
+        return unavailableOnOutage(history.of(schedule.id()), "read")
+                .map(fired -> ScheduleView.of(schedule, fired, Instant.now()));
     }
 
     /**

@@ -20,6 +20,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param workflowId the workflow each run starts; absent with a job
  * @param nextRunAt its next tick after now; null while it is paused
  * @param version counts the changes stored, 1 when created
+ * @param firedCount the runs it made: its ticks' and triggers' jobs, or workflow runs started
+ * @param lastFiredAt when it made its last run; null before its first
  */
 @RegisterForReflection
 public record ScheduleView(UUID id, String name, String tenant,
@@ -29,13 +31,14 @@ public record ScheduleView(UUID id, String name, String tenant,
                            @JsonInclude(JsonInclude.Include.NON_NULL)
                            @Schema(type = SchemaType.OBJECT, description = "a POST /api/jobs body") JsonNode job,
                            @JsonInclude(JsonInclude.Include.NON_NULL) UUID workflowId,
-                           Instant nextRunAt, long version, Instant createdAt, Instant updatedAt) {
+                           Instant nextRunAt, long version, Instant createdAt, Instant updatedAt,
+                           long firedCount, Instant lastFiredAt) {
 
-    static ScheduleView of(StoredSchedule schedule, Instant now) {
+    static ScheduleView of(StoredSchedule schedule, ScheduleHistory.Fired fired, Instant now) {
         JsonNode job = JsonColumns.tree(schedule.job());
         return new ScheduleView(schedule.id(), schedule.name(), schedule.tenant(), schedule.cron(),
                 schedule.interval(), schedule.timezone(), schedule.misfire(), schedule.overlap(), schedule.paused(),
                 job, schedule.workflowId(), schedule.nextRunAfter(now), schedule.version(), schedule.createdAt(),
-                schedule.updatedAt());
+                schedule.updatedAt(), fired.count(), fired.lastAt());
     }
 }

@@ -6,7 +6,10 @@ import dev.jobweaver.api.job.store.SubmissionStore;
 import dev.jobweaver.api.job.JobRequest;
 import dev.jobweaver.api.job.JobSubmissionService;
 import dev.jobweaver.api.workflow.WorkflowRunService;
+import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobOrigin;
+import dev.jobweaver.common.job.Priority;
+import dev.jobweaver.common.quarantine.Failures;
 import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -133,11 +136,13 @@ public class ScheduledJobs {
     private final ScheduleMetrics metrics;
     private final ScheduleSubscribers subscribers;
     private final WorkflowRunService workflowRuns;
+    private final ScheduleHistory history;
     private final int defaultRetryCount;
+    private final Priority defaultPriority;
 
     public ScheduledJobs(Pool pool, ScheduleTargets targets, SubmissionStore store, JobSubmissionService submissions,
                          SchedulePublisher publisher, ScheduleMetrics metrics, ScheduleSubscribers subscribers,
-                         WorkflowRunService workflowRuns, JobApiConfig config) {
+                         WorkflowRunService workflowRuns, ScheduleHistory history, JobApiConfig config) {
         this.pool = pool;
         this.targets = targets;
         this.store = store;
@@ -146,7 +151,9 @@ public class ScheduledJobs {
         this.metrics = metrics;
         this.subscribers = subscribers;
         this.workflowRuns = workflowRuns;
+        this.history = history;
         this.defaultRetryCount = config.validation().defaultRetryCount();
+        this.defaultPriority = config.defaultPriority().schedule();
     }
 
     /**
@@ -177,7 +184,7 @@ public class ScheduledJobs {
         Run run = start.run();
         return workflowRuns.start(run.jobId(), start.workflowId(), null, run.parent(), run.traceparent(),
                         new WorkflowRunService.ScheduledBy(run.scheduleId(), run.scheduledFor()))
-                .map(started -> {
+                .<Outcome>map(started -> {
                     if (started == null) {
                         LOG.warnf("schedule %s starts workflow %s, which does not exist any more: its run for %s"
                                 + " starts nothing", run.scheduleId(), start.workflowId(), run.scheduledFor());
@@ -192,7 +199,30 @@ public class ScheduledJobs {
                     LOG.debugf("workflow run %s started by schedule %s for %s", started.runId(), run.scheduleId(),
                             run.scheduledFor());
                     return new Outcome.RunStarted(run, started);
-                });
+                })
+                .call(outcome -> outcome instanceof Outcome.RunStarted started && !started.started().repeated()
+                        ? countRun(run) : Uni.createFrom().voidItem());
+    }
+
+    /**
+     * Counts a workflow run in its schedule's history. The run has started whatever happens here: a count that fails
+     * is logged and the run's outcome stands.
+     */
+    private Uni<Void> countRun(Run run) {
+        return history.count(run.scheduleId()).onFailure().recoverWithUni(e -> {
+            LOG.warnf("the workflow run schedule %s made for %s is not in its history (firedCount, lastFiredAt): %s",
+                    run.scheduleId(), run.scheduledFor(), Failures.describe(e));
+            return Uni.createFrom().voidItem();
+        });
+    }
+
+    /** How many of the jobs just inserted ({@code stored}) each schedule made. */
+    private static Map<UUID, Long> madePerSchedule(Map<UUID, Run> byJob, Set<UUID> stored) {
+        Map<UUID, Long> made = new HashMap<>();
+        for (UUID jobId : stored) {
+            made.merge(byJob.get(jobId).scheduleId(), 1L, Long::sum);
+        }
+        return made;
     }
 
     /**
@@ -228,7 +258,8 @@ public class ScheduledJobs {
             Uni<Set<UUID>> inserted = jobs.isEmpty() ? Uni.createFrom().item(Set.of())
                     : store.insertOnce(connection, jobs.values().stream().map(JobSubmissionService.Pending::job)
                             .toList(), submissions.instance());
-            return inserted.call(stored -> scheduledDeliveries(connection, jobs, stored)).map(stored -> {
+            return inserted.call(stored -> scheduledDeliveries(connection, jobs, stored))
+                    .call(stored -> history.count(connection, madePerSchedule(byJob, stored))).map(stored -> {
                 Set<UUID> unmade = new HashSet<>(stored);
                 List<Step> steps = new ArrayList<>(runs.size());
                 for (Run run : runs) {
@@ -273,7 +304,8 @@ public class ScheduledJobs {
         }
         int maxRetries = request.maxRetryCount() != null ? request.maxRetryCount() : defaultRetryCount;
         return submissions.prepareScheduled(run.jobId(), request.jobType(), request.payload(), maxRetries,
-                request.control(now), now, new JobOrigin(run.scheduleId(), run.scheduledFor()), run.parent(),
+                JobControl.withDefaultPriority(request.control(now), defaultPriority), now,
+                new JobOrigin(run.scheduleId(), run.scheduledFor()), run.parent(),
                 run.traceparent());
     }
 

@@ -1,5 +1,7 @@
 package dev.jobweaver.api.hook;
 
+import dev.jobweaver.api.testing.Answers;
+import dev.jobweaver.common.job.Priority;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -95,6 +97,25 @@ class HookCallTest {
         assertThat(response.statusCode()).as(response.body().asString()).isEqualTo(202);
         assertThat(Jobs.get(response.jsonPath().getString("jobId")).getList("payload.input"))
                 .containsExactly(1, marker);
+    }
+
+    @Test
+    void aHooksJobWithoutAPriorityIsHighAndOneWithItsOwnKeepsIt() throws Exception {
+        Hooks.Created urgent = Hooks.createJobHook("urgent");
+        JsonPath own = Answers.expect(Hooks.create("{\"name\":\"own\",\"job\":"
+                + Hooks.JOB.replace("\"maxRetryCount\":1", "\"maxRetryCount\":1,\"priority\":\"LOW\"") + "}"), 201, "");
+
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
+            String high = Hooks.callSigned(urgent.id(), urgent.secret(), marked(UUID.randomUUID().toString()))
+                    .jsonPath().getString("jobId");
+            String low = Hooks.callSigned(own.getString("id"), own.getString("secret"),
+                    marked(UUID.randomUUID().toString())).jsonPath().getString("jobId");
+
+            assertThat(Jobs.get(high).getString("priority")).as("the hooks' default").isEqualTo("HIGH");
+            assertThat(probe.first(high, mapper, JobCreatedEvent.class).control().priority())
+                    .isEqualTo(Priority.HIGH);
+            assertThat(Jobs.get(low).getString("priority")).as("the template's own").isEqualTo("LOW");
+        }
     }
 
     /** One forgery: what it sends, built from the target hook, another hook and the body with its marker. */

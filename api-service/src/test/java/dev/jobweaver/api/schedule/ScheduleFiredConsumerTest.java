@@ -93,6 +93,8 @@ class ScheduleFiredConsumerTest extends ConsumerTestSupport {
         assertThat(Jobs.count(registry, "jobweaver.schedule.jobs", "origin", "catch-up")).isEqualTo(catchUps + 1);
         JsonPath listed = Schedules.jobsOf(scheduleId);
         assertThat(listed.getList("jobs.id")).containsExactly(event.jobId().toString());
+        assertThat(given().get("/api/schedules/" + scheduleId).jsonPath().getLong("firedCount"))
+                .as("its history counts the tick once").isEqualTo(1);
     }
 
     @Test

@@ -89,6 +89,7 @@ public final class AccessTable {
             row("POST", "/api/schedules", Roles.OPERATOR, Tenancy.OWN),
             row("GET", "/api/schedules", Roles.VIEWER, Tenancy.OWN),
             row("GET", "/api/schedules/{id}", Roles.VIEWER, Tenancy.OWN),
+            row("GET", "/api/schedules/{id}/jobs", Roles.VIEWER, Tenancy.OWN),
             row("PUT", "/api/schedules/{id}", Roles.OPERATOR, Tenancy.OWN),
             row("DELETE", "/api/schedules/{id}", Roles.OPERATOR, Tenancy.OWN),
             row("POST", "/api/schedules/{id}/pause", Roles.OPERATOR, Tenancy.OWN),

@@ -55,7 +55,11 @@ public class PerClassSettings implements QuarkusTestProfile {
                 // refused; retries fast, given up after 4 s. No other class here delivers a webhook.
                 Map.entry("jobweaver.api.notifications.allow-private", "false"),
                 Map.entry("jobweaver.api.notifications.first-retry-delay", "200ms"),
-                Map.entry("jobweaver.api.notifications.give-up-after", "4s"));
+                Map.entry("jobweaver.api.notifications.give-up-after", "4s"),
+                // ScheduledJobPriorityTest: schedules' jobs LOW and hooks' NORMAL unless they name one; no other class
+                // here reads a priority.
+                Map.entry("jobweaver.api.default-priority.schedule", "LOW"),
+                Map.entry("jobweaver.api.default-priority.hook", "NORMAL"));
     }
 
     @Override

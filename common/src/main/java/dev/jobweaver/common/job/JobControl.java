@@ -50,6 +50,19 @@ public record JobControl(
         return control == null ? DEFAULTS : control;
     }
 
+    /**
+     * {@code control} (null reads as {@link #DEFAULTS}) with {@code priority} where it names none. NORMAL, which is
+     * what no priority means, leaves it as it is, so that a job of the default level is written as it always was.
+     */
+    public static JobControl withDefaultPriority(JobControl control, Priority priority) {
+        if (priority == Priority.NORMAL || (control != null && control.priority() != null)) {
+            return control;
+        }
+        JobControl base = orDefaults(control);
+        return new JobControl(priority, base.runAt(), base.timeoutMs(), base.retryDelaysMs(), base.tenant(),
+                base.labels(), base.queue());
+    }
+
     /** The priority, {@link Priority#NORMAL} when unset. */
     public Priority priorityOrDefault() {
         return priority == null ? Priority.NORMAL : priority;

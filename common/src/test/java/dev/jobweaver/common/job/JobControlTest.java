@@ -26,4 +26,23 @@ class JobControlTest {
         assertThat(control.retryDelayMs(3)).isEqualTo(30_000L);
         assertThat(control.retryDelayMs(7)).isEqualTo(30_000L);
     }
+
+    @Test
+    void aSourcesDefaultPriorityFillsOnlyAnAbsentOne() {
+        JobControl queued = new JobControl(null, null, 5_000L, null, "t1", null, "billing");
+
+        assertThat(JobControl.withDefaultPriority(null, Priority.HIGH).priority()).isEqualTo(Priority.HIGH);
+        JobControl filled = JobControl.withDefaultPriority(queued, Priority.HIGH);
+        assertThat(filled.priority()).isEqualTo(Priority.HIGH);
+        assertThat(filled).isEqualTo(new JobControl(Priority.HIGH, null, 5_000L, null, "t1", null, "billing"));
+        JobControl own = new JobControl(Priority.LOW, null, null, null, null, null);
+        assertThat(JobControl.withDefaultPriority(own, Priority.HIGH)).isSameAs(own);
+    }
+
+    @Test
+    void aNormalDefaultLeavesTheControlAsItWas() {
+        assertThat(JobControl.withDefaultPriority(null, Priority.NORMAL)).isNull();
+        JobControl queued = new JobControl(null, null, null, null, null, null, "billing");
+        assertThat(JobControl.withDefaultPriority(queued, Priority.NORMAL)).isSameAs(queued);
+    }
 }

@@ -661,6 +661,9 @@ public final class Platform implements AutoCloseable {
         Map<String, String> config = platformConfig(service.database(), name, port);
         if (service == Service.WORKER) {
             config.put("jobweaver.worker.worker-id", name); // names the instance in execution_attempts and outcomes
+            // As for webhooks below: HTTP jobs on a laptop call local services. The standard worker's own setting,
+            // which its pools share; an application of a team's own has no HTTP handler and would refuse the key.
+            config.put("jobweaver.worker.http.allow-private", "true");
             Integer runJob = stack.partitions().get(Topics.RUN_JOB);
             if (runJob != null) {
                 config.put(RUN_JOB_CONSUMERS, Integer.toString(

@@ -72,6 +72,23 @@ class PlatformOptionsTest {
     }
 
     @Test
+    void webhooksAndHttpJobsMayReachLocalServicesUnlessTheUserSaysOtherwise() {
+        Platform platform = new Platform(options(false), line -> { });
+
+        assertEquals("true", platform.spec(Platform.Service.API, 1).config()
+                .get("jobweaver.api.notifications.allow-private"));
+        assertEquals("true", platform.spec(Platform.Service.WORKER, 1).config()
+                .get("jobweaver.worker.http.allow-private"));
+        assertNull(platform.spec(Platform.Service.SCHEDULER, 1).config().get("jobweaver.worker.http.allow-private"));
+        LocalStack.Settings stack = new LocalStack.Settings(home, 19092, 19093, 15432, "512m", Map.of(), false);
+        Platform strict = new Platform(new Platform.Options(Path.of("."), stack, Map.of(), Map.of(),
+                Map.of(Platform.Service.WORKER, Map.of("jobweaver.worker.http.allow-private", "false")),
+                Platform.Options.DEFAULT_JVM, null, Duration.ofSeconds(1), 0, null, false, false), line -> { });
+        assertEquals("false", strict.spec(Platform.Service.WORKER, 1).config()
+                .get("jobweaver.worker.http.allow-private"), "--config worker:... wins");
+    }
+
+    @Test
     void anInsecurePlatformTurnsTheApisSecurityOffAndHasNoKeyForClients() {
         Platform platform = new Platform(options(true), line -> { });
         platform.loadSecrets();

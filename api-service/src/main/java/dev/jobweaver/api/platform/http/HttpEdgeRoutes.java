@@ -27,6 +27,10 @@ import java.util.List;
  *       byte of its body is read, and its connection is closed (the unread body would otherwise have to be drained);
  *       nothing is stored. An admitted request gives its charge back when its response ends or its connection
  *       drops.</li>
+ *   <li>A request's {@code X-Trace-Id} ({@link ClientTraceId}) is put on its answer first of all (route order
+ *       {@value #TRACE_ID_ROUTE_ORDER}, before authentication and the body), so that every answer carries it, a 401 or
+ *       a 413 too. A malformed one is answered 400 {@code API.INVALID_PARAMETER} naming the header; nothing else is
+ *       done with the request.</li>
  *   <li>A path nothing else serves gets 404 {@code API.NOT_FOUND}.</li>
  * </ul>
  */
@@ -38,6 +42,9 @@ public class HttpEdgeRoutes {
      * ({@code /api/hooks/{id}}, whose signature is over the raw bytes buffered here).
      */
     static final List<String> SUBMISSIONS = List.of("^/api/jobs/?$", "^/api/hooks/[^/]+/?$");
+
+    /** Runs before every route of Quarkus but those at the lowest order (access log, CORS, headers). */
+    static final int TRACE_ID_ROUTE_ORDER = Integer.MIN_VALUE + 2;
 
     /** Runs before Quarkus' max-body-size route (order -2). */
     static final int BODY_ROUTE_ORDER = -10;
@@ -59,6 +66,7 @@ public class HttpEdgeRoutes {
     }
 
     void install(@Observes Router router) {
+        router.route().order(TRACE_ID_ROUTE_ORDER).handler(this::echoTraceId);
         for (String submission : SUBMISSIONS) {
             router.postWithRegex(submission)
                     .order(ADMISSION_ROUTE_ORDER)
@@ -70,6 +78,22 @@ public class HttpEdgeRoutes {
         }
 
         router.route().order(Integer.MAX_VALUE).handler(this::notFound);
+    }
+
+    private void echoTraceId(RoutingContext ctx) {
+        String traceId = ctx.request().getHeader(ClientTraceId.HEADER);
+        if (traceId != null) {
+            String problem = ClientTraceId.problem(traceId);
+            if (problem != null) {
+                metrics.validationFailure(ApiErrorCode.INVALID_PARAMETER.code());
+                // a body may follow unread: closing spares draining it
+                ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+                write(ctx, ApiErrorCode.INVALID_PARAMETER, problem);
+                return;
+            }
+            ctx.response().putHeader(ClientTraceId.HEADER, traceId);
+        }
+        ctx.next();
     }
 
     private void admit(RoutingContext ctx) {
