@@ -9,11 +9,18 @@ package dev.jobweaver.bench;
  * @param tenant the {@code "tenant"} sent; null when none was (the platform's {@code default})
  * @param label the one {@code "labels"} pair sent, as {@code key:value}; null when none was
  * @param idempotencyKey the {@code Idempotency-Key} header sent; null when none was
+ * @param queue the {@code "queue"} sent; null when none was (the platform's {@code default})
  */
-public record Control(Priority priority, long delayMs, String tenant, String label, String idempotencyKey) {
+public record Control(Priority priority, long delayMs, String tenant, String label, String idempotencyKey,
+                      String queue) {
 
     /** No job-control field: the body of the job's kind as it is. */
     public static final Control NONE = new Control(null, -1, null);
+
+    /** The fields of a job sent to the platform's default queue, without a {@code "queue"}. */
+    public Control(Priority priority, long delayMs, String tenant, String label, String idempotencyKey) {
+        this(priority, delayMs, tenant, label, idempotencyKey, null);
+    }
 
     /** A priority, a delay and a tenant, without a label or an idempotency key. */
     public Control(Priority priority, long delayMs, String tenant) {
@@ -28,6 +35,11 @@ public record Control(Priority priority, long delayMs, String tenant, String lab
     /** Only a tenant. */
     public static Control tenant(String tenant) {
         return new Control(null, -1, tenant);
+    }
+
+    /** Only a queue. */
+    public static Control queue(String queue) {
+        return new Control(null, -1, null, null, null, queue);
     }
 
     /** Only a priority. */
@@ -47,7 +59,7 @@ public record Control(Priority priority, long delayMs, String tenant, String lab
 
     /** The {@code POST /api/jobs} body of a job of {@code kind} with these fields added to its own. */
     public String body(JobKind kind) {
-        if (priority == null && !hasDelay() && tenant == null && label == null) {
+        if (priority == null && !hasDelay() && tenant == null && label == null && queue == null) {
             return kind.body();
         }
         StringBuilder body = new StringBuilder(kind.body());
@@ -68,6 +80,10 @@ public record Control(Priority priority, long delayMs, String tenant, String lab
             int colon = label.indexOf(':');
             body.append(",\"labels\":{\"").append(label, 0, colon).append("\":\"").append(label.substring(colon + 1))
                     .append("\"}");
+        }
+        if (queue != null) {
+            // the platform's queue rule ([a-z0-9][a-z0-9-]{0,62}) leaves nothing to escape
+            body.append(",\"queue\":\"").append(queue).append('"');
         }
         return body.append('}').toString();
     }

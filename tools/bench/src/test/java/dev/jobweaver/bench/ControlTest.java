@@ -47,6 +47,23 @@ class ControlTest {
     }
 
     @Test
+    void aQueueIsAddedAsTheQueueFieldAndTheFieldsWithoutOneSendNone() throws Exception {
+        JsonNode queued = JSON.readTree(Control.queue("bench").body(JobKind.NOOP));
+        assertThat(queued.get("queue").asText()).isEqualTo("bench");
+        assertThat(queued.has("tenant")).isFalse();
+        assertThat(queued.get("payload").get("steps").get(0).get("action").asText()).isEqualTo("LOG");
+        JsonNode all = JSON.readTree(new Control(Priority.HIGH, 10, "t", "k:v", null, "q-1").body(JobKind.NOOP));
+        assertThat(all.get("queue").asText()).isEqualTo("q-1");
+        assertThat(all.get("labels").get("k").asText()).isEqualTo("v");
+        assertThat(all.get("tenant").asText()).isEqualTo("t");
+        // the constructor without a queue keeps its meaning: no "queue" sent, the platform's default
+        Control keyed = new Control(null, -1, "t", null, "key");
+        assertThat(keyed.queue()).isNull();
+        assertThat(JSON.readTree(keyed.body(JobKind.NOOP)).has("queue")).isFalse();
+        assertThat(new Control(null, -1, null, null, null)).isEqualTo(Control.NONE);
+    }
+
+    @Test
     void theMixIsSixtyThirtyTenInEveryTenJobs() {
         for (int from = 0; from < 100; from += 10) {
             Map<Priority, Integer> counts = new EnumMap<>(Priority.class);
