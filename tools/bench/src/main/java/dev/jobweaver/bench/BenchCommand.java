@@ -43,7 +43,8 @@ import picocli.CommandLine.TypeConversionException;
             "  schedules     interval schedules: ticks fired vs due, lag, scheduler cost",
             "  workflow      100-node fan-out: start to fan-in; 5-node diamonds: runs/s",
             "  limits        burst under a limit that does not bind, then one that binds",
-            "  mixed         burst with keys, a tenant limit, workflow runs: jobs/s vs burst"},
+            "  mixed         burst with keys, a tenant limit, workflow runs: jobs/s vs burst",
+            "  queues        burst to queues default and bench (up --pool bench): isolation"},
         footer = {"Durations: 30s, 2m, 500ms, 1h; a bare number is seconds.",
             "Exit status: 0 when every accepted job ended as expected (targets are reported, never asserted); 1 when a "
                     + "job was lost, duplicated or ended unexpectedly, or a workload failed; 2 for bad usage or a "
@@ -60,7 +61,7 @@ public final class BenchCommand implements Callable<Integer> {
     // "Unmatched argument: 'storm'" would not say which workloads there are.
     @Parameters(paramLabel = "WORKLOAD", arity = "0..*",
             description = "burst, steady, sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, "
-                    + "schedules, workflow, limits or mixed (default: the first four).")
+                    + "schedules, workflow, limits, mixed or queues (default: the first four).")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "20000", converter = PositiveWholeNumber.class,

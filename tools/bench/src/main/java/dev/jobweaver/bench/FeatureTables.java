@@ -264,6 +264,33 @@ public final class FeatureTables {
         });
     }
 
+    /** The caption above {@link #queues}. */
+    static final String QUEUES_TITLE = "Queues: the burst's no-op jobs sent to queue " + QueuesBench.DEFAULT_QUEUE
+            + " and queue " + QueuesBench.QUEUE + " by turns, each queue served by its own workers; jobs/s of the run "
+            + "beside the plain burst (or --baseline), and per queue; runs: execution rows, outside: rows written by a "
+            + "worker that does not serve the job's queue";
+
+    /** One row per queues run (all its jobs, against the burst's rate), then one per queue it sent jobs to. */
+    static TextTable queues(List<WorkloadResult> results, double baseline) {
+        TextTable table = new TextTable("workload", "queue", "workers", "jobs", "completed", "jobs/s", "of burst",
+                "runs", "outside");
+        return table.forEachOrNull(results.stream().filter(r -> r.available() && r.queues() != null).toList(), r -> {
+            QueueRuns q = r.queues();
+            double ratio = r.throughput() / burstOrBaseline(results, r.concurrency(), baseline);
+            table.row(r.label(), "all", "", Integer.toString(r.jobs().size()),
+                    Long.toString(r.jobs().stream().filter(JobRecord::completed).count()), fmt(r.throughput()),
+                    Double.isNaN(ratio) ? "-" : fmt(ratio * 100) + "%", q.measured() ? Long.toString(q.runs()) : "-",
+                    q.measured() ? Long.toString(q.outside()) : "-");
+            for (QueueRuns.Queue queue : q.queues()) {
+                table.row(r.label(), queue.name(), queue.workers().isEmpty() ? "none"
+                                : String.join(" ", queue.workers()), Integer.toString(queue.jobs()),
+                        Integer.toString(queue.completed()), fmt(queue.jobsPerSecond()), "",
+                        q.measured() ? Long.toString(queue.runs()) : "-",
+                        q.measured() ? Long.toString(queue.outside()) : "-");
+            }
+        });
+    }
+
     /** Per limits run, the plain burst at its concurrency (when it ran) and the limited burst. */
     static TextTable limitsBurst(List<WorkloadResult> results) {
         TextTable table = new TextTable("workload", "tenant maxRunning", "completed", "jobs/s", "of burst",

@@ -6,7 +6,7 @@ import java.util.function.Function;
 
 /**
  * The job-control and feature tables as both reports show them, in order: per priority, delayed jobs, idle CPU,
- * cancel, notify, schedules, workflow, concurrency limits, mixed features. The console prints each table under its caption;
+ * cancel, notify, schedules, workflow, concurrency limits, mixed features, queues. The console prints each table under its caption;
  * {@code report.html} puts a section's heading first and adds its HTML note to each caption. A section is left out when
  * no run has its figures.
  */
@@ -79,6 +79,11 @@ final class ReportSections {
                 new Captioned(FeatureTables.MIXED_TITLE, ". Repeat same job: keyed jobs sent again after the run "
                         + "with their key and body, answered with the first job. Webhooks: labelled COMPLETED jobs "
                         + "whose webhook arrived once; unmatched ones came for jobs without the label.", t)));
+        add(sections, "Queues", FeatureTables.queues(results, baseline), t -> List.of(
+                new Captioned(FeatureTables.QUEUES_TITLE, ". A queue's workers are the live ones "
+                        + "<code>GET /api/queues</code> listed for it before or after the jobs; a run is a row of "
+                        + "<code>jobweaver_worker.execution_attempts</code>, whose <code>worker_id</code> names the "
+                        + "worker that ran it.", t)));
         return sections;
     }
 

@@ -205,6 +205,9 @@ public final class SummaryJson {
             if (r.mixed() != null) {
                 mixed(w.putObject("mixed"), r, run.results(), run.options().baseline());
             }
+            if (r.queues() != null) {
+                queues(w.putObject("queues"), r, run.results(), run.options().baseline());
+            }
             ArrayNode share = w.putArray("replicaShare");
             for (ReplicaShare.Row row : r.replicaShare()) {
                 ObjectNode o = share.addObject();
@@ -396,6 +399,34 @@ public final class SummaryJson {
         runs.put("runsCompleted", m.runsCompleted());
         runs.put("nodesPerRun", m.nodesPerRun());
         runs.put("nodeJobs", m.nodeJobs());
+    }
+
+    /**
+     * The queues run {@code r}: its jobs/s beside the plain burst's of {@code results} at its concurrency (else
+     * {@code baseline}), and per queue, by name, its workers, jobs, rate and execution rows by worker. Its own jobs/s
+     * and latencies are the workload's fields, as the burst's.
+     */
+    private static void queues(ObjectNode o, WorkloadResult r, List<WorkloadResult> results, double baseline) {
+        QueueRuns q = r.queues();
+        double burst = FeatureTables.burstOrBaseline(results, r.concurrency(), baseline);
+        putNumber(o, "burstJobsPerSecond", burst);
+        putNumber(o, "ratioToBurst", r.throughput() / burst);
+        o.put("runsRead", q.measured());
+        o.put("runs", q.runs());
+        o.put("runsOutsideTheirPool", q.outside());
+        ObjectNode byQueue = o.putObject("byQueue");
+        for (QueueRuns.Queue queue : q.queues()) {
+            ObjectNode one = byQueue.putObject(queue.name());
+            ArrayNode workers = one.putArray("workers");
+            queue.workers().forEach(workers::add);
+            one.put("jobs", queue.jobs());
+            one.put("completed", queue.completed());
+            putNumber(one, "jobsPerSecond", queue.jobsPerSecond());
+            one.put("runs", queue.runs());
+            one.put("runsOutsidePool", queue.outside());
+            ObjectNode byWorker = one.putObject("runsByWorker");
+            queue.runsByWorker().forEach(byWorker::put);
+        }
     }
 
     private static void idle(ObjectNode o, IdleCpu idle) {

@@ -36,6 +36,8 @@ public final class Targets {
     public static final double PRIORITIES_RATIO = 0.90;
     /** The mixed workload's plain jobs/s at least this share of the plain burst's. */
     public static final double MIXED_RATIO = 0.85;
+    /** The queues workload's jobs/s, half of them on a worker pool of their own, at least this share of the burst's. */
+    public static final double QUEUES_RATIO = 0.85;
     /** Delayed: the 99th percentile of how late a delayed job starts after its time, milliseconds, at most. */
     public static final double DELAYED_P99_LATE_MS = 100;
     /** RSS per service under load, MiB. */
@@ -163,14 +165,15 @@ public final class Targets {
         if (options.workloads().contains(Workload.MIXED)) {
             rows.add(mixed(find(results, Workload.MIXED), baseline));
         }
+        if (options.workloads().contains(Workload.QUEUES)) {
+            rows.add(queues(find(results, Workload.QUEUES), baseline));
+        }
         if (options.workloads().contains(Workload.DELAYED)) {
             rows.add(delayed(find(results, Workload.DELAYED)));
         }
         for (WorkloadResult r : results) {
             if (r.ranJobs()) {
-                rows.add(TargetRow.of(r.label() + " correctness", r.limits() == null
-                        ? "every job as expected, exactly once" : "every job as expected, exactly once, never more "
-                        + "than maxRunning " + r.limits().bindingLimit() + " running", r.correctness().summary(),
+                rows.add(TargetRow.of(r.label() + " correctness", correctnessGoal(r), r.correctness().summary(),
                         r.correctness().ok()));
             } else if (r.available() && r.schedules() != null) {
                 rows.add(TargetRow.of(r.label() + " correctness", "every tick due in the window exactly one job",
@@ -248,6 +251,40 @@ public final class Targets {
         double ratio = mixed.throughput() / baseline;
         return TargetRow.of("mixed throughput", goal, fmt(mixed.throughput()) + " jobs/s = " + fmt(ratio * 100)
                 + "% of " + fmt(baseline), ratio >= MIXED_RATIO);
+    }
+
+    /**
+     * The queues row: the run's jobs/s against the burst's ({@code baseline}, NaN when there is none), and no
+     * execution row written by a worker outside its job's queue's pool; its correctness has a row of its own.
+     */
+    static TargetRow queues(WorkloadResult queues, double baseline) {
+        String goal = "queues throughput >= " + fmt(QUEUES_RATIO * 100) + "% of the burst's jobs/s, zero runs outside "
+                + "their queue's pool";
+        if (queues == null || queues.queues() == null) {
+            return TargetRow.notMeasured("queues throughput", goal, "queues unavailable (see Notes)");
+        }
+        QueueRuns q = queues.queues();
+        String isolation = q.measured() ? q.outside() + " of " + q.runs() + " runs outside their queue's pool"
+                : "execution rows not read";
+        if (Double.isNaN(baseline) || !q.measured()) {
+            return TargetRow.notMeasured("queues throughput", goal, fmt(queues.throughput()) + " jobs/s, " + isolation
+                    + (Double.isNaN(baseline) ? "; no burst figure (run burst too or pass --baseline)" : ""));
+        }
+        double ratio = queues.throughput() / baseline;
+        return TargetRow.of("queues throughput", goal, fmt(queues.throughput()) + " jobs/s = " + fmt(ratio * 100)
+                + "% of " + fmt(baseline) + ", " + isolation, ratio >= QUEUES_RATIO && q.outside() == 0);
+    }
+
+    /** What the correctness row of {@code r}, a run of submitted jobs, asks of it. */
+    private static String correctnessGoal(WorkloadResult r) {
+        if (r.limits() != null) {
+            return "every job as expected, exactly once, never more than maxRunning " + r.limits().bindingLimit()
+                    + " running";
+        }
+        if (r.queues() != null) {
+            return "every job as expected, exactly once, every execution row (judged too) by a worker of its queue";
+        }
+        return "every job as expected, exactly once";
     }
 
     /** The delayed row: p99 lateness within its bound and no job early, over jobs that all started. */

@@ -41,7 +41,12 @@ public enum Workload {
      * The burst's no-op jobs with features in use: idempotency keys, a label a subscription filters on, a tenant limit
      * that does not bind, a 10-node workflow run per 100 jobs.
      */
-    MIXED(false);
+    MIXED(false),
+    /**
+     * The burst's no-op jobs sent alternately to queue {@code default} and to queue {@code bench}, which a worker pool
+     * of its own serves: jobs/s against the plain burst, and whether every run stayed in its queue's pool.
+     */
+    QUEUES(false);
 
     private final boolean byDefault;
 

@@ -40,6 +40,7 @@ import java.util.Objects;
  * @param workflows the workflow workload's figures; null for every other workload
  * @param limits the limits workload's phase under a limit that binds; null for every other workload
  * @param mixed the mixed workload's features; null for every other workload
+ * @param queues the queues workload's figures per queue; null for every other workload
  */
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
@@ -49,7 +50,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                              List<ReplicaShare.Row> replicaShare, List<PriorityLevels.Level> byPriority,
                              Lateness lateness, IdleCpu idle, Cancels cancels, Notifications notifications,
                              ScheduleTicks schedules, WorkflowRuns workflows, TenantLimits limits,
-                             MixedFeatures mixed) {
+                             MixedFeatures mixed, QueueRuns queues) {
 
     private static final Submission NONE_SUBMITTED = new Submission(0, 0, 0, null, null, 0, 0);
     private static final Correctness NO_JOBS = new Correctness(0, 0, 0, 0, 0, List.of());
@@ -92,7 +93,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(run.workload(), run.label(), run.concurrency(), available, note, NONE_SUBMITTED,
                 Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY,
                 Percentiles.EMPTY, List.of(), correctness, new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                idle, Cancels.NONE, Notifications.NONE, schedules, workflows, null, null);
+                idle, Cancels.NONE, Notifications.NONE, schedules, workflows, null, null, null);
     }
 
     /**
@@ -136,7 +137,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
                 List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null, Cancels.NONE,
-                Notifications.NONE, null, null, null, null);
+                Notifications.NONE, null, null, null, null, null);
     }
 
     /**
@@ -150,7 +151,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, List.of(),
                 Cancels.correctness(cancelled), r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE,
-                null, Cancels.of(cancelled), Notifications.NONE, null, null, null, null);
+                null, Cancels.of(cancelled), Notifications.NONE, null, null, null, null, null);
     }
 
     /**
@@ -164,7 +165,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, r.stages,
                 correctness, r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE, null,
-                Cancels.NONE, notifications, null, null, null, null);
+                Cancels.NONE, notifications, null, null, null, null, null);
     }
 
     /** This result with {@code rows} as its replica share. */
@@ -172,7 +173,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note, submission, throughput,
                 visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages, correctness,
                 completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle, cancels, notifications,
-                schedules, workflows, limits, mixed);
+                schedules, workflows, limits, mixed, queues);
     }
 
     /**
@@ -183,7 +184,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
                 throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
                 correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
-                lateness, idle, cancels, notifications, schedules, workflows, figures, mixed);
+                lateness, idle, cancels, notifications, schedules, workflows, figures, mixed, queues);
     }
 
     /**
@@ -194,7 +195,18 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
                 throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
                 correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
-                lateness, idle, cancels, notifications, schedules, workflows, limits, figures);
+                lateness, idle, cancels, notifications, schedules, workflows, limits, figures, queues);
+    }
+
+    /**
+     * This result of the queues workload's jobs with the figures of each queue, and {@code note}; its correctness
+     * covers every execution row judged by the worker that wrote it.
+     */
+    public WorkloadResult withQueues(QueueRuns figures, String note) {
+        return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
+                throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
+                correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
+                lateness, idle, cancels, notifications, schedules, workflows, limits, mixed, figures);
     }
 
     /** The run's name in file names: {@code burst-c16}. */

@@ -102,6 +102,7 @@ public final class WorkloadRunner {
             case WORKFLOW -> workflows().run(run);
             case LIMITS -> limits().run(run);
             case MIXED -> mixed().run(run);
+            case QUEUES -> queues().run(run);
         };
     }
 
@@ -147,6 +148,21 @@ public final class WorkloadRunner {
             Observed done = closedLoop(run.label(), options.jobsAt(run.concurrency()), run.concurrency(),
                     i -> JobKind.NOOP, controls, tap, true);
             return result(run, done, records(done), "");
+        }, out);
+    }
+
+    /** The queues workload, which keeps its requests and reads in a class of its own. */
+    QueuesBench queues() {
+        return new QueuesBench(options, api, new QueuesBench.Jobs() {
+            @Override
+            public WorkloadResult burst(BenchOptions.Run run, IntFunction<Control> controls) {
+                return closedLoop(run, i -> JobKind.NOOP, controls, "");
+            }
+
+            @Override
+            public Map<String, Long> runsByWorker(List<UUID> jobs) {
+                return db.executionsByWorker(jobs);
+            }
         }, out);
     }
 
