@@ -93,7 +93,7 @@ class ScheduleHistoryTest {
         Response badSize = given().queryParam("size", "many").get("/api/schedules/" + id + "/jobs");
 
         assertThat(badId.statusCode()).isEqualTo(400);
-        assertThat(badId.jsonPath().getString("message")).contains("not-a-uuid");
+        assertThat(badId.jsonPath().getString("message")).contains("path parameter id", "UUID");
         assertThat(badPage.statusCode()).isEqualTo(400);
         assertThat(badPage.jsonPath().getString("message")).contains("page");
         assertThat(badSize.statusCode()).isEqualTo(400);
