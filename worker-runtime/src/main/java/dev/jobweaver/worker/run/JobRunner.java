@@ -49,7 +49,7 @@ import org.jboss.logging.MDC;
  *   <li>A run of a type this worker has no handler for is handed back, unrun and unrecorded ({@link #handBack}).</li>
  *   <li>The run is recorded {@code RUNNING} in {@code execution_attempts} unless its eventId is there already: a
  *       finished run's stored outcome is re-published without running again; a run in progress on this worker is
- *       left to finish; a run {@code RUNNING} under another worker is waited for until it is older than its time
+ *       left to finish, and its stored outcome is then re-published for the duplicate too; a run {@code RUNNING} under another worker is waited for until it is older than its time
  *       bound plus the slack (a live worker would have closed it by then), then closed as failed.</li>
  *   <li>The attempt runs through its type's handler ({@link AttemptExecutor}) within its time bound; the outcome, with
  *       the handler's result, is stored, published, and acknowledged by Kafka.</li>
@@ -256,13 +256,15 @@ class JobRunner {
         CompletableFuture<Void> mine = new CompletableFuture<>();
         CompletableFuture<Void> other = local.putIfAbsent(event.eventId(), mine);
         if (other != null) {
-            // The same run is in progress on this worker (a repeated dispatch): its own record reports it.
+            // The same run is in progress on this worker (a repeated dispatch): it is left to finish, then this
+            // delivery re-publishes its stored outcome as any finished duplicate's does, so that every delivery of a
+            // run ends with its outcome published, however the two interleave.
             LOG.infof("run %s is in progress on this worker already; waiting for it instead of running it again",
                     event.eventId());
             outcome("duplicate-in-progress");
-            other.orTimeout(bound(event).toMillis() + dbTimeout.toMillis() * 3, TimeUnit.MILLISECONDS)
-                    .exceptionally(e -> null).join();
-            return true;
+            boolean finished = other.orTimeout(bound(event).toMillis() + dbTimeout.toMillis() * 3,
+                    TimeUnit.MILLISECONDS).handle((done, failure) -> failure == null).join();
+            return !finished || process(event, traceId, span);
         }
         try {
             AttemptRepository.Begin begin;

@@ -82,6 +82,24 @@ class JobRunnerTest extends WorkerKafkaTest {
     }
 
     @Test
+    void aDuplicateOfARunInProgressWaitsForItThenRepublishesItsOutcome() {
+        RunJobEvent run = WorkerKafka.run(new Step.Sleep(1_500L), new Step.Log("in progress"));
+        double waitedBefore = PrometheusScrape.sum("jobweaver_worker_outcomes_total",
+                "outcome=\"duplicate-in-progress\"");
+        kafka.send(run, null);
+        await().atMost(WAIT).until(() -> rowOrNull(run.eventId()) != null);
+
+        kafka.send(run, null); // dispatched again while the first delivery still runs it
+
+        List<Outcome> both = await().atMost(WAIT).until(() -> kafka.outcomes(run.jobId()), l -> l.size() == 2);
+        assertThat(both).extracting(Outcome::eventIdHeader).containsOnly(both.getFirst().eventIdHeader());
+        assertThat(both.get(1).value().path("startedAt").asText()).as("one run: the same times")
+                .isEqualTo(both.getFirst().value().path("startedAt").asText());
+        assertThat(PrometheusScrape.sum("jobweaver_worker_outcomes_total", "outcome=\"duplicate-in-progress\""))
+                .isEqualTo(waitedBefore + 1);
+    }
+
+    @Test
     void aRunLeftRunningByAStoppedWorkerIsClosedAsFailedAndReported() {
         RunJobEvent run = WorkerKafka.run(new Step.Log("never runs here"));
         OffsetDateTime started = OffsetDateTime.now().minusMinutes(5).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
@@ -161,5 +179,12 @@ class JobRunnerTest extends WorkerKafkaTest {
                 .execute(Tuple.of(eventId)).await().atMost(WAIT).stream().toList();
         assertThat(rows).hasSize(1);
         return rows.getFirst();
+    }
+
+    /** The run's row, or null while there is none. */
+    private Row rowOrNull(UUID eventId) {
+        List<Row> rows = pool.preparedQuery("SELECT * FROM execution_attempts WHERE event_id = $1")
+                .execute(Tuple.of(eventId)).await().atMost(WAIT).stream().toList();
+        return rows.isEmpty() ? null : rows.getFirst();
     }
 }
