@@ -11,10 +11,15 @@ import java.util.List;
  *
  * @param tenant the tenant every node's job belongs to
  * @param maxConcurrency at most this many of its node jobs run at once, over all its runs; null for no limit
+ * @param triggers the application event types each event of which starts a run; never null, each type once
  */
 @RegisterForReflection
 public record WorkflowDefinition(String name, String tenant, List<Node> nodes, Integer maxConcurrency,
-                                 OnFailure onFailure) {
+                                 OnFailure onFailure, List<String> triggers) {
+
+    public WorkflowDefinition {
+        triggers = triggers == null ? List.of() : List.copyOf(triggers);
+    }
 
     /**
      * One node.

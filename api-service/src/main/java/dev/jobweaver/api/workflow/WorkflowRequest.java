@@ -10,6 +10,7 @@ import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.ClientText;
 import dev.jobweaver.api.platform.http.EnumName;
+import dev.jobweaver.api.platform.http.EventTypeName;
 import dev.jobweaver.api.platform.http.Expected;
 import dev.jobweaver.api.platform.http.Name;
 import dev.jobweaver.api.platform.http.TenantName;
@@ -31,7 +32,8 @@ import org.hibernate.validator.constraints.Range;
  * need {@link JobBodies} and all the nodes at once, so {@link #definition} checks them once the members' own rules
  * hold: the graph's rules ({@link WorkflowGraph#problems}: ids, unknown dependencies, a cycle, at most 100 nodes), and
  * every node's job read and checked exactly as a {@code POST /api/jobs} body is, its messages naming the field under
- * {@code nodes[i].job.}. Each job is stored normalised, with its retries and the workflow's tenant explicit.
+ * {@code nodes[i].job.}. Each job is stored normalised, with its retries and the workflow's tenant explicit. Its
+ * {@code triggers} name event types, each once ({@code triggers[i].event}).
  *
  * @param maxConcurrency a {@link BigInteger} so that a number beyond any integer type is refused as out of range
  */
@@ -52,12 +54,17 @@ public record WorkflowRequest(
         @Range(min = 1, max = MAX_CONCURRENCY, message = "must be between {min} and {max}, got ${validatedValue}")
         BigInteger maxConcurrency,
         @Schema(required = true, description = "1 to 100 nodes") @Expected("an array of nodes")
-        List<Node> nodes) {
+        List<Node> nodes,
+        @Schema(description = "the application events (POST /api/events) each of which starts a run, at most "
+                + MAX_TRIGGERS) @Expected("an array of {\"event\":\"<type>\"}")
+        List<Trigger> triggers) {
 
     /** The longest name. */
     static final int MAX_NAME_LENGTH = 200;
     /** The highest {@code maxConcurrency}. */
     static final int MAX_CONCURRENCY = 10_000;
+    /** The most triggers a workflow has. */
+    static final int MAX_TRIGGERS = 20;
     /** The most problems one answer lists. */
     private static final int MAX_PROBLEMS = 20;
     static final String EXAMPLE = "{\"name\":\"etl\",\"nodes\":[{\"id\":\"extract\",\"job\":{...}}]}";
@@ -85,6 +92,15 @@ public record WorkflowRequest(
         List<String> dependencies() {
             return dependsOn == null ? List.of() : dependsOn;
         }
+    }
+
+    /**
+     * A trigger: an application event's type, each event of which (of the workflow's tenant) starts a run.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Trigger(
+            @Schema(required = true, pattern = EventTypeName.PATTERN, description = "an event type, e.g."
+                    + " order.created") @Expected("an event type (a string)") String event) {
     }
 
     /**
@@ -143,12 +159,41 @@ public record WorkflowRequest(
             defined.add(new WorkflowDefinition.Node(node.id(), template, node.dependencies()));
         }
         out.addAll(WorkflowGraph.problems(graph, MAX_PROBLEMS));
+        List<String> events = triggerEvents(out);
         if (!out.isEmpty()) {
             throw invalid(out);
         }
         return new WorkflowDefinition(name, workflowTenant, List.copyOf(defined),
                 maxConcurrency == null ? null : maxConcurrency.intValueExact(),
-                onFailure == null ? OnFailure.FAIL_FAST : OnFailure.valueOf(onFailure));
+                onFailure == null ? OnFailure.FAIL_FAST : OnFailure.valueOf(onFailure), events);
+    }
+
+    /** The triggers' event types, each once, in the order given; what is wrong with them added to {@code out}. */
+    private List<String> triggerEvents(List<String> out) {
+        if (triggers == null) {
+            return List.of();
+        }
+        if (triggers.size() > MAX_TRIGGERS) {
+            out.add("triggers: " + triggers.size() + " triggers, at most " + MAX_TRIGGERS + " are allowed");
+            return List.of();
+        }
+        List<String> events = new ArrayList<>(triggers.size());
+        for (int i = 0; i < triggers.size(); i++) {
+            Trigger trigger = triggers.get(i);
+            String field = "triggers[" + i + "]";
+            if (trigger == null) {
+                out.add(field + " must be an object {\"event\":\"<type>\"}, got null");
+            } else if (trigger.event() == null) {
+                out.add(field + ".event is required: the type of the application events that start a run");
+            } else if (!EventTypeName.isValid(trigger.event())) {
+                out.add(field + ".event " + EventTypeName.problem(trigger.event()));
+            } else if (events.contains(trigger.event())) {
+                out.add(field + ".event '" + trigger.event() + "' is given twice");
+            } else {
+                events.add(trigger.event());
+            }
+        }
+        return List.copyOf(events);
     }
 
     private static ApiException invalid(List<String> problems) {

@@ -38,6 +38,7 @@ public class WorkflowService {
             workflow.latestVersion = 1;
             workflow.createdAt = now;
             workflow.updatedAt = now;
+            workflow.triggers = triggers(definition);
             WorkflowVersion version = version(workflow, definition, now);
             // the version references the workflow: the workflow's insert is flushed first
             return workflows.persistAndFlush(workflow).chain(() -> versions.persist(version))
@@ -91,6 +92,7 @@ public class WorkflowService {
             workflow.name = definition.name();
             workflow.tenant = definition.tenant();
             workflow.updatedAt = now;
+            workflow.triggers = triggers(definition);
             WorkflowVersion version = version(workflow, definition, now);
             return versions.persist(version).map(ignored -> StoredWorkflow.of(workflow, version));
         }));
@@ -107,6 +109,11 @@ public class WorkflowService {
             workflow.deletedAt = now;
             workflow.updatedAt = now;
         }));
+    }
+
+    /** The definition's triggers as the row keeps them: null for none, which leaves the workflow out of the index. */
+    private static String[] triggers(WorkflowDefinition definition) {
+        return definition.triggers().isEmpty() ? null : definition.triggers().toArray(String[]::new);
     }
 
     private static WorkflowVersion version(Workflow workflow, WorkflowDefinition definition, Instant now) {

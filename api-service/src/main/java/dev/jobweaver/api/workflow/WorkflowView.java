@@ -16,10 +16,14 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param version the version shown
  * @param latestVersion the version a new run starts with
  * @param maxConcurrency at most this many of its node jobs run at once, over all its runs; absent for no limit
+ * @param triggers the application event types that start a run; empty for none
  */
 @RegisterForReflection
 public record WorkflowView(UUID id, String name, String tenant, int version, int latestVersion, List<Node> nodes,
                            @JsonInclude(JsonInclude.Include.NON_NULL) Integer maxConcurrency, OnFailure onFailure,
+                           @Schema(description = "the application events (POST /api/events) each of which starts a"
+                                   + " run; the workflow's, whichever version is shown")
+                           List<WorkflowRequest.Trigger> triggers,
                            Instant createdAt, Instant updatedAt) {
 
     /**
@@ -36,6 +40,8 @@ public record WorkflowView(UUID id, String name, String tenant, int version, int
         return new WorkflowView(workflow.id(), workflow.name(), workflow.tenant(), workflow.version(),
                 workflow.latestVersion(), workflow.nodes().stream()
                         .map(node -> new Node(node.id(), node.job(), node.dependsOn())).toList(),
-                workflow.maxConcurrency(), workflow.onFailure(), workflow.createdAt(), workflow.updatedAt());
+                workflow.maxConcurrency(), workflow.onFailure(),
+                workflow.triggers().stream().map(WorkflowRequest.Trigger::new).toList(), workflow.createdAt(),
+                workflow.updatedAt());
     }
 }
