@@ -117,6 +117,65 @@ public class WorkflowRunService {
         }
         Context runContext = runContext(parent, traceparent);
         Span span = Span.fromContext(runContext);
+        return Panache.withTransaction(() -> store(runId, workflowId, input, runContext, scheduledBy))
+                .map(started -> started == null ? null : publishLater(started.asks(), started.run()))
+                .onTermination().invoke(span::end);
+    }
+
+    /**
+     * A run stored in the caller's transaction by {@link #startInTransaction}: what to answer, and what to ask of the
+     * scheduler once that transaction committed ({@link #committed}). Opaque to callers.
+     */
+    public static final class PendingStart {
+
+        private final Started started;
+
+        private PendingStart(Started started) {
+            this.started = started;
+        }
+
+        /** The run, as {@link #committed} will answer it. */
+        public StartedRun run() {
+            return started.run();
+        }
+    }
+
+    /**
+     * Stores a run as {@link #start(UUID, UUID, JsonNode, Context, String)} does, but in the caller's Panache
+     * transaction (call it inside {@link Panache#withTransaction}, on that transaction's context), so that the run and
+     * what the caller writes beside it commit together or not at all: an application event stores its runs and its
+     * answer so. Nothing is published: once the transaction committed, the caller hands each start to
+     * {@link #committed}; a start the caller drops (its transaction rolled back) leaves nothing behind. Null when
+     * there is no such workflow; fails with {@link IllegalArgumentException} when {@link #inputProblem} finds one.
+     */
+    public Uni<PendingStart> startInTransaction(UUID runId, UUID workflowId, JsonNode input, Context parent) {
+        String problem = inputProblem(input);
+        if (problem != null) {
+            return Uni.createFrom().failure(new IllegalArgumentException(problem));
+        }
+        Context runContext = runContext(parent, null);
+        Span span = Span.fromContext(runContext);
+        // the span covers the store; the run's trace goes on in its node jobs, whatever the caller does after
+        return store(runId, workflowId, input, runContext, null)
+                .map(started -> started == null ? null : new PendingStart(started))
+                .onTermination().invoke(span::end);
+    }
+
+    /**
+     * Asks the scheduler to start {@code start}'s run (without waiting), once the transaction that stored it committed;
+     * answers the run. A run the transaction found stored before asks nothing again.
+     */
+    public StartedRun committed(PendingStart start) {
+        return publishLater(start.started.asks(), start.started.run());
+    }
+
+    /**
+     * Stores run {@code runId} in the current Panache transaction, or finds it stored before under that id (then asks
+     * nothing); null when the workflow does not exist.
+     */
+    private Uni<Started> store(UUID runId, UUID workflowId, JsonNode input, Context runContext,
+                               ScheduledBy scheduledBy) {
+        Span span = Span.fromContext(runContext);
         span.setAttribute("jobweaver.workflow.id", workflowId.toString());
         span.setAttribute("jobweaver.workflow.run.id", runId.toString());
         if (scheduledBy != null) {
@@ -125,7 +184,7 @@ public class WorkflowRunService {
         String traceId = span.getSpanContext().getTraceId();
         String runTraceparent = traces.traceparentOf(runContext);
         Instant now = WorkflowService.now();
-        return Panache.withTransaction(() -> runs.findById(runId).chain(existing -> {
+        return runs.findById(runId).chain(existing -> {
             if (existing != null) {
                 // started before under this id: answered as it is, nothing asked again
                 return Uni.createFrom().item(new Started(new StartedRun(existing.id, existing.traceId,
@@ -159,8 +218,7 @@ public class WorkflowRunService {
                             version.version, run.status, false), RunAsks.of(run, version, 0)));
                 });
             });
-        })).map(started -> started == null ? null : publishLater(started.asks(), started.run()))
-                .onTermination().invoke(span::end);
+        });
     }
 
     private record Started(StartedRun run, RunAsks asks) {

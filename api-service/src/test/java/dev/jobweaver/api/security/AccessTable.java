@@ -112,6 +112,8 @@ public final class AccessTable {
             row("DELETE", "/api/hooks/{id}", Roles.OPERATOR, Tenancy.OWN),
             row("POST", "/api/hooks/{id}", PUBLIC, Tenancy.SIGNED),
 
+            row("POST", "/api/events", Roles.SUBMITTER, Tenancy.OWN),
+
             row("GET", "/api/stats/overview", Roles.VIEWER, Tenancy.OWN),
             row("GET", "/api/queues", Roles.VIEWER, Tenancy.OWN),
             row("GET", "/api/dashboard/config", Roles.VIEWER, Tenancy.NONE),
@@ -253,7 +255,9 @@ public final class AccessTable {
 
                 Why these roles: a notification subscription follows jobs, so it is a submitter's to make and delete;
                 dead letters are read by a viewer and requeued or discarded by an operator; starting and cancelling a
-                workflow run is an operator's, as the workflow is; a tenant's limits are tenant management, so even
+                workflow run is an operator's, as the workflow is, while publishing an application event is a
+                submitter's: it starts only the runs the tenant's operators chose by the workflows' triggers; a
+                tenant's limits are tenant management, so even
                 reading them is an admin's; the dashboard's settings hold no tenant's data and are read by any
                 signed-in role. An inbound hook's call needs no account: it is signed with the hook's secret.
 

@@ -63,6 +63,17 @@ public final class JobIds {
     }
 
     /**
+     * The id of the workflow run an application event starts: version 7 at the event's receipt (its first request's,
+     * as the API stored it), its other bits a name-based hash of (tenant, eventId, workflowId). An event id names one
+     * run per workflow that listens to it; any other event, or another tenant's event of the same id, names another.
+     */
+    public static UUID forEvent(String tenant, String eventId, UUID workflowId, Instant receivedAt) {
+        UUID name = UUID.nameUUIDFromBytes(("event:" + tenant + ":" + eventId + ":" + workflowId)
+                .getBytes(StandardCharsets.UTF_8));
+        return of(receivedAt.toEpochMilli(), name);
+    }
+
+    /**
      * The version-7 id of a job created at {@code epochMillis}, with the random bits of {@code random} (a version-4
      * UUID): its 12 bits after the version nibble and its 62 bits after the variant, whose variant bits are already
      * RFC 9562's.

@@ -27,6 +27,8 @@ public enum ApiErrorCode implements ErrorCode {
     INVALID_SUBSCRIPTION_REQUEST(400),
     /** An inbound hook's body parsed but breaks a rule (the message names the field). */
     INVALID_HOOK_REQUEST(400),
+    /** An application event's body parsed but breaks a rule (the message names the field). */
+    INVALID_EVENT_REQUEST(400),
     /**
      * A call of an inbound hook whose {@code X-JobWeaver-Timestamp} or {@code X-JobWeaver-Signature} is missing,
      * malformed, out of the time window or wrong; the message says which header, never what in it is wrong.
@@ -64,6 +66,8 @@ public enum ApiErrorCode implements ErrorCode {
     NOT_ACCEPTABLE(406),
     /** The same Idempotency-Key was used within 24 h with a different body. */
     IDEMPOTENCY_CONFLICT(409),
+    /** The tenant published an event with this id before, of another type or with other data. */
+    EVENT_ID_CONFLICT(409),
     /** The job has finished; only a PENDING or RUNNING job can be cancelled. */
     JOB_NOT_CANCELLABLE(409),
     /** The job has not finished; only a finished job can be deleted. */
