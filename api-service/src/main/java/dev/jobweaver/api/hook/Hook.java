@@ -12,7 +12,8 @@ import org.hibernate.type.SqlTypes;
 
 /**
  * An inbound hook ({@code hooks}, migration V12): a URL that, called with a signed request, makes a job from its
- * template or starts a run of its workflow. Exactly one of {@code job} and {@code workflowId} is set.
+ * template, starts a run of its workflow or publishes an application event. Exactly one of {@code job},
+ * {@code workflowId} and {@code event} is set.
  *
  * <p>Public fields, as Panache entities have them. A deleted hook keeps its row (so that its id is never served again)
  * but not its secret.
@@ -35,6 +36,9 @@ public class Hook extends PanacheEntityBase {
     /** The workflow each call starts a run of; null with a job. */
     public UUID workflowId;
 
+    /** The type of the application event each call publishes (migration V26); null with a job or a workflow. */
+    public String event;
+
     /**
      * The signing secret, sealed ({@code SealedSecrets}, this row's id as associated data): every call's HMAC is
      * computed with the secret itself, so it is kept encrypted rather than hashed. Never logged, shown once at
@@ -51,6 +55,7 @@ public class Hook extends PanacheEntityBase {
     @Override
     public String toString() {
         // the secret never reaches a log line
-        return "Hook[id=" + id + ", name=" + name + ", tenant=" + tenant + ", workflowId=" + workflowId + "]";
+        return "Hook[id=" + id + ", name=" + name + ", tenant=" + tenant + ", workflowId=" + workflowId + ", event="
+                + event + "]";
     }
 }

@@ -5,13 +5,15 @@ import dev.jobweaver.common.job.JobIds;
 import io.opentelemetry.instrumentation.annotations.WithSpan;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * Runs a verified call of a hook: its body becomes the input of a job made from the hook's template
- * ({@link HookJobs}) or of a run of its workflow ({@link WorkflowStarter}). Both are named by the hook and the call's
- * signature, so a signed request repeated within the time window makes one job (or asks for one run). Called on the
- * request's Vert.x event loop.
+ * ({@link HookJobs}), of a run of its workflow ({@link WorkflowStarter}), or the data of an application event of its
+ * type ({@link EventPublisher}). Each is named by the hook and the call's signature, so a signed request repeated
+ * within the time window makes one job (or asks for one run, or publishes one event). Called on the request's Vert.x
+ * event loop.
  */
 @ApplicationScoped
 public class HookCalls {
@@ -29,14 +31,26 @@ public class HookCalls {
         /** A run of the hook's workflow was started. */
         record RunStarted(UUID runId, String traceId) implements Outcome {
         }
+
+        /** An event of the hook's type was published (or had been, by the same signed request): its runs. */
+        record EventPublished(String eventId, List<UUID> runs) implements Outcome {
+
+            @Override
+            public String traceId() {
+                // one per run, none of the event's own
+                return null;
+            }
+        }
     }
 
     private final HookJobs jobs;
     private final WorkflowStarter workflows;
+    private final EventPublisher events;
 
-    public HookCalls(HookJobs jobs, WorkflowStarter workflows) {
+    public HookCalls(HookJobs jobs, WorkflowStarter workflows, EventPublisher events) {
         this.jobs = jobs;
         this.workflows = workflows;
+        this.events = events;
     }
 
     /**
@@ -57,6 +71,9 @@ public class HookCalls {
                     .map(made -> new Outcome.JobMade(made.jobId(), made.traceId(), made.repeated()));
             case HookTarget.Workflow workflow -> workflows.start(workflow.workflowId(), input, id, traceparent)
                     .map(started -> new Outcome.RunStarted(started.runId(), started.traceId()));
+            // the event's id is the call's: the same signed request publishes the same event, which starts nothing new
+            case HookTarget.Event event -> events.publish(hook.tenant(), id.toString(), event.type(), input)
+                    .map(published -> new Outcome.EventPublished(published.eventId(), published.runs()));
         };
     }
 }

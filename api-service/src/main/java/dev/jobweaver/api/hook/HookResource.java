@@ -109,8 +109,9 @@ public class HookResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create an inbound hook", description = "A name and exactly one target: job, the job each"
             + " call makes (a POST /api/jobs body, checked as POST /api/jobs checks it; runAt is not allowed, delayMs"
-            + " is), or workflowId, an existing workflow each call starts a run of. The answer carries the hook's url"
-            + " and its signing secret, this once.")
+            + " is), workflowId, an existing workflow each call starts a run of, or event, the type of the application"
+            + " event each call publishes in the caller's tenant. The answer carries the hook's url and its signing"
+            + " secret, this once.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = NewHook.class, example = EXAMPLE)))
     @APIResponse(responseCode = "201", description = "created; the secret is shown this once",
@@ -202,7 +203,8 @@ public class HookResource {
             schema = @Schema(type = SchemaType.STRING, pattern = "sha256=[0-9a-f]{64}"))
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(type = SchemaType.OBJECT, example = "{\"ref\":\"refs/heads/main\"}")))
-    @APIResponse(responseCode = "202", description = "the job was made (or the workflow run started)",
+    @APIResponse(responseCode = "202", description = "the job was made (or the workflow run started, or the event"
+            + " published: eventId and the runs it started)",
             headers = @Header(name = "Location", description = "/api/jobs/{jobId} or /api/workflow-runs/{runId}"),
             content = @Content(schema = @Schema(implementation = HookCalled.class)))
     @APIResponse(responseCode = "400", description = "the body is not JSON (API.MALFORMED_JSON), or the id not a UUID"
@@ -258,12 +260,16 @@ public class HookResource {
                                 + " later", null, rest.retryAfter()))
                 .map(outcome -> switch (outcome) {
                     case HookCalls.Outcome.JobMade made -> RestResponse.ResponseBuilder
-                            .accepted(new HookCalled(hookId, made.jobId(), null, made.traceId()))
+                            .accepted(new HookCalled(hookId, made.jobId(), null, made.traceId(), null, null))
                             .header(HttpHeaders.LOCATION, "/api/jobs/" + made.jobId())
                             .build();
                     case HookCalls.Outcome.RunStarted started -> RestResponse.ResponseBuilder
-                            .accepted(new HookCalled(hookId, null, started.runId(), started.traceId()))
+                            .accepted(new HookCalled(hookId, null, started.runId(), started.traceId(), null, null))
                             .header(HttpHeaders.LOCATION, "/api/workflow-runs/" + started.runId())
+                            .build();
+                    case HookCalls.Outcome.EventPublished published -> RestResponse.ResponseBuilder
+                            .accepted(new HookCalled(hookId, null, null, null, published.eventId(),
+                                    published.runs()))
                             .build();
                 });
     }

@@ -33,6 +33,7 @@ public class HookService {
         switch (definition.target()) {
             case HookTarget.Job job -> hook.job = job.json();
             case HookTarget.Workflow workflow -> hook.workflowId = workflow.workflowId();
+            case HookTarget.Event event -> hook.event = event.type();
         }
         String secret = HookSignature.newSecret();
         hook.sealedSecret = secrets.seal(secret, hook.id);

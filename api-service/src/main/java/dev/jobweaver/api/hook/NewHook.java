@@ -8,6 +8,7 @@ import dev.jobweaver.api.platform.http.Checked;
 import dev.jobweaver.api.platform.http.ApiException;
 import dev.jobweaver.api.platform.http.Body;
 import dev.jobweaver.api.platform.http.BodyErrors;
+import dev.jobweaver.api.platform.http.EventTypeName;
 import dev.jobweaver.api.platform.http.Name;
 import dev.jobweaver.api.platform.http.Uuid;
 import dev.jobweaver.api.platform.http.ApiErrorCode;
@@ -23,8 +24,9 @@ import org.hibernate.validator.constraintvalidation.HibernateConstraintValidator
 
 /**
  * The body of {@code POST /api/hooks}: a name and exactly one target, a {@code job} (checked exactly as
- * {@code POST /api/jobs} checks a body, by {@link JobBodies}, its problems named under {@code job.}) or a
- * {@code workflowId}. Unknown fields are ignored. Whether a workflow exists is the resource's question.
+ * {@code POST /api/jobs} checks a body, by {@link JobBodies}, its problems named under {@code job.}), a
+ * {@code workflowId}, or an {@code event} type, whose hook belongs to the caller's own tenant. Unknown fields are
+ * ignored. Whether a workflow exists is the resource's question.
  *
  * @param job the job each call makes, as its tree: read by {@link JobBodies}, not here, so that its messages are a
  *            submission's
@@ -40,11 +42,15 @@ public record NewHook(
         @Checked(Uuid.class) String workflowId,
         @Schema(type = SchemaType.OBJECT, implementation = JobRequest.class,
                 description = "the job each call makes, a POST /api/jobs body without runAt; not with workflowId")
-        JsonNode job) {
+        JsonNode job,
+        @Schema(pattern = EventTypeName.PATTERN, description = "the type of the application event each call publishes,"
+                + " the call's body its data; not with job or workflowId") @Checked(EventTypeName.class)
+        String event) {
 
     /** The longest name ({@code hooks.name}). */
     static final int MAX_NAME_LENGTH = 200;
-    static final String EXAMPLE = "{\"name\":\"deploy\",\"job\":{...}} or {\"name\":\"deploy\",\"workflowId\":\"...\"}";
+    static final String EXAMPLE = "{\"name\":\"deploy\",\"job\":{...}} or {\"name\":\"deploy\",\"workflowId\":\"...\"}"
+            + " or {\"name\":\"deploy\",\"event\":\"deploy.requested\"}";
 
     /**
      * The definition, valid at {@code now}, or an {@link ApiException} naming what is wrong with the job; a job's
@@ -52,6 +58,10 @@ public record NewHook(
      * resource reads.
      */
     HookDefinition definition(JobBodies jobs, Instant now, String ownTenant) {
+        if (event != null) {
+            // the caller's own tenant: its workflows hear the event
+            return new HookDefinition(name, ownTenant, new HookTarget.Event(event));
+        }
         if (!hasJob()) {
             return new HookDefinition(name, JobControl.DEFAULT_TENANT,
                     new HookTarget.Workflow(UUID.fromString(workflowId)));
@@ -78,19 +88,32 @@ public record NewHook(
         return job != null && !job.isNull();
     }
 
-    /** Exactly one of {@code job} and {@code workflowId}. */
+    /** Exactly one of {@code job}, {@code workflowId} and {@code event}. */
     @RegisterForReflection
     static final class ExactlyOneTarget implements Checked.Rule<NewHook> {
 
         @Override
         public boolean isValid(NewHook body, Checked constraint, HibernateConstraintValidatorContext context) {
-            boolean workflow = body.workflowId() != null;
-            if (body.hasJob() != workflow) {
+            List<String> given = new ArrayList<>();
+            if (body.hasJob()) {
+                given.add("job");
+            }
+            if (body.workflowId() != null) {
+                given.add("workflowId");
+            }
+            if (body.event() != null) {
+                given.add("event");
+            }
+            if (given.size() == 1) {
                 return true;
             }
-            return refuse(context, workflow ? "exactly one of job and workflowId is required, got both"
-                    : "exactly one of job and workflowId is required, got none: job is the job each call makes (a POST"
-                            + " /api/jobs body), workflowId the workflow each call starts");
+            if (given.isEmpty()) {
+                return refuse(context, "exactly one of job, workflowId and event is required, got none: job is the job"
+                        + " each call makes (a POST /api/jobs body), workflowId the workflow each call starts, event"
+                        + " the type of the application event each call publishes");
+            }
+            context.addMessageParameter("given", String.join(" and ", given));
+            return refuse(context, "exactly one of job, workflowId and event is required, got {given}");
         }
     }
 }

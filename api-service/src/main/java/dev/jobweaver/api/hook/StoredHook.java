@@ -12,8 +12,8 @@ record StoredHook(UUID id, String name, String tenant, HookTarget target, String
 
     /** A copy of {@code hook}'s state, with {@code secret} (opened), or null where it is not needed. */
     public static StoredHook of(Hook hook, String secret) {
-        return new StoredHook(hook.id, hook.name, hook.tenant, HookTarget.of(hook.job, hook.workflowId), secret,
-                hook.createdAt);
+        return new StoredHook(hook.id, hook.name, hook.tenant, HookTarget.of(hook.job, hook.workflowId, hook.event),
+                secret, hook.createdAt);
     }
 
     @Override

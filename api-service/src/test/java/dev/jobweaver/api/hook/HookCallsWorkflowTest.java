@@ -47,8 +47,8 @@ class HookCallsWorkflowTest {
     }
 
     private final RecordingStarter starter = new RecordingStarter();
-    // the job path is not taken by a workflow's hook: no job maker
-    private final HookCalls calls = new HookCalls(null, starter);
+    // neither the job path nor the event path is taken by a workflow's hook: no job maker, no event publisher
+    private final HookCalls calls = new HookCalls(null, starter, null);
 
     private static StoredHook hook(UUID workflowId) {
         return new StoredHook(JobIds.next(), "deploy", "default", new HookTarget.Workflow(workflowId), "jwhook_x",
