@@ -20,7 +20,11 @@ public class Delivery extends PanacheEntityBase {
 
     public UUID subscriptionId;
 
+    /** The job whose change it tells; null for a workflow run's end. */
     public UUID jobId;
+
+    /** The workflow run whose end it tells; null for a job's change. */
+    public UUID runId;
 
     public String event;
 

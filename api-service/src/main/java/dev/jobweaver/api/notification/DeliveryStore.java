@@ -27,9 +27,10 @@ import org.jboss.logging.Logger;
  * statement), claiming due ones, and recording an attempt. Subscriptions themselves and the delivery log are Panache
  * ({@link Subscription}, {@link Delivery}, {@link DeliveryAttempt}).
  *
- * <p>A delivery's id is a name-based UUID (MD5, version 3) of {@code delivery:<subscriptionId>:<jobId>:<version>:<event>},
- * computed in the statement exactly as {@link #deliveryId} computes it, so that a redelivered status makes the same id
- * and {@code ON CONFLICT DO NOTHING} makes no second delivery.
+ * <p>A delivery's id is a name-based UUID (MD5, version 3) of {@code delivery:<subscriptionId>:<jobId>:<version>:<event>}
+ * (of {@code delivery:<subscriptionId>:run:<runId>:<version>:<event>} for a workflow run's end), computed in the
+ * statement exactly as {@link #deliveryId} ({@link #runDeliveryId}) computes it, so that a redelivered status makes the
+ * same id and {@code ON CONFLICT DO NOTHING} makes no second delivery.
  */
 @ApplicationScoped
 public class DeliveryStore {
@@ -118,6 +119,37 @@ public class DeliveryStore {
             )
             """ + INSERT.replace("$11", "$5");
 
+    /** The body of a run's end: null fields left out. */
+    private static final String RUN_BODY = """
+            jsonb_strip_nulls(jsonb_build_object(
+                'type', m.event, 'timestamp', %s, 'runId', m.run_id, 'workflowId', m.workflow_id, 'status', m.status,
+                'finishedAt', %s, 'traceId', m.trace_id, 'subscriptionId', m.subscription_id))::text""".formatted(
+            iso("m.changed_at"), iso("m.finished_at"));
+
+    /**
+     * The deliveries of workflow runs that ended: every subscription to the run's workflow that wants the end's event
+     * ({@code workflow.completed}, ...). The id is derived from (subscription, run, progress version, event), so a
+     * progress event consumed again makes no second delivery, while a run retried and ended again is told again.
+     */
+    private static final String INSERT_FOR_RUNS = """
+            WITH e AS MATERIALIZED (
+                SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::int8[], $6::text[],
+                                     $7::timestamptz[], $8::timestamptz[])
+                       AS e(run_id, workflow_id, event, status, version, trace_id, changed_at, finished_at)
+            ), matched AS (
+                SELECT s.id AS subscription_id, e.* FROM e JOIN subscriptions s ON s.workflow_id = e.workflow_id
+                WHERE e.event = ANY (s.events)
+            )
+            INSERT INTO deliveries (id, subscription_id, run_id, event, body, state, attempts, next_attempt_at,
+                                    changed_at, created_at)
+            SELECT %s, m.subscription_id, m.run_id, m.event, %s, 'PENDING', 0, $9::timestamptz, m.changed_at,
+                   $9::timestamptz
+            FROM matched m
+            CROSS JOIN LATERAL (SELECT decode(md5('delivery:' || m.subscription_id || ':run:' || m.run_id || ':'
+                                                  || m.version || ':' || m.event), 'hex') AS d) h
+            ON CONFLICT (id) DO NOTHING
+            """.formatted(ID, RUN_BODY);
+
     /**
      * Claims due deliveries: at most {@code $1}, the oldest due first, at most {@code $4} minus what this instance
      * already sends of each subscription ({@code $2}, {@code $3}), so that the deliveries of an endpoint at its bound
@@ -171,6 +203,16 @@ public class DeliveryStore {
 
     /** A job a schedule's tick made, for its SCHEDULED notifications. */
     public record ScheduledJob(UUID jobId, String jobType, UUID scheduleId, Instant scheduledFor, String traceId) {
+    }
+
+    /**
+     * A workflow run that ended, for its subscribers' deliveries.
+     *
+     * @param event the {@link NotificationEvent#wireName()} of its end: {@code workflow.completed}, ...
+     * @param version the progress version that ended it
+     */
+    public record RunEnd(UUID runId, UUID workflowId, String event, String status, long version, String traceId,
+                         Instant changedAt, Instant finishedAt) {
     }
 
     /** A claimed delivery, with where and how to send it: {@code secret} opened, in clear. */
@@ -229,6 +271,26 @@ public class DeliveryStore {
                         Columns.of(jobs, j -> utc(j.scheduledFor()), OffsetDateTime[]::new),
                         utc(now),
                         Columns.of(jobs, ScheduledJob::traceId, String[]::new)));
+    }
+
+    /** Makes the deliveries of the runs' ends on {@code client} (the caller's transaction); how many. */
+    public Uni<Integer> insertForRuns(SqlClient client, List<RunEnd> ends, Instant now) {
+        return insert(client, INSERT_FOR_RUNS, ends, () -> List.of(
+                        Columns.of(ends, RunEnd::runId, UUID[]::new),
+                        Columns.of(ends, RunEnd::workflowId, UUID[]::new),
+                        Columns.of(ends, RunEnd::event, String[]::new),
+                        Columns.of(ends, RunEnd::status, String[]::new),
+                        Columns.of(ends, RunEnd::version, Long[]::new),
+                        Columns.of(ends, RunEnd::traceId, String[]::new),
+                        Columns.of(ends, e -> utc(e.changedAt()), OffsetDateTime[]::new),
+                        Columns.of(ends, e -> utc(e.finishedAt()), OffsetDateTime[]::new),
+                        utc(now)));
+    }
+
+    /** The id of the delivery of run {@code runId}'s end ({@code event}, at {@code version}) to a subscription. */
+    public static UUID runDeliveryId(UUID subscriptionId, UUID runId, long version, String event) {
+        return UUID.nameUUIDFromBytes(("delivery:" + subscriptionId + ":run:" + runId + ":" + version + ":" + event)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /**

@@ -39,7 +39,9 @@ public record NewSubscription(
         @Schema(format = "uuid") @Checked(Uuid.class) String workflowId,
         @Schema(pattern = JobType.PATTERN) @Checked(JobTypeName.class) String jobType,
         @Schema(required = true, minItems = 1, enumeration = {"SCHEDULED", "STARTED", "RETRYING", "COMPLETED", "FAILED",
-                "CANCELLED"}) @JsonSetter(contentNulls = Nulls.FAIL) @Checked(Events.class) List<String> events,
+                "CANCELLED", "workflow.completed", "workflow.failed", "workflow.cancelled"}, description = "a job's"
+                + " changes; the workflow.* events (a run's end) with a workflowId only")
+        @JsonSetter(contentNulls = Nulls.FAIL) @Checked(Events.class) List<String> events,
         @Schema(required = true, maxLength = MAX_URL_LENGTH) @Checked(DeliveryUrl.class) String url) {
 
     /** The targets, exactly one of which a subscription names. */
@@ -48,14 +50,14 @@ public record NewSubscription(
     static final int MAX_URL_LENGTH = 2048;
     static final String EXAMPLE = "{\"jobId\":\"...\",\"events\":[\"COMPLETED\"],\"url\":\"https://...\"}";
 
-    private static final String VALID_EVENTS = Arrays.stream(NotificationEvent.values()).map(Enum::name)
-            .collect(Collectors.joining(", "));
+    private static final String VALID_EVENTS = Arrays.stream(NotificationEvent.values())
+            .map(NotificationEvent::wireName).collect(Collectors.joining(", "));
 
     /** The request as the service takes it; valid once the record is. */
     SubscriptionRequest request() {
         return new SubscriptionRequest(uuid(jobId), uuid(scheduleId), uuid(workflowId),
                 jobType == null ? null : JobType.of(jobType),
-                events.stream().map(NotificationEvent::valueOf).toList(), URI.create(url));
+                events.stream().map(NotificationEvent::named).toList(), URI.create(url));
     }
 
     private List<String> targetsGiven() {
@@ -72,18 +74,30 @@ public record NewSubscription(
         return ClientText.cut(value, 60);
     }
 
-    /** Exactly one of {@link #TARGETS}. */
+    /** Exactly one of {@link #TARGETS}; a run's events ({@code workflow.*}) with a {@code workflowId} only. */
     @RegisterForReflection
     static final class ExactlyOneTarget implements Checked.Rule<NewSubscription> {
 
         @Override
         public boolean isValid(NewSubscription body, Checked constraint, HibernateConstraintValidatorContext context) {
             List<String> given = body.targetsGiven();
-            if (given.size() == 1) {
-                return true;
+            if (given.size() != 1) {
+                context.addMessageParameter("given", given.isEmpty() ? "none" : String.join(" and ", given));
+                return refuse(context,
+                        "exactly one of jobId, scheduleId, workflowId, jobType is required, got {given}");
             }
-            context.addMessageParameter("given", given.isEmpty() ? "none" : String.join(" and ", given));
-            return refuse(context, "exactly one of jobId, scheduleId, workflowId, jobType is required, got {given}");
+            if (body.workflowId() == null && body.events() != null) {
+                // a run's end concerns a workflow: a job, a schedule or a type has no run to end
+                for (String event : body.events()) {
+                    NotificationEvent named = NotificationEvent.named(event);
+                    if (named != null && named.ofRun()) {
+                        context.addMessageParameter("event", event);
+                        return refuse(context, "events: '{event}' is the end of a workflow run, which only a"
+                                + " subscription to a workflowId hears");
+                    }
+                }
+            }
+            return true;
         }
     }
 
@@ -91,8 +105,8 @@ public record NewSubscription(
     @RegisterForReflection
     static final class Events implements Checked.Rule<List<String>> {
 
-        private static final Set<String> KNOWN = Arrays.stream(NotificationEvent.values()).map(Enum::name)
-                .collect(Collectors.toUnmodifiableSet());
+        private static final Set<String> KNOWN = Arrays.stream(NotificationEvent.values())
+                .map(NotificationEvent::wireName).collect(Collectors.toUnmodifiableSet());
 
         @Override
         public String required() {

@@ -11,7 +11,10 @@ import java.util.UUID;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
-/** A subscription to a job's state changes (table {@code subscriptions}): exactly one target, its events, its URL. */
+/**
+ * A subscription to jobs' state changes, or to a workflow's runs' ends (table {@code subscriptions}): exactly one
+ * target, its events, its URL.
+ */
 @Entity
 @Table(name = "subscriptions")
 public class Subscription extends PanacheEntityBase {
@@ -29,7 +32,7 @@ public class Subscription extends PanacheEntityBase {
 
     public String jobType;
 
-    /** The notification events, as {@code NotificationEvent} names. */
+    /** The events, as {@link NotificationEvent#wireName()}s: {@code COMPLETED}, {@code workflow.failed}. */
     @JdbcTypeCode(SqlTypes.ARRAY)
     public String[] events;
 

@@ -31,12 +31,13 @@ public class SubscriptionService {
     private static final ExecutorService RESOLVER = Executors.newVirtualThreadPerTaskExecutor();
 
     private static final String ATTEMPTS = """
-            select a.deliveryId, d.event, d.jobId, a.attempt, a.attemptedAt, a.status, a.error, a.durationMs, d.state
+            select a.deliveryId, d.event, d.jobId, a.attempt, a.attemptedAt, a.status, a.error, a.durationMs, d.state,
+                   d.runId
             from DeliveryAttempt a, Delivery d
             where d.id = a.deliveryId and d.subscriptionId = :subscription
             order by a.attemptedAt desc, a.attempt desc""";
     private static final String NOT_ATTEMPTED = """
-            select d.id, d.event, d.jobId, d.createdAt, d.state from Delivery d
+            select d.id, d.event, d.jobId, d.createdAt, d.state, d.runId from Delivery d
             where d.subscriptionId = :subscription and d.attempts = 0
             order by d.createdAt desc""";
 
@@ -72,7 +73,7 @@ public class SubscriptionService {
             subscription.scheduleId = request.scheduleId();
             subscription.workflowId = request.workflowId();
             subscription.jobType = request.jobType() == null ? null : request.jobType().name();
-            subscription.events = request.events().stream().map(Enum::name).toArray(String[]::new);
+            subscription.events = request.events().stream().map(NotificationEvent::wireName).toArray(String[]::new);
             subscription.url = request.url().toString();
             subscription.secret = WebhookSignature.newSecret();
             subscription.sealedSecret = secrets.seal(subscription.secret, subscription.id);
@@ -117,11 +118,12 @@ public class SubscriptionService {
         List<Dated> all = new ArrayList<>(attempts.size() + waiting.size());
         for (Object[] a : attempts) {
             all.add(new Dated((Instant) a[4], new DeliveryLogEntry((UUID) a[0], (String) a[1], (UUID) a[2],
-                    (Integer) a[3], (Instant) a[4], (Integer) a[5], (String) a[6], (Long) a[7], (String) a[8])));
+                    (UUID) a[9], (Integer) a[3], (Instant) a[4], (Integer) a[5], (String) a[6], (Long) a[7],
+                    (String) a[8])));
         }
         for (Object[] d : waiting) {
-            all.add(new Dated((Instant) d[3], new DeliveryLogEntry((UUID) d[0], (String) d[1], (UUID) d[2], 0, null,
-                    null, null, null, (String) d[4])));
+            all.add(new Dated((Instant) d[3], new DeliveryLogEntry((UUID) d[0], (String) d[1], (UUID) d[2],
+                    (UUID) d[5], 0, null, null, null, null, (String) d[4])));
         }
         all.sort(Comparator.comparing(Dated::at).reversed());
         return all.stream().limit(limit).map(Dated::entry).toList();

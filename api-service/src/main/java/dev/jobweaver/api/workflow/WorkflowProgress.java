@@ -46,6 +46,9 @@ import org.jboss.logging.Logger;
  *   <li>A node is made into a job exactly once: its id is {@code JobIds.forNode(runId, nodeId)}, and the insert is
  *       idempotent on it ({@code SubmissionStore.insertOnce}), so a redelivered or republished event makes nothing
  *       more. Ready nodes of every event are made, a stale one's too: their jobs were made with it, or are made now.</li>
+ *   <li>A run that moves to an end it did not hold ({@code COMPLETED}, {@code FAILED}, {@code CANCELLED}) is told to
+ *       the subscriptions to its workflow ({@link RunSubscribers}) in the same transaction: one delivery per
+ *       subscription, whose id the end's progress version fixes, so a redelivered event tells nothing more.</li>
  *   <li>The job goes the way of a submission ({@code PENDING} with its outbox row, its event handed to the relay after
  *       the commit), made from the node's job of the run's version, in the workflow's tenant, its payload with
  *       {@code input} (the run's) and {@code results} (its dependencies'), its origin the node, its trace the run's.</li>
@@ -58,6 +61,7 @@ public class WorkflowProgress {
     private static final Logger LOG = Logger.getLogger(WorkflowProgress.class);
 
     private final Pool pool;
+    private final RunSubscribers subscribers;
     private final WorkflowProgressStore store;
     private final SubmissionStore jobs;
     private final JobSubmissionService submissions;
@@ -67,8 +71,10 @@ public class WorkflowProgress {
     private final Counter unknownRun;
 
     public WorkflowProgress(Pool pool, WorkflowProgressStore store, SubmissionStore jobs,
-                            JobSubmissionService submissions, JobApiConfig config, MeterRegistry registry) {
+                            JobSubmissionService submissions, JobApiConfig config, MeterRegistry registry,
+                            RunSubscribers subscribers) {
         this.pool = pool;
+        this.subscribers = subscribers;
         this.store = store;
         this.jobs = jobs;
         this.submissions = submissions;
@@ -81,8 +87,12 @@ public class WorkflowProgress {
                 "Workflow progress events of a run the API does not have", "reason", "no-run");
     }
 
-    /** What happened to a poll's events. */
-    public record Applied(int runsChanged, int jobsMade) {
+    /**
+     * What happened to a poll's events.
+     *
+     * @param endsTold the notifications of runs' ends recorded
+     */
+    public record Applied(int runsChanged, int jobsMade, int endsTold) {
     }
 
     /**
@@ -92,13 +102,16 @@ public class WorkflowProgress {
      */
     public Uni<Applied> apply(List<WorkflowProgressEvent> events) {
         if (events.isEmpty()) {
-            return Uni.createFrom().item(new Applied(0, 0));
+            return Uni.createFrom().item(new Applied(0, 0, 0));
         }
         List<JobSubmissionService.Pending> pending = new ArrayList<>();
         return pool.withTransaction(connection -> apply(connection, events, pending))
                 .invoke(applied -> {
                     submissions.relayCommitted(pending);
                     made.increment(applied.jobsMade());
+                    if (applied.endsTold() > 0) {
+                        subscribers.runsCommitted();
+                    }
                 });
     }
 
@@ -111,6 +124,7 @@ public class WorkflowProgress {
         return store.find(connection, latest.keySet()).chain(runs -> {
             Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
             List<WorkflowProgressStore.Change> changes = new ArrayList<>();
+            List<RunSubscribers.RunEnded> ended = new ArrayList<>();
             for (WorkflowProgressEvent event : latest.values()) {
                 WorkflowProgressStore.Run run = runs.get(event.runId());
                 if (run == null) {
@@ -119,6 +133,12 @@ public class WorkflowProgress {
                 } else if (event.version() > run.progressVersion()) {
                     changes.add(new WorkflowProgressStore.Change(event.runId(), event.status().name(),
                             JsonColumns.write(event.nodes()), event.version(), event.finishedAt()));
+                    // an end the row did not hold: told once (the row is locked, and its version moves past this
+                    // event's); a later report of the same end is not an end again
+                    if (event.status().terminal() && event.status() != run.status()) {
+                        ended.add(new RunSubscribers.RunEnded(run.id(), run.workflowId(), event.status(),
+                                event.version(), run.traceId(), event.changedAt(), event.finishedAt()));
+                    }
                 }
             }
             Map<UUID, JobSubmissionService.Pending> byJob = new LinkedHashMap<>();
@@ -141,7 +161,9 @@ public class WorkflowProgress {
             Uni<Set<UUID>> inserted = byJob.isEmpty() ? Uni.createFrom().item(Set.of())
                     : jobs.insertOnce(connection, byJob.values().stream().map(JobSubmissionService.Pending::job)
                             .toList(), submissions.instance());
-            return store.apply(connection, changes).chain(changed -> inserted.map(stored -> {
+            Uni<Integer> told = ended.isEmpty() ? Uni.createFrom().item(0)
+                    : subscribers.runsEnded(connection, ended);
+            return store.apply(connection, changes).chain(changed -> inserted.chain(stored -> told.map(ends -> {
                 Set<UUID> fresh = new LinkedHashSet<>(stored);
                 byJob.forEach((id, job) -> {
                     if (fresh.contains(id)) {
@@ -149,8 +171,8 @@ public class WorkflowProgress {
                     }
                 });
                 stale.increment(known - changed);
-                return new Applied(changed, fresh.size());
-            }));
+                return new Applied(changed, fresh.size(), ends);
+            })));
         });
     }
 

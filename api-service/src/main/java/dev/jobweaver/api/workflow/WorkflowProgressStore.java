@@ -2,6 +2,7 @@ package dev.jobweaver.api.workflow;
 
 import dev.jobweaver.api.platform.db.RowsById;
 import dev.jobweaver.common.batch.Columns;
+import dev.jobweaver.common.workflow.WorkflowRunStatus;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -28,7 +29,7 @@ public class WorkflowProgressStore {
      */
     private static final String FIND = """
             SELECT r.id, r.workflow_id, r.workflow_version, r.tenant, r.input::text AS input, r.trace_id,
-                   r.traceparent, r.progress_version, v.nodes::text AS definition, v.max_concurrency
+                   r.traceparent, r.progress_version, r.status, v.nodes::text AS definition, v.max_concurrency
             FROM workflow_runs r
             JOIN workflow_versions v ON v.workflow_id = r.workflow_id AND v.version = r.workflow_version
             WHERE r.id = ANY($1::uuid[])
@@ -52,9 +53,11 @@ public class WorkflowProgressStore {
      *
      * @param inputJson the run's input (JSON text), or null
      * @param definitionJson its version's nodes, with their jobs (JSON text)
+     * @param status its status before this poll, as the row holds it
      */
     public record Run(UUID id, UUID workflowId, int version, String tenant, String inputJson, String traceId,
-                      String traceparent, long progressVersion, String definitionJson, Integer maxConcurrency) {
+                      String traceparent, long progressVersion, String definitionJson, Integer maxConcurrency,
+                      WorkflowRunStatus status) {
     }
 
     /** A run's new state. */
@@ -66,7 +69,8 @@ public class WorkflowProgressStore {
         return RowsById.find(connection, FIND, ids, row -> new Run(row.getUUID("id"), row.getUUID("workflow_id"),
                 row.getInteger("workflow_version"), row.getString("tenant"), row.getString("input"),
                 row.getString("trace_id"), row.getString("traceparent"), row.getLong("progress_version"),
-                row.getString("definition"), row.getInteger("max_concurrency")));
+                row.getString("definition"), row.getInteger("max_concurrency"),
+                WorkflowRunStatus.valueOf(row.getString("status"))));
     }
 
     /** Applies each change newer than its row's; how many rows changed. */
