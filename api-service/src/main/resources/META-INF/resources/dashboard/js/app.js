@@ -4,10 +4,13 @@ import overview from './pages/overview.js';
 import jobs from './pages/jobs.js';
 import queues from './pages/queues.js';
 import deadLetters from './pages/dead-letters.js';
+import quarantine from './pages/quarantine.js';
 import schedules from './pages/schedules.js';
 import workflows from './pages/workflows.js';
 
-const pages = { overview, jobs, queues, 'dead-letters': deadLetters, schedules, workflows, 'workflow-runs': workflows };
+const pages = {
+  overview, jobs, queues, 'dead-letters': deadLetters, quarantine, schedules, workflows, 'workflow-runs': workflows,
+};
 const settings = { traceUrl: 'http://localhost:9411/zipkin/traces/{traceId}', pollIntervalMs: 3000 };
 const main = document.getElementById('page');
 const errorBox = document.getElementById('error');

@@ -124,6 +124,9 @@ public final class AccessTable {
             row("POST", "/api/tenants/{tenant}/api-keys", Roles.ADMIN, Tenancy.ADMIN),
             row("GET", "/api/tenants/{tenant}/api-keys", Roles.ADMIN, Tenancy.ADMIN),
             row("DELETE", "/api/tenants/{tenant}/api-keys/{id}", Roles.ADMIN, Tenancy.ADMIN),
+            row("GET", "/api/quarantine", Roles.ADMIN, Tenancy.ADMIN),
+            row("POST", "/api/quarantine/{id}/replay", Roles.ADMIN, Tenancy.ADMIN),
+            row("POST", "/api/quarantine/{id}/discard", Roles.ADMIN, Tenancy.ADMIN),
             row("GET", "/api/audit", Roles.ADMIN, Tenancy.ADMIN));
 
     private AccessTable() {
@@ -243,8 +246,9 @@ public final class AccessTable {
                 Roles are ordered, each allowing what the ones before it allow: `viewer` reads; `submitter` also
                 submits, cancels and deletes jobs and manages notification subscriptions; `operator` also handles dead
                 letters, schedules, workflows (and their runs) and inbound hooks; `admin` also manages tenants' limits
-                and API keys and reads the audit log. An endpoint names its lowest role; a REST endpoint naming none is
-                refused to everyone (`quarkus.security.jaxrs.deny-unannotated-endpoints=true`).
+                and API keys, reads the audit log and reviews quarantined records. An endpoint names its lowest
+                role; a REST endpoint naming none is refused to everyone
+                (`quarkus.security.jaxrs.deny-unannotated-endpoints=true`).
 
                 Without credentials, or with invalid ones: `401 API.UNAUTHENTICATED`. A role too low:
                 `403 API.FORBIDDEN`. Tenants: a viewer, submitter or operator sees its own tenant only, an admin every
@@ -258,7 +262,9 @@ public final class AccessTable {
                 workflow run is an operator's, as the workflow is, while publishing an application event is a
                 submitter's: it starts only the runs the tenant's operators chose by the workflows' triggers; a
                 tenant's limits are tenant management, so even
-                reading them is an admin's; the dashboard's settings hold no tenant's data and are read by any
+                reading them is an admin's; a quarantined record belongs to no tenant (it may not even parse) and its
+                bytes may hold any tenant's data, so reading, replaying and discarding one are an admin's; the
+                dashboard's settings hold no tenant's data and are read by any
                 signed-in role. An inbound hook's call needs no account: it is signed with the hook's secret.
 
                 Health, metrics and the OpenAPI document (`/q/*`) and the dashboard's static files are not REST

@@ -73,6 +73,8 @@ public final class Channels {
 
     /** Every service sets aside the records it cannot process ({@code jobweaver-quarantine}). */
     public static final String QUARANTINE_OUT = "quarantine-out";
+    /** API keeps every quarantined record for review and replay ({@code jobweaver-quarantine}). */
+    public static final String QUARANTINE_IN = "quarantine-in";
 
     private Channels() {
     }

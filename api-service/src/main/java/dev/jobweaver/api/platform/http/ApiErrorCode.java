@@ -58,6 +58,8 @@ public enum ApiErrorCode implements ErrorCode {
     TENANT_LIMIT_NOT_FOUND(404),
     /** No dead letter has this job id: the job never exhausted its retries, or it was deleted. */
     DEAD_LETTER_NOT_FOUND(404),
+    /** No quarantined record has this id. */
+    QUARANTINED_RECORD_NOT_FOUND(404),
     /** No such endpoint. */
     NOT_FOUND(404),
     /** The endpoint exists, the HTTP method does not. */
@@ -81,6 +83,13 @@ public enum ApiErrorCode implements ErrorCode {
      * its run has already ended or gone on without it.
      */
     DEAD_LETTER_NOT_REQUEUABLE(409),
+    /** The quarantined record was replayed or discarded already; only a KEPT one can be replayed or discarded. */
+    QUARANTINED_RECORD_NOT_KEPT(409),
+    /**
+     * The quarantined record names no origin topic (it came to jobweaver-quarantine without the quarantine headers), so
+     * there is nowhere to replay it; it can be discarded.
+     */
+    QUARANTINED_RECORD_NOT_REPLAYABLE(409),
     /** The body is larger than the configured limit. */
     PAYLOAD_TOO_LARGE(413),
     /** The tenant submits faster than its rate limit allows; {@code Retry-After} says when a token is back. */
