@@ -31,7 +31,18 @@ class MonitoringTest {
     static final Path METRIC_NAMES = COMPONENT.resolve("metric-names.txt");
     static final Set<String> ALERTS = Set.of("JobWeaverBacklogHigh", "JobWeaverJobsWaitingLong", "JobWeaverNoProgress",
             "JobWeaverDeadLetters", "JobWeaverErrorRateHigh", "JobWeaverConsumerLagGrowing",
-            "JobWeaverQueueWithoutWorkers");
+            "JobWeaverQueueWithoutWorkers", "JobWeaverQuarantinedRecords", "JobWeaverWebhookDeliveriesGivenUp",
+            "JobWeaverCommittedOffsetStuck");
+    /**
+     * The metrics each alert of the platform's trouble reads, exactly: a renamed metric, or an expression that reads
+     * another, fails here before it silences the alert.
+     */
+    static final Map<String, Set<String>> ALERT_METRICS = Map.of(
+            "JobWeaverQuarantinedRecords", Set.of("jobweaver_quarantine_records_kept"),
+            "JobWeaverCommittedOffsetStuck", Set.of("jobweaver_worker_committed_offset_lag",
+                    "jobweaver_worker_committed_offset"),
+            "JobWeaverWebhookDeliveriesGivenUp", Set.of("jobweaver_webhook_deliveries_total"),
+            "JobWeaverJobsWaitingLong", Set.of("jobweaver_jobs_pending_oldest_age_seconds"));
     private static final Pattern DURATION = Pattern.compile("([0-9]+(ms|s|m|h|d|w|y))+");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static List<JsonNode> rendered;
@@ -163,6 +174,24 @@ class MonitoringTest {
             assertThat(result.errors()).as("%s: %s", result.id(), result.expr()).isEmpty();
             assertThat(result.metrics()).as("metrics of %s", result.id()).isNotEmpty();
         }
+    }
+
+    @Test
+    void eachAlertOfThePlatformsTroubleReadsItsMetric() throws IOException {
+        Map<String, String> alerts = new LinkedHashMap<>();
+        for (JsonNode rule : rules()) {
+            if (ALERT_METRICS.containsKey(rule.path("alert").asText())) {
+                alerts.put(rule.path("alert").asText(), rule.path("expr").asText());
+            }
+        }
+        assertThat(alerts.keySet()).isEqualTo(ALERT_METRICS.keySet());
+        for (PromQl.Result result : PromQl.check(alerts)) {
+            assertThat(result.errors()).as("%s: %s", result.id(), result.expr()).isEmpty();
+            assertThat(new TreeSet<>(result.metrics())).as("metrics %s reads", result.id())
+                    .isEqualTo(new TreeSet<>(ALERT_METRICS.get(result.id())));
+        }
+        // the given-up deliveries only, not every delivery's outcome
+        assertThat(alerts.get("JobWeaverWebhookDeliveriesGivenUp")).contains("outcome=\"given-up\"");
     }
 
     @Test
