@@ -11,6 +11,9 @@ import io.restassured.response.Response;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -47,9 +50,20 @@ class EventOnceTest {
         String workflowId = Events.listening("t-once", type);
         String body = Events.body("burst-" + UUID.randomUUID(), type, "{\"orderId\":8}", "t-once");
 
-        List<Response> answers = IntStream.range(0, 6)
-                .mapToObj(i -> CompletableFuture.supplyAsync(() -> Events.publish(body))).toList().stream()
-                .map(CompletableFuture::join).toList();
+        // a thread each, released together: the common pool of a 2-core machine would send them one by one
+        int requests = 6;
+        CyclicBarrier start = new CyclicBarrier(requests);
+        List<Response> answers;
+        try (ExecutorService threads = Executors.newFixedThreadPool(requests)) {
+            answers = IntStream.range(0, requests).mapToObj(i -> CompletableFuture.supplyAsync(() -> {
+                try {
+                    start.await();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                return Events.publish(body);
+            }, threads)).toList().stream().map(CompletableFuture::join).toList();
+        }
 
         assertThat(answers).allSatisfy(answer -> assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(202));
         List<Object> runs = answers.getFirst().jsonPath().getList("runs");

@@ -90,4 +90,18 @@ class JobIdsTest {
         assertThat(id.version()).isEqualTo(7);
         assertThat(id.getMostSignificantBits() >>> 16).isEqualTo(1_767_225_600_000L);
     }
+
+    @Test
+    void anEventNamesOneRunPerTenantEventAndWorkflowAtItsReceipt() {
+        UUID workflow = UUID.randomUUID();
+        Instant received = Instant.parse("2026-11-30T10:15:30.123456Z");
+        UUID id = JobIds.forEvent("acme", "order-42", workflow, received);
+
+        assertThat(JobIds.forEvent("acme", "order-42", workflow, received)).isEqualTo(id);
+        assertThat(JobIds.forEvent("acme", "order-43", workflow, received)).isNotEqualTo(id);
+        assertThat(JobIds.forEvent("other", "order-42", workflow, received)).isNotEqualTo(id);
+        assertThat(JobIds.forEvent("acme", "order-42", UUID.randomUUID(), received)).isNotEqualTo(id);
+        assertThat(id.version()).isEqualTo(7);
+        assertThat(id.getMostSignificantBits() >>> 16).isEqualTo(received.toEpochMilli());
+    }
 }
