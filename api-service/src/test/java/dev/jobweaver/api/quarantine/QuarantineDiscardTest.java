@@ -8,14 +8,15 @@ import static org.hamcrest.Matchers.notNullValue;
 
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code POST /api/quarantine/{id}/discard}: a KEPT record becomes DISCARDED (200, with who and when), once; an unknown
- * id is a 404 and a malformed one a 400 naming it, for a replay as for a discard.
+ * {@code POST /api/quarantine/{id}/discard}: a KEPT record becomes DISCARDED (200, with who and when), once, and the
+ * audit log holds it; an unknown id is a 404 and a malformed one a 400 naming it, for a replay as for a discard.
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
@@ -40,6 +41,12 @@ class QuarantineDiscardTest {
                 .body("errorCode", equalTo("API.QUARANTINED_RECORD_NOT_KEPT"))
                 .body("message", containsString("DISCARDED"));
         assertThat(QuarantinedRecords.find(topic, key).orElseThrow()).containsEntry("state", "DISCARDED");
+
+        // the audit log holds the discard, answered, and the refusals after it
+        List<Integer> statuses = given().queryParam("action", "POST /api/quarantine/{id}/discard")
+                .queryParam("size", "100").get("/api/audit").then().statusCode(200).extract().jsonPath()
+                .getList("entries.findAll { it.objectId == '" + id + "' }.status", Integer.class);
+        assertThat(statuses).containsExactlyInAnyOrder(200, 409);
     }
 
     @ParameterizedTest
