@@ -13,6 +13,11 @@ public enum WorkerErrorCode implements ErrorCode {
      * dispatches it again to a worker that declares the type.
      */
     UNKNOWN_JOB_TYPE,
+    /**
+     * The run reached the worker after its lease ended (it waited in Kafka while no worker took it): nobody began it,
+     * so the worker hands it back unrun, and the scheduler, which counts the attempt lost, dispatches the job again.
+     */
+    LEASE_ENDED,
     /** The job was cancelled: its run was interrupted, or not started because the cancel came first. */
     CANCELLED,
     /** The worker stopped while the run was in progress. */

@@ -46,11 +46,14 @@ import org.jboss.logging.MDC;
  *   <li>The record's raw value is read here, not on the poll thread: a value that is not a {@link RunJobEvent}, breaks
  *       {@link EventRules#problem(RunJobEvent)}, or is not keyed by its jobId is set aside in
  *       {@code jobweaver-quarantine} with its original bytes ({@link Quarantine}) and acknowledged.</li>
- *   <li>A run of a type this worker has no handler for is handed back, unrun and unrecorded ({@link #handBack}).</li>
+ *   <li>A run of a type this worker has no handler for is handed back, unrun and unrecorded ({@link #handBack}); so is
+ *       one that nobody began and that arrives after its lease ended ({@link #leaseOver}): the scheduler dispatches
+ *       its job again, and running this copy as well would run the job twice.</li>
  *   <li>The run is recorded {@code RUNNING} in {@code execution_attempts} unless its eventId is there already: a
  *       finished run's stored outcome is re-published without running again; a run in progress on this worker is
- *       left to finish, and its stored outcome is then re-published for the duplicate too; a run {@code RUNNING} under another worker is waited for until it is older than its time
- *       bound plus the slack (a live worker would have closed it by then), then closed as failed.</li>
+ *       left to finish, and its stored outcome is then re-published for the duplicate too; a run {@code RUNNING}
+ *       under another worker is waited for until it is older than its time bound plus the slack (a live worker would
+ *       have closed it by then), then closed as failed.</li>
  *   <li>The attempt runs through its type's handler ({@link AttemptExecutor}) within its time bound; the outcome, with
  *       the handler's result, is stored, published, and acknowledged by Kafka.</li>
  *   <li>Only then is the record acknowledged, which lets the commit strategy count its offset complete.</li>
@@ -247,10 +250,17 @@ class JobRunner {
             return true;
         }
         if (!executor.handles(event.jobType())) {
-            handBack(event, traceId, span);
+            handBack(event, traceId, span, executor.handBackReason(event));
             return true;
         }
         Duration dbTimeout = config.run().databaseTimeout();
+        if (leaseOver(event) && retry("read the attempt", () -> attempts.find(event.eventId(), dbTimeout)).isEmpty()) {
+            // Nobody began it and the scheduler counts it lost: it dispatches the job again (perhaps has already), so
+            // running this copy too would run the job twice. A run that was begun goes on below: its outcome counts.
+            handBack(event, traceId, span, WorkerErrorCode.LEASE_ENDED.code() + ": the run arrived after its lease"
+                    + " ended (" + event.leaseUntil() + "), unbegun; the scheduler dispatches the job again");
+            return true;
+        }
         ExecutionAttempt fresh = ExecutionAttempt.running(event.eventId(), event.jobId(), event.attempt(), traceId,
                 now(), workerId);
         CompletableFuture<Void> mine = new CompletableFuture<>();
@@ -311,13 +321,14 @@ class JobRunner {
     }
 
     /**
-     * A run of a type this worker has no handler for: a worker of a pool whose members run different types received a
-     * run meant for another (the scheduler aims such runs at the partitions of a worker that declares the type, but a
-     * rebalance can move them). It is neither recorded nor run: it goes back to the scheduler, which dispatches it
-     * again without spending a retry. Counted in {@code jobweaver_worker_outcomes_total{outcome="handed-back"}}.
+     * A run this worker does not run, for {@code why}: one of a type it has no handler for (a worker of a pool whose
+     * members run different types received a run meant for another; the scheduler aims such runs at the partitions of
+     * a worker that declares the type, but a rebalance can move them), or one whose lease ended before it arrived. It
+     * is neither recorded nor run: it goes back to the scheduler, which dispatches it again without spending a retry
+     * (or, when its lease sweep came first, has done so and ignores this). Counted in
+     * {@code jobweaver_worker_outcomes_total{outcome="handed-back"}}.
      */
-    private void handBack(RunJobEvent event, String traceId, Span span) {
-        String why = executor.handBackReason(event);
+    private void handBack(RunJobEvent event, String traceId, Span span, String why) {
         LOG.infof("run %s of job %s handed back: %s", event.eventId(), event.jobId(), why);
         outcome("handed-back");
         span.setAttribute("jobweaver.outcome", "HANDED_BACK");
@@ -329,6 +340,14 @@ class JobRunner {
         } catch (PermanentFailure f) {
             throw f.noting("it was not run and not handed back");
         }
+    }
+
+    /**
+     * Whether the run's lease ended before it got here: it waited in Kafka while no worker took it (all were down, or
+     * this one restarted after a drain), and the scheduler's lease sweep gives such an attempt up.
+     */
+    private static boolean leaseOver(RunJobEvent event) {
+        return event.leaseUntil() != null && Instant.now().isAfter(event.leaseUntil());
     }
 
     /**

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A run of a type this worker has no handler for is handed back, unrun and unrecorded: the scheduler dispatches it
- * again to a worker that declares the type. Its redelivery hands it back again, with the same eventId.
+ * again to a worker that declares the type. Its redelivery hands it back again, with the same eventId. So is a run
+ * that nobody began and that arrives after its lease ended, while one begun in time keeps its outcome.
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_worker")
@@ -48,6 +49,40 @@ class HandBackTest extends WorkerKafkaTest {
                 .await().atMost(WAIT).rowCount()).as("nothing recorded: it did not run here").isZero();
         assertThat(PrometheusScrape.sum("jobweaver_worker_outcomes_total", "outcome=\"handed-back\""))
                 .isEqualTo(before + 1);
+    }
+
+    @Test
+    void aRunNobodyBeganThatArrivesAfterItsLeaseIsHandedBackUnrun() {
+        RunJobEvent fresh = WorkerKafka.run(new dev.jobweaver.common.job.Step.Log("too late"));
+        RunJobEvent late = new RunJobEvent(fresh.eventId(), fresh.jobId(), 1, fresh.jobType(), fresh.payload(), null,
+                Instant.now().minusSeconds(120), Instant.now().minusSeconds(90), Instant.now().minusSeconds(30),
+                null);
+        kafka.send(late, null);
+
+        Outcome handedBack = firstOutcome(late.jobId());
+        assertThat(handedBack.topic()).isEqualTo(Topics.JOB_FAILED);
+        assertThat(handedBack.value().path("handedBack").asBoolean()).isTrue();
+        assertThat(handedBack.errorMessage()).startsWith("WORKER.LEASE_ENDED: the run arrived after its lease ended");
+        assertThat(pool.preparedQuery("SELECT 1 FROM execution_attempts WHERE job_id = $1")
+                .execute(Tuple.of(late.jobId())).await().atMost(WAIT).rowCount()).as("not run, not recorded").isZero();
+    }
+
+    @Test
+    void aRunBegunBeforeItsLeaseEndedIsRepublishedWhenItComesAgainAfterIt() {
+        RunJobEvent run = WorkerKafka.run(new dev.jobweaver.common.job.Step.Log("in time"));
+        kafka.send(run, null);
+        Outcome first = firstOutcome(run.jobId());
+
+        // the same run delivered again once its lease has ended: it was begun, so its outcome counts
+        kafka.send(new RunJobEvent(run.eventId(), run.jobId(), 1, run.jobType(), run.payload(), null,
+                run.createdAt(), run.dispatchedAt(), Instant.now().minusSeconds(1), null), null);
+
+        Outcome again = org.awaitility.Awaitility.await().atMost(WAIT)
+                .until(() -> kafka.outcomes(run.jobId()), l -> l.size() == 2).get(1);
+        assertThat(first.topic()).isEqualTo(Topics.JOB_COMPLETED);
+        assertThat(again.topic()).isEqualTo(Topics.JOB_COMPLETED);
+        assertThat(again.value().path("handedBack").isMissingNode()).isTrue();
+        assertThat(again.eventIdHeader()).isEqualTo(first.eventIdHeader());
     }
 
     @Test
