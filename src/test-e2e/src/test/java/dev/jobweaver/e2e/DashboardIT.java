@@ -7,12 +7,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -22,8 +28,9 @@ import org.openqa.selenium.WebElement;
  * The dashboard at {@code /dashboard} in a real (headless) Chromium, against the packaged platform: the overview's
  * counts match the jobs a test submitted; a job found by id and by label shows its detail; a schedule paused and
  * resumed with its buttons (and the API agrees); a workflow run drawn as its graph with its nodes' states; the queues
- * with their live workers, a queue whose jobs wait with no worker marked; and at a phone's width (390x844) no page
- * scrolls sideways. Each page's screenshot is in {@code target/screenshots/}.
+ * with their live workers, a queue whose jobs wait with no worker marked; a quarantined record replayed and its next
+ * copy discarded with their buttons; and at a phone's width (390x844) no page scrolls sideways. Each page's screenshot
+ * is in {@code target/screenshots/}.
  */
 class DashboardIT extends InBrowser {
 
@@ -221,6 +228,49 @@ class DashboardIT extends InBrowser {
     }
 
     @Test
+    void aQuarantinedRecordIsReplayedAndItsNextCopyDiscardedWithTheirButtons() throws Exception {
+        // a record the API's dead-letter consumer cannot read: it sets it aside, and the review keeps it
+        String key = UUID.randomUUID().toString();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, E2ePlatform.get().stack().kafkaBootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>("job-dead-letter", key,
+                    "{not json".getBytes(StandardCharsets.UTF_8))).get();
+        }
+        browser.page("#/quarantine?topic=job-dead-letter");
+        By row = By.cssSelector("[data-testid='q-row'][data-key='" + key + "']");
+        browser.await(d -> d.findElements(row).size() == 1);
+        assertThat(browser.text(d -> d.findElement(row).getText())).contains("UNREADABLE", "jobweaver-api");
+        browser.screenshot("quarantine");
+
+        // replayed: the record is on job-dead-letter again, where it is refused again as a new copy (another offset)
+        browser.click(() -> browser.driver().findElement(row).findElement(byTestid("q-replay")));
+        browser.await(d -> d.findElement(byTestid("q-notice")).getText().contains("replayed"));
+        browser.await(d -> states(key).contains("REPLAYED") && states(key).contains("KEPT"));
+        browser.await(d -> d.findElements(row).size() == 1);
+
+        // the new copy discarded: a first click asks, the second discards
+        browser.click(() -> browser.driver().findElement(row).findElement(byTestid("q-discard")));
+        browser.click(() -> browser.driver().findElement(row).findElement(byTestid("q-discard")));
+        browser.await(d -> d.findElements(row).isEmpty());
+        assertThat(states(key)).containsExactlyInAnyOrder("REPLAYED", "DISCARDED");
+        assertThat(browser.error()).isNull();
+    }
+
+    /** The states of the quarantined copies of job-dead-letter keyed {@code key}, as the API lists them. */
+    private static List<String> states(String key) {
+        JsonNode page = api.get("/api/quarantine?topic=job-dead-letter&state=KEPT,REPLAYED,DISCARDED&size=100")
+                .body();
+        List<String> states = new java.util.ArrayList<>();
+        page.path("records").forEach(r -> {
+            if (key.equals(r.path("key").asText())) {
+                states.add(r.path("state").asText());
+            }
+        });
+        return states;
+    }
+
+    @Test
     void noPageScrollsSidewaysAtAPhonesWidth() {
         UUID id = api.submitAccepted("{\"labels\":{\"team\":\"phone\"}," + Jobs.noop().substring(1));
         api.awaitAll(List.of(id), JobWeaverClient::terminal, Duration.ofSeconds(60));
@@ -232,6 +282,7 @@ class DashboardIT extends InBrowser {
             pages.put("jobs/" + id, "job-status");
             pages.put("queues", "queues-table");
             pages.put("dead-letters", "dl-state");
+            pages.put("quarantine", "q-state");
             pages.put("schedules", "schedules-results");
             pages.put("workflows", "workflows-results");
             pages.forEach((hash, ready) -> {
