@@ -235,9 +235,10 @@ public class DeliverySender {
         Instant next = retries.nextAttempt(delivery.attempt(), delivery.createdAt(), now);
         if (next == null) {
             metrics.givenUp();
-            LOG.warnf("gave up webhook delivery %s (%s of job %s to subscription %s) after %d attempts: %s",
-                    delivery.id(), delivery.event(), delivery.jobId(), delivery.subscriptionId(), delivery.attempt(),
-                    error);
+            // a workflow run's end has no job: its body names the run
+            LOG.warnf("gave up webhook delivery %s (%s of %s to subscription %s) after %d attempts: %s",
+                    delivery.id(), delivery.event(), delivery.jobId() != null ? "job " + delivery.jobId()
+                            : "a workflow run", delivery.subscriptionId(), delivery.attempt(), error);
             return new Outcome(delivery.id(), delivery.attempt(), attemptedAt, status, error, durationMs,
                     DeliveryState.GIVEN_UP.name(), null, now);
         }
