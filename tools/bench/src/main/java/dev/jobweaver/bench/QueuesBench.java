@@ -22,9 +22,10 @@ import java.util.stream.Collectors;
 /**
  * The queues workload's part of {@link WorkloadRunner}: the burst's no-op jobs sent alternately to queue
  * {@value #DEFAULT_QUEUE} and to queue {@value #QUEUE}, which a worker pool of its own serves
- * ({@code ./jobweaver up --pool bench}). Before the jobs it reads {@code GET /api/queues}: without a live worker of type
- * {@value #TYPE} on each queue it sends none. After them it reads the queues' workers again and judges every execution
- * row of each queue's jobs by whether a worker of that queue wrote it.
+ * ({@code ./jobweaver up --pool bench}). Before the jobs it reads {@code GET /api/queues}: without a live worker of
+ * type {@value #TYPE} on each queue it sends none; with them it warms the pool with unreported jobs on its queue.
+ * After the measured jobs it reads the queues' workers again and judges every execution row of each queue's jobs by
+ * whether a worker of that queue wrote it.
  */
 final class QueuesBench {
 
@@ -43,6 +44,15 @@ final class QueuesBench {
     /** Where the API lists the queues and their live workers. */
     static final String PATH = "/api/queues";
 
+    /**
+     * Unreported jobs sent as the measured ones (queues by turns) before them, four of the bench's warm-up rounds, half
+     * of them to the pool: the bench's own warm-up sends plain jobs, which reach neither the pool nor the API's and the
+     * scheduler's handling of a job with a queue, so without these the pool's JIT and theirs compile inside the
+     * measured run (on the 2-core machine, without them, the p99 of the run's jobs from started to finished was 2.3 s
+     * against 61 ms with them).
+     */
+    static final int WARM_UP_JOBS = 4 * WarmUp.ROUND_JOBS;
+
     /** What to start for the workload, in every note that says it cannot run. */
     static final String HOW = "start the platform with `./jobweaver up --pool bench`, which runs a worker pool serving "
             + "only queue " + QUEUE + " beside the standard worker, which serves " + DEFAULT_QUEUE;
@@ -57,14 +67,29 @@ final class QueuesBench {
     /** Where the workload sends its jobs and reads their execution rows: the runner, or a test's. */
     interface Jobs {
 
-        /** The jobs of {@code run} sent as the plain burst's, job {@code i} with {@code controls(i)}, and their figures. */
+        /**
+         * The jobs of {@code run} sent as the plain burst's, job {@code i} with {@code controls(i)}, and their
+         * figures.
+         */
         WorkloadResult burst(BenchOptions.Run run, IntFunction<Control> controls);
+
+        /**
+         * {@code count} no-op jobs, job {@code i} with {@code controls(i)}, {@code concurrency} in flight, not measured;
+         * returns once all of them have ended.
+         */
+        void warmUp(String label, int count, int concurrency, IntFunction<Control> controls);
 
         /**
          * The {@code jobweaver_worker.execution_attempts} rows of {@code jobs} per {@code worker_id}; null when they
          * cannot be read.
          */
         Map<String, Long> runsByWorker(List<UUID> jobs);
+
+        /**
+         * The names of the platform's instances whose CPU and RSS the bench samples ({@code platform.properties}); a
+         * worker is among them when its worker id is one.
+         */
+        Set<String> sampled();
     }
 
     /**
@@ -181,6 +206,12 @@ final class QueuesBench {
         }
         List<String> notes = new ArrayList<>();
         Map<String, Set<String>> workers = workerIds(served);
+        int warmUp = warmUp(options.warmup());
+        if (warmUp > 0) {
+            out.println(label + ": " + warmUp + " no-op jobs to the two queues by turns first, not reported (the "
+                    + "pool's warm-up)...");
+            jobs.warmUp(label + " warm-up", warmUp, run.concurrency(), QueuesBench::control);
+        }
         out.println(label + ": " + options.jobsAt(run.concurrency()) + " no-op jobs, queue " + DEFAULT_QUEUE
                 + " and queue " + QUEUE + " by turns (workers " + pools(workers) + ")...");
         WorkloadResult burst = jobs.burst(run, QueuesBench::control);
@@ -198,6 +229,14 @@ final class QueuesBench {
             notes.add("workers " + String.join(", ", shared) + " serve both queues: their runs are inside either pool");
         }
         QueueRuns figures = QueueRuns.of(QUEUES, DEFAULT_QUEUE, burst.jobs(), workers, jobs::runsByWorker);
+        Set<String> unsampled = new TreeSet<>();
+        workers.values().forEach(unsampled::addAll);
+        unsampled.removeAll(jobs.sampled());
+        if (!unsampled.isEmpty()) {
+            notes.add("workers " + String.join(", ", unsampled) + " are not among the instances in "
+                    + "platform.properties, so their CPU and RSS are not sampled: CPU per job and its ceiling leave "
+                    + "them out");
+        }
         if (!figures.measured()) {
             notes.add("jobweaver_worker.execution_attempts could not be read: no run was judged by its worker");
         }
@@ -211,6 +250,14 @@ final class QueuesBench {
         return burst.withQueues(figures, String.join("; ", notes));
     }
 
+    /**
+     * The jobs that warm the pool, given the bench's {@code --warmup}: {@link #WARM_UP_JOBS} when it is {@code auto},
+     * else as many as the platform's warm-up ran (none: a cold platform asked for).
+     */
+    static int warmUp(int warmup) {
+        return warmup == BenchOptions.AUTO_WARMUP ? WARM_UP_JOBS : Math.max(0, warmup);
+    }
+
     /** {@code default: worker-1; bench: worker-bench}: the workers of each queue the jobs go to. */
     private static String pools(Map<String, Set<String>> workers) {
         return QUEUES.stream().map(q -> q + ": " + String.join(", ", workers.getOrDefault(q, Set.of())))
@@ -219,10 +266,10 @@ final class QueuesBench {
 
     /** The workload's method in one note. */
     String method(int concurrency, Map<String, Set<String>> workers) {
-        return String.format(Locale.ROOT, "%d no-op jobs, %d in flight, sent to queue %s and queue %s by turns; "
-                        + "each queue's workers are the live ones %s lists before and after the jobs (%s); every "
-                        + "execution_attempts row of a queue's jobs written by another worker is a correctness "
-                        + "failure; jobs/s per queue over its own jobs", options.jobsAt(concurrency), concurrency,
-                DEFAULT_QUEUE, QUEUE, PATH, pools(workers));
+        return String.format(Locale.ROOT, "%d no-op jobs, %d in flight, sent to queue %s and queue %s by turns, "
+                        + "after %d unreported ones sent so; each queue's workers are the live ones %s lists "
+                        + "before and after the jobs (%s); every execution_attempts row of a queue's jobs written by "
+                        + "another worker is a correctness failure; jobs/s per queue over its own jobs", options.jobsAt(concurrency), concurrency,
+                DEFAULT_QUEUE, QUEUE, warmUp(options.warmup()), PATH, pools(workers));
     }
 }

@@ -6,9 +6,9 @@ import java.util.function.Function;
 
 /**
  * The job-control and feature tables as both reports show them, in order: per priority, delayed jobs, idle CPU,
- * cancel, notify, schedules, workflow, concurrency limits, mixed features, queues. The console prints each table under its caption;
- * {@code report.html} puts a section's heading first and adds its HTML note to each caption. A section is left out when
- * no run has its figures.
+ * cancel, notify, schedules, workflow, concurrency limits, mixed features, queues. The console prints each table under
+ * its caption; {@code report.html} puts a section's heading first and adds its HTML note to each caption. A section is
+ * left out when no run has its figures.
  */
 final class ReportSections {
 

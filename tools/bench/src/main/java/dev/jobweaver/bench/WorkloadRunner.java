@@ -160,8 +160,18 @@ public final class WorkloadRunner {
             }
 
             @Override
+            public void warmUp(String label, int count, int concurrency, IntFunction<Control> controls) {
+                closedLoop(label, count, concurrency, i -> JobKind.NOOP, controls, false);
+            }
+
+            @Override
             public Map<String, Long> runsByWorker(List<UUID> jobs) {
                 return db.executionsByWorker(jobs);
+            }
+
+            @Override
+            public Set<String> sampled() {
+                return Set.copyOf(platform.instances().stream().map(PlatformState.Instance::name).toList());
             }
         }, out);
     }

@@ -31,7 +31,7 @@ class QueuesBenchTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path CWD = Path.of("/r");
 
-    /** The answer of a platform started with {@code --pool bench}: the standard worker on default, the pool on bench. */
+    /** What a platform started with {@code --pool bench} answers: the standard worker on default, the pool on bench. */
     static final String BOTH = "{\"queues\":[{\"name\":\"bench\",\"pending\":0,\"running\":0,\"oldestPendingAgeMs\":0,"
             + "\"workers\":[{\"id\":\"worker-bench\",\"types\":[\"SIMULATION\",\"TRANSCODE\"],\"capacity\":32,"
             + "\"lastSeenAt\":\"2026-12-01T10:00:00Z\"}]},{\"name\":\"default\",\"pending\":3,\"running\":1,"
@@ -217,8 +217,19 @@ class QueuesBenchTest {
         }
 
         @Override
+        public void warmUp(String label, int count, int concurrency, IntFunction<Control> controls) {
+            sent.add(label + ": " + count + " to " + controls.apply(0).queue() + ", " + controls.apply(1).queue()
+                    + ", " + concurrency + " in flight");
+        }
+
+        @Override
         public Map<String, Long> runsByWorker(List<UUID> jobs) {
             return rows(jobs);
+        }
+
+        @Override
+        public Set<String> sampled() {
+            return Set.of("api-service", "scheduler-service", "worker-1");
         }
     }
 
@@ -227,21 +238,36 @@ class QueuesBenchTest {
         Fake jobs = new Fake(i -> i % 2 == 0 ? "worker-1" : "worker-bench");
         WorkloadResult result = bench(jobs, 200, BOTH).run(new BenchOptions.Run(Workload.QUEUES, 64, "queues"));
         assertThat(api.requests).containsExactly("GET /api/queues ", "GET /api/queues ");
-        assertThat(jobs.sent).hasSize(6);
-        assertThat(jobs.sent.get(0)).endsWith(",\"queue\":\"default\"}");
-        assertThat(jobs.sent.get(1)).endsWith(",\"queue\":\"bench\"}");
+        assertThat(jobs.sent).hasSize(7);
+        // the pool is warmed by jobs sent as the measured ones, as the bench's warm-up warmed the standard worker
+        assertThat(jobs.sent.get(0)).isEqualTo("queues warm-up: 8000 to default, bench, 64 in flight");
+        assertThat(jobs.sent.get(1)).endsWith(",\"queue\":\"default\"}");
+        assertThat(jobs.sent.get(2)).endsWith(",\"queue\":\"bench\"}");
         assertThat(result.available()).isTrue();
         assertThat(result.queues().runs()).isEqualTo(6);
         assertThat(result.correctness().summary()).isEqualTo("12/12 as expected, 0 lost, 0 duplicated, 0 unexpected");
         assertThat(result.note()).startsWith("6 no-op jobs, 64 in flight, sent to queue default and queue bench by "
-                + "turns;").contains("(default: worker-1; bench: worker-bench)");
+                + "turns, after 8000 unreported ones sent so;").contains("(default: worker-1; bench: "
+                + "worker-bench)");
+        // the pool is not in platform.properties: its CPU is missing from CPU per job, and the note says so
+        assertThat(result.note()).endsWith("workers worker-bench are not among the instances in platform.properties, "
+                + "so their CPU and RSS are not sampled: CPU per job and its ceiling leave them out");
+    }
+
+    @Test
+    void thePoolIsWarmedAsThePlatformWasUnlessAColdPlatformIsAskedFor() {
+        assertThat(QueuesBench.warmUp(BenchOptions.AUTO_WARMUP)).isEqualTo(QueuesBench.WARM_UP_JOBS)
+                .isEqualTo(8_000);
+        assertThat(QueuesBench.warmUp(0)).isZero();
+        assertThat(QueuesBench.warmUp(1_500)).isEqualTo(1_500);
+        assertThat(BenchOptions.parse(List.of("queues", "--warmup", "0"), CWD).warmup()).isZero();
     }
 
     @Test
     void aWorkerThatJoinedAQueueDuringTheRunIsAmongItsWorkers() throws IOException {
         // a second pool worker only the read after the jobs lists
-        String after = BOTH.replace("[{\"id\":\"worker-bench\"", "[{\"id\":\"worker-bench-2\",\"types\":[\"SIMULATION\"]},"
-                + "{\"id\":\"worker-bench\"");
+        String after = BOTH.replace("[{\"id\":\"worker-bench\"",
+                "[{\"id\":\"worker-bench-2\",\"types\":[\"SIMULATION\"]},{\"id\":\"worker-bench\"");
         Fake jobs = new Fake(i -> i % 2 == 0 ? "worker-1" : i == 3 ? "worker-bench-2" : "worker-bench");
         WorkloadResult result = bench(jobs, 200, BOTH, after).run(new BenchOptions.Run(Workload.QUEUES, 64, "queues"));
         assertThat(result.queues().queue("bench").workers()).containsExactly("worker-bench", "worker-bench-2");
