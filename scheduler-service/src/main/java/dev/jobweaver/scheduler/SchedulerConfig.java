@@ -172,6 +172,14 @@ public interface SchedulerConfig {
         /** Expired leases handled per sweep transaction. */
         @WithDefault("50")
         int sweepBatchSize();
+
+        /**
+         * How long after this instance's start it expires no lease. Outcomes that came while no scheduler ran wait in
+         * Kafka, and its consumers apply them within this: a lease that ran out meanwhile says nothing yet about its
+         * worker. 0 sweeps at once.
+         */
+        @WithDefault("30s")
+        Duration sweepAfterStart();
     }
 
     /** Metrics settings. */

@@ -24,6 +24,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,8 @@ public class LeaseSweeper {
      * running fails on the closing pool, which is no news.
      */
     private volatile boolean stopping;
+    /** When this instance began: no lease is expired before {@code lease.sweep-after-start} has passed since. */
+    private final Instant started = Instant.now();
 
     /**
      * Every sweep interval, on the event loop. A tick while the previous sweep's {@code Uni} has not completed is
@@ -63,6 +66,9 @@ public class LeaseSweeper {
     @Scheduled(every = "${jobweaver.scheduler.lease.sweep-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledSweep() {
+        if (justStarted(Instant.now(), started, config.lease().sweepAfterStart())) {
+            return Uni.createFrom().voidItem();
+        }
         return sweepAll()
                 .onFailure().invoke(e -> {
                     if (stopping) {
@@ -74,6 +80,15 @@ public class LeaseSweeper {
                 })
                 .onFailure().recoverWithNull()
                 .replaceWithVoid();
+    }
+
+    /**
+     * Whether an instance that began at {@code started} is still within {@code sweepAfterStart} of it at {@code now}:
+     * the outcomes that waited for it in Kafka while no scheduler ran (a restart, a crash) are being applied, and a
+     * lease that expired meanwhile is no sign of a lost run until they are.
+     */
+    static boolean justStarted(Instant now, Instant started, Duration sweepAfterStart) {
+        return now.isBefore(started.plus(sweepAfterStart));
     }
 
     void stopping(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {
