@@ -230,7 +230,9 @@ final class QueuesBench {
         }
         QueueRuns figures = QueueRuns.of(QUEUES, DEFAULT_QUEUE, burst.jobs(), workers, jobs::runsByWorker);
         Set<String> unsampled = new TreeSet<>();
-        workers.values().forEach(unsampled::addAll);
+        for (String queue : QUEUES) {
+            unsampled.addAll(workers.getOrDefault(queue, Set.of()));
+        }
         unsampled.removeAll(jobs.sampled());
         if (!unsampled.isEmpty()) {
             notes.add("workers " + String.join(", ", unsampled) + " are not among the instances in "

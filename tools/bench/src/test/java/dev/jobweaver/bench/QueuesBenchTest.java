@@ -236,7 +236,10 @@ class QueuesBenchTest {
     @Test
     void onAPlatformWithBothPoolsItSendsTheJobsAndJudgesTheirRuns() throws IOException {
         Fake jobs = new Fake(i -> i % 2 == 0 ? "worker-1" : "worker-bench");
-        WorkloadResult result = bench(jobs, 200, BOTH).run(new BenchOptions.Run(Workload.QUEUES, 64, "queues"));
+        // a worker of a queue the jobs do not go to: neither judged nor named among the workers not sampled
+        String withOther = BOTH.replace("]}]}", "]},{\"name\":\"images\",\"workers\":[{\"id\":\"resizer\","
+                + "\"types\":[\"image.resize\"]}]}]}");
+        WorkloadResult result = bench(jobs, 200, withOther).run(new BenchOptions.Run(Workload.QUEUES, 64, "queues"));
         assertThat(api.requests).containsExactly("GET /api/queues ", "GET /api/queues ");
         assertThat(jobs.sent).hasSize(7);
         // the pool is warmed by jobs sent as the measured ones, as the bench's warm-up warmed the standard worker
