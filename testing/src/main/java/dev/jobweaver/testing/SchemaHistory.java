@@ -46,10 +46,9 @@ public final class SchemaHistory {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         try {
             String version = declared(loader.getResource("application.properties"));
-            for (URL source : Collections.list(loader.getResources("META-INF/microprofile-config.properties"))) {
-                if (version == null) {
-                    version = declared(source);
-                }
+            var sources = Collections.list(loader.getResources("META-INF/microprofile-config.properties")).iterator();
+            while (version == null && sources.hasNext()) {
+                version = declared(sources.next());
             }
             if (version == null) {
                 throw new IllegalStateException(SchemaGuard.VERSION + " is set neither in application.properties nor"

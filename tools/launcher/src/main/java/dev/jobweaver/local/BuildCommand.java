@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
             "Without --native the jobweaver script runs ./mvnw install, tests skipped.",
             "",
             "With --native each service is built with Maven's native profile "
-                    + "(./mvnw package -Pnative -pl SERVICE -am), one after another, 5-9 minutes and 3-5 GB each; each one's build time and executable size are "
+                    + "(./mvnw package -Pnative -pl SERVICE -am), one after another, 5-18 minutes and 5-8 GB each; each one's build time and executable size are "
                     + "printed. The executables are SERVICE/target/jobweaver-SERVICE-1.0.0-SNAPSHOT-runner, which "
                     + "./jobweaver up --native runs.",
             "",

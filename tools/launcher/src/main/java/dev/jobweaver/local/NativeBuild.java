@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Builds the services' native executables with Maven's {@code native} profile, one after another (a build takes
- * several minutes and 3-5 GB: two at once would not fit beside the platform on a small machine), and runs the native
+ * several minutes and 5-8 GB: two at once would not fit beside the platform on a small machine), and runs the native
  * test lane. Used by {@code build --native} and {@code test --native}.
  */
 final class NativeBuild {
