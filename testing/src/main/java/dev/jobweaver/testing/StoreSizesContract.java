@@ -6,9 +6,12 @@ import static org.awaitility.Awaitility.await;
 import dev.jobweaver.common.metrics.StoreSizes;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.restassured.RestAssured;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.sqlclient.DatabaseException;
 import jakarta.enterprise.inject.spi.CDI;
 import java.time.Duration;
 import java.util.Map;
@@ -21,7 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A service's table and index size gauges ({@link StoreSizes}) cover every table of its schema, with the figures
  * PostgreSQL gives, and follow the tables: one created after the start gets its series, grows with its rows, and loses
- * its series when dropped, with no change to the service. The service's test profile refreshes them every second.
+ * its series when dropped, with no change to the service; and a table under an exclusive lock fails a refresh within
+ * its lock timeout rather than holding the connection. The service's test profile refreshes them every second.
  *
  * <p>Each service runs it with a subclass that carries {@code @QuarkusTest} and {@link JobWeaverTest} and names a
  * table of its migrations.
@@ -114,6 +118,33 @@ public abstract class StoreSizesContract {
             assertThat(figures(StoreSizes.TABLE)).doesNotContainKey(table);
             assertThat(figures(StoreSizes.INDEX)).doesNotContainKey(table);
         });
+    }
+
+    @Test
+    public void aTableLockedExclusivelyFailsTheRefreshQuicklyInsteadOfHoldingItsConnection() {
+        String table = "store_sizes_locked_" + UUID.randomUUID().toString().replace("-", "");
+        execute("CREATE TABLE " + table + " (id bigint PRIMARY KEY)");
+        SqlConnection holder = pool().getConnection().await().atMost(QUERY);
+        try {
+            // a migration's hold on a table: the size functions' share lock waits for it
+            holder.query("BEGIN").execute().await().atMost(QUERY);
+            holder.query("LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE").execute().await().atMost(QUERY);
+            StoreSizes sizes = new StoreSizes(new SimpleMeterRegistry(), pool());
+
+            long start = System.nanoTime();
+            Throwable failure = sizes.refresh().onItem().<Throwable>transform(ignored -> null)
+                    .onFailure().recoverWithItem(e -> e).await().atMost(QUERY);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            // SQL state 55P03: lock_not_available, the lock timeout
+            assertThat(failure).isInstanceOf(DatabaseException.class);
+            assertThat(((DatabaseException) failure).getSqlState()).isEqualTo("55P03");
+            assertThat(took).isLessThan(Duration.ofSeconds(10));
+        } finally {
+            holder.query("ROLLBACK").execute().await().atMost(QUERY);
+            holder.close().await().atMost(QUERY);
+            execute("DROP TABLE IF EXISTS " + table);
+        }
     }
 
     /** The gauge {@code name}'s figure of every table that has one. */
