@@ -34,7 +34,7 @@ public abstract class StoreSizesContract {
 
     /** PostgreSQL's page: every relation's size is a whole number of them. */
     private static final long PAGE = 8192;
-    private static final Duration REFRESHED = Duration.ofSeconds(20);
+    private static final Duration REFRESHED = Duration.ofSeconds(30);
     private static final Duration QUERY = Duration.ofSeconds(30);
 
     private final String migratedTable;
