@@ -207,6 +207,14 @@ public interface SchedulerConfig {
         Duration backlogRefreshInterval();
 
         /**
+         * Period at which the table and index sizes ({@code jobweaver_store_table_bytes},
+         * {@code jobweaver_store_index_bytes}) are read again: one catalog query for all tables. Tables grow over
+         * hours, so a minute loses nothing the alerts look at.
+         */
+        @WithDefault("60s")
+        Duration storeSizesRefreshInterval();
+
+        /**
          * Tenants given series of their own by the backlog gauges: those with the deepest backlogs; the others are
          * summed under {@code tenant="other"}, so that a platform with many tenants cannot flood Prometheus.
          */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.jobweaver.common.metrics.StoreSizes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class MonitoringTest {
     static final Set<String> ALERTS = Set.of("JobWeaverBacklogHigh", "JobWeaverJobsWaitingLong", "JobWeaverNoProgress",
             "JobWeaverDeadLetters", "JobWeaverErrorRateHigh", "JobWeaverConsumerLagGrowing",
             "JobWeaverQueueWithoutWorkers", "JobWeaverQuarantinedRecords", "JobWeaverWebhookDeliveriesGivenUp",
-            "JobWeaverCommittedOffsetStuck");
+            "JobWeaverCommittedOffsetStuck", "JobWeaverTableGrowing", "JobWeaverTableSizeForecast");
     /**
      * The metrics each alert of the platform's trouble reads, exactly: a renamed metric, or an expression that reads
      * another, fails here before it silences the alert.
@@ -42,7 +43,9 @@ class MonitoringTest {
             "JobWeaverCommittedOffsetStuck", Set.of("jobweaver_worker_committed_offset_lag",
                     "jobweaver_worker_committed_offset"),
             "JobWeaverWebhookDeliveriesGivenUp", Set.of("jobweaver_webhook_deliveries_total"),
-            "JobWeaverJobsWaitingLong", Set.of("jobweaver_jobs_pending_oldest_age_seconds"));
+            "JobWeaverJobsWaitingLong", Set.of("jobweaver_jobs_pending_oldest_age_seconds"),
+            "JobWeaverTableGrowing", Set.of("jobweaver_store_table_bytes", "jobweaver_store_index_bytes"),
+            "JobWeaverTableSizeForecast", Set.of("jobweaver_store_table_bytes", "jobweaver_store_index_bytes"));
     private static final Pattern DURATION = Pattern.compile("([0-9]+(ms|s|m|h|d|w|y))+");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static List<JsonNode> rendered;
@@ -192,6 +195,20 @@ class MonitoringTest {
         }
         // the given-up deliveries only, not every delivery's outcome
         assertThat(alerts.get("JobWeaverWebhookDeliveriesGivenUp")).contains("outcome=\"given-up\"");
+    }
+
+    @Test
+    void theStoreAlertsReadTheGaugesTheServicesRegisterPerTableOfEachService() throws IOException {
+        // the names the API and the scheduler register (Micrometer's dots as underscores; "bytes" is their unit)
+        Set<String> registered = Set.of(StoreSizes.TABLE.replace('.', '_'), StoreSizes.INDEX.replace('.', '_'));
+        for (String alert : List.of("JobWeaverTableGrowing", "JobWeaverTableSizeForecast")) {
+            assertThat(ALERT_METRICS.get(alert)).as(alert).isEqualTo(registered);
+            String expr = rules().stream().filter(rule -> rule.path("alert").asText().equals(alert)).findFirst()
+                    .orElseThrow().path("expr").asText();
+            // every replica of a service reports the same figures, and two services may have a table of one name
+            assertThat(expr).as(alert).contains("max by (namespace, job, table)")
+                    .doesNotContain("sum(", "sum by");
+        }
     }
 
     @Test
