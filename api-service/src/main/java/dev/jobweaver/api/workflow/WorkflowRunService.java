@@ -32,10 +32,11 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Starts, reads, cancels and retries workflow runs. A start stores the run ({@code PENDING}, every node {@code WAITING}) with
- * the workflow's latest version and, once committed, publishes its {@code START} to the scheduler without the caller
- * waiting; a cancel likewise its {@code CANCEL}. The run's row is the outbox of both ({@link RunAsks}), so what Kafka
- * does not acknowledge the republisher publishes later.
+ * Starts, reads, cancels and retries workflow runs. A start stores the run ({@code PENDING}, every node
+ * {@code WAITING}) with the workflow's latest version and, once committed, publishes its {@code START} to the scheduler
+ * without the caller waiting; a cancel likewise its {@code CANCEL}. The run's row is the outbox of both
+ * ({@link RunAsks}), so what Kafka does not acknowledge the republisher publishes later. A retry is published under the
+ * run's lock and answered once Kafka acknowledged it, as a dead letter's requeue is.
  *
  * <p>Each run has its own span, "workflow run", a child of the caller's context: its trace is the run's one trace, and
  * its {@code traceparent} (stored with the run) is the parent of every node job's span. Methods return {@code Uni}s to
