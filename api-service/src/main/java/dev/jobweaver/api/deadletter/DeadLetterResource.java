@@ -113,8 +113,9 @@ public class DeadLetterResource {
             + " numbered on from the last: the scheduler sets it PENDING, due at once, with its retries counted from 0."
             + " An optional body gives it a new payload (checked as POST /api/jobs checks a payload of the job's type)"
             + " and a new maxRetryCount (0..10); without one it keeps its own. 202 with the dead letter, REQUEUED, once"
-            + " Kafka acknowledged the command. Only an OPEN dead letter, and not a workflow node's job: a node runs"
-            + " again in a new run of its workflow.")
+            + " Kafka acknowledged the command. Only an OPEN dead letter. A workflow node's job resumes its run: the"
+            + " node runs again, the nodes its failure skipped wait for it, and an ended run is RUNNING again under"
+            + " its runId.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = RequeueRequest.class)))
     @APIResponse(responseCode = "202", description = "the REQUEUE was handed to the scheduler; the dead letter,"
@@ -124,7 +125,7 @@ public class DeadLetterResource {
             + " JSON or a value of the wrong type (API.MALFORMED_JSON), or a rule broken"
             + " (API.INVALID_DEAD_LETTER_REQUEST); the message names the field")
     @APIResponse(responseCode = "409", description = "the dead letter is not OPEN; the message names its state"
-            + " (API.DEAD_LETTER_NOT_OPEN); or it is a workflow node's job (API.DEAD_LETTER_NOT_REQUEUABLE)")
+            + " (API.DEAD_LETTER_NOT_OPEN)")
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the command in time, or the database"
             + " is unavailable (API.SERVICE_UNAVAILABLE); the dead letter is unchanged, retry after Retry-After"
             + " seconds")
@@ -243,7 +244,6 @@ public class DeadLetterResource {
             case DeadLetterService.Done done -> done.deadLetter();
             case DeadLetterService.Missing missing -> throw notFound(jobId);
             case DeadLetterService.NotOpen notOpen -> throw notOpen(notOpen.deadLetter());
-            case DeadLetterService.WorkflowNode node -> throw workflowNode(node.deadLetter());
         };
     }
 
@@ -252,21 +252,12 @@ public class DeadLetterResource {
         if (stored.state() != DeadLetterState.OPEN) {
             throw notOpen(stored);
         }
-        if (stored.workflowRunId() != null) {
-            throw workflowNode(stored);
-        }
     }
 
     private static ApiException notOpen(StoredDeadLetter stored) {
         return new ApiException(ApiErrorCode.DEAD_LETTER_NOT_OPEN, "the dead letter of job " + stored.jobId() + " is "
                 + stored.state() + "; only an OPEN dead letter can be requeued or discarded",
                 stored.jobId().toString());
-    }
-
-    private static ApiException workflowNode(StoredDeadLetter stored) {
-        return new ApiException(ApiErrorCode.DEAD_LETTER_NOT_REQUEUABLE, "job " + stored.jobId() + " is a node of"
-                + " workflow run " + stored.workflowRunId() + "; a node is run again by a new run of its workflow, not"
-                + " requeued on its own", stored.jobId().toString());
     }
 
     /** The dead letter; 404 when there is none or the caller may not see its tenant, before anything is changed. */

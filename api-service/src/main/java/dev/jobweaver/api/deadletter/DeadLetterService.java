@@ -50,10 +50,6 @@ public class DeadLetterService {
     public record NotOpen(StoredDeadLetter deadLetter) implements Outcome {
     }
 
-    /** The dead letter is a workflow node's job, which is never requeued on its own; nothing changed. */
-    public record WorkflowNode(StoredDeadLetter deadLetter) implements Outcome {
-    }
-
     /**
      * What a bulk requeue did.
      *
@@ -96,7 +92,7 @@ public class DeadLetterService {
     }
 
     /**
-     * Requeues an {@code OPEN} dead letter that is no workflow node's: publishes its {@code REQUEUE} (with
+     * Requeues an {@code OPEN} dead letter: publishes its {@code REQUEUE} (with
      * {@code payload} and {@code maxRetryCount} when not null, already checked against the job's type), then marks it
      * {@code REQUEUED} and writes the new payload into the jobs read model, which shows it from then on. Fails with {@link PublishFailedException}, the row unchanged, when Kafka did not acknowledge
      * the command in time.
@@ -105,7 +101,7 @@ public class DeadLetterService {
     public Uni<Outcome> requeue(UUID jobId, JsonNode payload, Integer maxRetryCount) {
         Instant now = now();
         return Panache.withTransaction(() -> deadLetters.findForUpdate(jobId).chain(row -> {
-            Outcome refused = refusal(row, true);
+            Outcome refused = refusal(row);
             if (refused != null) {
                 return Uni.createFrom().item(refused);
             }
@@ -151,7 +147,7 @@ public class DeadLetterService {
     public Uni<Outcome> discard(UUID jobId, String reason) {
         Instant now = now();
         return Panache.withTransaction(() -> deadLetters.findForUpdate(jobId).map(row -> {
-            Outcome refused = refusal(row, false);
+            Outcome refused = refusal(row);
             if (refused != null) {
                 return refused;
             }
@@ -167,16 +163,13 @@ public class DeadLetterService {
         });
     }
 
-    /** Why {@code row} cannot be reviewed, or null when it can; a node's job is refused a requeue only. */
-    private static Outcome refusal(DeadLetter row, boolean requeue) {
+    /** Why {@code row} cannot be reviewed, or null when it can. */
+    private static Outcome refusal(DeadLetter row) {
         if (row == null) {
             return new Missing();
         }
         if (row.state != DeadLetterState.OPEN) {
             return new NotOpen(StoredDeadLetter.of(row));
-        }
-        if (requeue && row.workflowRunId != null) {
-            return new WorkflowNode(StoredDeadLetter.of(row));
         }
         return null;
     }

@@ -15,7 +15,8 @@ import java.util.UUID;
 public interface RunSubscribers {
 
     /**
-     * A run that has just ended: the progress event that moved it to an end it did not hold.
+     * A run that has just ended: the progress event that moved it to an end (a retried run ends again, at a newer
+     * version).
      *
      * @param version the progress version that ended it
      * @param changedAt when the scheduler reported it

@@ -46,9 +46,10 @@ import org.jboss.logging.Logger;
  *   <li>A node is made into a job exactly once: its id is {@code JobIds.forNode(runId, nodeId)}, and the insert is
  *       idempotent on it ({@code SubmissionStore.insertOnce}), so a redelivered or republished event makes nothing
  *       more. Ready nodes of every event are made, a stale one's too: their jobs were made with it, or are made now.</li>
- *   <li>A run that moves to an end it did not hold ({@code COMPLETED}, {@code FAILED}, {@code CANCELLED}) is told to
- *       the subscriptions to its workflow ({@link RunSubscribers}) in the same transaction: one delivery per
- *       subscription, whose id the end's progress version fixes, so a redelivered event tells nothing more.</li>
+ *   <li>A run that moves to an end ({@code COMPLETED}, {@code FAILED}, {@code CANCELLED}) is told to the subscriptions
+ *       to its workflow ({@link RunSubscribers}) in the same transaction: one delivery per subscription, whose id the
+ *       end's progress version fixes, so a redelivered event tells nothing more. A run retried (or resumed by a
+ *       node's requeue) goes from its end back to {@code RUNNING}, and its next end is told again.</li>
  *   <li>The job goes the way of a submission ({@code PENDING} with its outbox row, its event handed to the relay after
  *       the commit), made from the node's job of the run's version, in the workflow's tenant, its payload with
  *       {@code input} (the run's) and {@code results} (its dependencies'), its origin the node, its trace the run's.</li>
@@ -133,9 +134,10 @@ public class WorkflowProgress {
                 } else if (event.version() > run.progressVersion()) {
                     changes.add(new WorkflowProgressStore.Change(event.runId(), event.status().name(),
                             JsonColumns.write(event.nodes()), event.version(), event.finishedAt()));
-                    // an end the row did not hold: told once (the row is locked, and its version moves past this
-                    // event's); a later report of the same end is not an end again
-                    if (event.status().terminal() && event.status() != run.status()) {
+                    // an end, told once (the row is locked, and its version moves past this event's). A run reports
+                    // an end once and then nothing more, unless it is retried or resumed: so a newer end, even the
+                    // same status as the row's, is the end of the run's next go, and is told again
+                    if (event.status().terminal()) {
                         ended.add(new RunSubscribers.RunEnded(run.id(), run.workflowId(), event.status(),
                                 event.version(), run.traceId(), event.changedAt(), event.finishedAt()));
                     }

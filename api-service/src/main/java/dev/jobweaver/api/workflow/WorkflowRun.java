@@ -14,8 +14,9 @@ import org.hibernate.annotations.ColumnTransformer;
 
 /**
  * A workflow run ({@code workflow_runs}): what a client reads of it, and its own outbox for {@code workflow-runs}.
- * {@code changeVersion} counts what the API asked of the scheduler (1: start, 2: cancel too), {@code publishedVersion}
- * what Kafka acknowledged; {@code progressVersion} is the last {@code workflow-progress} version applied.
+ * {@code changeVersion} counts what the API asked of the scheduler through the row (1: start, 2: cancel too, and one
+ * more for each cancel after a retry), {@code publishedVersion} what Kafka acknowledged; {@code progressVersion} is
+ * the last {@code workflow-progress} version applied.
  */
 @Entity
 @Table(name = "workflow_runs")

@@ -4,14 +4,17 @@ import dev.jobweaver.api.outbox.RowOutbox;
 import dev.jobweaver.api.outbox.RowPublisher;
 import dev.jobweaver.common.event.WorkflowRunEvent;
 import dev.jobweaver.common.messaging.Channels;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.Record;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 
 /**
- * Publishes a run's asks ({@link WorkflowRunEvent} START and CANCEL) to {@code workflow-runs}, keyed by the run's id,
+ * Publishes a run's asks ({@link WorkflowRunEvent} START and CANCEL, and RETRY) to {@code workflow-runs}, keyed by the
+ * run's id,
  * one after the other; once Kafka acknowledged the last, records it in the run's row, which is the outbox
  * ({@link RowOutbox} states the guarantees and threads). START carries the run's {@code traceparent} as its header
  * too, so the scheduler's span joins the run's trace.
@@ -30,6 +33,16 @@ public class WorkflowRunPublisher extends RowPublisher<RunAsks> {
     WorkflowRunPublisher(RowOutbox outbox,
                          @Channel(Channels.WORKFLOW_RUNS_OUT) MutinyEmitter<Record<String, byte[]>> emitter) {
         super(outbox, emitter, WorkflowRunPublisher.class);
+    }
+
+    /**
+     * Sends {@code retry} (a {@code RETRY}, which no row records: the caller waits for it under the run's lock);
+     * completes once Kafka acknowledged it, or fails.
+     */
+    public Uni<Void> retry(WorkflowRunEvent retry) {
+        return send(new Change("the retry of workflow run " + retry.runId(), null, null,
+                List.of(new RowOutbox.Outgoing(retry.runId().toString(), retry, null)),
+                () -> Uni.createFrom().voidItem()));
     }
 
     /** {@code asks} in order; recorded once Kafka acknowledged them all. */

@@ -1,5 +1,6 @@
 package dev.jobweaver.api.workflow;
 
+import dev.jobweaver.api.job.PublishFailedException;
 import dev.jobweaver.api.security.Roles;
 import dev.jobweaver.api.security.Caller;
 import dev.jobweaver.api.security.Callers;
@@ -24,7 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
-/** {@code /api/workflow-runs}: a workflow run's state, as the scheduler last reported it, and its cancel. */
+/** {@code /api/workflow-runs}: a workflow run's state, as the scheduler last reported it, its cancel and retry. */
 @Path("/api/workflow-runs")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "workflows")
@@ -68,6 +69,40 @@ public class WorkflowRunResource {
                                 + " is " + cancel.run().status() + "; only a run that has not ended can be cancelled");
                     }
                     return RestResponse.accepted(WorkflowRunView.of(cancel.run()));
+                });
+    }
+
+    @POST
+    @Path("{runId}/retry")
+    @Operation(summary = "Retry a failed or cancelled workflow run", description = "202 with the run once Kafka"
+            + " acknowledged the retry; the scheduler runs the run's failed and cancelled nodes again (and the nodes"
+            + " that depend on them), each node's job under its own id with its attempts numbered on, and the run"
+            + " shows RUNNING under the same runId once it reported so. No request body.")
+    @APIResponse(responseCode = "202", content = @Content(schema = @Schema(implementation = WorkflowRunView.class)))
+    @APIResponse(responseCode = "409", description = "the run has not ended FAILED or CANCELLED"
+            + " (API.WORKFLOW_RUN_NOT_RETRYABLE)")
+    @APIResponse(responseCode = "503", description = "Kafka did not acknowledge the retry in time, or the database is"
+            + " unavailable (API.SERVICE_UNAVAILABLE); nothing changed, retry later")
+    @RolesAllowed(Roles.OPERATOR)
+    public Uni<RestResponse<WorkflowRunView>> retry(
+            @Parameter(description = "the run's UUID") @PathParam("runId") String id) {
+        UUID runId = rest.uuid("runId", id);
+        // the run's tenant is checked before the retry is asked; a run's tenant never changes
+        // Kafka's silence is told apart from the database's, before the outage mapping sees it
+        return rest.unavailableOnOutage(visible(runId).chain(found -> runs.retry(runId)
+                        .onFailure(PublishFailedException.class).transform(e -> new ApiException(
+                                ApiErrorCode.SERVICE_UNAVAILABLE, "the retry of workflow run " + runId + " was not"
+                                + " acknowledged by Kafka in time (" + e.getMessage() + "); the run is as it was,"
+                                + " retry later", null, rest.retryAfter()))),
+                        "the retry could not be asked")
+                .map(found -> {
+                    WorkflowRunService.Retry retry = RestSupport.found(found, () -> notFound(runId));
+                    if (!retry.asked()) {
+                        throw new ApiException(ApiErrorCode.WORKFLOW_RUN_NOT_RETRYABLE, "workflow run " + runId
+                                + " is " + retry.run().status() + "; only a run that ended FAILED or CANCELLED can be"
+                                + " retried");
+                    }
+                    return RestResponse.accepted(WorkflowRunView.of(retry.run()));
                 });
     }
 

@@ -4,9 +4,12 @@ import dev.jobweaver.api.job.store.JsonColumns;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.api.job.store.JobReadStore;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.api.job.JobApiConfig;
 import dev.jobweaver.api.job.JobCreatedPublisher;
+import dev.jobweaver.api.job.PublishFailedException;
 import dev.jobweaver.api.platform.db.Slice;
 import dev.jobweaver.common.event.WorkflowProgressEvent;
+import dev.jobweaver.common.event.WorkflowRunEvent;
 import dev.jobweaver.common.job.JobIds;
 import dev.jobweaver.common.workflow.NodeStatus;
 import dev.jobweaver.common.workflow.WorkflowRunStatus;
@@ -29,10 +32,11 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Starts, reads and cancels workflow runs. A start stores the run ({@code PENDING}, every node {@code WAITING}) with
- * the workflow's latest version and, once committed, publishes its {@code START} to the scheduler without the caller
- * waiting; a cancel likewise its {@code CANCEL}. The run's row is the outbox of both ({@link RunAsks}), so what Kafka
- * does not acknowledge the republisher publishes later.
+ * Starts, reads, cancels and retries workflow runs. A start stores the run ({@code PENDING}, every node
+ * {@code WAITING}) with the workflow's latest version and, once committed, publishes its {@code START} to the scheduler
+ * without the caller waiting; a cancel likewise its {@code CANCEL}. The run's row is the outbox of both
+ * ({@link RunAsks}), so what Kafka does not acknowledge the republisher publishes later. A retry is published under the
+ * run's lock and answered once Kafka acknowledged it, as a dead letter's requeue is.
  *
  * <p>Each run has its own span, "workflow run", a child of the caller's context: its trace is the run's one trace, and
  * its {@code traceparent} (stored with the run) is the parent of every node job's span. Methods return {@code Uni}s to
@@ -49,6 +53,7 @@ public class WorkflowRunService {
     @Inject Tracer tracer;
     @Inject WorkflowConfig config;
     @Inject JobReadStore jobs;
+    @Inject JobApiConfig commands;
 
     /**
      * A run just started: its id, its trace, and the version it keeps.
@@ -61,6 +66,13 @@ public class WorkflowRunService {
 
     /** What a cancel found: the run as it is after it, and whether it had ended already (then nothing was asked). */
     public record Cancel(StoredRun run, boolean ended) {
+    }
+
+    /**
+     * What a retry found: the run as it was, and whether it was asked (it had ended {@code FAILED} or
+     * {@code CANCELLED}); nothing was asked otherwise.
+     */
+    public record Retry(StoredRun run, boolean asked) {
     }
 
     /**
@@ -280,12 +292,46 @@ public class WorkflowRunService {
                 return Uni.createFrom().item(new CancelAsked(new Cancel(StoredRun.of(run), false), null));
             }
             run.cancelRequested = true;
-            run.changeVersion = RunAsks.CANCELLED;
+            // a cancel after a retry is a change of its own, so that the republisher sends it if its publish fails
+            run.changeVersion = Math.max(RunAsks.CANCELLED, run.changeVersion + 1);
             run.updatedAt = now;
             int published = run.publishedVersion;
             return versions.find(run.workflowId, run.workflowVersion).map(version ->
                     new CancelAsked(new Cancel(StoredRun.of(run), false), RunAsks.of(run, version, published)));
         })).map(asked -> asked == null ? null : publishLater(asked.asks(), asked.cancel()));
+    }
+
+    /**
+     * Asks the scheduler to retry a run that ended {@code FAILED} or {@code CANCELLED}: under the run's lock, publishes
+     * its {@code RETRY} (from the end the row shows, its progress version) and, once Kafka acknowledged it within
+     * {@code jobweaver.api.commands.timeout}, clears the run's cancel (a cancel of the retried run is a new ask) and
+     * commits. The run shows {@code RUNNING} once the scheduler reports it. Fails with {@link PublishFailedException},
+     * the row unchanged, when Kafka did not acknowledge in time; a retry that Kafka stored all the same changes
+     * nothing more than the one the client repeats, since both name the same end. Null when there is no such run;
+     * {@link Retry#asked()} false when it has not ended so (nothing is asked).
+     */
+    @WithSpan("retry workflow run")
+    public Uni<Retry> retry(UUID runId) {
+        Instant now = WorkflowService.now();
+        return Panache.withTransaction(() -> runs.findForUpdate(runId).chain(run -> {
+            if (run == null) {
+                return Uni.createFrom().<Retry>nullItem();
+            }
+            if (run.status != WorkflowRunStatus.FAILED && run.status != WorkflowRunStatus.CANCELLED) {
+                return Uni.createFrom().item(new Retry(StoredRun.of(run), false));
+            }
+            return publisher.retry(WorkflowRunEvent.retry(run.id, run.progressVersion, now))
+                    .ifNoItem().after(commands.commands().timeout()).failWith(() -> new PublishFailedException(
+                            "no answer from Kafka within " + commands.commands().timeout().toMillis() + " ms", null))
+                    .onFailure(e -> !(e instanceof PublishFailedException)).transform(e ->
+                            new PublishFailedException("Kafka did not acknowledge the retry: " + e, e))
+                    .map(sent -> {
+                        StoredRun asked = StoredRun.of(run);
+                        run.cancelRequested = false;
+                        run.updatedAt = now;
+                        return new Retry(asked, true);
+                    });
+        }));
     }
 
     /** {@code answer}, once {@code asks} (null when there is nothing to ask) went to the publisher after the commit. */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * POST /api/dead-letters/{jobId}/requeue: an OPEN dead letter is answered 202, REQUEUED, once its one REQUEUE (with
  * the new payload, normalised, and retry count) is on job-commands; a second requeue is 409 naming its state; a
- * workflow node's job is 409 with no command; a job without a dead letter 404.
+ * workflow node's job is requeued as any job is; a job without a dead letter 404.
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
@@ -114,26 +114,21 @@ class DeadLetterRequeueTest {
     }
 
     @Test
-    void aWorkflowNodesJobIsRefusedWithNoCommand() throws Exception {
-        String jobId = DeadLetters.storeOpen(Instant.now().minusSeconds(30));
-        UUID runId = DeadLetters.makeNode(jobId);
-        Map<String, String> before = DeadLetters.row(jobId);
+    void aWorkflowNodesJobIsRequeuedAsAnyJobIs() throws Exception {
+        Instant failedAt = Instant.now().minusSeconds(30).truncatedTo(ChronoUnit.MICROS);
+        String jobId = DeadLetters.storeOpen(failedAt);
+        DeadLetters.makeNode(jobId);
+        String traceId = Jobs.get(jobId).getString("traceId");
 
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_COMMANDS)) {
-            Response plain = DeadLetters.requeue(jobId, null);
-            Response withPayload = DeadLetters.requeue(jobId, "{\"payload\":{\"steps\":[{\"action\":\"LOG\","
-                    + "\"message\":\"x\"}]}}");
+            Response response = DeadLetters.requeue(jobId, null);
 
-            for (Response response : new Response[] {plain, withPayload}) {
-                assertThat(response.statusCode()).as(response.asString()).isEqualTo(409);
-                assertThat(response.jsonPath().getString("errorCode")).isEqualTo("API.DEAD_LETTER_NOT_REQUEUABLE");
-                assertThat(response.jsonPath().getString("message")).contains("workflow run " + runId)
-                        .contains("new run");
-            }
-            assertThat(probe.readToEnd().stream().filter(r -> jobId.equals(r.key())))
-                    .as("no command").isEmpty();
+            // the scheduler requeues the node's job and resumes its run in the same transaction
+            assertThat(response.statusCode()).as(response.asString()).isEqualTo(202);
+            JobCommandEvent command = JobCommands.single(probe, mapper, jobId, JobCommand.REQUEUE, traceId);
+            assertThat(command.failedAt()).as("the failure it requeues").isEqualTo(failedAt);
         }
-        assertThat(DeadLetters.row(jobId)).isEqualTo(before);
+        assertThat(DeadLetters.row(jobId).get("state")).isEqualTo("REQUEUED");
     }
 
     @Test

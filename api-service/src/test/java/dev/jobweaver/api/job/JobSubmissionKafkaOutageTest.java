@@ -4,20 +4,26 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.JobCommands;
 import dev.jobweaver.api.testing.Jobs;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.Workflows;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.workflow.NodeStatus;
+import dev.jobweaver.common.workflow.WorkflowRunStatus;
 import dev.jobweaver.api.testing.Broker;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,12 +39,17 @@ import org.junit.jupiter.api.Test;
  * refuse it), readiness and start-up stay UP, readiness shows the backlog and the broker's state; once Kafka is back, every one of those
  * jobs reaches job-created within seconds (the relay's retry, not the sweeper's age rule), exactly once, and the
  * backlog empties. A cancel or delete, which waits for Kafka, is answered 503 with Retry-After within its timeout,
- * changes nothing and is never published afterwards; retried once Kafka is back, it succeeds. (One class, so that the
+ * changes nothing and is never published afterwards; retried once Kafka is back, it succeeds. A workflow run's retry
+ * is answered 503 likewise, the run as it was (its RETRY may still reach Kafka later: it names the end it retries, so
+ * the one repeated after the outage retries once), and succeeds once Kafka is back. (One class, so that the
  * broker is stopped once for both.)
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
 class JobSubmissionKafkaOutageTest {
+
+    @Inject
+    ObjectMapper mapper;
 
     @Test
     void jobsAcceptedWhileKafkaIsDownArePublishedOnceWhenItIsBack() throws Exception {
@@ -46,6 +57,12 @@ class JobSubmissionKafkaOutageTest {
         String toCancel = Jobs.submitOne();
         String toDelete = Jobs.submitOne();
         JobCommands.setStatus(toDelete, JobStatus.FAILED);
+        String workflowId = Workflows.createOne();
+        String failedRun = Workflows.start(workflowId, "{}").getString("runId");
+        KafkaProbe.sendAll(List.of(Workflows.progress(mapper, Workflows.progressEvent(UUID.fromString(failedRun),
+                workflowId, 1, WorkflowRunStatus.FAILED, Map.of("extract", NodeStatus.FAILED), List.of()))));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(Workflows.run(failedRun)
+                .getString("status")));
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED);
              KafkaProbe commands = KafkaProbe.atEndOf(Topics.JOB_COMMANDS)) {
             // one accepted and published before the outage, so the producer has live metadata when the broker goes
@@ -86,6 +103,17 @@ class JobSubmissionKafkaOutageTest {
                     awaitCall(cancel);
                     awaitCall(delete);
                 }
+                // a workflow run's retry waits for Kafka too: 503 within the command timeout, the run as it was
+                long started = System.nanoTime();
+                Response retry = given().post("/api/workflow-runs/" + failedRun + "/retry");
+                assertThat(retry.statusCode()).as("retry while Kafka is down: " + retry.asString()).isEqualTo(503);
+                assertThat(retry.jsonPath().getString("errorCode")).isEqualTo("API.SERVICE_UNAVAILABLE");
+                assertThat(retry.jsonPath().getString("message")).contains("retry of workflow run " + failedRun)
+                        .contains("Kafka");
+                assertThat(retry.header("Retry-After")).isEqualTo("5");
+                assertThat((System.nanoTime() - started) / 1_000_000).as("within the command timeout")
+                        .isLessThan(8_000L);
+                assertThat(Workflows.run(failedRun).getString("status")).isEqualTo("FAILED");
                 assertThat(Jobs.get(toCancel).getString("status")).isEqualTo("PENDING");
                 assertThat(Jobs.get(toDelete).getString("status")).as("a delete refused deletes nothing")
                         .isEqualTo("FAILED");
@@ -119,6 +147,8 @@ class JobSubmissionKafkaOutageTest {
         assertThat(String.valueOf(relay().get("kafka"))).startsWith("reachable");
         assertThat(JobCommands.cancel(toCancel).statusCode()).as("a cancel retried once Kafka is back").isEqualTo(202);
         assertThat(JobCommands.delete(toDelete).statusCode()).as("a delete retried once Kafka is back").isEqualTo(204);
+        assertThat(given().post("/api/workflow-runs/" + failedRun + "/retry").statusCode())
+                .as("a run's retry repeated once Kafka is back").isEqualTo(202);
     }
 
     /** {@code command} of {@code jobId} while Kafka is down: 503 with Retry-After within the command timeout (5 s). */

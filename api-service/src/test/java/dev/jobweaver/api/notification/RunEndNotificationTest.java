@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A subscription to a workflow hears the end of each of its runs ({@code workflow.completed}, {@code workflow.failed},
  * {@code workflow.cancelled}) it asked for, as a signed webhook through the deliveries' pipeline: exactly one delivery
- * per subscription and end, even when the scheduler's progress event that ends the run is consumed twice. The run's
+ * per subscription and end, even when the scheduler's progress event that ends the run is consumed twice; a run
+ * retried tells each of its ends. The run's
  * status is driven by publishing the scheduler's progress events on {@code workflow-progress}.
  */
 @QuarkusTest
@@ -86,6 +87,29 @@ class RunEndNotificationTest extends DeliveryTestSupport {
                 .extracting(WebhookReceiver.Received::type).containsExactly("workflow.failed");
         List<Map<String, Object>> log = Subscriptions.log(both);
         assertThat(log).extracting(line -> line.get("runId")).contains(completed.toString(), failed.toString());
+    }
+
+    @Test
+    void aRetriedRunTellsEachOfItsEnds() throws Exception {
+        String workflowId = Workflows.createOne();
+        Subscriptions.subscribe(receiver, "ends", "workflowId", workflowId, "workflow.completed", "workflow.failed");
+        UUID run = startedRun(workflowId);
+
+        report(run, workflowId, 1, WorkflowRunStatus.FAILED, 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.count("ends", "workflow.failed") >= 1);
+        // retried, and it fails again: its RUNNING (version 2) superseded in the poll that brings the new end, so the
+        // row shows FAILED before and after; the end consumed twice
+        report(run, workflowId, 3, WorkflowRunStatus.FAILED, 2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.count("ends", "workflow.failed") >= 2);
+        // retried again, and it completes
+        report(run, workflowId, 4, WorkflowRunStatus.RUNNING, 1);
+        report(run, workflowId, 5, WorkflowRunStatus.COMPLETED, 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.count("ends", "workflow.completed") >= 1);
+
+        Thread.sleep(1500); // a second delivery of any end would have come by now
+        assertThat(receiver.receivedBy("ends")).extracting(WebhookReceiver.Received::type)
+                .containsExactlyInAnyOrder("workflow.failed", "workflow.failed", "workflow.completed");
+        assertThat(Workflows.run(run.toString()).getString("status")).isEqualTo("COMPLETED");
     }
 
     @Test

@@ -105,6 +105,7 @@ public final class AccessTable {
             row("GET", "/api/workflows/{id}/runs", Roles.VIEWER, Tenancy.OWN),
             row("GET", "/api/workflow-runs/{runId}", Roles.VIEWER, Tenancy.OWN),
             row("POST", "/api/workflow-runs/{runId}/cancel", Roles.OPERATOR, Tenancy.OWN),
+            row("POST", "/api/workflow-runs/{runId}/retry", Roles.OPERATOR, Tenancy.OWN),
 
             row("POST", "/api/hooks", Roles.OPERATOR, Tenancy.OWN),
             row("GET", "/api/hooks", Roles.VIEWER, Tenancy.OWN),

@@ -128,6 +128,8 @@ class TenantIsolationTest {
         assertNotFound(send(operatorB, "GET", "/api/workflow-runs/" + runId, null), "API.WORKFLOW_RUN_NOT_FOUND");
         assertNotFound(send(operatorB, "POST", "/api/workflow-runs/" + runId + "/cancel", null),
                 "API.WORKFLOW_RUN_NOT_FOUND");
+        assertNotFound(send(operatorB, "POST", "/api/workflow-runs/" + runId + "/retry", null),
+                "API.WORKFLOW_RUN_NOT_FOUND");
         assertNotFound(send(operatorB, "DELETE", path, null), "API.WORKFLOW_NOT_FOUND");
         assertThat(listed(operatorB, "/api/workflows", "workflows.id")).doesNotContain(id);
         assertTenantForbidden(send(operatorB, "POST", "/api/workflows",
@@ -137,6 +139,9 @@ class TenantIsolationTest {
         assertThat(send(operatorA, "GET", path + "/runs", null).jsonPath().getList("runs.runId", String.class))
                 .containsExactly(runId);
         assertThat(send(operatorA, "GET", "/api/workflow-runs/" + runId, null).statusCode()).isEqualTo(200);
+        // A reaches its own run: a retry of a run that has not ended is the run's own 409, not a 404
+        assertThat(send(operatorA, "POST", "/api/workflow-runs/" + runId + "/retry", null).jsonPath()
+                .getString("errorCode")).isEqualTo("API.WORKFLOW_RUN_NOT_RETRYABLE");
         assertThat(listed(operatorA, "/api/workflows", "workflows.id")).containsExactly(id);
         Response replaced = send(admin, "PUT", path, WORKFLOW.formatted(""));
         assertThat(replaced.statusCode()).as(replaced.asString()).isEqualTo(200);

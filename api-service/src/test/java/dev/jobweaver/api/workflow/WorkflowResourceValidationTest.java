@@ -38,9 +38,9 @@ class WorkflowResourceValidationTest {
             .putJson("/api/workflows/{id}", Workflows.VALID).delete("/api/workflows/{id}")
             .postJson("/api/workflows/{id}/runs", "{}").get("/api/workflows/{id}/runs");
 
-    /** GET and cancel one run. */
+    /** GET, cancel and retry one run. */
     private static final Endpoints RUN_ENDPOINTS = new Endpoints().get("/api/workflow-runs/{id}")
-            .post("/api/workflow-runs/{id}/cancel");
+            .post("/api/workflow-runs/{id}/cancel").post("/api/workflow-runs/{id}/retry");
 
     static Stream<Arguments> rules() {
         return Stream.of(

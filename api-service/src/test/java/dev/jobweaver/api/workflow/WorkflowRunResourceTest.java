@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A run starts with the workflow's latest version, is one trace (its own span, a child of the client's traceparent),
  * puts its START with its version's graph on {@code workflow-runs}, keeps its version after a PUT, and is cancelled
- * through the same outbox; a run that has ended cannot be.
+ * through the same outbox; a run that has ended cannot be. A run that ended FAILED or CANCELLED is retried: its RETRY,
+ * naming the end it retries, is on {@code workflow-runs} before the 202; any other run's retry is a 409.
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_api")
@@ -161,6 +162,85 @@ class WorkflowRunResourceTest {
         assertThat(refused.jsonPath().getString("errorCode")).isEqualTo("API.WORKFLOW_RUN_NOT_CANCELLABLE");
         assertThat(refused.jsonPath().getString("message")).contains(ended, "COMPLETED");
         assertThat(Workflows.run(ended).getBoolean("cancelRequested")).isFalse();
+    }
+
+    @Test
+    void aFailedOrCancelledRunIsRetriedFromTheEndItShows() throws Exception {
+        String workflowId = Workflows.createOne();
+        String failed = Workflows.start(workflowId, "{}").getString("runId");
+        report(failed, workflowId, 3, WorkflowRunStatus.FAILED, Map.of("extract", NodeStatus.FAILED));
+        String cancelled = Workflows.start(workflowId, "{}").getString("runId");
+        assertThat(given().post("/api/workflow-runs/" + cancelled + "/cancel").statusCode()).isEqualTo(202);
+        report(cancelled, workflowId, 2, WorkflowRunStatus.CANCELLED, Map.of("extract", NodeStatus.CANCELLED));
+
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.WORKFLOW_RUNS)) {
+            Response retried = given().post("/api/workflow-runs/" + failed + "/retry");
+            assertThat(retried.statusCode()).as(retried.asString()).isEqualTo(202);
+            assertThat(retried.jsonPath().getString("runId")).isEqualTo(failed);
+            assertThat(retried.jsonPath().getString("status")).as("until the scheduler reports it")
+                    .isEqualTo("FAILED");
+            Response again = given().post("/api/workflow-runs/" + cancelled + "/retry");
+            assertThat(again.statusCode()).as(again.asString()).isEqualTo(202);
+
+            // published before the answer: on the topic at once, keyed by the run, naming the end it retries
+            List<WorkflowRunEvent> asked = probe.readToEnd().stream()
+                    .filter(r -> r.key().equals(failed) || r.key().equals(cancelled))
+                    .map(this::read).filter(e -> e.kind() != WorkflowRunEvent.Kind.START).toList();
+            // the two runs' records may be on different partitions: in no particular order
+            assertThat(asked).extracting(e -> e.kind() + " " + e.runId() + " from " + e.progressVersion())
+                    .containsExactlyInAnyOrder("RETRY " + failed + " from 3", "RETRY " + cancelled + " from 2");
+        }
+        assertThat(Workflows.run(cancelled).getBoolean("cancelRequested"))
+                .as("a cancel of the retried run is a new ask").isFalse();
+        // the retried run shows RUNNING once the scheduler reports it, and can be cancelled again
+        report(cancelled, workflowId, 3, WorkflowRunStatus.RUNNING, Map.of("extract", NodeStatus.PENDING));
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.WORKFLOW_RUNS)) {
+            assertThat(given().post("/api/workflow-runs/" + cancelled + "/cancel").statusCode()).isEqualTo(202);
+            probe.pollUntil(seen -> probe.withKey(cancelled).stream()
+                    .anyMatch(r -> kind(r) == WorkflowRunEvent.Kind.CANCEL), Duration.ofSeconds(30));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> publishedVersion(cancelled) == 3);
+    }
+
+    @Test
+    void aRunThatHasNotEndedFailedOrCancelledIsNotRetried() throws Exception {
+        String workflowId = Workflows.createOne();
+        String pending = Workflows.start(workflowId, "{}").getString("runId");
+        String completed = Workflows.start(workflowId, "{}").getString("runId");
+        report(completed, workflowId, 1, WorkflowRunStatus.COMPLETED, Workflows.NODES.stream()
+                .collect(Collectors.toMap(node -> node, node -> NodeStatus.COMPLETED)));
+
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.WORKFLOW_RUNS)) {
+            for (Map.Entry<String, String> run : Map.of(pending, "PENDING", completed, "COMPLETED").entrySet()) {
+                Response refused = given().post("/api/workflow-runs/" + run.getKey() + "/retry");
+                assertThat(refused.statusCode()).as(refused.asString()).isEqualTo(409);
+                assertThat(refused.jsonPath().getString("errorCode")).isEqualTo("API.WORKFLOW_RUN_NOT_RETRYABLE");
+                assertThat(refused.jsonPath().getString("message")).contains(run.getKey(), run.getValue(),
+                        "FAILED or CANCELLED");
+            }
+            assertThat(probe.readToEnd().stream().filter(r -> (r.key().equals(completed) || r.key().equals(pending))
+                    && kind(r) == WorkflowRunEvent.Kind.RETRY)).as("no retry").isEmpty();
+        }
+        Response unknown = given().post("/api/workflow-runs/" + UUID.randomUUID() + "/retry");
+        assertThat(unknown.statusCode()).as(unknown.asString()).isEqualTo(404);
+        assertThat(unknown.jsonPath().getString("errorCode")).isEqualTo("API.WORKFLOW_RUN_NOT_FOUND");
+    }
+
+    /** Reports run {@code runId} at {@code version} as the scheduler does, and waits until the API shows it. */
+    private void report(String runId, String workflowId, long version, WorkflowRunStatus status,
+                        Map<String, NodeStatus> nodes) {
+        KafkaProbe.sendAll(List.of(Workflows.progress(mapper, Workflows.progressEvent(UUID.fromString(runId),
+                workflowId, version, status, nodes, List.of()))));
+        await().atMost(Duration.ofSeconds(30)).until(() -> status.name().equals(Workflows.run(runId)
+                .getString("status")));
+    }
+
+    private WorkflowRunEvent read(ConsumerRecord<String, byte[]> record) {
+        try {
+            return mapper.readValue(record.value(), WorkflowRunEvent.class);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private WorkflowRunEvent.Kind kind(ConsumerRecord<String, byte[]> record) {

@@ -10,11 +10,14 @@ public enum NodeStatus {
     RUNNING,
     /** Its job completed; its result goes to the nodes that depend on it. */
     COMPLETED,
-    /** Its job failed for good. */
+    /** Its job failed for good (until its run is retried or its dead letter requeued). */
     FAILED,
-    /** Cancelled with its run, or by {@code FAIL_FAST}: it never runs again. */
+    /** Cancelled with its run, or by {@code FAIL_FAST}: it runs again only if its run is retried. */
     CANCELLED,
-    /** Under {@code CONTINUE}, a node it depends on failed, was cancelled or skipped: it never runs. */
+    /**
+     * Under {@code CONTINUE}, a node it depends on failed, was cancelled or skipped: it runs only if its run is retried
+     * or that node's job requeued.
+     */
     SKIPPED;
 
     /** Whether the node has ended. */

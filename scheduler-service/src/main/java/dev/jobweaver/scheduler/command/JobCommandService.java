@@ -74,8 +74,12 @@ import org.jboss.logging.Logger;
  *       {@code PENDING} status is published with the next version. Nothing goes to the workers: they see the next
  *       attempt's run, whose eventId is new. A requeue of a job in any other status (a redelivered requeue finds it
  *       {@code PENDING} or further on), of a failure that is not the job's current one (the command's
- *       {@code failedAt}: a requeue delivered again after the job failed anew), of an unknown job or of a workflow
- *       node's job changes and publishes nothing.
+ *       {@code failedAt}: a requeue delivered again after the job failed anew) or of an unknown job changes and
+ *       publishes nothing. A workflow node's job is requeued the same way, and its run resumes in the same
+ *       transaction (job row locked before its run's, as everywhere): the node waits for its job again, the
+ *       dependents its failure skipped wait again, an ended run is {@code RUNNING} again
+ *       ({@code WorkflowOrchestrator#jobsRequeued}). A node's {@code CANCELLED} job is requeued too when the command
+ *       names no failure: that is its run's retry ({@link JobStateMachine#isNodeRequeueable}).
  *       A new payload that breaks its job type's rules fails the poll with an {@link InvalidRecordException}, so
  *       that the command is quarantined alone and the others of the poll are applied.</li>
  * </ul>
@@ -113,9 +117,7 @@ public class JobCommandService {
         /** A FAILED job became PENDING again, due now, its attempts numbered on. */
         REQUEUED,
         /** A requeue of a job that is not FAILED from the failure it names, or unknown: nothing changed. */
-        NOT_REQUEUEABLE,
-        /** A requeue of a workflow node's job: nothing changed, a node runs again only in a new run. */
-        WORKFLOW_NODE
+        NOT_REQUEUEABLE
     }
 
     /**
@@ -191,6 +193,8 @@ public class JobCommandService {
         Set<UUID> deleted = new LinkedHashSet<>();
         // The jobs requeued by this poll, and whether with a new payload (to be written; else the stored one stays).
         Map<UUID, Boolean> requeued = new LinkedHashMap<>();
+        // The workflow nodes' jobs among them, whose runs resume.
+        Set<UUID> requeuedNodes = new LinkedHashSet<>();
         List<Applied> applied = new ArrayList<>(batch.size());
         List<Uni<Void>> publishes = new ArrayList<>();
         for (Received received : batch) {
@@ -246,10 +250,10 @@ public class JobCommandService {
                             throw new InvalidRecordException(problem);
                         }
                     }
-                    if (job == null || !JobStateMachine.isRequeueable(job, command.failedAt())) {
+                    boolean node = locked.workflowRuns().containsKey(jobId);
+                    if (job == null || !(node ? JobStateMachine.isNodeRequeueable(job, command.failedAt())
+                            : JobStateMachine.isRequeueable(job, command.failedAt()))) {
                         result = Result.NOT_REQUEUEABLE;
-                    } else if (locked.workflowRuns().containsKey(jobId)) {
-                        result = Result.WORKFLOW_NODE;
                     } else {
                         JobExecution next = JobStateMachine.requeue(job,
                                 command.payload() != null ? json(command.payload()) : job.instruction(),
@@ -257,6 +261,9 @@ public class JobCommandService {
                         current.put(jobId, next);
                         changed.put(jobId, next);
                         requeued.put(jobId, command.payload() != null);
+                        if (node) {
+                            requeuedNodes.add(jobId);
+                        }
                         // Only the status: the scheduler applies a requeue alone, workers see the next attempt's run.
                         publishes.add(writer.publish(next, trace));
                         job = next;
@@ -280,10 +287,13 @@ public class JobCommandService {
             JobExecution next = changed.get(id);
             requeues.add(new Requeued(id, next.maxRetries(), newPayload ? next.instruction() : null, next.version()));
         });
-        // A cancelled node job moves its run on in this transaction (WorkflowOrchestrator).
+        // A cancelled node job moves its run on in this transaction, a requeued one resumes it (WorkflowOrchestrator);
+        // a node job requeued then deleted or cancelled in the same poll has no requeue left to resume with.
+        requeuedNodes.removeIf(id -> !current.containsKey(id) || current.get(id).status() != JobStatus.PENDING);
         return updates.writeAll(tx, writes)
                 .chain(() -> updates.writeRequeued(tx, requeues))
                 .chain(() -> t.jobsEnded(changed.values()))
+                .chain(() -> t.jobsRequeued(requeuedNodes))
                 .chain(() -> updates.deleteFinished(tx, deleted))
                 .chain(() -> publishes.isEmpty() ? Uni.createFrom().voidItem()
                         : Uni.join().all(publishes).andFailFast().replaceWithVoid())
@@ -352,13 +362,9 @@ public class JobCommandService {
                 }
                 case NOT_REQUEUEABLE -> {
                     metrics.commandIgnored("requeue");
-                    JobLog.debug(LOG, command.jobId(), traceId, "requeue ignored: job is %s, not FAILED",
+                    JobLog.debug(LOG, command.jobId(), traceId,
+                            "requeue ignored: job is %s, not FAILED from that failure",
                             applied.before() != null ? applied.before() : "unknown");
-                }
-                case WORKFLOW_NODE -> {
-                    metrics.commandIgnored("requeue");
-                    JobLog.info(LOG, command.jobId(), traceId, "requeue ignored: job is a node of workflow run %s,"
-                            + " whose nodes run again only in a new run", applied.workflowRun());
                 }
             }
         }

@@ -15,7 +15,7 @@ import java.time.temporal.ChronoUnit;
 /**
  * The rules of a job's life cycle: {@code PENDING -> RUNNING -> COMPLETED | PENDING (retry) | FAILED}, and
  * {@code PENDING | RUNNING -> CANCELLED} when its client takes it back, and {@code FAILED -> PENDING} when it is
- * requeued.
+ * requeued ({@code CANCELLED -> PENDING} too for a workflow node's job, when its run is retried).
  *
  * <p>Pure functions of the current row and what happened; every transition increments {@code version}, which is
  * also the version of the status event it publishes. Instants come from the caller (the database's clock).
@@ -152,13 +152,13 @@ public final class JobStateMachine {
     }
 
     /**
-     * A {@code FAILED} job run again under its own id: {@code PENDING} and due at {@code now}, its retries counted
-     * again from 0 up to {@code maxRetries}, with {@code instruction} as its payload. Its attempt number stays, so the
-     * next dispatch is numbered after the last attempt; its last error stays until that attempt reports; its lease
-     * and end are cleared.
+     * A {@code FAILED} job (or a workflow node's {@code CANCELLED} one, {@link #isNodeRequeueable}) run again under its
+     * own id: {@code PENDING} and due at {@code now}, its retries counted again from 0 up to {@code maxRetries}, with
+     * {@code instruction} as its payload. Its attempt number stays, so the next dispatch is numbered after the last
+     * attempt; its last error stays until that attempt reports; its lease and end are cleared.
      */
     public static JobExecution requeue(JobExecution job, String instruction, int maxRetries, Instant now) {
-        require(job.status() == JobStatus.FAILED, job, "requeue");
+        require(job.status() == JobStatus.FAILED || job.status() == JobStatus.CANCELLED, job, "requeue");
         return new JobExecution(job.jobId(), job.jobType(), job.traceId(), job.traceparent(), instruction,
                 JobStatus.PENDING, 0, maxRetries, job.attempt(), now, null, job.lastError(), job.createdAt(), now,
                 job.dispatchedAt(), job.startedAt(), null, job.version() + 1, job.control(), null);
@@ -175,6 +175,15 @@ public final class JobStateMachine {
         return job.status() == JobStatus.FAILED
                 && (failedAt == null || job.finishedAt() != null
                         && micros(failedAt).equals(micros(job.finishedAt())));
+    }
+
+    /**
+     * Whether a requeue moves a workflow node's job: as {@link #isRequeueable} (its dead letter requeued), or
+     * {@code CANCELLED} by a command that names no failure, which is how its run's retry runs a cancelled node again
+     * (a client's requeue always names the failure of its dead letter, so it never moves a cancelled job).
+     */
+    public static boolean isNodeRequeueable(JobExecution job, Instant failedAt) {
+        return isRequeueable(job, failedAt) || job.status() == JobStatus.CANCELLED && failedAt == null;
     }
 
     private static Instant micros(Instant instant) {

@@ -66,6 +66,14 @@ public final class Transition {
         return workflows.jobsEnded(tx, ended, workflowRound);
     }
 
+    /**
+     * After the caller requeued them in this transaction: resumes the runs of {@code jobIds}, workflow nodes' jobs
+     * ({@link WorkflowOrchestrator#jobsRequeued}).
+     */
+    public Uni<Void> jobsRequeued(Collection<UUID> jobIds) {
+        return workflows.jobsRequeued(tx, jobIds, workflowRound);
+    }
+
     /** Runs {@code action} once the transaction committed, with the workflow runs' own reports. */
     public void onCommit(Runnable action) {
         workflowRound.onCommit(action);

@@ -7,7 +7,9 @@ import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * The meters of workflow runs: {@code jobweaver_workflow_runs_total{status}} (runs started, and runs ended by how),
+ * The meters of workflow runs: {@code jobweaver_workflow_runs_total{status}} (runs started, runs that ran again
+ * after their end, retried or resumed by a node's requeue, and runs ended by how: a run that ran again counts its
+ * next end too),
  * {@code jobweaver_workflow_nodes_ready_total}, {@code jobweaver_workflow_nodes_results_too_large_total} and
  * {@code jobweaver_workflow_node_jobs_orphaned_total} (node jobs stored {@code CANCELLED} at ingestion: their run had
  * ended or was unknown).
@@ -23,6 +25,7 @@ public class WorkflowMetrics {
     private final Counter completed;
     private final Counter failed;
     private final Counter cancelled;
+    private final Counter retried;
     private final Counter ready;
     private final Counter resultsTooLarge;
     private final Counter orphaned;
@@ -32,6 +35,7 @@ public class WorkflowMetrics {
         this.completed = runs(registry, "completed");
         this.failed = runs(registry, "failed");
         this.cancelled = runs(registry, "cancelled");
+        this.retried = runs(registry, "retried");
         this.ready = Counters.of(registry, "jobweaver.workflow.nodes.ready",
                 "Nodes of workflow runs whose jobs were asked for");
         this.resultsTooLarge = Counters.of(registry, "jobweaver.workflow.nodes.results.too.large",
@@ -42,7 +46,7 @@ public class WorkflowMetrics {
 
     private static Counter runs(MeterRegistry registry, String status) {
         return Counters.of(registry, "jobweaver.workflow.runs",
-                "Workflow runs started, and ended by status", "status", status);
+                "Workflow runs started, run again after their end (retried), and ended by status", "status", status);
     }
 
     public void started() {
@@ -57,6 +61,11 @@ public class WorkflowMetrics {
             case "CANCELLED" -> cancelled.increment();
             default -> throw new IllegalArgumentException("no end: " + status);
         }
+    }
+
+    /** An ended run runs again: retried, or resumed by the requeue of a node's job. */
+    public void retried() {
+        retried.increment();
     }
 
     public void ready(int nodes) {

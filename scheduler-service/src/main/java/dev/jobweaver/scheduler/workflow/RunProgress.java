@@ -29,7 +29,14 @@ import java.util.UUID;
  *   <li>The run ends when every node has: {@code COMPLETED} if every node completed, else {@code FAILED};
  *       a cancel ends it {@code CANCELLED} at once, every node that had not ended {@code CANCELLED}.</li>
  *   <li>Once the run has ended nothing changes it: a job that still ends (its cancel came too late) keeps its own
- *       status, its node keeps the one the run's end gave it.</li>
+ *       status, its node keeps the one the run's end gave it. Only a retry or a node's requeue resumes it.</li>
+ *   <li>A retry ({@link #retry}) of a run that ended {@code FAILED} or {@code CANCELLED}, from the end the client saw,
+ *       runs its failed, cancelled and skipped nodes again: each that has a job waits for it again ({@code PENDING},
+ *       its job requeued under its id), each that has none waits for its dependencies ({@code WAITING}) and is ready
+ *       at once if they all completed; the run is {@code RUNNING} again, under the same runId.</li>
+ *   <li>A node's job requeued ({@link #nodeRequeued}, its dead letter requeued by a client) resumes its node: the node
+ *       waits for its job again, the dependents that its failure skipped or cancelled before they had a job wait
+ *       again (those whose other dependencies have not failed), and an ended run is {@code RUNNING} again.</li>
  * </ul>
  * A node stays {@code PENDING} while its job waits, runs or waits for a retry: the scheduler reports nodes when they
  * become ready and when they end, and the job's own status tells the rest.
@@ -45,7 +52,21 @@ final class RunProgress {
     private final Set<String> changed = new LinkedHashSet<>();
     private final Set<String> ready = new LinkedHashSet<>();
     private final Set<UUID> jobsToCancel = new LinkedHashSet<>();
+    private final Set<UUID> jobsToRequeue = new LinkedHashSet<>();
     private boolean runChanged;
+
+    /** What a retry of the run did ({@link #retry}). */
+    enum Retry {
+        /** The run had ended FAILED or CANCELLED at the version named: its unfinished nodes run again. */
+        RETRIED,
+        /** The run has not ended, or ended COMPLETED, or is unknown: nothing changed. */
+        NOT_RETRYABLE,
+        /**
+         * The run's current end is not the one named (it was retried, or resumed by a node's requeue, since): nothing
+         * changed, so a retry delivered again retries once.
+         */
+        STALE
+    }
 
     RunProgress(WorkflowRun run, List<RunNode> graph) {
         this.run = run;
@@ -87,6 +108,11 @@ final class RunProgress {
     /** The jobs of the nodes cancelled after they became ready. */
     Set<UUID> jobsToCancel() {
         return jobsToCancel;
+    }
+
+    /** The jobs of the nodes that run again under their own id: each is requeued ({@code job-commands}). */
+    Set<UUID> jobsToRequeue() {
+        return jobsToRequeue;
     }
 
     /** Whether anything changed: the run must then be written and its progress published. */
@@ -163,6 +189,97 @@ final class RunProgress {
         return true;
     }
 
+    /** The jobs of the nodes a retry would run again under their own id: those that ended unfinished with a job. */
+    Set<UUID> jobsOfUnfinishedNodes() {
+        Set<UUID> jobs = new LinkedHashSet<>();
+        for (RunNode node : nodes.values()) {
+            if (reruns(node) && node.readyAt() != null) {
+                jobs.add(node.jobId());
+            }
+        }
+        return jobs;
+    }
+
+    /**
+     * A client retried the run from its end reported at {@code fromVersion}. Applies only when the run ended
+     * {@code FAILED} or {@code CANCELLED} and that end is still its current one ({@link Retry#STALE} otherwise).
+     * Every node that ended {@code FAILED}, {@code CANCELLED} or {@code SKIPPED} runs again: one whose job was asked
+     * for waits for that job again ({@code PENDING}, its job in {@link #jobsToRequeue}), unless {@code jobStatuses}
+     * shows the job {@code COMPLETED} (its cancel came too late: the node takes its result); one that never had a job
+     * waits for its dependencies, and is ready at once when they all completed. The run is {@code RUNNING} again.
+     *
+     * @param jobStatuses the current status of the jobs of {@link #jobsOfUnfinishedNodes}, as the scheduler holds
+     *     them; a job it does not hold yet is absent
+     */
+    Retry retry(long fromVersion, Map<UUID, JobStatus> jobStatuses, Instant now) {
+        if (run.status() != WorkflowRunStatus.FAILED && run.status() != WorkflowRunStatus.CANCELLED) {
+            return Retry.NOT_RETRYABLE;
+        }
+        if (run.progressVersion() != fromVersion) {
+            return Retry.STALE;
+        }
+        run = run.with(WorkflowRunStatus.RUNNING, run.progressVersion(), null);
+        runChanged = true;
+        for (RunNode node : List.copyOf(nodes.values())) {
+            if (!reruns(node)) {
+                continue;
+            }
+            if (node.readyAt() == null) {
+                set(node.with(NodeStatus.WAITING, null));
+            } else if (jobStatuses.get(node.jobId()) == JobStatus.COMPLETED) {
+                set(node.with(NodeStatus.COMPLETED, node.readyAt()));
+            } else {
+                set(node.with(NodeStatus.PENDING, node.readyAt()));
+                jobsToRequeue.add(node.jobId());
+            }
+        }
+        readyWaiting(now);
+        finishIfDone(now);
+        return Retry.RETRIED;
+    }
+
+    /**
+     * The job of {@code nodeId} was requeued (a client requeued its dead letter) and runs again under its id: an
+     * ended node waits for it again ({@code PENDING}), its dependents that its end skipped or cancelled before they
+     * had a job wait again when none of their other dependencies failed, was cancelled or skipped (a fixpoint over
+     * its descendants), and an ended run is {@code RUNNING} again. False when that changed nothing: the node has not
+     * ended (a retry of its run made it wait for its job already), or completed, or is unknown.
+     */
+    boolean nodeRequeued(String nodeId, Instant now) {
+        RunNode node = nodes.get(nodeId);
+        if (node == null || !reruns(node)) {
+            return false;
+        }
+        set(node.with(NodeStatus.PENDING, node.readyAt() != null ? node.readyAt() : now));
+        Set<String> descendants = new LinkedHashSet<>();
+        Deque<String> todo = new ArrayDeque<>(dependents.getOrDefault(nodeId, List.of()));
+        while (!todo.isEmpty()) {
+            String d = todo.pop();
+            if (descendants.add(d)) {
+                todo.addAll(dependents.getOrDefault(d, List.of()));
+            }
+        }
+        boolean moved = true;
+        while (moved) {
+            moved = false;
+            for (String id : descendants) {
+                RunNode d = nodes.get(id);
+                boolean blocked = d.status() == NodeStatus.SKIPPED
+                        || d.status() == NodeStatus.CANCELLED && d.readyAt() == null;
+                if (blocked && d.dependsOn().stream().noneMatch(dep -> failedEnd(nodes.get(dep).status()))) {
+                    set(d.with(NodeStatus.WAITING, null));
+                    moved = true;
+                }
+            }
+        }
+        if (run.status().terminal()) {
+            run = run.with(WorkflowRunStatus.RUNNING, run.progressVersion(), null);
+            runChanged = true;
+        }
+        readyWaiting(now);
+        return true;
+    }
+
     /** Takes the next progress version; the run must then be written with it. */
     long nextVersion() {
         run = run.with(run.status(), run.progressVersion() + 1, run.finishedAt());
@@ -210,6 +327,25 @@ final class RunProgress {
         run = run.with(allCompleted ? WorkflowRunStatus.COMPLETED : WorkflowRunStatus.FAILED, run.progressVersion(),
                 now);
         runChanged = true;
+    }
+
+    /** Whether a retry runs {@code node} again: it ended without completing. */
+    private static boolean reruns(RunNode node) {
+        return node.status().terminal() && node.status() != NodeStatus.COMPLETED;
+    }
+
+    private static boolean failedEnd(NodeStatus status) {
+        return status == NodeStatus.FAILED || status == NodeStatus.CANCELLED || status == NodeStatus.SKIPPED;
+    }
+
+    /** Makes ready every {@code WAITING} node whose dependencies all completed. */
+    private void readyWaiting(Instant now) {
+        for (RunNode node : List.copyOf(nodes.values())) {
+            if (node.status() == NodeStatus.WAITING && node.dependsOn().stream()
+                    .allMatch(dep -> nodes.get(dep).status() == NodeStatus.COMPLETED)) {
+                markReady(node, now);
+            }
+        }
     }
 
     private void markReady(RunNode node, Instant now) {

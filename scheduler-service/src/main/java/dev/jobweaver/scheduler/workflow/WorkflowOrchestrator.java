@@ -44,8 +44,8 @@ import java.util.function.ObjLongConsumer;
 import org.jboss.logging.Logger;
 
 /**
- * Drives workflow runs: starts and cancels them ({@code workflow-runs}), and moves them on when their nodes' jobs end,
- * inside the very transaction that records each job's end. No poll: every change of a run is caused by an event that
+ * Drives workflow runs: starts, cancels and retries them ({@code workflow-runs}), and moves them on when their nodes'
+ * jobs end or are requeued, inside the very transaction that records each job's change. No poll: every change of a run is caused by an event that
  * is itself applied under the dual-write rule.
  *
  * <h2>Guarantee</h2>
@@ -59,7 +59,8 @@ import org.jboss.logging.Logger;
  * <h2>Locks</h2>
  * A job's row before its run's, runs in runId order: the callers lock their jobs first, and this class locks no job.
  * The jobs of nodes it cancels are cancelled through {@code job-commands}, by the scheduler's own cancel path in a
- * transaction of its own, rather than locked here: two transactions each holding a job and waiting for the other's
+ * transaction of its own, rather than locked here, and so are the jobs of nodes a retry runs again (requeued by the
+ * requeue path, which then finds their nodes waiting for them already): two transactions each holding a job and waiting for the other's
  * run could otherwise deadlock, and a node's job may not even be ingested yet (the cancel is then kept for it).
  *
  * <h2>Threads</h2>
@@ -154,6 +155,47 @@ public class WorkflowOrchestrator {
     }
 
     /**
+     * In {@code tx}, after the caller requeued them (their rows locked): resumes the runs of those of {@code jobIds}
+     * that are node jobs ({@link RunProgress#nodeRequeued}); a node a retry of its run made wait for its job already
+     * changes nothing. Completes once the runs' changes are written and published.
+     */
+    public Uni<Void> jobsRequeued(SqlConnection tx, Collection<UUID> jobIds, Round round) {
+        if (jobIds.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return repository.nodesOfJobs(tx, jobIds).chain(refs -> {
+            if (refs.isEmpty()) {
+                return Uni.createFrom().voidItem();
+            }
+            Set<UUID> runIds = new TreeSet<>();
+            refs.values().forEach(r -> runIds.add(r.runId()));
+            return repository.lockRuns(tx, runIds).chain(locked -> {
+                Map<UUID, RunProgress> runs = new LinkedHashMap<>();
+                for (UUID jobId : jobIds) {
+                    NodeRef ref = refs.get(jobId);
+                    WorkflowRun run = ref == null ? null : locked.runs().get(ref.runId());
+                    if (run == null || run.isCancelBeforeStart()) {
+                        continue;
+                    }
+                    RunProgress progress = runs.computeIfAbsent(run.runId(),
+                            id -> new RunProgress(run, locked.nodes().getOrDefault(id, List.of())));
+                    WorkflowRunStatus before = progress.run().status();
+                    if (progress.nodeRequeued(ref.nodeId(), locked.now())) {
+                        round.afterCommit.add(() -> {
+                            if (before.terminal()) {
+                                metrics.retried();
+                            }
+                            LOG.infof("workflow run %s: node %s runs again, its job %s requeued (run was %s)",
+                                    run.runId(), ref.nodeId(), jobId, before);
+                        });
+                    }
+                }
+                return settle(tx, runs.values(), locked.now(), "node requeued", round);
+            });
+        });
+    }
+
+    /**
      * Those of the node jobs {@code runOfJob} (jobId to its origin's runId) that must not run: their run has ended (or
      * was cancelled before its START), or their node was cancelled or skipped. Ingestion stores them {@code CANCELLED},
      * as jobs whose cancel came first. A job of a run not stored is no orphan: its START may have published its roots
@@ -174,7 +216,8 @@ public class WorkflowOrchestrator {
     /**
      * Applies a poll of {@code workflow-runs} in one transaction, in order: a START stores its run once and makes its
      * roots ready (a START already stored changes nothing; one whose CANCEL came first makes a cancelled run); a
-     * CANCEL ends a running run {@code CANCELLED} (one before its START is kept). Completes after the commit.
+     * CANCEL ends a running run {@code CANCELLED} (one before its START is kept); a RETRY runs the unfinished nodes of
+     * a run ended {@code FAILED} or {@code CANCELLED} again ({@link RunProgress#retry}). Completes after the commit.
      */
     public Uni<Void> applyAll(List<WorkflowRunEvent> events) {
         if (events.isEmpty()) {
@@ -184,8 +227,11 @@ public class WorkflowOrchestrator {
         return pool.withTransaction(tx -> {
                     Uni<Void> chain = Uni.createFrom().voidItem();
                     for (WorkflowRunEvent event : events) {
-                        chain = chain.chain(() -> event.kind() == WorkflowRunEvent.Kind.START
-                                ? start(tx, event, round) : cancel(tx, event, round));
+                        chain = chain.chain(() -> switch (event.kind()) {
+                            case START -> start(tx, event, round);
+                            case CANCEL -> cancel(tx, event, round);
+                            case RETRY -> retry(tx, event, round);
+                        });
                     }
                     return chain;
                 })
@@ -276,6 +322,43 @@ public class WorkflowOrchestrator {
     }
 
     /**
+     * A client's retry of an ended run: its run locked (no job: their rows are read, not locked, and the jobs to run
+     * again are requeued through {@code job-commands}, which keeps the job-before-run lock order), its unfinished nodes
+     * made to wait again, the change published. A retry of a run that has not ended, ended {@code COMPLETED}, ended
+     * anew since, or is unknown changes nothing.
+     */
+    private Uni<Void> retry(SqlConnection tx, WorkflowRunEvent event, Round round) {
+        return repository.lockRuns(tx, List.of(event.runId())).chain(locked -> {
+            WorkflowRun stored = locked.runs().get(event.runId());
+            if (stored == null || stored.isCancelBeforeStart()) {
+                round.afterCommit.add(() -> LOG.infof("workflow run %s: retry ignored, the run is not known",
+                        event.runId()));
+                return Uni.createFrom().voidItem();
+            }
+            RunProgress progress = new RunProgress(stored, locked.nodes().getOrDefault(stored.runId(), List.of()));
+            Set<UUID> jobs = progress.jobsOfUnfinishedNodes();
+            Uni<Map<UUID, JobStatus>> statuses = jobs.isEmpty() ? Uni.createFrom().item(Map.of())
+                    : repository.endedJobs(tx, jobs);
+            return statuses.chain(byJob -> {
+                RunProgress.Retry verdict = progress.retry(event.progressVersion(), byJob, locked.now());
+                if (verdict != RunProgress.Retry.RETRIED) {
+                    round.afterCommit.add(() -> LOG.infof("workflow run %s: retry from version %d ignored (%s): run"
+                                    + " is %s at version %d", stored.runId(), event.progressVersion(), verdict,
+                            stored.status(), stored.progressVersion()));
+                    return Uni.createFrom().voidItem();
+                }
+                int rerun = progress.changedNodes().size();
+                round.afterCommit.add(() -> {
+                    metrics.retried();
+                    LOG.infof("workflow run %s retried (was %s): %d node(s) run again, %d job(s) requeued",
+                            stored.runId(), stored.status(), rerun, progress.jobsToRequeue().size());
+                });
+                return settle(tx, List.of(progress), locked.now(), "retry", round);
+            });
+        });
+    }
+
+    /**
      * Writes and publishes what {@code runs} changed: the ready nodes with their dependencies' results (over as many
      * records as the bound takes; a node whose own results exceed it fails), the nodes, the run, the cancels of node
      * jobs. Completes when Kafka acknowledged every record.
@@ -316,6 +399,11 @@ public class WorkflowOrchestrator {
                 for (UUID jobId : progress.jobsToCancel()) {
                     publishes.add(publisher.cancelJob(new JobCommandEvent(jobId, JobCommand.CANCEL,
                             progress.run().traceId(), now), trace));
+                }
+                for (UUID jobId : progress.jobsToRequeue()) {
+                    // names no failure: a retry runs a node's job again whether it failed or was cancelled
+                    publishes.add(publisher.requeueJob(JobCommandEvent.requeue(jobId, progress.run().traceId(), now,
+                            null, null, null), progress.run().progressVersion(), trace));
                 }
                 progress.changedNodes().forEach(n -> nodeWrites.add(new NodeWrite(progress.run().runId(), n)));
                 runWrites.add(progress.run());

@@ -16,8 +16,8 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 
 /**
  * Publishes what the orchestration of workflow runs decides: a run's progress on {@code workflow-progress} (keyed by
- * runId, eventId derived from (runId, version)), and the cancel of a node's job on {@code job-commands} (keyed by
- * jobId), which the scheduler's own cancel path applies as it applies a client's.
+ * runId, eventId derived from (runId, version)), and the cancel or requeue of a node's job on {@code job-commands}
+ * (keyed by jobId), which the scheduler's own cancel and requeue paths apply as they apply a client's.
  *
  * <p>Through the scheduler's one producer ({@link Channels#SCHEDULER_EVENTS_OUT}, each record naming its topic). The
  * returned {@link Uni} completes when Kafka acknowledged the record; the caller commits after that.
@@ -37,6 +37,15 @@ public class WorkflowProgressPublisher {
     public Uni<Void> cancelJob(JobCommandEvent command, Context trace) {
         return send(Topics.JOB_COMMANDS, command.jobId(), UUID.nameUUIDFromBytes(("workflow-cancel:"
                 + command.jobId()).getBytes(StandardCharsets.UTF_8)), command, trace);
+    }
+
+    /**
+     * Asks the scheduler's requeue path to run a node's job again, for its run's retry from progress version
+     * {@code version} (the eventId differs between two retries of one run).
+     */
+    public Uni<Void> requeueJob(JobCommandEvent command, long version, Context trace) {
+        return send(Topics.JOB_COMMANDS, command.jobId(), UUID.nameUUIDFromBytes(("workflow-requeue:"
+                + command.jobId() + ":" + version).getBytes(StandardCharsets.UTF_8)), command, trace);
     }
 
     private Uni<Void> send(String topic, UUID key, UUID eventId, Object payload, Context trace) {

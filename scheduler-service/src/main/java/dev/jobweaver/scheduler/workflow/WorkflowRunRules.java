@@ -14,13 +14,17 @@ final class WorkflowRunRules {
     /** The first rule {@code e} breaks, or null. */
     static String problem(WorkflowRunEvent e) {
         if (e.kind() == null) {
-            return "kind is required: START or CANCEL";
+            return "kind is required: START, CANCEL or RETRY";
         }
         if (e.runId() == null) {
             return "runId is required";
         }
         if (e.kind() == WorkflowRunEvent.Kind.CANCEL) {
             return null;
+        }
+        if (e.kind() == WorkflowRunEvent.Kind.RETRY) {
+            return e.progressVersion() == null || e.progressVersion() < 1
+                    ? "progressVersion is required for a RETRY and at least 1" : null;
         }
         if (e.workflowId() == null) {
             return "workflowId is required for a START";

@@ -219,6 +219,35 @@ class JobStateMachineTest {
         assertThat(JobStateMachine.isRequeueable(job(JobStatus.COMPLETED, 3, 0, 2), failedAt)).isFalse();
     }
 
+    @Test
+    void aNodeJobCancelledIsRequeuedOnlyByACommandNamingNoFailure() {
+        JobExecution cancelled = JobStateMachine.cancel(job(JobStatus.RUNNING, 2, 1, 3), NOW);
+        assertThat(JobStateMachine.isNodeRequeueable(cancelled, null)).as("its run's retry").isTrue();
+        assertThat(JobStateMachine.isNodeRequeueable(cancelled, NOW)).as("a client's requeue names a failure")
+                .isFalse();
+        assertThat(JobStateMachine.isRequeueable(cancelled, null)).as("a job of no workflow").isFalse();
+        assertThat(JobStateMachine.isNodeRequeueable(job(JobStatus.COMPLETED, 3, 0, 2), null)).isFalse();
+        assertThat(JobStateMachine.isNodeRequeueable(job(JobStatus.RUNNING, 3, 0, 2), null)).isFalse();
+        assertThat(JobStateMachine.isNodeRequeueable(job(JobStatus.FAILED, 3, 2, 2), null)).isTrue();
+    }
+
+    @Test
+    void aCancelledJobRequeuedNumbersItsNextAttemptAfterItsLast() {
+        JobExecution cancelled = JobStateMachine.cancel(job(JobStatus.RUNNING, 2, 1, 3), NOW);
+        Instant later = NOW.plusSeconds(60);
+        JobExecution requeued = JobStateMachine.requeue(cancelled, cancelled.instruction(), 3, later);
+        assertThat(requeued.status()).isEqualTo(JobStatus.PENDING);
+        assertThat(requeued.attempt()).isEqualTo(2);
+        assertThat(requeued.retryCount()).isZero();
+        assertThat(requeued.nextRunAt()).isEqualTo(later);
+        assertThat(requeued.finishedAt()).isNull();
+        assertThat(requeued.version()).isEqualTo(cancelled.version() + 1);
+        JobExecution dispatched = JobStateMachine.dispatch(requeued, later, later.plusSeconds(30));
+        assertThat(dispatched.attempt()).isEqualTo(3);
+        assertThatThrownBy(() -> JobStateMachine.requeue(job(JobStatus.COMPLETED, 1, 0, 0), "{}", 0, later))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
     private static JobExecution job(JobStatus status, int attempt, int retryCount, int maxRetries) {
         return new JobExecution(JOB, "SIMULATION", "trace", null, "{}", status, retryCount, maxRetries, attempt,
                 T0, status == JobStatus.RUNNING ? T0.plusSeconds(60) : null, null, T0, T0, null, null, null, 5,

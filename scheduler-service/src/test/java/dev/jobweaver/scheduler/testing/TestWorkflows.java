@@ -104,6 +104,12 @@ public final class TestWorkflows implements AutoCloseable {
         producer.sendJson(Topics.WORKFLOW_RUNS, runId, WorkflowRunEvent.cancel(runId, Instant.now()));
     }
 
+    /** Publishes the RETRY of run {@code runId} from its end reported at progress version {@code version}. */
+    public void retry(UUID runId, long version) {
+        runs.add(runId);
+        producer.sendJson(Topics.WORKFLOW_RUNS, runId, WorkflowRunEvent.retry(runId, version, Instant.now()));
+    }
+
     /** Whether ready nodes get their jobs (as the API makes them); on by default. */
     public void makeJobs(boolean on) {
         makeJobs.set(on);

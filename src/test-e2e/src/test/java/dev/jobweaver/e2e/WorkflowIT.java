@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.Executions;
 import dev.jobweaver.e2e.support.HealthyPlatform;
@@ -12,10 +13,14 @@ import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.e2e.support.NativeScenario;
 import dev.jobweaver.local.Platform.Service;
 import dev.jobweaver.local.Zipkin;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,11 +35,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
  * Workflows on the packaged services: nodes run as soon as their dependencies complete, in parallel; a fan-in node
- * gets every dependency's result; {@code FAIL_FAST} and {@code CONTINUE}; cancelling a run; a run keeps its version;
+ * gets every dependency's result; {@code FAIL_FAST} and {@code CONTINUE}; a failed run retried, and a node's dead letter
+ * requeued, each going on to its end under the same runId; cancelling a run; a run keeps its version;
  * one trace per run; a schedule starting runs one at a time under {@code overlap: SKIP}; and runs that finish, with
  * every node run once to completion, while the scheduler is killed again and again.
  */
@@ -120,6 +127,73 @@ class WorkflowIT {
                 .containsEntry("slow", "COMPLETED").containsEntry("after-bad", "SKIPPED")
                 .containsEntry("after-slow", "COMPLETED");
         assertThat(nodeJobs(done)).doesNotContainKey("after-bad");
+    }
+
+    @Test
+    void aFailedRunRetriedCompletesUnderItsRunIdWithItsNodeJobsAttemptsNumberedOn() throws Exception {
+        // an HTTP node against a service that answers 500 until it is repaired, as a real outage ends
+        AtomicBoolean repaired = new AtomicBoolean();
+        HttpServer flaky = flakyServer(repaired);
+        try {
+            JobWeaverClient api = E2ePlatform.api();
+            UUID workflow = create(api, "{\"name\":\"retried\",\"nodes\":["
+                    + node("fetch", httpGet(flaky), List.of()) + ","
+                    + node("after", Jobs.noop(), List.of("fetch")) + "]}");
+            Run run = start(api, workflow, "{}");
+            JsonNode failed = awaitEnded(api, run.id(), Duration.ofSeconds(60));
+            assertThat(failed.path("status").asText()).isEqualTo("FAILED");
+            assertThat(statuses(failed)).containsEntry("fetch", "FAILED").containsEntry("after", "CANCELLED");
+            UUID fetch = nodeJobs(failed).get("fetch");
+            // the node's job went to the dead letters, as any job whose retries are spent
+            api.awaitAll(List.of(fetch), JobWeaverClient::terminal, Duration.ofSeconds(30));
+            awaitStatus(api, "/api/dead-letters/" + fetch, 200, Duration.ofSeconds(30));
+
+            repaired.set(true);
+            JsonNode asked = api.postExpecting("/api/workflow-runs/" + run.id() + "/retry", null, 202);
+            assertThat(asked.path("runId").asText()).isEqualTo(run.id().toString());
+
+            JsonNode done = awaitEnded(api, run.id(), Duration.ofSeconds(60), "COMPLETED");
+            assertThat(statuses(done)).containsEntry("fetch", "COMPLETED").containsEntry("after", "COMPLETED");
+            assertThat(nodeJobs(done)).containsEntry("fetch", fetch);
+            JsonNode job = api.awaitAll(List.of(fetch), j -> j.path("attempts").asInt() == 2
+                    && JobWeaverClient.terminal(j), Duration.ofSeconds(30)).get(fetch);
+            assertThat(job.path("status").asText()).as(job.toString()).isEqualTo("COMPLETED");
+            assertThat(job.path("workflowRunId").asText()).isEqualTo(run.id().toString());
+            assertThat(job.path("traceId").asText()).isEqualTo(run.traceId());
+            assertThat(api.post("/api/workflow-runs/" + run.id() + "/retry", null).status())
+                    .as("a completed run is not retried").isEqualTo(409);
+        } finally {
+            flaky.stop(0);
+        }
+    }
+
+    @Test
+    void aNodesDeadLetterRequeuedResumesItsRunToItsEnd() throws Exception {
+        AtomicBoolean repaired = new AtomicBoolean();
+        HttpServer flaky = flakyServer(repaired);
+        try {
+            JobWeaverClient api = E2ePlatform.api();
+            UUID workflow = create(api, "{\"name\":\"resumed\",\"onFailure\":\"CONTINUE\",\"nodes\":["
+                    + node("fetch", httpGet(flaky), List.of()) + ","
+                    + node("after", Jobs.noop(), List.of("fetch")) + "]}");
+            Run run = start(api, workflow, "{}");
+            JsonNode failed = awaitEnded(api, run.id(), Duration.ofSeconds(60));
+            assertThat(statuses(failed)).containsEntry("fetch", "FAILED").containsEntry("after", "SKIPPED");
+            UUID fetch = nodeJobs(failed).get("fetch");
+            awaitStatus(api, "/api/dead-letters/" + fetch, 200, Duration.ofSeconds(30));
+
+            repaired.set(true);
+            JobWeaverClient.Answer requeued = api.post("/api/dead-letters/" + fetch + "/requeue", null);
+            assertThat(requeued.status()).as(requeued.rawBody()).isEqualTo(202);
+
+            JsonNode done = awaitEnded(api, run.id(), Duration.ofSeconds(60), "COMPLETED");
+            assertThat(statuses(done)).containsEntry("fetch", "COMPLETED").containsEntry("after", "COMPLETED");
+            JsonNode job = api.awaitAll(List.of(fetch), j -> j.path("attempts").asInt() == 2
+                    && JobWeaverClient.terminal(j), Duration.ofSeconds(30)).get(fetch);
+            assertThat(job.path("status").asText()).as(job.toString()).isEqualTo("COMPLETED");
+        } finally {
+            flaky.stop(0);
+        }
     }
 
     @Test
@@ -399,6 +473,53 @@ class WorkflowIT {
         }
         throw new AssertionError(count + " runs of workflow " + workflow + " did not end within " + timeout
                 + "; ended: " + ended.size());
+    }
+
+    /** A local HTTP service whose {@code /data} answers 500 until {@code repaired}, then 200. */
+    private static HttpServer flakyServer(AtomicBoolean repaired) throws java.io.IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/data", exchange -> {
+            byte[] body = (repaired.get() ? "{\"rows\":3}" : "down").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(repaired.get() ? 200 : 500, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        return server;
+    }
+
+    /** An HTTP job, no retry, getting {@code server}'s {@code /data}. */
+    private static String httpGet(HttpServer server) {
+        return "{\"jobType\":\"HTTP\",\"payload\":{\"method\":\"GET\",\"url\":\"http://127.0.0.1:"
+                + server.getAddress().getPort() + "/data\"},\"maxRetryCount\":0}";
+    }
+
+    private static void awaitStatus(JobWeaverClient api, String path, int status, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int last = 0;
+        while (System.nanoTime() < deadline) {
+            last = api.get(path).status();
+            if (last == status) {
+                return;
+            }
+            E2ePlatform.awaitQuietly(200);
+        }
+        throw new AssertionError("GET " + path + " answered " + last + ", not " + status + ", for " + timeout);
+    }
+
+    /** The run once it shows {@code status}, waiting up to {@code timeout}. */
+    private static JsonNode awaitEnded(JobWeaverClient api, UUID id, Duration timeout, String status) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = run(api, id);
+            if (last.path("status").asText().equals(status)) {
+                return last;
+            }
+            E2ePlatform.awaitQuietly(200);
+        }
+        throw new AssertionError("run " + id + " did not end " + status + " within " + timeout + "; last: " + last);
     }
 
     private static JsonNode awaitEnded(JobWeaverClient api, UUID id, Duration timeout) {

@@ -76,13 +76,10 @@ public enum ApiErrorCode implements ErrorCode {
     JOB_NOT_FINISHED(409),
     /** The workflow run has ended; only a run that has not can be cancelled. */
     WORKFLOW_RUN_NOT_CANCELLABLE(409),
+    /** The workflow run has not ended FAILED or CANCELLED; only such a run can be retried. */
+    WORKFLOW_RUN_NOT_RETRYABLE(409),
     /** The dead letter is REQUEUED or DISCARDED; only an OPEN one can be requeued or discarded. */
     DEAD_LETTER_NOT_OPEN(409),
-    /**
-     * The dead letter is a workflow node's job: a node runs again in a new run of its workflow, not on its own, since
-     * its run has already ended or gone on without it.
-     */
-    DEAD_LETTER_NOT_REQUEUABLE(409),
     /** The quarantined record was replayed or discarded already; only a KEPT one can be replayed or discarded. */
     QUARANTINED_RECORD_NOT_KEPT(409),
     /**
