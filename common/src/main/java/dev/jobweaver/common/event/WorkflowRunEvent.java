@@ -17,7 +17,10 @@ import java.util.UUID;
  * {@code START} (they share a partition, so only a START quarantined or never published) is kept, and the run is
  * cancelled as it starts.
  *
- * @param kind START or CANCEL
+ * <p>{@code PURGE} carries only the runId, like {@code CANCEL}: the API purged the finished run and the scheduler
+ * removes its copy.
+ *
+ * @param kind START, CANCEL or PURGE
  * @param version the workflow's version the run keeps
  * @param tenant the tenant the run's node jobs belong to
  * @param maxConcurrency the workflow's limit on its node jobs running at once (over all its runs); null for none
@@ -47,7 +50,9 @@ public record WorkflowRunEvent(
     /** What the event asks. */
     public enum Kind {
         START,
-        CANCEL
+        CANCEL,
+        /** Forget a finished run whose retention has ended (the API's purge); a run that has not finished stays. */
+        PURGE
     }
 
     /** A start of {@code runId} that no schedule made. */
@@ -64,6 +69,11 @@ public record WorkflowRunEvent(
                                          String traceparent, Instant at, UUID scheduleId) {
         return new WorkflowRunEvent(Kind.START, runId, workflowId, version, tenant, onFailure, maxConcurrency,
                 List.copyOf(nodes), traceId, traceparent, at, scheduleId);
+    }
+
+    /** A purge of the finished run {@code runId}. */
+    public static WorkflowRunEvent purge(UUID runId, Instant at) {
+        return new WorkflowRunEvent(Kind.PURGE, runId, null, null, null, null, null, null, null, null, at, null);
     }
 
     /** A cancel of {@code runId}. */

@@ -174,7 +174,8 @@ public class WorkflowOrchestrator {
     /**
      * Applies a poll of {@code workflow-runs} in one transaction, in order: a START stores its run once and makes its
      * roots ready (a START already stored changes nothing; one whose CANCEL came first makes a cancelled run); a
-     * CANCEL ends a running run {@code CANCELLED} (one before its START is kept). Completes after the commit.
+     * CANCEL ends a running run {@code CANCELLED} (one before its START is kept); a PURGE deletes a finished run.
+     * Completes after the commit.
      */
     public Uni<Void> applyAll(List<WorkflowRunEvent> events) {
         if (events.isEmpty()) {
@@ -185,7 +186,9 @@ public class WorkflowOrchestrator {
                     Uni<Void> chain = Uni.createFrom().voidItem();
                     for (WorkflowRunEvent event : events) {
                         chain = chain.chain(() -> event.kind() == WorkflowRunEvent.Kind.START
-                                ? start(tx, event, round) : cancel(tx, event, round));
+                                ? start(tx, event, round)
+                                : event.kind() == WorkflowRunEvent.Kind.PURGE ? purge(tx, event, round)
+                                : cancel(tx, event, round));
                     }
                     return chain;
                 })
@@ -249,6 +252,17 @@ public class WorkflowOrchestrator {
                         });
             });
         });
+    }
+
+    /**
+     * A PURGE (the API's retention): the run is forgotten with its nodes if it has finished; one that has not stays,
+     * and a purge repeated finds nothing to delete.
+     */
+    private Uni<Void> purge(SqlConnection tx, WorkflowRunEvent event, Round round) {
+        return repository.deleteFinishedRun(tx, event.runId()).invoke(deleted -> round.afterCommit.add(() ->
+                LOG.debugf("workflow run %s: %s", event.runId(),
+                        deleted ? "purged, its retention ended" : "purge ignored, not a finished run")))
+                .replaceWithVoid();
     }
 
     private Uni<Void> cancel(SqlConnection tx, WorkflowRunEvent event, Round round) {
