@@ -8,9 +8,6 @@ import java.time.Duration;
  * Typed configuration of retention ({@code jobweaver.api.retention.*}): how long finished jobs and workflow runs,
  * application events and quarantined records are kept, and how the purge runs. A tenant overrides the two job periods
  * with {@code PUT /api/tenants/{tenant}/retention}.
- *
- * <p>How often the purge runs is {@code jobweaver.api.retention.purge-interval} (default 15 s), read by its
- * {@code @Scheduled} alone, so that {@code off} can switch it off (the tests that run rounds themselves).
  */
 @ConfigMapping(prefix = "jobweaver.api.retention")
 public interface RetentionConfig {
@@ -33,6 +30,14 @@ public interface RetentionConfig {
     /** How long a quarantined record is kept after the API stored it, whatever its state. */
     @WithDefault("30d")
     Duration quarantinedAfter();
+
+    /**
+     * How often the purge runs: a duration ({@code 15s}, {@code PT2S}), or {@code off} for never (the tests that run
+     * their rounds themselves). Text, since {@code @Scheduled} reads it too ({@code every}) and takes {@code off}. A
+     * job is gone at most about this long after its retention ended, plus the rounds a backlog takes.
+     */
+    @WithDefault("15s")
+    String purgeInterval();
 
     /** Most jobs (or runs, events, records) one purge transaction removes; a full batch is followed by the next. */
     @WithDefault("500")
