@@ -8,6 +8,7 @@ import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.Tenants;
 import dev.jobweaver.common.event.JobCommandEvent;
+import dev.jobweaver.common.event.WorkflowRunEvent;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
@@ -163,6 +164,64 @@ class RetentionPurgeTest {
                 tenant)).isEqualTo("new");
         assertThat(Database.hasRow("SELECT 1 FROM quarantined_records WHERE id = ?", oldRecord)).isFalse();
         assertThat(Database.hasRow("SELECT 1 FROM quarantined_records WHERE id = ?", newRecord)).isTrue();
+    }
+
+    @Test
+    void finishedRunsPastTheirRetentionGoAndTheSchedulerIsToldAndNodeJobsWaitForTheirRun() throws Exception {
+        Instant now = Instant.now();
+        String tenant = Tenants.fresh("p");
+        retention(tenant, 10_000L, null);
+        UUID workflow = workflow(tenant);
+        UUID completed = run(workflow, tenant, "COMPLETED", now.minusSeconds(60));
+        UUID failed = run(workflow, tenant, "FAILED", now.minusSeconds(60)); // failedAfter: the default 30 days
+        UUID running = run(workflow, tenant, "RUNNING", null);
+        UUID nodeOfRunning = job(tenant, "COMPLETED", now.minusSeconds(60));
+        UUID nodeOfCompleted = job(tenant, "COMPLETED", now.minusSeconds(60));
+        exec("UPDATE jobs SET workflow_run_id = ? WHERE id = ?", running, nodeOfRunning);
+        exec("UPDATE jobs SET workflow_run_id = ? WHERE id = ?", completed, nodeOfCompleted);
+
+        try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.WORKFLOW_RUNS)) {
+            purge.purgeDue(now).await().atMost(Duration.ofSeconds(60));
+
+            assertThat(runs(completed, failed, running)).containsExactlyInAnyOrder(failed, running);
+            assertThat(existing(nodeOfRunning, nodeOfCompleted)).as("a node job waits for its run to finish")
+                    .containsExactly(nodeOfRunning);
+            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
+                    seen -> seen.stream().anyMatch(r -> completed.toString().equals(r.key())), Duration.ofSeconds(20));
+            WorkflowRunEvent event = mapper.readValue(probe.first(completed.toString()).value(),
+                    WorkflowRunEvent.class);
+            assertThat(event.kind()).isEqualTo(WorkflowRunEvent.Kind.PURGE);
+            assertThat(event.runId()).isEqualTo(completed);
+            assertThat(records).noneMatch(r -> failed.toString().equals(r.key()) || running.toString().equals(r.key()));
+        }
+    }
+
+    private static UUID workflow(String tenant) throws SQLException {
+        UUID id = UUID.randomUUID();
+        exec("INSERT INTO workflows (id, name, tenant, latest_version, created_at, updated_at)"
+                + " VALUES (?, 'w', ?, 1, now(), now())", id, tenant);
+        exec("INSERT INTO workflow_versions (workflow_id, version, name, nodes, on_failure, created_at)"
+                + " VALUES (?, 1, 'w', '[]'::jsonb, 'FAIL_FAST', now())", id);
+        return id;
+    }
+
+    private static UUID run(UUID workflow, String tenant, String status, Instant finishedAt) throws SQLException {
+        UUID id = UUID.randomUUID();
+        exec("INSERT INTO workflow_runs (id, workflow_id, workflow_version, tenant, status, trace_id, nodes,"
+                + " change_version, published_version, created_at, updated_at, finished_at)"
+                + " VALUES (?, ?, 1, ?, ?, '0123456789abcdef0123456789abcdef', '[]'::jsonb, 1, 1, now(), now(), ?)",
+                id, workflow, tenant, status, finishedAt == null ? null : at(finishedAt));
+        return id;
+    }
+
+    private static List<UUID> runs(UUID... ids) throws SQLException {
+        List<UUID> found = new ArrayList<>();
+        for (UUID id : ids) {
+            if (Database.hasRow("SELECT 1 FROM workflow_runs WHERE id = ?", id)) {
+                found.add(id);
+            }
+        }
+        return found;
     }
 
     /** A job of {@code tenant} in {@code status}, created a day before it finished ({@code finishedAt}, or 40 days ago). */
