@@ -6,6 +6,7 @@ import dev.jobweaver.api.deadletter.DeadLetterResource;
 import dev.jobweaver.api.hook.HookResource;
 import dev.jobweaver.api.job.JobResource;
 import dev.jobweaver.api.notification.SubscriptionResource;
+import dev.jobweaver.api.retention.RetentionResource;
 import dev.jobweaver.api.schedule.ScheduleResource;
 import dev.jobweaver.api.security.ApiKeyResource;
 import dev.jobweaver.api.stats.StatsResource;
@@ -67,7 +68,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         NodeStatus.class, OnFailure.class, WorkflowNode.class, WorkflowRunStatus.class,
         // resources, for the audit filter
         ApiKeyResource.class, AuditResource.class, DashboardResource.class, DeadLetterResource.class,
-        HookResource.class, JobResource.class, ScheduleResource.class, StatsResource.class,
+        HookResource.class, JobResource.class, RetentionResource.class, ScheduleResource.class, StatsResource.class,
         SubscriptionResource.class, TenantLimitResource.class, WorkflowResource.class, WorkflowRunResource.class})
 final class ReflectedTypes {
 

@@ -60,6 +60,9 @@ public interface WorkerConfig {
     /** Cancels and deletes of jobs ({@code worker-commands}). */
     Commands commands();
 
+    /** How long finished attempts are kept ({@code AttemptCleanup}). */
+    Attempts attempts();
+
     /** How a run is executed. */
     interface Run {
 
@@ -120,6 +123,25 @@ public interface WorkerConfig {
         /** The size bound of the commit metadata: Kafka's {@code offset.metadata.max.bytes} (4096 by default). */
         @WithDefault("4096")
         int metadataMaxChars();
+    }
+
+    /** The age cleanup of {@code execution_attempts}. */
+    interface Attempts {
+
+        /**
+         * How long a finished attempt is kept after it started: longer than a {@code run-job} record lives (7 days by
+         * Kafka's default), since a redelivered run whose attempt is gone would run again.
+         */
+        @WithDefault("30d")
+        Duration retention();
+
+        /** How often the cleanup runs; 0 never. */
+        @WithDefault("10m")
+        Duration cleanupInterval();
+
+        /** Most attempts one delete statement takes; a full batch is followed by the next at once. */
+        @WithDefault("5000")
+        int cleanupBatchSize();
     }
 
     /** Cancels and deletes of jobs, read from {@code worker-commands} by every worker. */

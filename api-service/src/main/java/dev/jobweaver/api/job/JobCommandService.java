@@ -26,7 +26,7 @@ import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Hands a client's cancel, delete or requeue of a job to the scheduler on {@code job-commands}, in the job's trace,
+ * Hands a client's cancel, delete or requeue of a job (and the retention purge's purge of one) to the scheduler on {@code job-commands}, in the job's trace,
  * and removes a deleted job from the read model. The scheduler decides what a command does; the API only checks the
  * job's status (or its dead letter's) as it stores it, before calling here. Called on the request's Vert.x event
  * loop, never blocking it (the send is on a virtual thread); every result is delivered back on that context.
@@ -83,6 +83,19 @@ public class JobCommandService {
         try (Scope ignored = jobContext(jobId, traceId, sampler).makeCurrent()) {
             return requeueInJobTrace(jobId, traceId, payload, maxRetryCount, failedAt);
         }
+    }
+
+    /**
+     * Sends {@code PURGE} for the finished job {@code jobId} (trace {@code traceId}, null when unknown), whose
+     * retention ended: the scheduler forgets the job, the caller deletes its rows after this completed. Completes once
+     * Kafka acknowledged the command, on the caller's Vert.x context; fails with {@link PublishFailedException} when
+     * Kafka did not within {@code jobweaver.api.commands.timeout}.
+     */
+    public Uni<Void> purge(UUID jobId, String traceId) {
+        JobCommandEvent event = new JobCommandEvent(jobId, JobCommand.PURGE,
+                EventRules.isTraceId(traceId) ? traceId : null, Instant.now());
+        return publisher.publish(event, jobContext(jobId, traceId, sampler))
+                .invoke(() -> metrics.commandAccepted(JobCommand.PURGE));
     }
 
     /** The span of a requeue, as {@link #cancelInJobTrace}. */

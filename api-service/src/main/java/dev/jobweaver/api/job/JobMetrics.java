@@ -54,7 +54,7 @@ public class JobMetrics implements HttpMetrics {
                 .register(registry);
         for (JobCommand command : JobCommand.values()) {
             commands.put(command, Counters.of(registry, "jobweaver.job.commands",
-                    "Cancels, deletes and requeues of jobs accepted: their command acknowledged by Kafka",
+                    "Cancels, deletes, requeues and purges of jobs accepted: their command acknowledged by Kafka",
                     "command", command.name().toLowerCase(Locale.ROOT)));
         }
         Gauge.builder("jobweaver.status.held", statusHeld, AtomicLong::get)

@@ -9,12 +9,14 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.Record;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 
 /**
- * Publishes a run's asks ({@link WorkflowRunEvent} START and CANCEL, and RETRY) to {@code workflow-runs}, keyed by the
- * run's id,
+ * Publishes a run's asks ({@link WorkflowRunEvent} START and CANCEL, RETRY, and the retention purge's PURGE) to
+ * {@code workflow-runs}, keyed by the run's id,
  * one after the other; once Kafka acknowledged the last, records it in the run's row, which is the outbox
  * ({@link RowOutbox} states the guarantees and threads). START carries the run's {@code traceparent} as its header
  * too, so the scheduler's span joins the run's trace.
@@ -42,6 +44,17 @@ public class WorkflowRunPublisher extends RowPublisher<RunAsks> {
     public Uni<Void> retry(WorkflowRunEvent retry) {
         return send(new Change("the retry of workflow run " + retry.runId(), null, null,
                 List.of(new RowOutbox.Outgoing(retry.runId().toString(), retry, null)),
+                () -> Uni.createFrom().voidItem()));
+    }
+
+    /**
+     * Sends a {@code PURGE} of the finished run {@code runId}, whose retention ended, so that the scheduler forgets
+     * it too; completes once Kafka acknowledged it. Nothing is recorded: the caller deletes the run's row after, and a
+     * purge sent again (the delete did not happen) is harmless.
+     */
+    public Uni<Void> purge(UUID runId) {
+        return send(new Change("the purge of workflow run " + runId, null, null,
+                List.of(new RowOutbox.Outgoing(runId.toString(), WorkflowRunEvent.purge(runId, Instant.now()), null)),
                 () -> Uni.createFrom().voidItem()));
     }
 

@@ -122,6 +122,8 @@ public final class AccessTable {
             row("PUT", "/api/tenants/{tenant}/limits", Roles.ADMIN, Tenancy.ADMIN),
             row("GET", "/api/tenants/{tenant}/limits", Roles.ADMIN, Tenancy.ADMIN),
             row("DELETE", "/api/tenants/{tenant}/limits", Roles.ADMIN, Tenancy.ADMIN),
+            row("PUT", "/api/tenants/{tenant}/retention", Roles.ADMIN, Tenancy.ADMIN),
+            row("GET", "/api/tenants/{tenant}/retention", Roles.ADMIN, Tenancy.ADMIN),
             row("POST", "/api/tenants/{tenant}/api-keys", Roles.ADMIN, Tenancy.ADMIN),
             row("GET", "/api/tenants/{tenant}/api-keys", Roles.ADMIN, Tenancy.ADMIN),
             row("DELETE", "/api/tenants/{tenant}/api-keys/{id}", Roles.ADMIN, Tenancy.ADMIN),
@@ -246,8 +248,8 @@ public final class AccessTable {
 
                 Roles are ordered, each allowing what the ones before it allow: `viewer` reads; `submitter` also
                 submits, cancels and deletes jobs and manages notification subscriptions; `operator` also handles dead
-                letters, schedules, workflows (and their runs) and inbound hooks; `admin` also manages tenants' limits
-                and API keys, reads the audit log and reviews quarantined records. An endpoint names its lowest
+                letters, schedules, workflows (and their runs) and inbound hooks; `admin` also manages tenants' limits,
+                retention and API keys, reads the audit log and reviews quarantined records. An endpoint names its lowest
                 role; a REST endpoint naming none is refused to everyone
                 (`quarkus.security.jaxrs.deny-unannotated-endpoints=true`).
 
@@ -262,7 +264,7 @@ public final class AccessTable {
                 dead letters are read by a viewer and requeued or discarded by an operator; starting and cancelling a
                 workflow run is an operator's, as the workflow is, while publishing an application event is a
                 submitter's: it starts only the runs the tenant's operators chose by the workflows' triggers; a
-                tenant's limits are tenant management, so even
+                tenant's limits and retention are tenant management, so even
                 reading them is an admin's; a quarantined record belongs to no tenant (it may not even parse) and its
                 bytes may hold any tenant's data, so reading, replaying and discarding one are an admin's; the
                 dashboard's settings hold no tenant's data and are read by any

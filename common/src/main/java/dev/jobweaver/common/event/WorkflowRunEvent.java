@@ -20,7 +20,10 @@ import java.util.UUID;
  * scheduler retries the run only while that end is its current one, so a retry delivered again after the run ran and
  * ended anew changes nothing.
  *
- * @param kind START, CANCEL or RETRY
+ * <p>{@code PURGE} carries only the runId, like {@code CANCEL}: the API purged the finished run and the scheduler
+ * removes its copy.
+ *
+ * @param kind START, CANCEL, RETRY or PURGE
  * @param version the workflow's version the run keeps
  * @param tenant the tenant the run's node jobs belong to
  * @param maxConcurrency the workflow's limit on its node jobs running at once (over all its runs); null for none
@@ -55,7 +58,9 @@ public record WorkflowRunEvent(
         START,
         CANCEL,
         /** Run the failed and cancelled nodes of an ended run again, under the same runId. */
-        RETRY
+        RETRY,
+        /** Forget a finished run whose retention has ended (the API's purge); a run that has not finished stays. */
+        PURGE
     }
 
     /** A start of {@code runId} that no schedule made. */
@@ -72,6 +77,12 @@ public record WorkflowRunEvent(
                                          String traceparent, Instant at, UUID scheduleId) {
         return new WorkflowRunEvent(Kind.START, runId, workflowId, version, tenant, onFailure, maxConcurrency,
                 List.copyOf(nodes), traceId, traceparent, at, scheduleId, null);
+    }
+
+    /** A purge of the finished run {@code runId}. */
+    public static WorkflowRunEvent purge(UUID runId, Instant at) {
+        return new WorkflowRunEvent(Kind.PURGE, runId, null, null, null, null, null, null, null, null, at, null,
+                null);
     }
 
     /** A cancel of {@code runId}. */

@@ -19,5 +19,12 @@ public enum JobCommand {
      * the history before and after stays one sequence. A job in any other status is left as it is. The scheduler
      * applies it; workers never see it.
      */
-    REQUEUE
+    REQUEUE,
+    /**
+     * Forget a finished job whose retention has ended: the scheduler removes its row, like a {@code DELETE}, but
+     * publishes nothing (its last {@code job-status} record expires with the topic's retention, and the workers' rows
+     * go by their own age). A job that has not finished is left as it is. Sent by the API's retention purge; workers
+     * never see it.
+     */
+    PURGE
 }

@@ -68,6 +68,9 @@ import org.jboss.logging.Logger;
  *   <li>A delete of a finished job (or of one this service does not know) deletes its row, publishes a tombstone on
  *       {@code job-status} and a {@link JobCommand#DELETE} on {@code worker-commands}; a redelivered one publishes
  *       them again. A delete of a job that has not finished changes nothing.</li>
+ *   <li>A purge ({@link JobCommand#PURGE}, the API's retention) of a finished or unknown job deletes its row and
+ *       publishes nothing: no tombstone (the job's {@code job-status} record expires with the topic's retention) and
+ *       no worker command. A purge of a job that has not finished changes nothing.</li>
  *   <li>A requeue of a {@code FAILED} job ({@link JobStateMachine#requeue}) makes it {@code PENDING}, due at once, with
  *       its retries counted from 0 up to the command's {@code maxRetryCount} (else its own) and the command's payload
  *       (else its own); its attempt number stays, so the dispatcher numbers the next attempt after the last, and the
@@ -112,8 +115,10 @@ public class JobCommandService {
         NOT_CANCELLABLE,
         /** A finished or unknown job was deleted (its tombstone and the workers' delete published). */
         DELETED,
-        /** A delete of a job that has not finished: nothing changed. */
+        /** A delete or purge of a job that has not finished: nothing changed. */
         NOT_FINISHED,
+        /** A finished or unknown job whose retention ended was deleted; nothing published. */
+        PURGED,
         /** A FAILED job became PENDING again, due now, its attempts numbered on. */
         REQUEUED,
         /** A requeue of a job that is not FAILED from the failure it names, or unknown: nothing changed. */
@@ -241,6 +246,19 @@ public class JobCommandService {
                         result = Result.NOT_FINISHED;
                     }
                 }
+                case PURGE -> {
+                    // As a delete, without a tombstone: the job's last job-status record expires with the topic's
+                    // retention (compact,delete), and the workers' rows of it go by their own age.
+                    if (job == null || job.status().isTerminal()) {
+                        current.remove(jobId);
+                        deleted.add(jobId);
+                        requeued.remove(jobId);
+                        job = null;
+                        result = Result.PURGED;
+                    } else {
+                        result = Result.NOT_FINISHED;
+                    }
+                }
                 case REQUEUE -> {
                     if (job != null && !JobInserts.EARLY_CANCEL.equals(job.jobType())) {
                         // Checked whatever the job's status: the record is malformed for its job either way, and a
@@ -348,9 +366,15 @@ public class JobCommandService {
                             applied.before() != null ? applied.before() : "unknown");
                 }
                 case NOT_FINISHED -> {
-                    metrics.commandIgnored("delete");
-                    JobLog.warn(LOG, command.jobId(), traceId, "delete ignored: job is %s, not finished",
+                    String name = command.command().name().toLowerCase();
+                    metrics.commandIgnored(name);
+                    JobLog.warn(LOG, command.jobId(), traceId, "%s ignored: job is %s, not finished", name,
                             applied.before());
+                }
+                case PURGED -> {
+                    metrics.purged();
+                    JobLog.debug(LOG, command.jobId(), traceId, "job purged, its retention ended (was %s)",
+                            applied.before() != null ? applied.before() : "unknown");
                 }
                 case REQUEUED -> {
                     metrics.requeued();

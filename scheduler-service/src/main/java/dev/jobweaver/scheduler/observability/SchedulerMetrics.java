@@ -36,6 +36,7 @@ public class SchedulerMetrics {
     private final Counter unknownOutcomes;
     private final Counter cancelled;
     private final Counter deleted;
+    private final Counter purged;
     private final Counter requeued;
     private final Timer submitToDispatch;
     private final AttemptCounters attempts;
@@ -64,6 +65,8 @@ public class SchedulerMetrics {
                 "Jobs that reached CANCELLED (a cancel that came before its job counts at ingestion)");
         this.deleted = Counters.of(registry, "jobweaver.jobs.deleted",
                 "Deletes of finished (or unknown) jobs applied: row removed, tombstone published");
+        this.purged = Counters.of(registry, "jobweaver.jobs.purged",
+                "Purges of finished (or unknown) jobs applied, their retention ended: row removed, nothing published");
         this.requeued = Counters.of(registry, "jobweaver.jobs.requeued",
                 "Dead-lettered (FAILED) jobs requeued: PENDING again under their own id");
         this.submitToDispatch = Timer.builder("jobweaver.submit.to.dispatch")
@@ -100,6 +103,10 @@ public class SchedulerMetrics {
 
     public void deleted() {
         deleted.increment();
+    }
+
+    public void purged() {
+        purged.increment();
     }
 
     public void requeued() {

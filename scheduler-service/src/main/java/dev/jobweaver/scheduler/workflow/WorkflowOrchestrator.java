@@ -217,7 +217,8 @@ public class WorkflowOrchestrator {
      * Applies a poll of {@code workflow-runs} in one transaction, in order: a START stores its run once and makes its
      * roots ready (a START already stored changes nothing; one whose CANCEL came first makes a cancelled run); a
      * CANCEL ends a running run {@code CANCELLED} (one before its START is kept); a RETRY runs the unfinished nodes of
-     * a run ended {@code FAILED} or {@code CANCELLED} again ({@link RunProgress#retry}). Completes after the commit.
+     * a run ended {@code FAILED} or {@code CANCELLED} again ({@link RunProgress#retry}); a PURGE deletes a finished
+     * run. Completes after the commit.
      */
     public Uni<Void> applyAll(List<WorkflowRunEvent> events) {
         if (events.isEmpty()) {
@@ -231,6 +232,7 @@ public class WorkflowOrchestrator {
                             case START -> start(tx, event, round);
                             case CANCEL -> cancel(tx, event, round);
                             case RETRY -> retry(tx, event, round);
+                            case PURGE -> purge(tx, event, round);
                         });
                     }
                     return chain;
@@ -295,6 +297,17 @@ public class WorkflowOrchestrator {
                         });
             });
         });
+    }
+
+    /**
+     * A PURGE (the API's retention): the run is forgotten with its nodes if it has finished; one that has not stays,
+     * and a purge repeated finds nothing to delete.
+     */
+    private Uni<Void> purge(SqlConnection tx, WorkflowRunEvent event, Round round) {
+        return repository.deleteFinishedRun(tx, event.runId()).invoke(deleted -> round.afterCommit.add(() ->
+                LOG.debugf("workflow run %s: %s", event.runId(),
+                        deleted ? "purged, its retention ended" : "purge ignored, not a finished run")))
+                .replaceWithVoid();
     }
 
     private Uni<Void> cancel(SqlConnection tx, WorkflowRunEvent event, Round round) {

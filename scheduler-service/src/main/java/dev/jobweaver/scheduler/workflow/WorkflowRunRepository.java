@@ -133,6 +133,19 @@ public class WorkflowRunRepository {
         return tx.preparedQuery(INSERT_NODES).execute(arrays).replaceWithVoid();
     }
 
+    /**
+     * The API purged the run (its retention ended): deleted with its nodes (cascade) if it has finished; a run that
+     * has not, or a cancel kept for a start still to come, stays.
+     */
+    private static final String DELETE_FINISHED_RUN = """
+            DELETE FROM workflow_runs WHERE run_id = $1 AND workflow_id IS NOT NULL
+            AND status IN ('COMPLETED', 'FAILED', 'CANCELLED')""";
+
+    /** Deletes the run {@code runId} with its nodes if it has finished ({@link #DELETE_FINISHED_RUN}); true if so. */
+    public Uni<Boolean> deleteFinishedRun(SqlConnection tx, UUID runId) {
+        return tx.preparedQuery(DELETE_FINISHED_RUN).execute(Tuple.of(runId)).map(rows -> rows.rowCount() > 0);
+    }
+
     /** Runs with their nodes, locked. */
     public record Locked(Instant now, Map<UUID, WorkflowRun> runs, Map<UUID, List<RunNode>> nodes) {
     }

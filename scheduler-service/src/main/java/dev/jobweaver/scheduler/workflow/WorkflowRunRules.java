@@ -14,12 +14,12 @@ final class WorkflowRunRules {
     /** The first rule {@code e} breaks, or null. */
     static String problem(WorkflowRunEvent e) {
         if (e.kind() == null) {
-            return "kind is required: START, CANCEL or RETRY";
+            return "kind is required: START, CANCEL, RETRY or PURGE";
         }
         if (e.runId() == null) {
             return "runId is required";
         }
-        if (e.kind() == WorkflowRunEvent.Kind.CANCEL) {
+        if (e.kind() == WorkflowRunEvent.Kind.CANCEL || e.kind() == WorkflowRunEvent.Kind.PURGE) {
             return null;
         }
         if (e.kind() == WorkflowRunEvent.Kind.RETRY) {

@@ -274,6 +274,18 @@ public class AttemptRepository {
                 .map(RowSet::rowCount);
     }
 
+    /**
+     * Deletes at most {@code batch} finished rows started before {@code cutoff} (over the BRIN index of
+     * {@code started_at}); ctid keeps the delete to the rows the subquery picked. The Uni gives how many. Does not
+     * block.
+     */
+    public Uni<Integer> deleteFinishedStartedBefore(Instant cutoff, int batch) {
+        return pool.preparedQuery("DELETE FROM execution_attempts WHERE ctid = ANY (ARRAY("
+                        + "SELECT ctid FROM execution_attempts WHERE started_at < $1 AND outcome <> 'RUNNING' LIMIT $2))")
+                .execute(Tuple.of(cutoff.atOffset(ZoneOffset.UTC), batch))
+                .map(RowSet::rowCount);
+    }
+
     /** The row of run {@code eventId}, if any. */
     public Optional<ExecutionAttempt> find(UUID eventId, Duration timeout) {
         RowSet<Row> rows = pool.preparedQuery("SELECT " + READ + " FROM execution_attempts WHERE event_id = $1")

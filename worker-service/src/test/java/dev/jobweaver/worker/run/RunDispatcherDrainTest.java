@@ -141,5 +141,10 @@ class RunDispatcherDrainTest {
         public Commands commands() {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public Attempts attempts() {
+            throw new UnsupportedOperationException();
+        }
     }
 }

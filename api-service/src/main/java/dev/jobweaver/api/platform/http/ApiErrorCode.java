@@ -36,6 +36,8 @@ public enum ApiErrorCode implements ErrorCode {
     HOOK_SIGNATURE_REJECTED(401),
     /** A tenant limit's body, or the tenant in its path, breaks a rule (the message names the field). */
     INVALID_TENANT_LIMIT_REQUEST(400),
+    /** A retention's body, or the tenant in its path, breaks a rule (the message names the field). */
+    INVALID_RETENTION_REQUEST(400),
     /** A workflow's body, or a run's, parsed but breaks a rule (the message names the field and the node). */
     INVALID_WORKFLOW_REQUEST(400),
     /** A dead letter's filter, requeue or discard body parsed but breaks a rule (the message names the field). */

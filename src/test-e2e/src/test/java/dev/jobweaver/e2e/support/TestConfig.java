@@ -11,6 +11,7 @@ import java.util.Map;
  * A schedule's tick counts as missed after 3 s instead of a minute. Spans leave for the trace viewer every half second
  * instead of every 5 s, which the trace scenarios would otherwise wait out. Tenant {@code flood} may submit
  * {@link #FLOOD_PER_SECOND} jobs a second (the rate-limit scenario); every other tenant has the production default.
+ * The retention purge runs every 2 s instead of every 15 s.
  */
 public final class TestConfig {
 
@@ -29,7 +30,9 @@ public final class TestConfig {
                         "jobweaver.security.rate-limit.tenants.\"flood\".per-second",
                         Integer.toString(FLOOD_PER_SECOND),
                         "jobweaver.security.rate-limit.tenants.\"flood\".burst", Integer.toString(FLOOD_PER_SECOND),
-                        SPAN_EXPORT_DELAY, "PT0.5S"),
+                        SPAN_EXPORT_DELAY, "PT0.5S",
+                        // the retention scenario waits for a purge round after its jobs' 10 s retention
+                        "jobweaver.api.retention.purge-interval", "PT2S"),
                 Service.SCHEDULER, Map.of(
                         SPAN_EXPORT_DELAY, "PT0.5S",
                         "jobweaver.scheduler.backoff.base", E2ePlatform.BACKOFF_BASE.toString(),
