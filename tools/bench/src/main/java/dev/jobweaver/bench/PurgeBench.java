@@ -22,8 +22,8 @@ import java.util.function.BooleanSupplier;
  * retention reaches meanwhile) until the seeded jobs are gone from both databases or {@link PurgeRun#cap} has passed.
  *
  * <p>Measured: the seed's wall time; per database, from the retention's 200 to the first count that found no seeded
- * row ({@link PurgeRun#SAMPLE_EVERY} apart, so up to that much late); the steady jobs' submit-to-start meanwhile, as the
- * steady workload measures it. Checked: every steady job ran once (as any run's), no row of another tenant that no
+ * row ({@link PurgeRun#SAMPLE_EVERY} apart, so up to that much late); the steady jobs' submit-to-start meanwhile, as
+ * the steady workload measures it. Checked: every steady job ran once (as any run's), no row of another tenant that no
  * retention could make due went.
  */
 final class PurgeBench {

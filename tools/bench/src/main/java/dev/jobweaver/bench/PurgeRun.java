@@ -59,7 +59,8 @@ record PurgeRun(String tenant, long seeded, double seedSeconds, Database api, Da
     }
 
     /**
-     * Rows of other tenants that no retention could make due ({@link PurgeSeed#API_OTHERS}), before the purge and after.
+     * Rows of other tenants that no retention could make due ({@link PurgeSeed#API_OTHERS}), before the purge and
+     * after.
      */
     record Others(long apiBefore, long apiAfter, long schedulerBefore, long schedulerAfter) {
 

@@ -7,8 +7,8 @@ import java.time.Duration;
  * API's and the scheduler's databases, and those with which it follows them.
  *
  * <p>A seeded job looks to both services like a no-op job of that tenant that ran once and completed
- * {@link #FINISHED_AGO} ago: in the API a {@code jobs} row {@code COMPLETED} with one {@code job_attempts} row (what the
- * worker's outcome leaves), no outbox row (published long ago) and no idempotency key, subscription or dead letter; in
+ * {@link #FINISHED_AGO} ago: in the API a {@code jobs} row {@code COMPLETED} with one {@code job_attempts} row (what
+ * the worker's outcome leaves), no outbox row (published long ago) and no idempotency key, subscription or dead letter; in
  * the scheduler a {@code job_executions} row {@code COMPLETED} at attempt 1. Job {@code g} of a run has the id
  * {@code md5(prefix || g)}, so that the two databases, which share no transaction, hold the same ids without the bench
  * carrying a million of them; the prefix names the run, so a seed never meets an earlier one's rows.
@@ -56,7 +56,8 @@ final class PurgeSeed {
     /** Parameters: id prefix, first, last, finished ago (s): the one attempt of each seeded job, as the API has it. */
     static final String API_ATTEMPTS = "INSERT INTO job_attempts (job_id, attempt, outcome, started_at, finished_at,"
             + " worker_id)"
-            + " SELECT " + ID + ", 1, 'COMPLETED', s.at + interval '11 milliseconds', s.at + interval '31 milliseconds',"
+            + " SELECT " + ID + ", 1, 'COMPLETED', s.at + interval '11 milliseconds',"
+            + " s.at + interval '31 milliseconds',"
             + " 'bench-purge-seed'"
             + " FROM generate_series(?::bigint, ?::bigint) g"
             + " CROSS JOIN LATERAL (SELECT now() - make_interval(secs => ?) - interval '1 second'"

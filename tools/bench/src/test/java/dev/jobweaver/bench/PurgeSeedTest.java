@@ -36,7 +36,8 @@ class PurgeSeedTest {
     @Test
     void theTenantIsOneTheApiTakes() {
         String tenant = PurgeSeed.tenant(Long.toString(Long.MAX_VALUE, 36));
-        assertThat(tenant).matches(dev.jobweaver.common.job.JobControlRules.TENANT.pattern()).startsWith("bench-purge-");
+        assertThat(tenant).matches(dev.jobweaver.common.job.JobControlRules.TENANT.pattern())
+                .startsWith("bench-purge-");
         assertThat(PurgeSeed.idPrefix(tenant)).isEqualTo(tenant + ":");
         assertThatThrownBy(() -> PurgeSeed.tenant("Upper")).isInstanceOf(IllegalArgumentException.class);
     }
@@ -103,7 +104,7 @@ class PurgeSeedTest {
         assertThat(columns(PurgeSeed.SCHEDULER_JOBS)).contains("tenant", "finished_at");
     }
 
-    /** The columns of {@code table}'s CREATE TABLE in {@code service}'s migrations declared NOT NULL without default. */
+    /** The columns of {@code table}'s CREATE TABLE in {@code service}'s migrations NOT NULL without a default. */
     private static List<String> required(String service, String table) throws IOException {
         Path dir = root().resolve(service).resolve("src/main/resources/db/migration");
         List<String> required = new ArrayList<>();
