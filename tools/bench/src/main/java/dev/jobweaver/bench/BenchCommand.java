@@ -44,7 +44,8 @@ import picocli.CommandLine.TypeConversionException;
             "  workflow      100-node fan-out: start to fan-in; 5-node diamonds: runs/s",
             "  limits        burst under a limit that does not bind, then one that binds",
             "  mixed         burst with keys, a tenant limit, workflow runs: jobs/s vs burst",
-            "  queues        burst to queues default and bench (up --pool bench): isolation"},
+            "  queues        burst to queues default and bench (up --pool bench): isolation",
+            "  purge         --jobs finished jobs (1000000) purged by retention during steady"},
         footer = {"Durations: 30s, 2m, 500ms, 1h; a bare number is seconds.",
             "Exit status: 0 when every accepted job ended as expected (targets are reported, never asserted); 1 when a "
                     + "job was lost, duplicated or ended unexpectedly, or a workload failed; 2 for bad usage or a "
@@ -61,11 +62,12 @@ public final class BenchCommand implements Callable<Integer> {
     // "Unmatched argument: 'storm'" would not say which workloads there are.
     @Parameters(paramLabel = "WORKLOAD", arity = "0..*",
             description = "burst, steady, sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, "
-                    + "schedules, workflow, limits, mixed or queues (default: the first four).")
+                    + "schedules, workflow, limits, mixed, queues or purge (default: the first four).")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "20000", converter = PositiveWholeNumber.class,
-            description = "Jobs per burst, sleepers, retries and priorities run (default: ${DEFAULT-VALUE}).")
+            description = "Jobs per burst, sleepers, retries and priorities run (default: ${DEFAULT-VALUE}); purge: "
+                    + "finished jobs seeded (default: " + BenchOptions.PURGE_JOBS + ").")
     int jobs;
 
     // The targets are stated for a client with 64 connections (Targets.BURST_CONCURRENCY). A list runs the burst once
@@ -230,7 +232,13 @@ public final class BenchCommand implements Callable<Integer> {
                 home == null ? cwd.resolve(".jobweaver") : cwd.resolve(home).normalize(),
                 out == null ? null : cwd.resolve(out).normalize(), delayedJobs, delayedOver, delayMin, delayMax,
                 idleRows, idleWindow, cancelJobs, notifyJobs, schedules, scheduleWindow, workflowRuns, diamondRuns,
-                limitsBurst, limitsBinding, limitsJobs);
+                limitsBurst, limitsBinding, limitsJobs, jobsGiven() ? jobs : BenchOptions.PURGE_JOBS);
+    }
+
+    /** Whether the command line named {@code --jobs}: the purge seeds a million jobs unless it did. */
+    private boolean jobsGiven() {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        return parsed != null && parsed.hasMatchedOption("--jobs");
     }
 
     /** A tenant limit the API takes, or bad usage naming {@code option}. */

@@ -46,13 +46,15 @@ import java.util.Set;
  * @param limitsBurst the limits workload's tenant limit during its burst: one that does not bind
  * @param limitsBinding its tenant limit under which its sleeping jobs run: one that binds
  * @param limitsJobs its sleeping jobs run under {@code limitsBinding}
+ * @param purgeJobs finished jobs the purge workload seeds into each database ({@code --jobs}, else
+ *                  {@link #PURGE_JOBS})
  */
 public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> concurrencies, double rate,
                            Duration duration, double baseline, int warmup, Duration settle, Duration timeout, Path home,
                            Path out, int delayedJobs, Duration delayedOver, Duration minDelay, Duration maxDelay,
                            int idleRows, Duration idleWindow, int cancelJobs, int notifyJobs, int schedules,
                            Duration scheduleWindow, int workflowRuns, int diamondRuns, int limitsBurst,
-                           int limitsBinding, int limitsJobs) {
+                           int limitsBinding, int limitsJobs, long purgeJobs) {
 
     /** {@code --warmup auto}: rounds of no-op jobs until the platform's JIT compilers have settled. */
     public static final int AUTO_WARMUP = -1;
@@ -98,6 +100,8 @@ public record BenchOptions(Set<Workload> workloads, int jobs, List<Integer> conc
     public static final int LIMITS_BINDING = 5;
     /** Limits: sleeping jobs under it by default, 8 s of work at the ideal rate. */
     public static final int LIMITS_JOBS = 200;
+    /** The purge workload's seeded jobs when {@code --jobs} is not given: the requirement's million. */
+    public static final long PURGE_JOBS = 1_000_000;
 
     /** The concurrencies sorted, without repeats; at least one; the delay range not empty. */
     public BenchOptions {

@@ -325,4 +325,25 @@ public final class FeatureTables {
                     !l.measured() ? "-" : l.exceeded() ? "EXCEEDED" : "yes");
         });
     }
+
+    /** The caption above {@link #purge}. */
+    static final String PURGE_TITLE = "Purge: finished jobs seeded into the API's and the scheduler's databases, "
+            + "purged by a retention of " + PurgeRun.RETENTION + " while the steady load ran; gone = from the "
+            + "retention's 200 to the first count with none left (counted every " + PurgeRun.SAMPLE_EVERY.toSeconds()
+            + " s); start = the steady jobs' submit-to-start meanwhile";
+
+    /** One row per database of each purge run, with the steady jobs' latency on each. */
+    static TextTable purge(List<WorkloadResult> results) {
+        TextTable table = new TextTable("workload", "database", "seeded", "seed s", "left", "gone s", "jobs/s",
+                "steady jobs", "start p50", "start p99", "others purged");
+        return table.forEachOrNull(results.stream().filter(r -> r.available() && r.purge() != null).toList(), r -> {
+            PurgeRun p = r.purge();
+            for (PurgeRun.Database db : List.of(p.api(), p.scheduler())) {
+                table.row(r.label(), db.name(), Long.toString(p.seeded()), fmt(p.seedSeconds()),
+                        Long.toString(db.left()), fmt(db.seconds()), fmt(db.rate(p.seeded())),
+                        Integer.toString(r.toStart().count()), fmt(r.toStart().p50()), fmt(r.toStart().p99()),
+                        Long.toString(p.others().purged()));
+            }
+        });
+    }
 }

@@ -6,8 +6,8 @@ import java.util.function.Function;
 
 /**
  * The job-control and feature tables as both reports show them, in order: per priority, delayed jobs, idle CPU,
- * cancel, notify, schedules, workflow, concurrency limits, mixed features, queues. The console prints each table under
- * its caption; {@code report.html} puts a section's heading first and adds its HTML note to each caption. A section is
+ * cancel, notify, schedules, workflow, concurrency limits, mixed features, queues, purge. The console prints each table
+ * under its caption; {@code report.html} puts a section's heading first and adds its HTML note to each caption. A section is
  * left out when no run has its figures.
  */
 final class ReportSections {
@@ -84,6 +84,10 @@ final class ReportSections {
                         + "<code>GET /api/queues</code> listed for it before or after the jobs; a run is a row of "
                         + "<code>jobweaver_worker.execution_attempts</code>, whose <code>worker_id</code> names the "
                         + "worker that ran it.", t)));
+        add(sections, "Purge", FeatureTables.purge(results), t -> List.of(
+                new Captioned(FeatureTables.PURGE_TITLE, ". Others purged: rows of other tenants, unfinished or "
+                        + "finished within the day before, that went during the purge; each a correctness problem.",
+                        t)));
         return sections;
     }
 

@@ -54,6 +54,16 @@ public final class Submitter {
     /** {@link #openLoop(RateSchedule, Consumer, Progress)}, no-op job {@code i} sent with {@code controls(i)}. */
     public Submission openLoop(RateSchedule schedule, IntFunction<Control> controls, Consumer<Accepted> sink,
                                Progress progress) {
+        return openLoop(schedule, controls, sink, progress, () -> false);
+    }
+
+    /**
+     * {@link #openLoop(RateSchedule, IntFunction, Consumer, Progress)} that also stops sending as soon as {@code stop}
+     * answers true (asked before each send): a load offered for as long as something else takes, the schedule's
+     * duration its cap.
+     */
+    public Submission openLoop(RateSchedule schedule, IntFunction<Control> controls, Consumer<Accepted> sink,
+                               Progress progress, java.util.function.BooleanSupplier stop) {
         Tally tally = new Tally();
         Semaphore inFlight = new Semaphore(OPEN_LOOP_CAP);
         int count = schedule.count();
@@ -61,7 +71,7 @@ public final class Submitter {
         long t0 = System.nanoTime();
         long maxLag = 0;
         int offered = 0;
-        for (int i = 0; i < count && !tally.hopeless(); i++) {
+        for (int i = 0; i < count && !tally.hopeless() && !stop.getAsBoolean(); i++) {
             long due = t0 + schedule.offsetNanos(i);
             long wait;
             while ((wait = due - System.nanoTime()) > 0) {

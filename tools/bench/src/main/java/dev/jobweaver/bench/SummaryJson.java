@@ -208,6 +208,9 @@ public final class SummaryJson {
             if (r.queues() != null) {
                 queues(w.putObject("queues"), r, run.results(), run.options().baseline());
             }
+            if (r.purge() != null) {
+                purge(w.putObject("purge"), r.purge());
+            }
             ArrayNode share = w.putArray("replicaShare");
             for (ReplicaShare.Row row : r.replicaShare()) {
                 ObjectNode o = share.addObject();
@@ -399,6 +402,32 @@ public final class SummaryJson {
         runs.put("runsCompleted", m.runsCompleted());
         runs.put("nodesPerRun", m.nodesPerRun());
         runs.put("nodeJobs", m.nodeJobs());
+    }
+
+    /**
+     * The purge run's seed and, per database, its rows left and how long they took to go; the steady jobs' latency is
+     * the workload's {@code toStart}.
+     */
+    private static void purge(ObjectNode o, PurgeRun p) {
+        o.put("tenant", p.tenant());
+        o.put("seeded", p.seeded());
+        putNumber(o, "seedSeconds", p.seedSeconds());
+        o.put("capSeconds", p.cap().toSeconds());
+        for (PurgeRun.Database db : List.of(p.api(), p.scheduler())) {
+            ObjectNode one = o.putObject(db.name());
+            one.put("left", db.left());
+            putNumber(one, "goneSeconds", db.seconds());
+            putNumber(one, "jobsPerSecond", db.rate(p.seeded()));
+        }
+        o.put("attemptsLeft", p.attemptsLeft());
+        o.put("othersPurged", p.others().purged());
+        ArrayNode samples = o.putArray("samples");
+        for (PurgeRun.Sample sample : p.samples()) {
+            ObjectNode one = samples.addObject();
+            putNumber(one, "atSeconds", sample.atSeconds());
+            one.put("apiLeft", sample.apiLeft());
+            one.put("schedulerLeft", sample.schedulerLeft());
+        }
     }
 
     /**

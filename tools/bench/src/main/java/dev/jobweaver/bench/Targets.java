@@ -165,6 +165,9 @@ public final class Targets {
         if (options.workloads().contains(Workload.MIXED)) {
             rows.add(mixed(find(results, Workload.MIXED), baseline));
         }
+        if (options.workloads().contains(Workload.PURGE)) {
+            rows.add(PurgeRun.target(find(results, Workload.PURGE), options.rate()));
+        }
         if (options.workloads().contains(Workload.QUEUES)) {
             rows.add(queues(find(results, Workload.QUEUES), baseline));
         }

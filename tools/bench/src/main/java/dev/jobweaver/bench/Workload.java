@@ -46,7 +46,13 @@ public enum Workload {
      * The burst's no-op jobs sent alternately to queue {@code default} and to queue {@code bench}, which a worker pool
      * of its own serves: jobs/s against the plain burst, and whether every run stayed in its queue's pool.
      */
-    QUEUES(false);
+    QUEUES(false),
+    /**
+     * Finished jobs of a tenant of its own seeded straight into the API's and the scheduler's databases, then purged
+     * by their retention while the steady load runs: how long the purge takes, and the steady jobs' submit-to-start
+     * meanwhile.
+     */
+    PURGE(false);
 
     private final boolean byDefault;
 

@@ -41,6 +41,7 @@ import java.util.Objects;
  * @param limits the limits workload's phase under a limit that binds; null for every other workload
  * @param mixed the mixed workload's features; null for every other workload
  * @param queues the queues workload's figures per queue; null for every other workload
+ * @param purge the purge workload's figures (seed, purge per database); null for every other workload
  */
 public record WorkloadResult(Workload workload, String label, int concurrency, boolean available, String note,
                              Submission submission, double throughput, double visibleThroughput,
@@ -50,7 +51,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                              List<ReplicaShare.Row> replicaShare, List<PriorityLevels.Level> byPriority,
                              Lateness lateness, IdleCpu idle, Cancels cancels, Notifications notifications,
                              ScheduleTicks schedules, WorkflowRuns workflows, TenantLimits limits,
-                             MixedFeatures mixed, QueueRuns queues) {
+                             MixedFeatures mixed, QueueRuns queues, PurgeRun purge) {
 
     private static final Submission NONE_SUBMITTED = new Submission(0, 0, 0, null, null, 0, 0);
     private static final Correctness NO_JOBS = new Correctness(0, 0, 0, 0, 0, List.of());
@@ -93,7 +94,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(run.workload(), run.label(), run.concurrency(), available, note, NONE_SUBMITTED,
                 Double.NaN, Double.NaN, Double.NaN, Percentiles.EMPTY, Percentiles.EMPTY, Percentiles.EMPTY,
                 Percentiles.EMPTY, List.of(), correctness, new int[0], List.of(), List.of(), List.of(), Lateness.NONE,
-                idle, Cancels.NONE, Notifications.NONE, schedules, workflows, null, null, null);
+                idle, Cancels.NONE, Notifications.NONE, schedules, workflows, null, null, null, null);
     }
 
     /**
@@ -137,7 +138,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
                 Correctness.check(jobs),
                 firstSubmit == null ? new int[0] : Timeline.perSecond(finishes, firstSubmit),
                 List.copyOf(jobs), List.of(), PriorityLevels.of(jobs), Lateness.of(jobs), null, Cancels.NONE,
-                Notifications.NONE, null, null, null, null, null);
+                Notifications.NONE, null, null, null, null, null, null);
     }
 
     /**
@@ -151,7 +152,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, List.of(),
                 Cancels.correctness(cancelled), r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE,
-                null, Cancels.of(cancelled), Notifications.NONE, null, null, null, null, null);
+                null, Cancels.of(cancelled), Notifications.NONE, null, null, null, null, null, null);
     }
 
     /**
@@ -165,7 +166,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(r.workload, r.label, r.concurrency, true, r.note, submission, r.throughput,
                 r.visibleThroughput, r.noopThroughput, r.accept, r.toStart, r.toFinish, r.finishToVisible, r.stages,
                 correctness, r.completionsPerSecond, r.jobs, List.of(), r.byPriority, Lateness.NONE, null,
-                Cancels.NONE, notifications, null, null, null, null, null);
+                Cancels.NONE, notifications, null, null, null, null, null, null);
     }
 
     /** This result with {@code rows} as its replica share. */
@@ -173,7 +174,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note, submission, throughput,
                 visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages, correctness,
                 completionsPerSecond, jobs, List.copyOf(rows), byPriority, lateness, idle, cancels, notifications,
-                schedules, workflows, limits, mixed, queues);
+                schedules, workflows, limits, mixed, queues, purge);
     }
 
     /**
@@ -184,7 +185,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
                 throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
                 correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
-                lateness, idle, cancels, notifications, schedules, workflows, figures, mixed, queues);
+                lateness, idle, cancels, notifications, schedules, workflows, figures, mixed, queues, purge);
     }
 
     /**
@@ -195,7 +196,7 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
                 throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
                 correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
-                lateness, idle, cancels, notifications, schedules, workflows, limits, figures, queues);
+                lateness, idle, cancels, notifications, schedules, workflows, limits, figures, queues, purge);
     }
 
     /**
@@ -206,7 +207,18 @@ public record WorkloadResult(Workload workload, String label, int concurrency, b
         return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
                 throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
                 correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
-                lateness, idle, cancels, notifications, schedules, workflows, limits, mixed, figures);
+                lateness, idle, cancels, notifications, schedules, workflows, limits, mixed, figures, purge);
+    }
+
+    /**
+     * This result of the purge workload's steady jobs with the purge's figures, and {@code note}; its correctness also
+     * counts the other tenants' rows the purge removed.
+     */
+    public WorkloadResult withPurge(PurgeRun figures, String note) {
+        return new WorkloadResult(workload, label, concurrency, available, note == null ? "" : note, submission,
+                throughput, visibleThroughput, noopThroughput, accept, toStart, toFinish, finishToVisible, stages,
+                correctness.plus(figures.correctness()), completionsPerSecond, jobs, replicaShare, byPriority,
+                lateness, idle, cancels, notifications, schedules, workflows, limits, mixed, queues, figures);
     }
 
     /** The run's name in file names: {@code burst-c16}. */

@@ -103,6 +103,7 @@ public final class WorkloadRunner {
             case LIMITS -> limits().run(run);
             case MIXED -> mixed().run(run);
             case QUEUES -> queues().run(run);
+            case PURGE -> purge().run(run);
         };
     }
 
@@ -174,6 +175,30 @@ public final class WorkloadRunner {
                 return Set.copyOf(platform.instances().stream().map(PlatformState.Instance::name).toList());
             }
         }, out);
+    }
+
+    /** The purge workload, which keeps its seed, requests and counts in classes of its own. */
+    PurgeBench purge() {
+        return new PurgeBench(options, api, new PurgeBench.Jobs() {
+            @Override
+            public void warmUp() {
+                if (!options.settle().isZero()) {
+                    openLoop("steady warm-up", new RateSchedule(options.rate(), options.settle()), false);
+                }
+            }
+
+            @Override
+            public WorkloadResult steadyUntil(BenchOptions.Run run, java.util.function.BooleanSupplier stop,
+                                              Duration cap) {
+                Observed done = observe(run.label(), new RateSchedule(options.rate(), cap).count(), true,
+                        options.timeout(), (sink, progress) -> new Submitter(api).openLoop(
+                                new RateSchedule(options.rate(), cap), i -> Control.NONE, sink, progress, stop));
+                String note = String.format(java.util.Locale.ROOT, "steady: offered %s/s while the purge ran; "
+                        + "largest send delay behind schedule %s ms", Targets.fmt(options.rate()),
+                        Targets.fmt(done.submission().maxSendLagMs()));
+                return result(run, done, records(done), note);
+            }
+        }, platform.postgresPort(), out);
     }
 
     /**

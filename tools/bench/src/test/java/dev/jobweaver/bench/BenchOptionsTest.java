@@ -273,6 +273,6 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> parse("--fast")).hasMessage("Unknown option: '--fast'");
         assertThatThrownBy(() -> parse("storm"))
                 .hasMessage("unknown workload 'storm'; valid: burst, steady, sleepers, retries, priorities, delayed, "
-                        + "delayed-idle, cancel, notify, schedules, workflow, limits, mixed, queues");
+                        + "delayed-idle, cancel, notify, schedules, workflow, limits, mixed, queues, purge");
     }
 }

@@ -77,7 +77,7 @@ class BenchTest extends CommandTestBase {
         assertThat(execute("bench", "storm")).isEqualTo(2);
         assertThat(err.toString()).startsWith("jobweaver bench: unknown workload 'storm'; valid: burst, steady, "
                 + "sleepers, retries, priorities, delayed, delayed-idle, cancel, notify, schedules, workflow, "
-                + "limits, mixed, queues\nRun ./jobweaver bench "
+                + "limits, mixed, queues, purge\nRun ./jobweaver bench "
                 + "--help");
     }
 
