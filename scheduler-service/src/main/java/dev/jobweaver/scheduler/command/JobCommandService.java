@@ -138,13 +138,8 @@ public class JobCommandService {
      *
      * @param before the job's status when the command came to it, or null when there was no row
      * @param job    the job as the command left it, or null when there is no row
-     * @param workflowRun the workflow run the job is a node of, or null
      */
-    public record Applied(Received received, Result result, JobStatus before, JobExecution job, UUID workflowRun) {
-
-        public Applied(Received received, Result result, JobStatus before, JobExecution job) {
-            this(received, result, before, job, null);
-        }
+    public record Applied(Received received, Result result, JobStatus before, JobExecution job) {
     }
 
     /** Applies {@code batch} in order, in one transaction; completes after the commit. */
@@ -291,7 +286,7 @@ public class JobCommandService {
                 default -> throw new InvalidRecordException("unknown command " + command.command());
             }
             span.setAttribute("jobweaver.command.result", result.name());
-            applied.add(new Applied(received, result, before, job, locked.workflowRuns().get(jobId)));
+            applied.add(new Applied(received, result, before, job));
         }
         // One write per changed row, on the version it was locked at; a row cancelled then deleted is written first,
         // so that the delete finds it finished.
