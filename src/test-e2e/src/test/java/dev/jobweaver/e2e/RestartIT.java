@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * launcher prints the admin key it keeps in its home, the same one after every restart, and the API refuses a request
  * without it.
  *
- * <p>This runs the launcher itself, in a session of its own, on its own ports and folder: a second platform beside
- * the suite's shared one, which is idle meanwhile.
+ * <p>This runs the launcher itself, in a session of its own, on its own ports and folder: a platform beside the ones
+ * the other scenarios share.
  */
 class RestartIT {
 

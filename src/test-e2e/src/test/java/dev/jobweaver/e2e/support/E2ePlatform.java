@@ -15,7 +15,9 @@ import java.util.Map;
 
 /**
  * The platform under test: real Kafka, real PostgreSQL, a Zipkin viewer and the three packaged services, each its
- * own process, started once per e2e JVM on free ports and stopped when it exits. Its API runs secured, with the admin
+ * own process, started once per e2e JVM on free ports and stopped when it exits. Failsafe runs the scenarios in two
+ * JVMs at once, each with a platform of its own: the scenarios mostly wait (for restarts, leases, backoffs), and two
+ * of them share the machine's two cores better than one. Its API runs secured, with the admin
  * key of its home ({@link #adminKey()}), which {@link #api()} sends.
  *
  * <p>Scenarios kill and restart services; the platform's supervisor restarts a killed service after
@@ -39,6 +41,9 @@ public final class E2ePlatform {
 
     /** The system property that runs the services' native executables instead of their jars. */
     public static final String NATIVE = "jobweaver.e2e.native";
+
+    /** The system property naming the failsafe fork this JVM is (1, 2, ...): scenarios run in two at once. */
+    static final String FORK = "jobweaver.e2e.fork";
 
     private static Platform platform;
     private static JobWeaverClient client;
@@ -85,11 +90,12 @@ public final class E2ePlatform {
     }
 
     /**
-     * Free ports, in {@code target/e2e-platform} (emptied first, kept afterwards): when a scenario fails, the
-     * services' logs are still there to read, and CI can keep them.
+     * Free ports, in {@code target/e2e-platform-<fork>} (emptied first, kept afterwards): when a scenario fails, the
+     * services' logs are still there to read, and CI can keep them. Each of failsafe's forks runs a platform of its
+     * own, so the folder carries the fork's number ({@link #FORK}).
      */
     private static LocalStack.Settings stackSettings() {
-        Path home = Path.of("target", "e2e-platform").toAbsolutePath();
+        Path home = Path.of("target", "e2e-platform-" + System.getProperty(FORK, "1")).toAbsolutePath();
         LocalStack.Settings ephemeral = LocalStack.Settings.ephemeral();
         try (var old = java.nio.file.Files.walk(home)) {
             old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
