@@ -54,7 +54,7 @@ final class BuildCommand extends MavenCommand {
             return 0;
         }
         Path builder = NativeBuild.builder(root, System.getenv(), Path.of(System.getProperty("user.home")), out);
-        return NativeBuild.build(root, services, builder, maven, out);
+        return NativeBuild.build(root, services, builder, false, maven, out);
     }
 
     /** What the jobweaver script's own {@code build} runs: everything installed, tests skipped. */

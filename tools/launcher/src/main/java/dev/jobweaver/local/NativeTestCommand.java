@@ -18,11 +18,19 @@ import picocli.CommandLine.Option;
             "With --native the executables that are missing or older than their sources are built first (as build "
                     + "--native --missing), then ./mvnw -B verify -Pnative runs each service's @QuarkusIntegrationTest "
                     + "suite and the end-to-end scenarios tagged native against them. Arguments test does not know go "
-                    + "to Maven."})
+                    + "to Maven.",
+            "",
+            "--quick-build builds them in the builder's quick mode (-Ob): the same code, metadata and initialisation, "
+                    + "less optimised, in less time (CI's lane). Such executables are for tests: ./jobweaver build "
+                    + "--native builds the ones to run and measure."})
 final class NativeTestCommand extends MavenCommand {
 
     @Option(names = "--native", required = true, description = "The native lane.")
     boolean nativeLane;
+
+    @Option(names = "--quick-build",
+            description = "Build the missing or stale executables in the builder's quick mode (-Ob), for tests only.")
+    boolean quickBuild;
 
     NativeTestCommand(PrintStream out) {
         super(out);
@@ -34,7 +42,7 @@ final class NativeTestCommand extends MavenCommand {
         Path builder = NativeBuild.builder(root, System.getenv(), Path.of(System.getProperty("user.home")), out);
         var outOfDate = NativeBuild.toBuild(root, true);
         if (!outOfDate.isEmpty()) {
-            int built = NativeBuild.build(root, outOfDate, builder, List.of(), out);
+            int built = NativeBuild.build(root, outOfDate, builder, quickBuild, List.of(), out);
             if (built != 0) {
                 return built;
             }

@@ -18,17 +18,27 @@ class NativeBuildTest {
 
     @Test
     void eachServiceIsBuiltWithTheNativeProfileAndTheBuilderItWasGiven() {
-        assertThat(NativeBuild.buildCommand(ROOT, Service.WORKER, GRAAL, 8, List.of("-o"))).containsExactly(
+        assertThat(NativeBuild.buildCommand(ROOT, Service.WORKER, GRAAL, 8, false, List.of("-o"))).containsExactly(
                 "/repo/mvnw", "-B", "-q", "package", "-Pnative", "-pl", "worker-service", "-am", "-DskipTests",
                 "-Dquarkus.native.graalvm-home=/opt/graal", "-o");
     }
 
     @Test
     void onTwoCoresTheBuilderUsesOne() {
-        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 2, List.of()))
+        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 2, false, List.of()))
                 .endsWith("-Dquarkus.native.additional-build-args=--parallelism=1,-J-XX:ActiveProcessorCount=1");
-        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 4, List.of()))
+        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 4, false, List.of()))
                 .noneMatch(arg -> arg.contains("parallelism"));
+    }
+
+    @Test
+    void aQuickBuildAddsTheBuildersQuickModeToItsOtherArguments() {
+        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 2, true, List.of()))
+                .endsWith("-Dquarkus.native.additional-build-args=--parallelism=1,-J-XX:ActiveProcessorCount=1,-Ob");
+        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 4, true, List.of()))
+                .endsWith("-Dquarkus.native.additional-build-args=-Ob");
+        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 4, false, List.of()))
+                .noneMatch(arg -> arg.startsWith("-Dquarkus.native.additional-build-args"));
     }
 
     @Test
