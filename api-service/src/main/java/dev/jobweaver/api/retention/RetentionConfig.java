@@ -48,6 +48,14 @@ public interface RetentionConfig {
     int maxBatchesPerRound();
 
     /**
+     * The share of its time a purge with a backlog spends removing (above 0, at most 1): after each full batch it
+     * pauses for the batch's own time times {@code (1 - duty-cycle) / duty-cycle}. At 0.25 it waits three times as
+     * long as a batch took, so a steady load keeps most of the database and Kafka; 1 runs batches back to back.
+     */
+    @WithDefault("0.25")
+    double dutyCycle();
+
+    /**
      * How long a dead letter requeued shields its job, still {@code FAILED} in the read model, from the purge: the
      * scheduler's {@code PENDING} status normally arrives within milliseconds, after which the job is not finished.
      */

@@ -8,7 +8,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +34,10 @@ import org.jboss.logging.Logger;
  *       job whose dead letter was just requeued); the scheduler ignores a {@code PURGE} of a job it holds unfinished.</li>
  *   <li>Short transactions: each batch (at most {@code batch-size} rows) is one statement; finding a batch reads and
  *       locks nothing. A round takes at most {@code max-batches-per-round} batches of each kind.</li>
+ *   <li>It yields to the pipeline: after a full batch it pauses before the next, for as long as the batch took times
+ *       {@code (1 - duty-cycle) / duty-cycle} ({@link #pauseAfter}), so that a backlog of a million jobs is worked off
+ *       in a share of the time and not as one long burst of deletes and commands, and all the more slowly when the
+ *       database is busy and batches take longer.</li>
  *   <li>Any API instance may run it; several at once send some commands twice, which is harmless, and delete each row
  *       once.</li>
  * </ul>
@@ -55,6 +61,7 @@ public class RetentionPurge {
 
     private final RetentionStore store;
     private final RetentionConfig config;
+    private final Vertx vertx;
     private final JobCommandService commands;
     private final WorkflowRunPublisher runs;
     private final Counter jobsPurged;
@@ -63,9 +70,14 @@ public class RetentionPurge {
     private final Counter quarantinedPurged;
 
     public RetentionPurge(RetentionStore store, RetentionConfig config, JobCommandService commands,
-                          WorkflowRunPublisher runs, MeterRegistry registry) {
+                          WorkflowRunPublisher runs, Vertx vertx, MeterRegistry registry) {
         this.store = store;
         this.config = config;
+        this.vertx = vertx;
+        if (!(config.dutyCycle() > 0 && config.dutyCycle() <= 1)) {
+            throw new IllegalStateException("jobweaver.api.retention.duty-cycle must be above 0 and at most 1, was "
+                    + config.dutyCycle());
+        }
         this.commands = commands;
         this.runs = runs;
         String description = "Rows removed by the retention purge";
@@ -150,8 +162,30 @@ public class RetentionPurge {
     }
 
     private Uni<Integer> batches(Supplier<Uni<Batch>> batch, int left) {
+        long started = System.nanoTime();
         return batch.get().chain(taken -> taken.found() >= config.batchSize() && left > 1
-                ? batches(batch, left - 1).map(more -> taken.removed() + more)
+                ? pause(pauseAfter(Duration.ofNanos(System.nanoTime() - started), config.dutyCycle()))
+                        .chain(() -> batches(batch, left - 1)).map(more -> taken.removed() + more)
                 : Uni.createFrom().item(taken.removed()));
+    }
+
+    /**
+     * How long to wait after a batch that took {@code took}, so that the purge works {@code dutyCycle} of the time
+     * (1 or more: no pause).
+     */
+    static Duration pauseAfter(Duration took, double dutyCycle) {
+        if (dutyCycle >= 1) {
+            return Duration.ZERO;
+        }
+        return Duration.ofNanos((long) (took.toNanos() * (1 - dutyCycle) / dutyCycle));
+    }
+
+    /** Completes after {@code pause}, on a Vert.x timer (on the caller's context when it has one). */
+    private Uni<Void> pause(Duration pause) {
+        long millis = pause.toMillis();
+        if (millis <= 0) {
+            return Uni.createFrom().voidItem();
+        }
+        return Uni.createFrom().emitter(done -> vertx.setTimer(millis, id -> done.complete(null)));
     }
 }
