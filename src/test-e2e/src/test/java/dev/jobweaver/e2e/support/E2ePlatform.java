@@ -5,7 +5,9 @@ import dev.jobweaver.local.Platform;
 import dev.jobweaver.local.Platform.Service;
 import dev.jobweaver.local.Ports;
 import dev.jobweaver.local.Postgres;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -42,8 +44,8 @@ public final class E2ePlatform {
     /** The system property that runs the services' native executables instead of their jars. */
     public static final String NATIVE = "jobweaver.e2e.native";
 
-    /** The system property naming the failsafe fork this JVM is (1, 2, ...): scenarios run in two at once. */
-    static final String FORK = "jobweaver.e2e.fork";
+    /** The lock on this JVM's platform folder, held until it exits, so that no other e2e JVM takes the folder. */
+    private static FileChannel homeLock;
 
     private static Platform platform;
     private static JobWeaverClient client;
@@ -90,12 +92,12 @@ public final class E2ePlatform {
     }
 
     /**
-     * Free ports, in {@code target/e2e-platform-<fork>} (emptied first, kept afterwards): when a scenario fails, the
-     * services' logs are still there to read, and CI can keep them. Each of failsafe's forks runs a platform of its
-     * own, so the folder carries the fork's number ({@link #FORK}).
+     * Free ports, in {@code target/e2e-platform-<n>} (emptied first, kept afterwards): when a scenario fails, the
+     * services' logs are still there to read, and CI can keep them. Failsafe runs the scenarios in two JVMs, each with
+     * a platform of its own: {@link #ownHome()} gives each JVM a folder of its own.
      */
     private static LocalStack.Settings stackSettings() {
-        Path home = Path.of("target", "e2e-platform-" + System.getProperty(FORK, "1")).toAbsolutePath();
+        Path home = ownHome();
         LocalStack.Settings ephemeral = LocalStack.Settings.ephemeral();
         try (var old = java.nio.file.Files.walk(home)) {
             old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -105,6 +107,28 @@ public final class E2ePlatform {
         ephemeral.home().toFile().delete();
         return new LocalStack.Settings(home, ephemeral.kafkaPort(), ephemeral.kafkaControllerPort(),
                 ephemeral.postgresPort(), ephemeral.kafkaHeap(), Map.of(), false);
+    }
+
+    /**
+     * The first of {@code target/e2e-platform-1}, {@code -2}, ... whose lock file no other JVM holds; the lock is
+     * held until this JVM exits (the operating system releases it even after a kill).
+     */
+    private static Path ownHome() {
+        Path target = Path.of("target").toAbsolutePath();
+        for (int n = 1; ; n++) {
+            Path lock = target.resolve("e2e-platform-" + n + ".lock");
+            try {
+                java.nio.file.Files.createDirectories(target);
+                FileChannel channel = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                if (channel.tryLock() != null) {
+                    homeLock = channel;
+                    return target.resolve("e2e-platform-" + n);
+                }
+                channel.close();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot lock " + lock, e);
+            }
+        }
     }
 
     /**
