@@ -128,15 +128,12 @@ final class NativeBuild {
         List<String> command = new ArrayList<>(List.of(root.resolve("mvnw").toString(), "-B", "-q", "package",
                 "-Pnative", "-pl", service.module(), "-am", "-DskipTests",
                 "-Dquarkus.native.graalvm-home=" + graalvmHome));
-        List<String> builderArgs = new ArrayList<>();
         if (cores <= FEW_CORES) {
-            builderArgs.addAll(FEW_CORES_BUILD_ARGS);
+            command.add("-Dquarkus.native.additional-build-args=" + String.join(",", FEW_CORES_BUILD_ARGS));
         }
         if (quick) {
-            builderArgs.add(QUICK_BUILD_ARG);
-        }
-        if (!builderArgs.isEmpty()) {
-            command.add("-Dquarkus.native.additional-build-args=" + String.join(",", builderArgs));
+            // appended last, so that it also replaces a level a service sets for itself (the worker's -Os)
+            command.add("-Dquarkus.native.additional-build-args-append=" + QUICK_BUILD_ARG);
         }
         command.addAll(maven);
         return command;

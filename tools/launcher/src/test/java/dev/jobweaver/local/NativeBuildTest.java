@@ -32,11 +32,12 @@ class NativeBuildTest {
     }
 
     @Test
-    void aQuickBuildAddsTheBuildersQuickModeToItsOtherArguments() {
-        assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 2, true, List.of()))
-                .endsWith("-Dquarkus.native.additional-build-args=--parallelism=1,-J-XX:ActiveProcessorCount=1,-Ob");
+    void aQuickBuildAppendsTheBuildersQuickModeAfterEveryOtherLevel() {
+        assertThat(NativeBuild.buildCommand(ROOT, Service.WORKER, GRAAL, 2, true, List.of())).containsSubsequence(
+                "-Dquarkus.native.additional-build-args=--parallelism=1,-J-XX:ActiveProcessorCount=1",
+                "-Dquarkus.native.additional-build-args-append=-Ob");
         assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 4, true, List.of()))
-                .endsWith("-Dquarkus.native.additional-build-args=-Ob");
+                .endsWith("-Dquarkus.native.additional-build-args-append=-Ob");
         assertThat(NativeBuild.buildCommand(ROOT, Service.API, GRAAL, 4, false, List.of()))
                 .noneMatch(arg -> arg.startsWith("-Dquarkus.native.additional-build-args"));
     }
