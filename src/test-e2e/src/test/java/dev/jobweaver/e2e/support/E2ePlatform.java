@@ -17,9 +17,7 @@ import java.util.Map;
 
 /**
  * The platform under test: real Kafka, real PostgreSQL, a Zipkin viewer and the three packaged services, each its
- * own process, started once per e2e JVM on free ports and stopped when it exits. Failsafe runs the scenarios in two
- * JVMs at once, each with a platform of its own: the scenarios mostly wait (for restarts, leases, backoffs), and two
- * of them share the machine's two cores better than one. Its API runs secured, with the admin
+ * own process, started once per e2e JVM on free ports and stopped when it exits. Its API runs secured, with the admin
  * key of its home ({@link #adminKey()}), which {@link #api()} sends.
  *
  * <p>Scenarios kill and restart services; the platform's supervisor restarts a killed service after
@@ -93,8 +91,8 @@ public final class E2ePlatform {
 
     /**
      * Free ports, in {@code target/e2e-platform-<n>} (emptied first, kept afterwards): when a scenario fails, the
-     * services' logs are still there to read, and CI can keep them. Failsafe runs the scenarios in two JVMs, each with
-     * a platform of its own: {@link #ownHome()} gives each JVM a folder of its own.
+     * services' logs are still there to read, and CI can keep them. {@link #ownHome()} gives each e2e JVM running at
+     * once (two builds of the module, or failsafe forks) a folder of its own.
      */
     private static LocalStack.Settings stackSettings() {
         Path home = ownHome();
