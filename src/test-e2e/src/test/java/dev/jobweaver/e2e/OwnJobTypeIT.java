@@ -118,10 +118,19 @@ class OwnJobTypeIT {
         }
     }
 
+    /**
+     * The workers of {@code job}'s attempts, once the last one names its worker: an attempt's worker comes with its
+     * outcome ({@code job-completed}, {@code job-failed}), read apart from the status that made the job terminal, so
+     * a finished job's last attempt may still be {@code UNREPORTED} for a moment.
+     */
     private static List<String> workers(JobWeaverClient api, UUID job) {
         List<String> workers = new ArrayList<>();
-        api.get("/api/jobs/" + job + "/attempts").body().path("attempts")
-                .forEach(a -> workers.add(a.path("workerId").asText()));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            workers.clear();
+            api.get("/api/jobs/" + job + "/attempts").body().path("attempts")
+                    .forEach(a -> workers.add(a.path("workerId").asText()));
+            assertThat(workers).as("the workers of job " + job + "'s attempts").isNotEmpty().last().isNotEqualTo("");
+        });
         return workers;
     }
 
