@@ -174,9 +174,10 @@ public interface SchedulerConfig {
         int sweepBatchSize();
 
         /**
-         * How long after this instance's start it expires no lease. Outcomes that came while no scheduler ran wait in
-         * Kafka, and its consumers apply them within this: a lease that ran out meanwhile says nothing yet about its
-         * worker. 0 sweeps at once.
+         * How long after this instance's start, and after its consumers of outcomes regain the broker, it expires no
+         * lease (none expires while they are out of contact). Outcomes that came while no scheduler ran, or while the
+         * broker was down, wait in Kafka or in the workers' producers, and are applied within this: a lease that ran
+         * out meanwhile says nothing yet about its worker. 0 sweeps as soon as the consumers are in their group.
          */
         @WithDefault("30s")
         Duration sweepAfterStart();

@@ -37,6 +37,12 @@ import org.jboss.logging.Logger;
  *
  * <p>Rows are claimed with {@code FOR UPDATE SKIP LOCKED}, so replicas sweep disjoint rows and an outcome being
  * applied to a row is never raced. Same dual-write rule as outcomes: update, publish, await acks, commit.
+ *
+ * <p>A lease is only judged while the outcomes can arrive: no sweep runs while this replica's consumers of outcomes
+ * are out of contact with the broker ({@link OutcomeContact}), nor within {@code lease.sweep-after-start} of the
+ * contact's beginning, after a start as after an outage. The outcomes that waited (in Kafka, or in a worker's
+ * producer while the broker was down) are applied first, so a broker outage longer than a lease's grace fails no
+ * run that finished meanwhile, and runs none twice.
  */
 @ApplicationScoped
 public class LeaseSweeper {
@@ -55,8 +61,7 @@ public class LeaseSweeper {
      * running fails on the closing pool, which is no news.
      */
     private volatile boolean stopping;
-    /** When this instance began: no lease is expired before {@code lease.sweep-after-start} has passed since. */
-    private final Instant started = Instant.now();
+    @Inject OutcomeContact contact;
 
     /**
      * Every sweep interval, on the event loop. A tick while the previous sweep's {@code Uni} has not completed is
@@ -66,7 +71,8 @@ public class LeaseSweeper {
     @Scheduled(every = "${jobweaver.scheduler.lease.sweep-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduledSweep() {
-        if (justStarted(Instant.now(), started, config.lease().sweepAfterStart())) {
+        Instant now = Instant.now();
+        if (!mayExpire(now, contact.since(now), config.lease().sweepAfterStart())) {
             return Uni.createFrom().voidItem();
         }
         return sweepAll()
@@ -83,12 +89,12 @@ public class LeaseSweeper {
     }
 
     /**
-     * Whether an instance that began at {@code started} is still within {@code sweepAfterStart} of it at {@code now}:
-     * the outcomes that waited for it in Kafka while no scheduler ran (a restart, a crash) are being applied, and a
-     * lease that expired meanwhile is no sign of a lost run until they are.
+     * Whether leases may expire at {@code now}, given since when the outcomes can arrive ({@code null}: they cannot).
+     * Within {@code quiet} of the contact's beginning the outcomes that waited for it (a restart, a crash, a broker
+     * outage) are being applied, and a lease that expired meanwhile is no sign of a lost run until they are.
      */
-    static boolean justStarted(Instant now, Instant started, Duration sweepAfterStart) {
-        return now.isBefore(started.plus(sweepAfterStart));
+    static boolean mayExpire(Instant now, Instant contactSince, Duration quiet) {
+        return contactSince != null && !now.isBefore(contactSince.plus(quiet));
     }
 
     void stopping(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {

@@ -6,10 +6,11 @@ import java.util.Map;
 /**
  * The configuration the e2e platform runs with: production defaults, except where a scenario would otherwise wait
  * minutes (the retry backoff, the lease grace of a crashed worker's jobs and the sweep that finds them expired, the
- * worker's shutdown grace). The lease grace (45 s, production 60 s) stays longer than scenario 7's broker outage as a
- * slow machine sees it: a graceful stop of several seconds, 10 s down, a start of several more. Shorter, and a run that
- * finished just before the stop, its outcome waiting out the outage, is declared lost: at 30 s that happened on a loaded
- * 2-core machine (2026-11-30). HTTP jobs may reach 127.0.0.1 only, where the HTTP scenario's server listens.
+ * worker's shutdown grace). The lease grace is 30 s (production 60 s), shorter than scenario 7's broker outage as a
+ * slow machine sees it (a graceful stop of several seconds, 10 s down, a start and a rejoin of several more): the
+ * scheduler expires no lease while its consumers of outcomes are out of contact, so a run that finished just before
+ * the stop, its outcome waiting out the outage, is not declared lost. HTTP jobs may reach 127.0.0.1 only, where the
+ * HTTP scenario's server listens.
  * A schedule's tick counts as missed after 3 s instead of a minute. Spans leave for the trace viewer every half second
  * instead of every 5 s, which the trace scenarios would otherwise wait out. Tenant {@code flood} may submit
  * {@link #FLOOD_PER_SECOND} jobs a second (the rate-limit scenario); every other tenant has the production default.
@@ -39,7 +40,7 @@ public final class TestConfig {
                         SPAN_EXPORT_DELAY, "PT0.5S",
                         "jobweaver.scheduler.backoff.base", E2ePlatform.BACKOFF_BASE.toString(),
                         "jobweaver.scheduler.backoff.jitter", "0",
-                        "jobweaver.scheduler.lease.grace", "PT45S",
+                        "jobweaver.scheduler.lease.grace", "PT30S",
                         "jobweaver.scheduler.lease.sweep-interval", "PT1S",
                         // a tick later than this is missed: the misfire scenario freezes the scheduler for 10 s
                         "jobweaver.scheduler.schedules.misfire-threshold", "PT3S"),
