@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,7 +30,9 @@ import org.jboss.logging.Logger;
  *       unreachable) is retried with back-off, 200 ms doubling up to 10 s, until it succeeds; it never skips or
  *       quarantines a record. A channel that gave up would stay down, so an outage is waited out. A quarantined copy
  *       that Kafka does not take is sent again whatever the failure ({@link Quarantine#sendUntilTaken}), so no record
- *       is acknowledged without its copy.</li>
+ *       is acknowledged without its copy. The one exception: an intake whose items are superseded by the next of
+ *       their kind ({@link #supersededByNext}) acknowledges a poll unapplied once the service's own database pool is
+ *       closed (it stops).</li>
  *   <li>Offsets commit only after processing: a poll is acknowledged only once each of its records was applied by a
  *       successful round or quarantined, with Kafka's acknowledgement of the copy. A crash before consumes it again,
  *       which the rounds' idempotence makes harmless.</li>
@@ -57,6 +60,8 @@ import org.jboss.logging.Logger;
 public final class BatchIntake<T> {
 
     private static final Logger LOG = Logger.getLogger(BatchIntake.class);
+    private static final Duration FIRST_RETRY = Duration.ofMillis(200);
+    private static final Duration MAX_RETRY = Duration.ofSeconds(10);
 
     /** Reads one record of a poll. */
     @FunctionalInterface
@@ -69,9 +74,12 @@ public final class BatchIntake<T> {
     private final String name;
     private final Quarantine quarantine;
     private final Reader<T> reader;
+    private final Function<List<T>, Uni<Void>> apply;
     private final Bisection<Consumed.Usable<T>> bisection;
     /** Groups polls into rounds, or null when each poll is its own round. */
     private final PollRounds<Consumed<T>> rounds;
+    /** Whether each item is superseded by the next of its kind; see {@link #supersededByNext}. */
+    private final boolean superseded;
 
     /**
      * @param name       names the channel in log lines
@@ -80,13 +88,26 @@ public final class BatchIntake<T> {
      * @param apply      applies a round's items all or nothing (one statement or transaction); must not retry itself
      */
     public BatchIntake(String name, Quarantine quarantine, Reader<T> reader, Function<List<T>, Uni<Void>> apply) {
+        this(name, quarantine, reader, apply, false);
+    }
+
+    private BatchIntake(String name, Quarantine quarantine, Reader<T> reader, Function<List<T>, Uni<Void>> apply,
+                        boolean superseded) {
         this.name = name;
         this.quarantine = quarantine;
         this.reader = reader;
+        this.apply = apply;
+        this.superseded = superseded;
+        UnaryOperator<Uni<Void>> retry = superseded
+                // a superseded item gives up on a closed pool at once, and consume acknowledges it unapplied
+                ? uni -> uni.onFailure(f -> Failures.isTransient(f) && !Failures.isPoolClosed(f)).retry()
+                        .withBackOff(FIRST_RETRY, MAX_RETRY).indefinitely()
+                        .onFailure(Failures::isPoolClosed).transform(PoolClosed::new)
+                : Bisection.retryForever(FIRST_RETRY, MAX_RETRY);
         this.bisection = new Bisection<>(
                 items -> apply.apply(values(items))
                         .onFailure().invoke(failure -> logFailedRound(items.size(), failure)),
-                Bisection.retryForever(Duration.ofMillis(200), Duration.ofSeconds(10)),
+                retry,
                 (item, failure) -> quarantine.sendUntilTaken(item.origin(), failure));
         this.rounds = null;
     }
@@ -95,8 +116,23 @@ public final class BatchIntake<T> {
         this.name = single.name;
         this.quarantine = single.quarantine;
         this.reader = single.reader;
+        this.apply = single.apply;
+        this.superseded = single.superseded;
         this.bisection = single.bisection;
         this.rounds = new PollRounds<>(name, this::round, maxWaiting, maxWaitingBytes);
+    }
+
+    /**
+     * This intake, for a channel whose every item is superseded by the next of its kind (a periodic snapshot, such as
+     * a worker's heartbeat): a poll that arrives once the service's database pool is closed (it stops) is acknowledged
+     * unapplied, at once, instead of being retried until the process ends, which held the service's stop for the
+     * consumer's closing timeout. The item the next instance does not see is replaced by the next one sent.
+     */
+    public BatchIntake<T> supersededByNext() {
+        if (rounds != null) {
+            throw new IllegalStateException("a superseded intake takes each poll as its own round");
+        }
+        return new BatchIntake<>(name, quarantine, reader, apply, true);
     }
 
     /**
@@ -105,6 +141,9 @@ public final class BatchIntake<T> {
      * {@link #consume} holds the connector back; see {@link PollRounds}.
      */
     public BatchIntake<T> inRounds(int maxWaiting, long maxWaitingBytes) {
+        if (superseded) {
+            throw new IllegalStateException("a superseded intake takes each poll as its own round");
+        }
         return new BatchIntake<>(this, maxWaiting, maxWaitingBytes);
     }
 
@@ -144,6 +183,10 @@ public final class BatchIntake<T> {
             return rounds.offer(consumed, bytes, batch);
         }
         Uni<Void> done = round(consumed)
+                .onFailure(PoolClosed.class::isInstance).invoke(closed -> LOG.debugf("%s: the database pool closed"
+                        + " (the service stops): a poll of %d superseded record(s) is acknowledged unapplied", name,
+                        consumed.size()))
+                .onFailure(PoolClosed.class::isInstance).recoverWithNull()
                 .chain(() -> Uni.createFrom().completionStage(batch::ack))
                 .onFailure().invoke(failure -> LOG.errorf(failure, "%s: could not apply or quarantine a poll of %d"
                         + " record(s); the channel stops here and the poll is consumed again from the last committed"
@@ -176,12 +219,26 @@ public final class BatchIntake<T> {
     }
 
     private void logFailedRound(int size, Throwable failure) {
-        if (Failures.isTransient(failure)) {
+        if (Failures.isPoolClosed(failure)) {
+            // the service stops: the poll is consumed again by the next instance (or, superseded, given up)
+            LOG.debugf("%s: could not apply %d record(s): the database pool is closed", name, size);
+        } else if (Failures.isTransient(failure)) {
             LOG.warnf("%s: could not apply %d record(s), retrying: %s", name, size, failure.toString());
         } else if (size > 1) {
             // Each record that fails alone is logged once, at WARN, by the quarantine.
             LOG.debugf("%s: a round of %d record(s) failed for good (%s): applying it in halves", name, size,
                     Failures.describe(failure));
+        }
+    }
+
+    /**
+     * A closed pool, as a superseded intake's round gives up on it: transient (nothing is quarantined), and told apart
+     * from every other failure by {@link #consume}.
+     */
+    private static final class PoolClosed extends RuntimeException {
+
+        PoolClosed(Throwable cause) {
+            super(cause.getMessage(), cause, false, false);
         }
     }
 

@@ -33,6 +33,9 @@ import java.util.Map;
  */
 public final class Failures {
 
+    /** The message of the Vert.x SQL client's failure of a pool that was closed. */
+    static final String POOL_CLOSED = "Pool closed";
+
     private Failures() {
     }
 
@@ -63,6 +66,21 @@ public final class Failures {
     /** Whether retrying could cure {@code failure}. */
     public static boolean isTransient(Throwable failure) {
         return permanentReason(failure) == null;
+    }
+
+    /**
+     * Whether {@code failure} says that the service's own database pool is closed: it stops, and no retry before the
+     * process ends can succeed (the Vert.x SQL client's "Pool closed"). Still transient: the record is consumed again by
+     * the next instance.
+     */
+    public static boolean isPoolClosed(Throwable failure) {
+        Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+        for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
+            if (POOL_CLOSED.equals(t.getMessage())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The SQL state a database failure carries, or null. */

@@ -19,7 +19,10 @@ import java.util.function.Function;
  * <p>The quarantine rule ({@link BatchIntake}): a record that does not parse, breaks a rule ({@link EventRules}), is not
  * keyed by its workerId, or is a tombstone (a worker that leaves says so in a heartbeat) is set aside in
  * {@code jobweaver-quarantine}; one the database refuses for good is split out and set aside alone. The rest of a poll
- * goes to {@code store} at once, and the poll is acknowledged once what it returns completed.
+ * goes to {@code store} at once, and the poll is acknowledged once what it returns completed. A heartbeat is a snapshot
+ * that the worker's next one replaces, so a poll that arrives while the service stops, its database pool closed, is
+ * acknowledged unapplied ({@link BatchIntake#supersededByNext}) rather than holding the stop; a worker's leaving one
+ * lost so is made good by its heartbeat's expiry.
  */
 public final class WorkerHeartbeats {
 
@@ -34,6 +37,6 @@ public final class WorkerHeartbeats {
         return new BatchIntake<>(Channels.WORKER_HEARTBEATS_IN, quarantine,
                 (record, origin) -> origin.value() == null ? new Consumed.Refused<>(origin, QuarantineReason.INVALID,
                         "a tombstone; a worker that leaves says so in a heartbeat") : events.read(record, origin),
-                store);
+                store).supersededByNext();
     }
 }

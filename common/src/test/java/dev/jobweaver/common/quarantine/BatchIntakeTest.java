@@ -218,6 +218,52 @@ class BatchIntakeTest {
         assertThat(poll.nacked).as("a nack on a channel whose failure strategy is ignore commits").hasValue(0);
     }
 
+    @Test
+    void aSupersededIntakeAcknowledgesAPollUnappliedOnceItsPoolIsClosed() {
+        RecordingEmitter kafka = RecordingEmitter.acknowledging();
+        BatchIntake<Integer> intake = new BatchIntake<Integer>("test", quarantine(kafka), numbers(), items -> {
+            rounds.incrementAndGet();
+            return Uni.createFrom().failure(new IllegalStateException("wrapped", new RuntimeException("Pool closed")));
+        }).supersededByNext();
+        Poll poll = new Poll(List.of(KafkaRecord.of("k", bytes("1")), KafkaRecord.of("k", bytes("2"))), null);
+
+        intake.consume(poll).await().atMost(Duration.ofSeconds(5));
+
+        assertThat(rounds).as("given up at once, not retried").hasValue(1);
+        assertThat(poll.acked).hasValue(1);
+        assertThat(kafka.sent).as("a closed pool is no reason to quarantine").isEmpty();
+    }
+
+    @Test
+    void anyOtherIntakeKeepsRetryingAClosedPoolAndNeverAcknowledgesUnapplied() {
+        AtomicInteger closedRounds = new AtomicInteger();
+        BatchIntake<Integer> intake = new BatchIntake<>("test", quarantine(RecordingEmitter.acknowledging()),
+                numbers(), items -> closedRounds.incrementAndGet() <= 2
+                        ? Uni.createFrom().failure(new RuntimeException("Pool closed")) : refusing(items, -1));
+        Poll poll = new Poll(List.of(KafkaRecord.of("k", bytes("1"))), null);
+
+        intake.consume(poll).await().atMost(Duration.ofSeconds(10));
+
+        assertThat(closedRounds).as("two rounds on a closed pool, then the one that applied").hasValue(3);
+        assertThat(applied).containsExactly(1);
+        assertThat(poll.acked).hasValue(1);
+    }
+
+    @Test
+    void aSupersededIntakeStillRetriesEveryOtherTransientFailure() {
+        AtomicInteger calls = new AtomicInteger();
+        BatchIntake<Integer> intake = new BatchIntake<Integer>("test", quarantine(RecordingEmitter.acknowledging()),
+                numbers(), items -> calls.incrementAndGet() == 1
+                        ? Uni.createFrom().failure(new java.io.IOException("connection refused"))
+                        : refusing(items, -1)).supersededByNext();
+        Poll poll = new Poll(List.of(KafkaRecord.of("k", bytes("7"))), null);
+
+        intake.consume(poll).await().atMost(Duration.ofSeconds(10));
+
+        assertThat(applied).containsExactly(7);
+        assertThat(poll.acked).hasValue(1);
+    }
+
     /** Reads a record's value as a number, refusing one that is not. */
     private static BatchIntake.Reader<Integer> numbers() {
         return (record, origin) -> {

@@ -80,4 +80,14 @@ class FailuresTest {
                 .isEqualTo("IllegalStateException: first");
         assertThat(Failures.describe(new NullPointerException())).isEqualTo("NullPointerException");
     }
+
+    @Test
+    void aClosedPoolIsToldApartWhereverItIsInTheCauseChainAndStaysTransient() {
+        RuntimeException closed = new RuntimeException("Pool closed");
+
+        assertThat(Failures.isPoolClosed(closed)).isTrue();
+        assertThat(Failures.isPoolClosed(new IllegalStateException("wrapped", closed))).isTrue();
+        assertThat(Failures.isPoolClosed(new RuntimeException("Connection refused"))).isFalse();
+        assertThat(Failures.isTransient(closed)).isTrue();
+    }
 }
