@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
 /**
@@ -60,8 +59,6 @@ import org.jboss.logging.Logger;
 public final class BatchIntake<T> {
 
     private static final Logger LOG = Logger.getLogger(BatchIntake.class);
-    private static final Duration FIRST_RETRY = Duration.ofMillis(200);
-    private static final Duration MAX_RETRY = Duration.ofSeconds(10);
 
     /** Reads one record of a poll. */
     @FunctionalInterface
@@ -98,16 +95,12 @@ public final class BatchIntake<T> {
         this.reader = reader;
         this.apply = apply;
         this.superseded = superseded;
-        UnaryOperator<Uni<Void>> retry = superseded
-                // a superseded item gives up on a closed pool at once, and consume acknowledges it unapplied
-                ? uni -> uni.onFailure(f -> Failures.isTransient(f) && !Failures.isPoolClosed(f)).retry()
-                        .withBackOff(FIRST_RETRY, MAX_RETRY).indefinitely()
-                        .onFailure(Failures::isPoolClosed).transform(PoolClosed::new)
-                : Bisection.retryForever(FIRST_RETRY, MAX_RETRY);
         this.bisection = new Bisection<>(
                 items -> apply.apply(values(items))
                         .onFailure().invoke(failure -> logFailedRound(items.size(), failure)),
-                retry,
+                // a superseded item gives up on a closed pool at once, and consume acknowledges it unapplied
+                Bisection.retryForever(Duration.ofMillis(200), Duration.ofSeconds(10),
+                        f -> Failures.isTransient(f) && !(superseded && Failures.isPoolClosed(f))),
                 (item, failure) -> quarantine.sendUntilTaken(item.origin(), failure));
         this.rounds = null;
     }
@@ -183,10 +176,11 @@ public final class BatchIntake<T> {
             return rounds.offer(consumed, bytes, batch);
         }
         Uni<Void> done = round(consumed)
-                .onFailure(PoolClosed.class::isInstance).invoke(closed -> LOG.debugf("%s: the database pool closed"
-                        + " (the service stops): a poll of %d superseded record(s) is acknowledged unapplied", name,
-                        consumed.size()))
-                .onFailure(PoolClosed.class::isInstance).recoverWithNull()
+                .onFailure(f -> superseded && Failures.isPoolClosed(f)).recoverWithItem(closed -> {
+                    LOG.debugf("%s: the database pool closed (the service stops): a poll of %d superseded record(s)"
+                            + " is acknowledged unapplied", name, consumed.size());
+                    return null;
+                })
                 .chain(() -> Uni.createFrom().completionStage(batch::ack))
                 .onFailure().invoke(failure -> LOG.errorf(failure, "%s: could not apply or quarantine a poll of %d"
                         + " record(s); the channel stops here and the poll is consumed again from the last committed"
@@ -228,17 +222,6 @@ public final class BatchIntake<T> {
             // Each record that fails alone is logged once, at WARN, by the quarantine.
             LOG.debugf("%s: a round of %d record(s) failed for good (%s): applying it in halves", name, size,
                     Failures.describe(failure));
-        }
-    }
-
-    /**
-     * A closed pool, as a superseded intake's round gives up on it: transient (nothing is quarantined), and told apart
-     * from every other failure by {@link #consume}.
-     */
-    private static final class PoolClosed extends RuntimeException {
-
-        PoolClosed(Throwable cause) {
-            super(cause.getMessage(), cause, false, false);
         }
     }
 

@@ -70,6 +70,12 @@ public final class Bisection<T> {
 
     /** The usual transient policy: retry with exponential backoff from {@code first} up to {@code max}, forever. */
     public static UnaryOperator<Uni<Void>> retryForever(java.time.Duration first, java.time.Duration max) {
-        return uni -> uni.onFailure(Failures::isTransient).retry().withBackOff(first, max).indefinitely();
+        return retryForever(first, max, Failures::isTransient);
+    }
+
+    /** As {@link #retryForever(java.time.Duration, java.time.Duration)}, for the failures {@code retried} accepts. */
+    public static UnaryOperator<Uni<Void>> retryForever(java.time.Duration first, java.time.Duration max,
+                                                        java.util.function.Predicate<Throwable> retried) {
+        return uni -> uni.onFailure(retried).retry().withBackOff(first, max).indefinitely();
     }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JacksonException;
 import io.vertx.sqlclient.DatabaseException;
 import java.sql.SQLException;
 import java.time.DateTimeException;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,8 +43,7 @@ public final class Failures {
 
     /** The reason to quarantine a record that failed with {@code failure}, or null if the failure is transient. */
     public static QuarantineReason permanentReason(Throwable failure) {
-        Map<Throwable, Boolean> seen = new IdentityHashMap<>();
-        for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
+        for (Throwable t : causes(failure)) {
             if (t instanceof InvalidRecordException) {
                 return QuarantineReason.INVALID;
             }
@@ -74,13 +75,17 @@ public final class Failures {
      * the next instance.
      */
     public static boolean isPoolClosed(Throwable failure) {
+        return causes(failure).stream().anyMatch(t -> POOL_CLOSED.equals(t.getMessage()));
+    }
+
+    /** {@code failure} and its causes, outermost first, each once (a cycle in the chain ends it). */
+    private static List<Throwable> causes(Throwable failure) {
         Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+        List<Throwable> chain = new ArrayList<>();
         for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
-            if (POOL_CLOSED.equals(t.getMessage())) {
-                return true;
-            }
+            chain.add(t);
         }
-        return false;
+        return chain;
     }
 
     /** The SQL state a database failure carries, or null. */
