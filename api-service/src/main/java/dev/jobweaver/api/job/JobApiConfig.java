@@ -290,5 +290,15 @@ public interface JobApiConfig {
          */
         @WithDefault("1s")
         Duration hold();
+
+        /**
+         * How many records the polls with a status held may carry between them ({@code StatusHold}): a held status
+         * keeps its whole poll in memory until it is written. A second of polls in a burst at 500 jobs a second
+         * carries about 1,500 status events; a consumer catching up on a backlog takes 500 a poll, many times a
+         * second, and without a bound held them all (the API ran out of its heap restarting under a backlog). Past
+         * it the oldest held statuses are written before they are due.
+         */
+        @WithDefault("2000")
+        int holdMaxRecords();
     }
 }

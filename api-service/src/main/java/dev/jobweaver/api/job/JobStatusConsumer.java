@@ -96,7 +96,8 @@ public class JobStatusConsumer {
         this.store = store;
         this.metrics = metrics;
         this.mapper = mapper;
-        this.hold = new StatusHold<>(config.status().hold().toNanos(), StatusRecord::event);
+        this.hold = new StatusHold<>(config.status().hold().toNanos(), config.status().holdMaxRecords(),
+                StatusRecord::event);
         this.writes = new BatchIntake<>(Channels.JOB_STATUS_IN, quarantine,
                 (record, origin) -> StatusRecord.consumed(mapper, record, origin), this::round);
         quarantine.register(Topics.JOB_STATUS);
@@ -107,7 +108,8 @@ public class JobStatusConsumer {
         List<Unusable> unusable = new ArrayList<>();
         Map<UUID, StatusRecord> latest = latestPerJob(batch.getRecords(), unusable);
         Context context = Vertx.currentContext();
-        StatusHold.Step<Message<?>, StatusRecord> step = hold.offer(batch, latest.values(), System.nanoTime());
+        StatusHold.Step<Message<?>, StatusRecord> step = hold.offer(batch, batch.getRecords().size(), latest.values(),
+                System.nanoTime());
         if (context == null) {
             // no event loop to come back to for a timer: hold nothing
             step = merged(step, hold.all());

@@ -28,6 +28,11 @@ import java.util.function.Function;
  *   <li>A non-terminal event is held until it is {@code hold} old or a newer event of its job arrives, whichever is
  *       first. So a client sees {@code RUNNING} at most {@code hold} (plus one poll) later than without holding, and
  *       never a status older than the one written before. A hold of zero holds nothing.</li>
+ *   <li>The polls with an event held carry at most {@code maxHeldRecords} records between them: a held event keeps its
+ *       whole poll in memory (the caller acknowledges polls, not events), so when a consumer catches up on a backlog,
+ *       a second's worth of large polls would otherwise be held at once. Past the bound the oldest held events are
+ *       written before they are due, oldest first, until it holds again; a poll larger than the bound holds
+ *       nothing.</li>
  *   <li>An event no newer than the held event of its job is stale and dropped here (counted by the caller).</li>
  * </ul>
  *
@@ -57,27 +62,43 @@ final class StatusHold<B, E> {
     private record Held<B, E>(E item, JobStatusChangedEvent event, B batch, long heldAt) {
     }
 
+    /** A poll with events still held: how many, and how many records it carries. */
+    private static final class Pending {
+        private final int records;
+        private int held;
+
+        Pending(int records, int held) {
+            this.records = records;
+            this.held = held;
+        }
+    }
+
     private final long holdNanos;
+    private final int maxHeldRecords;
     private final Function<? super E, JobStatusChangedEvent> eventOf;
     /** Held events by job, in the order they were held (so oldest first: a replaced event is removed, not moved). */
     private final Map<UUID, Held<B, E>> held = new LinkedHashMap<>();
-    /** Polls with events still held, and how many. */
-    private final Map<B, Integer> heldPerBatch = new IdentityHashMap<>();
+    /** Polls with events still held. */
+    private final Map<B, Pending> heldPerBatch = new IdentityHashMap<>();
+    /** The records of the polls in {@link #heldPerBatch}. */
+    private int heldRecords;
 
     /**
-     * @param holdNanos how long a non-terminal event may be held; 0 holds nothing
-     * @param eventOf   the status event an offered item carries
+     * @param holdNanos      how long a non-terminal event may be held; 0 holds nothing
+     * @param maxHeldRecords how many records the polls with an event held may carry between them
+     * @param eventOf        the status event an offered item carries
      */
-    StatusHold(long holdNanos, Function<? super E, JobStatusChangedEvent> eventOf) {
+    StatusHold(long holdNanos, int maxHeldRecords, Function<? super E, JobStatusChangedEvent> eventOf) {
         this.holdNanos = Math.max(0, holdNanos);
+        this.maxHeldRecords = maxHeldRecords;
         this.eventOf = eventOf;
     }
 
     /**
-     * Takes a poll's events (at most one per job), at {@code now} ({@link System#nanoTime()}); what is due, of this poll
-     * and of earlier ones, is in the step.
+     * Takes a poll of {@code records} records and its events (at most one per job), at {@code now}
+     * ({@link System#nanoTime()}); what is due, of this poll and of earlier ones, is in the step.
      */
-    Step<B, E> offer(B batch, Collection<E> items, long now) {
+    Step<B, E> offer(B batch, int records, Collection<E> items, long now) {
         List<E> write = new ArrayList<>();
         List<B> ackable = new ArrayList<>();
         List<B> sources = new ArrayList<>();
@@ -106,7 +127,8 @@ final class StatusHold<B, E> {
         if (heldHere == 0) {
             ackable.add(batch);
         } else {
-            heldPerBatch.put(batch, heldHere);
+            heldPerBatch.put(batch, new Pending(records, heldHere));
+            heldRecords += records;
         }
         takeDue(now, false, write, ackable, sources);
         return new Step<>(write, ackable, sources, stale);
@@ -148,7 +170,7 @@ final class StatusHold<B, E> {
         Iterator<Held<B, E>> oldestFirst = held.values().iterator();
         while (oldestFirst.hasNext()) {
             Held<B, E> next = oldestFirst.next();
-            if (!everything && now - next.heldAt() < holdNanos) {
+            if (!everything && now - next.heldAt() < holdNanos && heldRecords <= maxHeldRecords) {
                 return;
             }
             oldestFirst.remove();
@@ -169,9 +191,10 @@ final class StatusHold<B, E> {
     }
 
     private void release(B batch, List<B> ackable) {
-        int left = heldPerBatch.merge(batch, -1, Integer::sum);
-        if (left == 0) {
+        Pending pending = heldPerBatch.get(batch);
+        if (--pending.held == 0) {
             heldPerBatch.remove(batch);
+            heldRecords -= pending.records;
             ackable.add(batch);
         }
     }
