@@ -64,7 +64,7 @@ public final class E2ePlatform {
                 ports.put(service, freePortWithRoomForReplicas());
             }
             Platform.Options options = new Platform.Options(root, stackSettings(), ports, Map.of(),
-                    TestConfig.perService(), Platform.Options.DEFAULT_JVM, RESTART_DELAY, Duration.ofSeconds(180),
+                    TestConfig.perService(), Platform.Options.jvmWith(System.getenv("JOBWEAVER_JAVA_OPTS")), RESTART_DELAY, Duration.ofSeconds(180),
                     Ports.free());
             if (Boolean.getBoolean(NATIVE)) {
                 options = options.natively(Platform.Options.NATIVE);
