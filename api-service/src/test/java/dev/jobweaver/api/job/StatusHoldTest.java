@@ -136,7 +136,8 @@ class StatusHoldTest {
         assertThat(bounded.offer("poll-2", 40, List.of(second), 10).write()).as("80 records held").isEmpty();
         var step = bounded.offer("poll-3", 40, List.of(third), 20);
 
-        assertThat(step.write()).as("120 records held: the oldest poll's status goes, not yet due").containsExactly(first);
+        assertThat(step.write()).as("120 records held: the oldest poll's status goes, not yet due")
+                .containsExactly(first);
         assertThat(step.ackable()).containsExactly("poll-1");
         assertThat(step.sources()).containsExactly("poll-1");
         assertThat(bounded.size()).isEqualTo(2);

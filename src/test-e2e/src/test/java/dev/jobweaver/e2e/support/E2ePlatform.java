@@ -13,6 +13,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -63,9 +64,10 @@ public final class E2ePlatform {
             for (Service service : Service.values()) {
                 ports.put(service, freePortWithRoomForReplicas());
             }
+            // JOBWEAVER_JAVA_OPTS as up and chaos take it, e.g. -XX:+HeapDumpOnOutOfMemoryError
+            List<String> jvm = Platform.Options.jvmWith(System.getenv("JOBWEAVER_JAVA_OPTS"));
             Platform.Options options = new Platform.Options(root, stackSettings(), ports, Map.of(),
-                    TestConfig.perService(), Platform.Options.jvmWith(System.getenv("JOBWEAVER_JAVA_OPTS")), RESTART_DELAY, Duration.ofSeconds(180),
-                    Ports.free());
+                    TestConfig.perService(), jvm, RESTART_DELAY, Duration.ofSeconds(180), Ports.free());
             if (Boolean.getBoolean(NATIVE)) {
                 options = options.natively(Platform.Options.NATIVE);
             }
