@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.e2e.support.RunsAlone;
 import dev.jobweaver.local.PlatformSecrets;
 import dev.jobweaver.local.Ports;
 import java.io.IOException;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>This runs the launcher itself, in a session of its own, on its own ports and folder: a platform beside the ones
  * the other scenarios share.
  */
+@RunsAlone
 class RestartIT {
 
     /**
