@@ -1,4 +1,4 @@
-package dev.jobweaver.e2e.support;
+package dev.jobweaver.testing;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -7,9 +7,10 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.Tag;
 
 /**
- * A scenario that needs the machine to itself: it starts a platform of its own from cold and holds that start to
- * bounds (no event loop blocked, a first job within seconds), which on two cores hold only when nothing else runs.
- * {@code ./jobweaver test} runs the other scenarios beside the modules' suites and these after both, alone (failsafe's
+ * A test class that needs the machine to itself: it holds a start or a timer to bounds in milliseconds or seconds (a
+ * platform's cold start with no event loop blocked, a delayed job dispatched within 500 ms of its time), which on two
+ * cores hold only when nothing else runs. {@code ./jobweaver test} runs the other end-to-end scenarios beside the
+ * modules' suites (the latter at a lower priority) and these after both, alone (Surefire's and Failsafe's
  * {@code excludedGroups}, then {@code groups}); a plain {@code ./mvnw verify} runs them with the rest.
  */
 @Target(ElementType.TYPE)
