@@ -3,18 +3,15 @@ package dev.jobweaver.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.TraceViewer;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.local.Zipkin;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -37,7 +34,7 @@ class TraceContinuityIT {
         assertThat(traceId).matches("[0-9a-f]{32}");
 
         Zipkin zipkin = E2ePlatform.get().zipkin().orElseThrow();
-        HttpClient http = HttpClient.newHttpClient();
+        TraceViewer traces = new TraceViewer(zipkin.apiUrl());
         Set<String> services = new TreeSet<>();
         JsonNode spans = null;
         long stepSpans = 0;
@@ -46,11 +43,9 @@ class TraceContinuityIT {
         // worker's receive span ends before its steps run): poll until all three services and every step have
         // reported, or the deadline.
         while (System.nanoTime() < deadline && (services.size() < 3 || stepSpans < 4)) {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(URI.create(zipkin.apiUrl() + "/trace/" + traceId)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 200) {
-                spans = new ObjectMapper().readTree(response.body());
+            Optional<JsonNode> read = traces.spans(traceId);
+            if (read.isPresent()) {
+                spans = read.get();
                 services.clear();
                 spans.forEach(span -> services.add(serviceOf(span)));
                 stepSpans = workerStepSpans(spans);

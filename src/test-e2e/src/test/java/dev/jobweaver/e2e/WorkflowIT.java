@@ -3,9 +3,9 @@ package dev.jobweaver.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.jobweaver.e2e.support.E2ePlatform;
+import dev.jobweaver.e2e.support.TraceViewer;
 import dev.jobweaver.e2e.support.Executions;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
@@ -17,9 +17,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,6 +30,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -48,7 +47,6 @@ import org.junit.jupiter.api.Test;
 @HealthyPlatform
 class WorkflowIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     @NativeScenario
@@ -317,15 +315,14 @@ class WorkflowIT {
         nodeJobs(done).values().forEach(id -> jobIds.add(id.toString()));
 
         Zipkin zipkin = E2ePlatform.get().zipkin().orElseThrow();
-        HttpClient http = HttpClient.newHttpClient();
+        TraceViewer traces = new TraceViewer(zipkin.apiUrl());
         Set<String> tagged = new HashSet<>();
         Set<String> services = new HashSet<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline && (!tagged.containsAll(jobIds) || services.size() < 3)) {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                    URI.create(zipkin.apiUrl() + "/trace/" + run.traceId())).build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 200) {
-                for (JsonNode span : JSON.readTree(response.body())) {
+            Optional<JsonNode> spans = traces.spans(run.traceId());
+            if (spans.isPresent()) {
+                for (JsonNode span : spans.get()) {
                     services.add(span.path("localEndpoint").path("serviceName").asText());
                     String job = span.path("tags").path("jobweaver.job.id").asText(null);
                     if (job != null) {
