@@ -6,7 +6,6 @@ import dev.jobweaver.common.job.JobControl;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
-import dev.jobweaver.testing.RunsAlone;
 import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
 import dev.jobweaver.scheduler.testing.TestJobs;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_scheduler")
-@RunsAlone
 class DelayedDispatchTest extends KafkaAndDbTest {
 
     private static final Logger LOG = Logger.getLogger(DelayedDispatchTest.class);

@@ -7,7 +7,6 @@ import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.local.PlatformSecrets;
 import dev.jobweaver.local.Ports;
-import dev.jobweaver.testing.RunsAlone;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -35,7 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>This runs the launcher itself, in a session of its own, on its own ports and folder: a platform beside the ones
  * the other scenarios share.
  */
-@RunsAlone
 class RestartIT {
 
     /**

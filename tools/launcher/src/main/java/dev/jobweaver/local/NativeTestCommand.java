@@ -13,9 +13,7 @@ import picocli.CommandLine.Option;
 @Command(name = "test",
         header = "Run the test suite; with --native, the native lane against the services' executables.",
         description = {
-            "Without --native the jobweaver script runs the whole suite (what CI runs): every module built once, then the "
-                    + "end-to-end scenarios and the other modules' suites as two Maven processes at once; with options, "
-                    + "one ./mvnw -B verify with them instead.",
+            "Without --native the jobweaver script runs ./mvnw -B verify (what CI runs), options going to Maven.",
             "",
             "With --native the executables that are missing or older than their sources are built first (as build "
                     + "--native --missing), then ./mvnw -B verify -Pnative runs each service's @QuarkusIntegrationTest "
