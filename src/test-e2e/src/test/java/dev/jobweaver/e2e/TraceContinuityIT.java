@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobweaver.e2e.support.E2ePlatform;
-import dev.jobweaver.e2e.support.TraceViewer;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
+import dev.jobweaver.e2e.support.TraceViewer;
 import dev.jobweaver.local.Zipkin;
 import java.time.Duration;
 import java.util.List;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.jobweaver.e2e.support.E2ePlatform;
-import dev.jobweaver.e2e.support.TraceViewer;
 import dev.jobweaver.e2e.support.Executions;
 import dev.jobweaver.e2e.support.HealthyPlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.e2e.support.NativeScenario;
+import dev.jobweaver.e2e.support.TraceViewer;
 import dev.jobweaver.local.Platform.Service;
 import dev.jobweaver.local.Zipkin;
 import java.io.OutputStream;
@@ -30,8 +30,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -46,7 +46,6 @@ import org.junit.jupiter.api.Test;
  */
 @HealthyPlatform
 class WorkflowIT {
-
 
     @Test
     @NativeScenario
