@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,14 +37,15 @@ import org.jboss.logging.Logger;
  * acceptance order, and tries the oldest again every {@link #RETRY_EVERY_MILLIS} until Kafka takes them, then drains
  * the rest at once. So jobs flow again within about a second of the broker's return, not after the sweeper's age rule.
  * What it keeps is bounded ({@link #RETRY_BYTES}, the API's heap is small); an event beyond the bound, or older than
- * the sweeper's age ({@link #sweepAge}), is dropped from memory and left to the sweeper, so a row is never held by both
- * for long. A failure is logged at most every {@link #WARN_EVERY_NANOS} with how many events failed meanwhile, and
+ * the sweeper's age ({@link #sweepAge}), is dropped from memory and left to the sweeper. A retry claims its rows in
+ * the database for as long as its send lasts, as a sweep does, so the two never publish one row twice: an outage
+ * longer than the sweeper's age brings one copy of each job when the broker returns, not one from each. A failure is logged at most every {@link #WARN_EVERY_NANOS} with how many events failed meanwhile, and
  * the recovery once after each such line, not once per job.
  *
  * <h2>Threads</h2>
  * {@link #relayCommitted} is called on the event loop that finished a group's insert and returns at once: the hand-off
  * to the producer happens on a virtual thread ({@link JobCreatedPublisher#publishAll}); Kafka's answers and the retry
- * timer run on Vert.x contexts. The retry queue is guarded by this object's lock, held only to add or take events.
+ * timer run on Vert.x contexts; a retry's claim answers on the database connection's context. The retry queue is guarded by this object's lock, held only to add or take events.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -62,6 +65,7 @@ public class OutboxRelay {
 
     private final JobCreatedPublisher publisher;
     private final OutboxCleanup cleanup;
+    private final OutboxStore store;
     private final JobMetrics metrics;
     private final Vertx vertx;
     private final Duration sweepAge;
@@ -75,10 +79,11 @@ public class OutboxRelay {
     /** Whether a timer or a retry in flight will take {@link #retry}; guarded by {@code this}. */
     private boolean retryPending;
 
-    OutboxRelay(JobCreatedPublisher publisher, OutboxCleanup cleanup, JobMetrics metrics, Vertx vertx,
-                JobApiConfig config) {
+    OutboxRelay(JobCreatedPublisher publisher, OutboxCleanup cleanup, OutboxStore store, JobMetrics metrics,
+                Vertx vertx, JobApiConfig config) {
         this.publisher = publisher;
         this.cleanup = cleanup;
+        this.store = store;
         this.metrics = metrics;
         this.vertx = vertx;
         this.sweepAge = sweepAge(publisher.timings(), config);
@@ -168,7 +173,13 @@ public class OutboxRelay {
         }
     }
 
-    /** Publishes the oldest kept events; on success drains on at once, on failure puts them back and waits. */
+    /**
+     * Publishes the oldest kept events again, within a claim of their rows ({@link OutboxStore#retry}): a sweep may
+     * take a row while this retry's send still waits for the broker (a send outlives the age check below by up to
+     * the caller's wait), and the claim makes the two exclusive, so the broker's return does not bring two copies.
+     * Rows no longer there or held by a sweep are the sweep's; the acknowledged rows are deleted in the claim. On
+     * success drains on at once, on failure puts the claimed, refused events back and waits.
+     */
     private void retryOldest() {
         Instant sweptFrom = Instant.now().minus(sweepAge);
         List<JobCreatedPublisher.Outgoing> batch = new ArrayList<>(RETRY_BATCH);
@@ -186,16 +197,21 @@ public class OutboxRelay {
                 return;
             }
         }
-        publish(batch).subscribe().with(published -> {
-            cleanup.deleteLater(published.acknowledged());
+        List<UUID> jobIds = batch.stream().map(event -> event.event().jobId()).toList();
+        store.retry(jobIds, claimed -> publish(batch.stream().filter(event -> claimed.contains(event.event().jobId()))
+                .toList()).map(Published::acknowledged)).subscribe().with(retried -> {
+            Set<UUID> acknowledged = new HashSet<>(retried.acknowledged());
             synchronized (this) {
-                List<JobCreatedPublisher.Outgoing> failed = published.failed();
-                for (int i = failed.size() - 1; i >= 0; i--) {
-                    retry.addFirst(failed.get(i));
-                    retryBytes += failed.get(i).bytes();
+                for (int i = batch.size() - 1; i >= 0; i--) {
+                    JobCreatedPublisher.Outgoing event = batch.get(i);
+                    UUID jobId = event.event().jobId();
+                    if (retried.claimed().contains(jobId) && !acknowledged.contains(jobId)) {
+                        retry.addFirst(event);
+                        retryBytes += event.bytes();
+                    }
                 }
                 retryPending = false;
-                scheduleRetry(failed.isEmpty() ? 1 : RETRY_EVERY_MILLIS);
+                scheduleRetry(acknowledged.size() == retried.claimed().size() ? 1 : RETRY_EVERY_MILLIS);
             }
         }, e -> {
             LOG.errorf(e, "retrying %d job-created event(s) failed; the sweeper will publish them", batch.size());

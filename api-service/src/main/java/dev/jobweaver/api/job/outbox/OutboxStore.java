@@ -17,7 +17,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -52,6 +54,13 @@ class OutboxStore {
             """;
 
     private static final String DELETE = "DELETE FROM job_outbox WHERE job_id = ANY($1::uuid[])";
+
+    /**
+     * The relay's claim of rows it is about to publish again: those still there (not published and deleted meanwhile)
+     * and not held by a sweep (SKIP LOCKED).
+     */
+    private static final String CLAIM_FOR_RETRY =
+            "SELECT job_id FROM job_outbox WHERE job_id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED";
 
     private final Pool pool;
 
@@ -99,6 +108,36 @@ class OutboxStore {
                             : conn.preparedQuery(DELETE).execute(Tuple.of(published.toArray(UUID[]::new)))
                                     .map(deleted -> new UnpublishedEvents.Round(claimed.size(), published.size())));
                 }));
+    }
+
+    /**
+     * The relay's retry of events Kafka refused, in one transaction, so that it never publishes a row while a sweep
+     * does: claims the rows of {@code jobIds} that are still there and not held by a sweep, lets {@code publish} send
+     * the events of the claimed ones and answer which Kafka acknowledged, deletes those and commits. Rows gone (a sweep
+     * published them) or held (a sweep is publishing them) are not claimed, and their events must not be sent.
+     *
+     * @return the claimed jobIds, and which of them were acknowledged and deleted
+     */
+    Uni<Retried> retry(List<UUID> jobIds, Function<Set<UUID>, Uni<List<UUID>>> publish) {
+        return pool.withTransaction(conn -> conn.preparedQuery(CLAIM_FOR_RETRY)
+                .execute(Tuple.of(jobIds.toArray(UUID[]::new)))
+                .chain(rows -> {
+                    Set<UUID> claimed = new HashSet<>();
+                    for (Row row : rows) {
+                        claimed.add(row.getUUID("job_id"));
+                    }
+                    if (claimed.isEmpty()) {
+                        return Uni.createFrom().item(new Retried(Set.of(), List.of()));
+                    }
+                    return publish.apply(claimed).chain(published -> published.isEmpty()
+                            ? Uni.createFrom().item(new Retried(claimed, List.of()))
+                            : conn.preparedQuery(DELETE).execute(Tuple.of(published.toArray(UUID[]::new)))
+                                    .map(deleted -> new Retried(claimed, published)));
+                }));
+    }
+
+    /** What a {@link #retry} claimed, and which of those Kafka acknowledged (their rows deleted). */
+    record Retried(Set<UUID> claimed, List<UUID> acknowledged) {
     }
 
     /** Deletes the rows of jobs whose events Kafka acknowledged; returns how many were there. */

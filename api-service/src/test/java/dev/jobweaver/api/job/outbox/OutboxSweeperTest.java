@@ -18,10 +18,7 @@ import dev.jobweaver.common.messaging.Topics;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -43,7 +40,7 @@ import org.junit.jupiter.api.Test;
 @JobWeaverTest(database = "jobweaver_api")
 class OutboxSweeperTest {
 
-    private static final String TRACE_ID = "5bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String TRACE_ID = OutboxRows.TRACE_ID;
     private static final String INSTANCE = PerClassSettings.INSTANCE_ID;
 
     @Inject
@@ -55,54 +52,6 @@ class OutboxSweeperTest {
     @Inject
     OutboxStore outbox;
 
-    private static void insertCrashedSubmission(UUID jobId, UUID eventId, Instant createdAt) throws SQLException {
-        insertCrashedSubmission(jobId, eventId, createdAt, null);
-    }
-
-    private static void insertCrashedSubmission(UUID jobId, UUID eventId, Instant createdAt, String instance)
-            throws SQLException {
-        insertCrashedSubmission(jobId, eventId, createdAt, instance, null);
-    }
-
-    /** @param control an UPDATE of the job's control columns ({@code ?} is its id), in the same transaction; or null */
-    private static void insertCrashedSubmission(UUID jobId, UUID eventId, Instant createdAt, String instance,
-                                                String control) throws SQLException {
-        try (Connection db = Database.connect()) {
-            db.setAutoCommit(false);
-            try (PreparedStatement job = db.prepareStatement("INSERT INTO jobs (id, type, instruction, trace_id, status,"
-                    + " max_retries, created_at, updated_at, next_run_at) VALUES (?, 'SIMULATION', ?::jsonb, ?,"
-                    + " 'PENDING', 1, ?, ?, ?)");
-                 PreparedStatement outbox = db.prepareStatement("INSERT INTO job_outbox (job_id, event_id, traceparent,"
-                         + " created_at, relay_instance) VALUES (?, ?, ?, ?, ?)")) {
-                Timestamp at = Timestamp.from(createdAt);
-                job.setObject(1, jobId);
-                job.setString(2, "{\"steps\":[{\"action\":\"LOG\",\"message\":\"left behind\"}]}");
-                job.setString(3, TRACE_ID);
-                job.setTimestamp(4, at);
-                job.setTimestamp(5, at);
-                job.setTimestamp(6, at);
-                job.executeUpdate();
-                outbox.setObject(1, jobId);
-                outbox.setObject(2, eventId);
-                outbox.setString(3, "00-" + TRACE_ID + "-00f067aa0ba902b7-01");
-                outbox.setTimestamp(4, at);
-                outbox.setString(5, instance);
-                outbox.executeUpdate();
-            }
-            if (control != null) {
-                try (PreparedStatement update = db.prepareStatement(control)) {
-                    update.setObject(1, jobId);
-                    update.executeUpdate();
-                }
-            }
-            db.commit();
-        }
-    }
-
-    private static boolean outboxHas(UUID jobId) throws SQLException {
-        return Database.hasRow("SELECT 1 FROM job_outbox WHERE job_id = ?", jobId);
-    }
-
     private static String jobStatus(UUID jobId) throws SQLException {
         return Database.firstString("SELECT status FROM jobs WHERE id = ?", jobId);
     }
@@ -112,7 +61,7 @@ class OutboxSweeperTest {
         UUID jobId = UUID.randomUUID();
         UUID eventId = UUID.randomUUID();
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
-            insertCrashedSubmission(jobId, eventId, Instant.now().minus(Duration.ofMinutes(5)));
+            OutboxRows.insert(jobId, eventId, Instant.now().minus(Duration.ofMinutes(5)));
 
             List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
                     seen -> seen.stream().anyMatch(r -> jobId.toString().equals(r.key())), Duration.ofSeconds(30));
@@ -127,7 +76,7 @@ class OutboxSweeperTest {
             assertThat(event.maxRetries()).isEqualTo(1);
             assertThat(Payloads.simulation(event.payload()).steps()).hasSize(1);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> !outboxHas(jobId));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !OutboxRows.has(jobId));
         given().get("/api/jobs/" + jobId).then().statusCode(200);
     }
 
@@ -135,7 +84,7 @@ class OutboxSweeperTest {
     void rowLeftBehindKeepsItsJobControl() throws Exception {
         UUID jobId = UUID.randomUUID();
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
-            insertCrashedSubmission(jobId, UUID.randomUUID(), Instant.now().minus(Duration.ofMinutes(5)), null,
+            OutboxRows.insert(jobId, UUID.randomUUID(), Instant.now().minus(Duration.ofMinutes(5)), null,
                     "UPDATE jobs SET priority = 'HIGH', run_at = '2030-01-31T09:00:00Z', timeout_ms = 5000,"
                             + " retry_delays_ms = '[100, 2000]', tenant = 'acme', labels = '{\"team\": \"billing\"}'"
                             + " WHERE id = ?");
@@ -150,7 +99,7 @@ class OutboxSweeperTest {
                     Instant.parse("2030-01-31T09:00:00Z"), 5000L, List.of(100L, 2000L), "acme",
                     Map.of("team", "billing")));
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> !outboxHas(jobId));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !OutboxRows.has(jobId));
     }
 
     @Test
@@ -158,14 +107,14 @@ class OutboxSweeperTest {
         UUID jobId = UUID.randomUUID();
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
             // stored by this instance's name just before it started: its previous run, dead, never published it
-            insertCrashedSubmission(jobId, UUID.randomUUID(), sweeper.startedAt().minusMillis(500), INSTANCE);
+            OutboxRows.insert(jobId, UUID.randomUUID(), sweeper.startedAt().minusMillis(500), INSTANCE, null);
 
             List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(
                     seen -> seen.stream().anyMatch(r -> jobId.toString().equals(r.key())), Duration.ofSeconds(20));
 
             assertThat(records).anyMatch(r -> jobId.toString().equals(r.key()));
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> !outboxHas(jobId));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !OutboxRows.has(jobId));
     }
 
     @Test
@@ -173,21 +122,17 @@ class OutboxSweeperTest {
         UUID first = UUID.randomUUID();
         UUID second = UUID.randomUUID();
         // recent rows of another instance: no sweep takes them while the test runs
-        insertCrashedSubmission(first, UUID.randomUUID(), Instant.now());
-        insertCrashedSubmission(second, UUID.randomUUID(), Instant.now());
+        OutboxRows.insert(first, UUID.randomUUID(), Instant.now());
+        OutboxRows.insert(second, UUID.randomUUID(), Instant.now());
         try {
             int deleted = outbox.delete(List.of(first, second)).await().atMost(Duration.ofSeconds(10));
 
             assertThat(deleted).isEqualTo(2);
-            assertThat(outboxHas(first)).isFalse();
-            assertThat(outboxHas(second)).isFalse();
+            assertThat(OutboxRows.has(first)).isFalse();
+            assertThat(OutboxRows.has(second)).isFalse();
             assertThat(jobStatus(second)).isEqualTo("PENDING");
         } finally {
-            try (Connection db = Database.connect();
-                 PreparedStatement delete = db.prepareStatement("DELETE FROM jobs WHERE id = ANY(?)")) {
-                delete.setArray(1, db.createArrayOf("uuid", new Object[] {first, second}));
-                delete.executeUpdate();
-            }
+            OutboxRows.deleteJobs(first, second);
         }
     }
 
@@ -195,7 +140,7 @@ class OutboxSweeperTest {
     void recentRowOfAnotherInstanceIsLeftAlone() throws Exception {
         UUID jobId = UUID.randomUUID();
         try (KafkaProbe probe = KafkaProbe.atEndOf(Topics.JOB_CREATED)) {
-            insertCrashedSubmission(jobId, UUID.randomUUID(), Instant.now());
+            OutboxRows.insert(jobId, UUID.randomUUID(), Instant.now());
 
             // three sweeps run to their end (besides the scheduled ones, every second in tests); none may touch
             // another instance's row younger than the relay's bound plus the margin. What a sweep publishes is
@@ -206,13 +151,9 @@ class OutboxSweeperTest {
             List<ConsumerRecord<String, byte[]>> records = probe.readToEnd();
 
             assertThat(records).noneMatch(r -> jobId.toString().equals(r.key()));
-            assertThat(outboxHas(jobId)).isTrue();
+            assertThat(OutboxRows.has(jobId)).isTrue();
         } finally {
-            try (Connection db = Database.connect();
-                 PreparedStatement delete = db.prepareStatement("DELETE FROM jobs WHERE id = ?")) {
-                delete.setObject(1, jobId);
-                delete.executeUpdate();
-            }
+            OutboxRows.deleteJobs(jobId);
         }
     }
 }
