@@ -5,88 +5,102 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.Jobs;
-import dev.jobweaver.api.testing.Broker;
 import dev.jobweaver.testing.JobWeaverTest;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
+import java.sql.PreparedStatement;
 import java.time.Duration;
-import java.util.Map;
+import java.util.UUID;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /**
- * While Kafka is down the outbox grows up to its bound; past it a submission is answered 503 with Retry-After and a
- * message naming the bound, and nothing is stored; once Kafka took the backlog, submissions are accepted again.
+ * Past either bound of the unpublished outbox (jobs or bytes) a submission is answered 503 with Retry-After and a
+ * message naming the bound, nothing is stored and readiness says the API is not accepting; once the backlog is back
+ * within the bound, submissions are accepted again. The backlog is made of rows written as an outage would leave
+ * them, with no job behind them (the table has no foreign key), so the service's own bounds are reached without
+ * stopping the broker or a profile of their own; how the backlog grows while Kafka is down is
+ * {@link JobSubmissionKafkaOutageTest}'s.
  */
 @QuarkusTest
-@TestProfile(OutboxBoundTest.SmallBound.class)
 @JobWeaverTest(database = "jobweaver_api")
 class OutboxBoundTest {
 
-    private static final int BOUND = 3;
+    /** Marks this test's rows, so that it removes only them. */
+    private static final String MARK = "outbox-bound-test";
 
-    /** An outbox bound of three jobs. */
-    public static final class SmallBound implements QuarkusTestProfile {
+    @Test
+    void pastItsJobBoundTheOutboxRefusesSubmissionsUntilTheBacklogShrinks() throws Exception {
+        long maxJobs = ConfigProvider.getConfig().getValue("jobweaver.api.outbox.max-backlog-jobs", Long.class);
+        try {
+            insertBacklog(maxJobs, 0);
 
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("jobweaver.api.outbox.max-backlog-jobs", Integer.toString(BOUND));
+            assertRefusedNaming(maxJobs + " jobs");
+        } finally {
+            removeBacklog();
         }
+        assertAcceptedAgain();
     }
 
     @Test
-    void pastItsBoundTheOutboxRefusesSubmissionsUntilKafkaTookTheBacklog() throws Exception {
-        // other tests' rows in the shared database would count against the bound
-        execute("DELETE FROM job_outbox");
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> ((Number) JobSubmissionKafkaOutageTest.relay().get("backlogJobs")).longValue() == 0);
-        Broker.stop();
+    void pastItsByteBoundTheOutboxRefusesSubmissionsUntilTheBacklogShrinks() throws Exception {
+        long maxBytes = ConfigProvider.getConfig()
+                .getValue("jobweaver.api.outbox.max-backlog-bytes", MemorySize.class).asLongValue();
         try {
-            for (int i = 0; i < BOUND; i++) {
-                // A backlog measurement that overlaps a submission counts it twice until the next measurement
-                // (OutboxBacklog errs on the safe side), so a refusal within the bound may only last until then.
-                int submission = i;
-                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
-                        assertThat(Jobs.submit(Jobs.VALID).statusCode())
-                                .as("submission %d within the bound", submission).isEqualTo(202));
-            }
-            long jobsBefore = count("SELECT count(*) FROM jobs");
+            // one event as large as the bound: the job count stays far below its own
+            insertBacklog(1, maxBytes);
 
-            Response refused = Jobs.submit(Jobs.VALID);
-
-            assertThat(refused.statusCode()).as(refused.body().asString()).isEqualTo(503);
-            assertThat(refused.jsonPath().getString("errorCode")).isEqualTo("API.SERVICE_UNAVAILABLE");
-            assertThat(refused.jsonPath().getString("message")).contains("over its bound of " + BOUND + " jobs");
-            assertThat(Integer.parseInt(refused.header("Retry-After"))).isPositive();
-            assertThat(count("SELECT count(*) FROM jobs")).as("jobs stored by the refused submission")
-                    .isEqualTo(jobsBefore);
-            assertThat(JobSubmissionKafkaOutageTest.relay()).containsEntry("accepting", false);
+            assertRefusedNaming(maxBytes + " bytes");
         } finally {
-            Broker.start();
+            removeBacklog();
         }
+        assertAcceptedAgain();
+    }
 
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+    /** Once the backlog is measured (every second) submissions are refused, naming {@code bound}. */
+    private static void assertRefusedNaming(String bound) throws Exception {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> Boolean.FALSE.equals(JobSubmissionKafkaOutageTest.relay().get("accepting")));
+        String marker = UUID.randomUUID().toString();
+        String body = Jobs.VALID.replace("\"hi\"", "\"" + marker + "\"");
+        assertThat(body).as("the refused job's marker is in its body").contains(marker);
+
+        Response refused = Jobs.submit(body);
+
+        assertThat(refused.statusCode()).as(refused.body().asString()).isEqualTo(503);
+        assertThat(refused.jsonPath().getString("errorCode")).isEqualTo("API.SERVICE_UNAVAILABLE");
+        assertThat(refused.jsonPath().getString("message")).contains("over its bound of").contains(bound);
+        assertThat(Integer.parseInt(refused.header("Retry-After"))).isPositive();
+        assertThat(Database.firstLong("SELECT count(*) FROM jobs WHERE instruction::text LIKE '%' || ? || '%'",
+                marker)).as("jobs stored by the refused submission").isZero();
+    }
+
+    private static void assertAcceptedAgain() {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
                 .until(() -> Jobs.submit(Jobs.VALID).statusCode() == 202);
-        // The relay hands the backlog to Kafka after the submission that was let in: wait for it, not for a moment.
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> count("SELECT count(*) FROM job_outbox") < BOUND);
     }
 
-    private static void execute(String sql) throws Exception {
-        try (Connection db = Database.connect(); Statement statement = db.createStatement()) {
-            statement.executeUpdate(sql);
+    /** {@code rows} outbox rows of {@code bytes} bytes of events in all, stored just now by no named instance. */
+    private static void insertBacklog(long rows, long bytes) throws Exception {
+        try (Connection db = Database.connect(); PreparedStatement insert = db.prepareStatement("""
+                INSERT INTO job_outbox (job_id, event_id, created_at, relay_instance, event_bytes)
+                SELECT gen_random_uuid(), gen_random_uuid(), now(), ?, CASE WHEN n = 1 THEN ? ELSE 0 END
+                FROM generate_series(1, ?) AS n
+                """)) {
+            insert.setString(1, MARK);
+            insert.setLong(2, bytes);
+            insert.setLong(3, rows);
+            assertThat(insert.executeUpdate()).isEqualTo(rows);
         }
     }
 
-    private static long count(String sql) throws Exception {
-        try (Connection db = Database.connect(); Statement statement = db.createStatement();
-             ResultSet rs = statement.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
+    private static void removeBacklog() throws Exception {
+        try (Connection db = Database.connect();
+             PreparedStatement delete = db.prepareStatement("DELETE FROM job_outbox WHERE relay_instance = ?")) {
+            delete.setString(1, MARK);
+            delete.executeUpdate();
         }
     }
 }
