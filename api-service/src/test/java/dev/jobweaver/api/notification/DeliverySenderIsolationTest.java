@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jobweaver.api.testing.DeliveryTestSupport;
+import dev.jobweaver.api.testing.FastDeliveries;
 import dev.jobweaver.api.testing.Jobs;
-import dev.jobweaver.api.testing.PatientDeliveries;
 import dev.jobweaver.api.testing.StatusEvents;
 import dev.jobweaver.api.testing.Subscriptions;
 import dev.jobweaver.testing.WebhookReceiver.Behaviour;
@@ -20,11 +20,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Endpoints that never answer or fail do not hold back another subscriber (profile PatientDeliveries: 8 deliveries in
+ * Endpoints that never answer or fail do not hold back another subscriber (profile FastDeliveries: 8 deliveries in
  * flight, 2 per subscription, a 10 s answer timeout).
  */
 @QuarkusTest
-@TestProfile(PatientDeliveries.class)
+@TestProfile(FastDeliveries.class)
 @JobWeaverTest(database = "jobweaver_api")
 class DeliverySenderIsolationTest extends DeliveryTestSupport {
 

@@ -25,7 +25,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sending deliveries (profile FastDeliveries: retries from 200 ms, given up after 4 s, 2 s answer timeout, 8 in flight
+ * Sending deliveries (profile FastDeliveries: retries from 200 ms, given up after 4 s, 8 in flight
  * and 2 per subscription): a failure is retried until a 2xx, a delivery that keeps failing is given up, and each
  * attempt is in the delivery log.
  */
