@@ -2,6 +2,7 @@ package dev.jobweaver.worker.handler.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -50,6 +51,8 @@ class HttpCallHandlerTest {
     private static HttpServer server;
     private static String base;
     private static final AtomicInteger hits = new AtomicInteger();
+    /** Requests /slow has received, counted when they arrive (they are answered after their test). */
+    private static final AtomicInteger slowReceived = new AtomicInteger();
 
     @BeforeAll
     static void startServer() throws IOException {
@@ -71,6 +74,7 @@ class HttpCallHandlerTest {
             respond(exchange, 302, new byte[0]);
         });
         server.createContext("/slow", exchange -> {
+            slowReceived.incrementAndGet();
             try {
                 Thread.sleep(5_000);
             } catch (InterruptedException e) {
@@ -293,9 +297,11 @@ class HttpCallHandlerTest {
                 new HandlerRegistry.Named(handler, "http"))), RunSettings.defaults(), stopped);
         RunJobEvent event = WorkerKafka.run(JobType.HTTP, get(base + "/slow"), null);
         AtomicReference<RunResult> result = new AtomicReference<>();
+        int received = slowReceived.get();
         try {
             Thread run = Thread.ofVirtual().start(() -> result.set(executor.run(event, null)));
-            Thread.sleep(300); // the request is out: /slow answers after 5 s
+            // the request is out (/slow answers after 5 s), so the attempt is running
+            await().atMost(Duration.ofSeconds(10)).until(() -> slowReceived.get() > received);
             long cancelled = System.nanoTime();
             stopped.record(event.jobId(), JobCommand.CANCEL, Instant.now());
             executor.cancel(event.jobId());
