@@ -24,12 +24,20 @@ class ReaperTest {
 
     /** A child that writes its rank to the order file when signalled, then exits. */
     private Process child(int rank) throws Exception {
+        Path ready = dir.resolve("ready-" + rank + "-" + System.nanoTime());
         String script = "trap 'echo " + rank + " >> " + dir.resolve("order") + "; exit 0' TERM INT; "
-                + "while :; do sleep 0.1; done";
+                + ": > " + ready + "; while :; do sleep 0.1; done";
         // With default dispositions: a build started as a background job inherits SIGINT ignored, and sh cannot trap
         // a signal that was ignored on entry, so the database's SIGINT would never reach the trap.
-        return started(new ProcessBuilder(Reaper.detached(List.of("env", "--default-signal=INT,TERM", "sh", "-c",
-                script))).start());
+        Process child = started(new ProcessBuilder(Reaper.detached(List.of("env", "--default-signal=INT,TERM", "sh",
+                "-c", script))).start());
+        // its trap is set once it wrote the file: a signal before that would end it without a line in the order
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!Files.exists(ready)) {
+            assertThat(System.nanoTime()).as("child %d set its trap within 20 s", rank).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+        return child;
     }
 
     /** {@code process}, stopped after the test. */
@@ -52,7 +60,6 @@ class ReaperTest {
         Process database = child(Reaper.DATABASE);
         Process broker = child(Reaper.BROKERS);
         Process service = child(Reaper.SERVICES);
-        Thread.sleep(300); // the traps are set
         reaper.register(Reaper.DATABASE, "postgres", database.pid());
         reaper.register(Reaper.BROKERS, "kafka", broker.pid());
         reaper.register(Reaper.SERVICES, "worker-service", service.pid());
@@ -76,7 +83,6 @@ class ReaperTest {
         Process launcher = started(new ProcessBuilder("sleep", "600").start());
         Reaper reaper = reaperOf(launcher);
         Process unregistered = child(Reaper.SERVICES);
-        Thread.sleep(300);
         reaper.register(Reaper.SERVICES, "api-service", unregistered.pid());
         reaper.unregister(Reaper.SERVICES, "api-service");
 
@@ -89,7 +95,6 @@ class ReaperTest {
     @Test
     void detachedChildrenRunInASessionOfTheirOwn() throws Exception {
         Process child = child(Reaper.SERVICES);
-        Thread.sleep(200);
         long mine = sessionOf(ProcessHandle.current().pid());
         assertThat(sessionOf(child.pid())).isEqualTo(child.pid()).isNotEqualTo(mine);
     }
