@@ -207,7 +207,8 @@ class AttemptExecutorTest {
         assertThat(executor.cancel(event.jobId())).isTrue();
         run.join(Duration.ofSeconds(5));
 
-        assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(1));
+        // at once: seconds of room for a starved machine, the handler itself would never end
+        assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(3));
         assertThat(interrupted).isTrue();
         assertThat(result.get().success()).isFalse();
         assertThat(result.get().cancel()).isEqualTo(RunResult.Cancel.WHILE_RUNNING);

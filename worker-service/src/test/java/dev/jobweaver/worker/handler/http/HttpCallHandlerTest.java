@@ -307,7 +307,8 @@ class HttpCallHandlerTest {
             executor.cancel(event.jobId());
             run.join(Duration.ofSeconds(10));
 
-            assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(1));
+            // /slow would answer 5 s after it received the request; a starved machine gets seconds of room
+            assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(3));
             assertThat(result.get().errorMessage())
                     .isEqualTo("WORKER.CANCELLED: the job was cancelled while the attempt ran");
         } finally {
