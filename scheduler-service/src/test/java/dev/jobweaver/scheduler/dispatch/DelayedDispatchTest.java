@@ -30,8 +30,11 @@ import org.junit.jupiter.api.Test;
 class DelayedDispatchTest extends KafkaAndDbTest {
 
     private static final Logger LOG = Logger.getLogger(DelayedDispatchTest.class);
-    /** Generous on two shared cores; the timer itself aims at a millisecond after the start. */
-    private static final Duration BOUND = Duration.ofMillis(500);
+    /**
+     * Generous on two shared cores beside the other services' suites, where a transaction may wait a second for a core;
+     * the timer itself aims at a millisecond after the start, and the median says how close it gets.
+     */
+    private static final Duration BOUND = Duration.ofSeconds(2);
 
     @Inject
     Dispatcher dispatcher;
@@ -56,7 +59,7 @@ class DelayedDispatchTest extends KafkaAndDbTest {
         LOG.infof("delayed jobs dispatched after their start by (ms): %s", lateness);
         assertThat(lateness).allSatisfy(ms -> assertThat(ms).isLessThan(BOUND.toMillis()));
         assertThat(lateness.stream().sorted().toList().get(lateness.size() / 2)).as("median lateness (ms)")
-                .isLessThan(100);
+                .isLessThan(250);
     }
 
     @Test
