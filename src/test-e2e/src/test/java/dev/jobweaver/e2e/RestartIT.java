@@ -49,6 +49,8 @@ class RestartIT {
     Path home;
 
     private Process launcher;
+    /** Where the running launcher's output goes. */
+    private Path launcherOut;
     /** The admin key the launcher printed on its first start. */
     private String adminKey;
     private final int apiPort = Ports.stable();
@@ -77,7 +79,10 @@ class RestartIT {
         assertThat(warningsAndErrors()).as("WARN and ERROR lines in the logs of a healthy start").isEmpty();
 
         signalGroup("INT");
-        assertThat(launcher.waitFor(120, TimeUnit.SECONDS)).as("the launcher exits after a Ctrl-C").isTrue();
+        if (!launcher.waitFor(120, TimeUnit.SECONDS)) {
+            throw new AssertionError("the launcher did not exit within 120 s of a Ctrl-C; its processes:\n"
+                    + processesOfItsGroup() + "\nwhat it printed:\n" + Files.readString(launcherOut));
+        }
         assertPortsFree(Duration.ofSeconds(5));
         assertThat(warningsAndErrors()).as("WARN and ERROR lines in the logs after a clean stop")
                 .filteredOn(line -> !line.contains(BROKER_CLOSING_TWICE)).isEmpty();
@@ -129,6 +134,7 @@ class RestartIT {
                 "--postgres-port", Integer.toString(postgresPort));
         launcher = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(out.toFile()).start();
+        launcherOut = out;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
         while (System.nanoTime() < deadline) {
             String printed = Files.exists(out) ? Files.readString(out) : "";
@@ -169,6 +175,31 @@ class RestartIT {
             }
         }
         return found;
+    }
+
+    /**
+     * The launcher's processes and what its threads are doing: every process whose command line names this platform's
+     * home or whose parent is the launcher, with its state and what it waits in, then the launcher's thread dump.
+     */
+    private String processesOfItsGroup() throws Exception {
+        StringBuilder found = new StringBuilder();
+        String listed = run("ps", "-eo", "pid,ppid,pgid,sid,stat,wchan:20,etime,args");
+        for (String line : listed.split("\n")) {
+            String[] columns = line.trim().split("\\s+");
+            if (line.contains(home.toString()) || columns.length > 1 && columns[1].equals(Long.toString(launcher.pid()))
+                    || columns[0].equals(Long.toString(launcher.pid()))) {
+                found.append(line).append('\n');
+            }
+        }
+        Path jcmd = Path.of(ProcessHandle.current().info().command().orElse("java")).resolveSibling("jcmd");
+        return found + "\n" + run(jcmd.toString(), Long.toString(launcher.pid()), "Thread.print");
+    }
+
+    private static String run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        process.waitFor(30, TimeUnit.SECONDS);
+        return out;
     }
 
     /** Sends {@code signal} to the launcher's whole process group, as a terminal or a process manager would. */
