@@ -125,7 +125,10 @@ class RestartIT {
         Path launcherJar = root.resolve("tools/launcher/target/jobweaver-launcher.jar");
         String java = ProcessHandle.current().info().command().orElse("java");
         Path out = home.resolve("launcher-" + System.nanoTime() + ".out");
-        List<String> command = List.of("setsid", java, "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+        // With default dispositions, as from a terminal: a suite started as a background job of a script inherits
+        // SIGINT ignored, and a JVM leaves a signal ignored on entry ignored, so the Ctrl-C would never reach it.
+        List<String> command = List.of("env", "--default-signal=INT,TERM", "setsid", java,
+                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                 "-cp", launcherJar + ":" + root.resolve("tools/launcher/target/lib") + "/*",
                 "dev.jobweaver.local.JobWeaverLocal", "up", "--root", root.toString(),
                 "--home", home.resolve("platform").toString(), "--no-aot-cache",
