@@ -39,13 +39,15 @@ import org.jboss.logging.Logger;
  * What it keeps is bounded ({@link #RETRY_BYTES}, the API's heap is small); an event beyond the bound, or older than
  * the sweeper's age ({@link #sweepAge}), is dropped from memory and left to the sweeper. A retry claims its rows in
  * the database for as long as its send lasts, as a sweep does, so the two never publish one row twice: an outage
- * longer than the sweeper's age brings one copy of each job when the broker returns, not one from each. A failure is logged at most every {@link #WARN_EVERY_NANOS} with how many events failed meanwhile, and
- * the recovery once after each such line, not once per job.
+ * longer than the sweeper's age brings one copy of each job when the broker returns, not one from each. A failure is
+ * logged at most every {@link #WARN_EVERY_NANOS} with how many events failed meanwhile, and the recovery once after
+ * each such line, not once per job.
  *
  * <h2>Threads</h2>
  * {@link #relayCommitted} is called on the event loop that finished a group's insert and returns at once: the hand-off
  * to the producer happens on a virtual thread ({@link JobCreatedPublisher#publishAll}); Kafka's answers and the retry
- * timer run on Vert.x contexts; a retry's claim answers on the database connection's context. The retry queue is guarded by this object's lock, held only to add or take events.
+ * timer run on Vert.x contexts; a retry's claim answers on the database connection's context. The retry queue is
+ * guarded by this object's lock, held only to add or take events.
  */
 @ApplicationScoped
 public class OutboxRelay {
