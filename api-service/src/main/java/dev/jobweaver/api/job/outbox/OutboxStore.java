@@ -12,6 +12,7 @@ import dev.jobweaver.common.job.JobType;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -103,10 +104,8 @@ class OutboxStore {
                     if (claimed.isEmpty()) {
                         return Uni.createFrom().item(new UnpublishedEvents.Round(0, 0));
                     }
-                    return publish.apply(claimed).chain(published -> published.isEmpty()
-                            ? Uni.createFrom().item(new UnpublishedEvents.Round(claimed.size(), 0))
-                            : conn.preparedQuery(DELETE).execute(Tuple.of(published.toArray(UUID[]::new)))
-                                    .map(deleted -> new UnpublishedEvents.Round(claimed.size(), published.size())));
+                    return publish.apply(claimed).call(published -> deleteAcknowledged(conn, published))
+                            .map(published -> new UnpublishedEvents.Round(claimed.size(), published.size()));
                 }));
     }
 
@@ -129,11 +128,15 @@ class OutboxStore {
                     if (claimed.isEmpty()) {
                         return Uni.createFrom().item(new Retried(Set.of(), List.of()));
                     }
-                    return publish.apply(claimed).chain(published -> published.isEmpty()
-                            ? Uni.createFrom().item(new Retried(claimed, List.of()))
-                            : conn.preparedQuery(DELETE).execute(Tuple.of(published.toArray(UUID[]::new)))
-                                    .map(deleted -> new Retried(claimed, published)));
+                    return publish.apply(claimed).call(published -> deleteAcknowledged(conn, published))
+                            .map(published -> new Retried(claimed, published));
                 }));
+    }
+
+    /** Deletes, within a claim's transaction, the rows of the claimed jobs Kafka acknowledged; none, no statement. */
+    private static Uni<Void> deleteAcknowledged(SqlConnection conn, List<UUID> acknowledged) {
+        return acknowledged.isEmpty() ? Uni.createFrom().voidItem()
+                : conn.preparedQuery(DELETE).execute(Tuple.of(acknowledged.toArray(UUID[]::new))).replaceWithVoid();
     }
 
     /** What a {@link #retry} claimed, and which of those Kafka acknowledged (their rows deleted). */

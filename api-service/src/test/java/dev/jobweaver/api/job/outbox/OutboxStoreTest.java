@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The relay's retry claims its rows as a sweep does: it publishes only the rows still there and not held by a sweep,
- * deletes the acknowledged ones in its claim and leaves the refused ones for the next try. The rows are recent and of
+ * deletes the acknowledged ones in its claim and leaves the refused ones for the next try; the delete of acknowledged
+ * rows removes those rows, not their jobs. The rows are recent and of
  * no named instance, so no sweep of the running service takes them meanwhile.
  */
 @QuarkusTest
@@ -97,5 +98,24 @@ class OutboxStoreTest {
 
         assertThat(sent).isEmpty();
         assertThat(retried.claimed()).isEmpty();
+    }
+
+    @Test
+    void deleteRemovesTheRowsOfAcknowledgedJobsAndLeavesTheJobs() throws Exception {
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        // recent rows of another instance: no sweep takes them while the test runs
+        OutboxRows.insert(first, UUID.randomUUID(), Instant.now());
+        OutboxRows.insert(second, UUID.randomUUID(), Instant.now());
+        try {
+            int deleted = store.delete(List.of(first, second)).await().atMost(Duration.ofSeconds(10));
+
+            assertThat(deleted).isEqualTo(2);
+            assertThat(OutboxRows.has(first)).isFalse();
+            assertThat(OutboxRows.has(second)).isFalse();
+            assertThat(Database.firstString("SELECT status FROM jobs WHERE id = ?", second)).isEqualTo("PENDING");
+        } finally {
+            OutboxRows.deleteJobs(first, second);
+        }
     }
 }

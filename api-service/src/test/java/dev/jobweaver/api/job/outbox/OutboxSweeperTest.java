@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobweaver.api.testing.Database;
 import dev.jobweaver.api.testing.KafkaProbe;
 import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.common.job.JobControl;
@@ -18,7 +17,6 @@ import dev.jobweaver.common.messaging.Topics;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -31,9 +29,8 @@ import org.junit.jupiter.api.Test;
  * A job committed with its outbox row but never published (the API died in between, or Kafka was down for longer than
  * the relay's delivery timeout) is published by the sweeper: another instance's row once it is older than the relay's
  * bound plus the margin, and at once a row this instance's previous run stored; a younger row of another instance (a
- * live relay's) is left alone; and the delete of acknowledged rows removes those rows, not their jobs. The profile gives
- * this instance a stable name and a delivery timeout of two minutes, so that only the rule under test can publish a
- * recent row.
+ * live relay's) is left alone. The profile gives this instance a stable name and a delivery timeout of two minutes,
+ * so that only the rule under test can publish a recent row.
  */
 @QuarkusTest
 @TestProfile(PerClassSettings.class)
@@ -48,13 +45,6 @@ class OutboxSweeperTest {
 
     @Inject
     OutboxSweeper sweeper;
-
-    @Inject
-    OutboxStore outbox;
-
-    private static String jobStatus(UUID jobId) throws SQLException {
-        return Database.firstString("SELECT status FROM jobs WHERE id = ?", jobId);
-    }
 
     @Test
     void rowLeftBehindByACrashIsPublished() throws Exception {
@@ -115,25 +105,6 @@ class OutboxSweeperTest {
             assertThat(records).anyMatch(r -> jobId.toString().equals(r.key()));
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> !OutboxRows.has(jobId));
-    }
-
-    @Test
-    void deleteRemovesTheRowsOfAcknowledgedJobsAndLeavesTheJobs() throws Exception {
-        UUID first = UUID.randomUUID();
-        UUID second = UUID.randomUUID();
-        // recent rows of another instance: no sweep takes them while the test runs
-        OutboxRows.insert(first, UUID.randomUUID(), Instant.now());
-        OutboxRows.insert(second, UUID.randomUUID(), Instant.now());
-        try {
-            int deleted = outbox.delete(List.of(first, second)).await().atMost(Duration.ofSeconds(10));
-
-            assertThat(deleted).isEqualTo(2);
-            assertThat(OutboxRows.has(first)).isFalse();
-            assertThat(OutboxRows.has(second)).isFalse();
-            assertThat(jobStatus(second)).isEqualTo("PENDING");
-        } finally {
-            OutboxRows.deleteJobs(first, second);
-        }
     }
 
     @Test
