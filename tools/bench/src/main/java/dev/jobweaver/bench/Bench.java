@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * `./jobweaver bench`: runs the selected workloads against the platform `./jobweaver up` started, prints the
@@ -69,6 +70,8 @@ public final class Bench {
         Map<String, List<ResourceSummary>> byWorkload = new LinkedHashMap<>();
         List<ResourceSample> samples;
         WarmUp warmUp;
+        Map<BenchOptions.Run, StatementCosts> statements = new LinkedHashMap<>();
+        Optional<StatementStats> statementStats = StatementStats.open(platform.postgresPort());
         boolean failed = false;
         try (PlatformDb db = new PlatformDb(platform.postgresPort());
              PlatformDb.TerminalReader probeDb = PlatformDb.terminalReader(platform.postgresPort());
@@ -91,9 +94,12 @@ public final class Bench {
             sampler.start();
             for (BenchOptions.Run planned : options.runs()) {
                 long from = System.currentTimeMillis();
+                statementStats.ifPresent(StatementStats::reset);
                 WorkloadResult result;
                 try {
                     result = runner.run(planned);
+                    statementStats.ifPresent(s -> statements.put(planned,
+                            s.since(Instant.ofEpochMilli(from))));
                 } catch (RuntimeException e) {
                     // one broken workload (say, a database error) must not cost the figures of the others
                     result = WorkloadResult.unavailable(planned, "failed: " + e.getMessage());
@@ -107,6 +113,8 @@ public final class Bench {
                 }
             }
             samples = sampler.samples();
+        } finally {
+            statementStats.ifPresent(StatementStats::close);
         }
         List<ResourceSummary> resources = ResourceSummary.of(samples, Long.MIN_VALUE, Long.MAX_VALUE);
         Map<String, CpuPerJob> cpu = new LinkedHashMap<>();
@@ -115,7 +123,13 @@ public final class Bench {
                 Targets.evaluate(results, options, platform, resources, cpu), resources, byWorkload, samples,
                 machine, warmUp, rssAtStart);
         out.print(ConsoleReport.render(run));
+        statements.forEach((planned, costs) -> out.print(costs.render(planned.label())));
+        if (statementStats.isEmpty()) {
+            out.println("\nNo SQL statements table: the platform's PostgreSQL keeps no statement statistics (start it"
+                    + " with `./jobweaver up --sql-stats` for one)");
+        }
         write(folder, run);
+        writeStatements(folder, statements);
         out.println("\nRaw figures and report: " + folder + " (open report.html)");
         boolean correct = results.stream().allMatch(r -> !r.available() || r.correctness().ok());
         return correct && !failed ? 0 : 1;
@@ -157,6 +171,17 @@ public final class Bench {
                         + instance.pid() + ") is not running; " + home.resolve("platform.properties")
                         + " is left from an earlier run. Start it with `./jobweaver up`");
             }
+        }
+    }
+
+    /** {@code <workload>-statements.csv} per workload that has statement figures. */
+    static void writeStatements(Path folder, Map<BenchOptions.Run, StatementCosts> statements) {
+        try {
+            for (Map.Entry<BenchOptions.Run, StatementCosts> e : statements.entrySet()) {
+                Files.writeString(folder.resolve(e.getKey().fileStem() + "-statements.csv"), e.getValue().csv());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the statements to " + folder + ": " + e.getMessage(), e);
         }
     }
 

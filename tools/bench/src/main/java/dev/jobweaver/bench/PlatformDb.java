@@ -2,6 +2,7 @@ package dev.jobweaver.bench;
 
 import static dev.jobweaver.bench.IdChunks.instant;
 
+import dev.jobweaver.local.Postgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -76,16 +77,21 @@ public final class PlatformDb implements AutoCloseable {
     private volatile String controlProblem;
     private volatile String cancelProblem;
 
-    /** Connects to the three databases on {@code 127.0.0.1:port} as the local stack's user. */
+    /** Connects to the three databases on {@code 127.0.0.1:port} as the local stack's tools role. */
     public PlatformDb(int port) {
         this.api = open(port, "jobweaver_api");
         this.worker = open(port, "jobweaver_worker");
         this.scheduler = open(port, "jobweaver_scheduler");
     }
 
-    private static Connection connect(int port, String database) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database, "postgres",
-                "postgres");
+    /**
+     * A connection to {@code database} on {@code 127.0.0.1:port} as {@link Postgres#TOOLS_USER}: the bench's reads and
+     * seeds run under a user id of their own, so that the statement statistics ({@link StatementStats}) hold the
+     * platform's statements only.
+     */
+    static Connection connect(int port, String database) throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database,
+                Postgres.TOOLS_USER, Postgres.PASSWORD);
     }
 
     /** {@link #connect}, a failure told as the platform's PostgreSQL that cannot be read. */

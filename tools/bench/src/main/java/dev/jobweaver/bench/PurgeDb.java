@@ -1,7 +1,6 @@
 package dev.jobweaver.bench;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,13 +18,11 @@ final class PurgeDb implements AutoCloseable {
     private final Connection api;
     private final Connection scheduler;
 
-    /** Connects to both databases on {@code 127.0.0.1:port} as the local stack's user. */
+    /** Connects to both databases on {@code 127.0.0.1:port} as {@link PlatformDb#connect} does. */
     PurgeDb(int port) {
         try {
-            this.api = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/jobweaver_api",
-                    "postgres", "postgres");
-            this.scheduler = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port
-                    + "/jobweaver_scheduler", "postgres", "postgres");
+            this.api = PlatformDb.connect(port, "jobweaver_api");
+            this.scheduler = PlatformDb.connect(port, "jobweaver_scheduler");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the platform's PostgreSQL on 127.0.0.1:" + port + ": "
                     + PlatformDb.explain(e), e);

@@ -37,9 +37,18 @@ public final class LocalStack implements AutoCloseable {
      * @param kafkaHeap the broker's heap, e.g. {@code 512m}
      * @param partitionOverrides topic name to partition count, for topics that should differ from the defaults
      * @param deleteOnClose remove {@code home} when the stack closes (tests)
+     * @param statementStats PostgreSQL keeps per-statement statistics ({@link Postgres#STATEMENT_STATS}) for the
+     *                       bench's statements table; off by default, since it costs every statement a little
      */
     public record Settings(Path home, int kafkaPort, int kafkaControllerPort, int postgresPort, String kafkaHeap,
-                           Map<String, Integer> partitionOverrides, boolean deleteOnClose) {
+                           Map<String, Integer> partitionOverrides, boolean deleteOnClose, boolean statementStats) {
+
+        /** Settings without statement statistics. */
+        public Settings(Path home, int kafkaPort, int kafkaControllerPort, int postgresPort, String kafkaHeap,
+                        Map<String, Integer> partitionOverrides, boolean deleteOnClose) {
+            this(home, kafkaPort, kafkaControllerPort, postgresPort, kafkaHeap, partitionOverrides, deleteOnClose,
+                    false);
+        }
 
         /**
          * Free ports in a fresh temporary folder, removed on close: what tests use. Below the ephemeral range
@@ -59,7 +68,8 @@ public final class LocalStack implements AutoCloseable {
         this.settings = settings;
         this.kafka = new KafkaBroker(settings.home().resolve("kafka"), settings.kafkaPort(),
                 settings.kafkaControllerPort(), settings.kafkaHeap());
-        this.postgres = new Postgres(settings.home().resolve("postgres").resolve("data"), settings.postgresPort());
+        this.postgres = new Postgres(settings.home().resolve("postgres").resolve("data"), settings.postgresPort(),
+                settings.statementStats());
     }
 
     /**

@@ -30,11 +30,25 @@ public final class Postgres implements AutoCloseable {
     public static final String PASSWORD = "postgres";
     /** The databases of the three services. */
     public static final List<String> DATABASES = List.of("jobweaver_api", "jobweaver_scheduler", "jobweaver_worker");
+    /**
+     * The role tools connect as to read the platform's tables (`./jobweaver bench`): a superuser like {@link #USER},
+     * but another user id, so that the statement statistics tell the platform's statements from the tools' reads.
+     */
+    public static final String TOOLS_USER = "jobweaver_tools";
+    /**
+     * What {@code up --sql-stats} loads: {@code pg_stat_statements}, whose view (in the {@code postgres} database)
+     * sums each statement's calls, rows and time, and {@code auto_explain}, which logs the plan of one statement in
+     * {@value #EXPLAIN_SAMPLE_RATE} to {@code postgres.log}, so the hot statements' plans show in proportion to how
+     * often they run.
+     */
+    public static final String STATEMENT_STATS = "pg_stat_statements,auto_explain";
+    static final String EXPLAIN_SAMPLE_RATE = "0.001";
 
     private static final Logger LOG = Logger.getLogger(Postgres.class);
 
     private final Path dataDirectory;
     private final int port;
+    private final boolean statementStats;
     private EmbeddedPostgres server;
     /** Stops the server if the launcher dies without stopping it; null when nobody watches. */
     private Reaper reaper;
@@ -44,8 +58,18 @@ public final class Postgres implements AutoCloseable {
      * @param port the port to listen on
      */
     public Postgres(Path dataDirectory, int port) {
+        this(dataDirectory, port, false);
+    }
+
+    /**
+     * @param dataDirectory where the cluster lives; reused when it already holds one
+     * @param port the port to listen on
+     * @param statementStats load {@link #STATEMENT_STATS}
+     */
+    public Postgres(Path dataDirectory, int port, boolean statementStats) {
         this.dataDirectory = dataDirectory;
         this.port = port;
+        this.statementStats = statementStats;
     }
 
     /** Starts the server (initialising the cluster on first use) and creates the missing databases. */
@@ -55,7 +79,7 @@ public final class Postgres implements AutoCloseable {
         }
         try {
             Files.createDirectories(dataDirectory.getParent());
-            server = EmbeddedPostgres.builder()
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDirectory)
                     .setCleanDataDirectory(false)
                     .setPort(port)
@@ -69,9 +93,20 @@ public final class Postgres implements AutoCloseable {
                     .setServerConfig("fsync", "on")
                     .setServerConfig("synchronous_commit", "on")
                     .setOutputRedirector(ProcessBuilder.Redirect.appendTo(dataDirectory.resolveSibling("postgres.log").toFile()))
-                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(dataDirectory.resolveSibling("postgres.log").toFile()))
-                    .start();
+                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(dataDirectory.resolveSibling("postgres.log").toFile()));
+            if (statementStats) {
+                builder.setServerConfig("shared_preload_libraries", STATEMENT_STATS)
+                        // statements as the services send them, not those run inside functions
+                        .setServerConfig("pg_stat_statements.track", "top")
+                        .setServerConfig("auto_explain.log_min_duration", "0")
+                        .setServerConfig("auto_explain.sample_rate", EXPLAIN_SAMPLE_RATE);
+            }
+            server = builder.start();
             createDatabases();
+            createToolsRole();
+            if (statementStats) {
+                createStatementStatsView();
+            }
             registerPostmaster();
             LOG.infof("PostgreSQL ready on 127.0.0.1:%d (%s)", port, dataDirectory);
         } catch (IOException e) {
@@ -237,6 +272,29 @@ public final class Postgres implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** {@link #TOOLS_USER}, once per cluster. */
+    private void createToolsRole() {
+        try (Connection connection = server.getPostgresDatabase().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + TOOLS_USER + "'")) {
+            if (!rs.next()) {
+                statement.execute("CREATE ROLE " + TOOLS_USER + " LOGIN SUPERUSER");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not create the role " + TOOLS_USER, e);
+        }
+    }
+
+    /** The {@code pg_stat_statements} view in the {@code postgres} database, where the bench reads it. */
+    private void createStatementStatsView() {
+        try (Connection connection = server.getPostgresDatabase().getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not create the pg_stat_statements view", e);
+        }
     }
 
     private void createDatabases() {

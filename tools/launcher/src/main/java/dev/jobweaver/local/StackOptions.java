@@ -31,6 +31,12 @@ public final class StackOptions {
                     + "Kafka cannot remove partitions, so a count below a topic's present one changes nothing.")
     List<TopicPartitions.Asked> partitions = new ArrayList<>();
 
+    @Option(names = "--sql-stats",
+            description = "PostgreSQL keeps statistics of every statement (pg_stat_statements) and logs a sample of "
+                    + "plans (auto_explain), for `./jobweaver bench`'s statements table. Costs every statement a "
+                    + "little; off unless given.")
+    boolean statementStats;
+
     /**
      * The default counts as {@code --help} states them; an annotation needs a constant, so a test checks it against
      * {@code Topics.ALL}.
@@ -64,7 +70,7 @@ public final class StackOptions {
     /** As {@link #settings()}, with these partition counts (topic name to count) instead. */
     LocalStack.Settings settings(Map<String, Integer> partitionCounts) {
         return new LocalStack.Settings(home(), kafkaPort, kafkaPort + 1, postgresPort, "512m",
-                Map.copyOf(partitionCounts), false);
+                Map.copyOf(partitionCounts), false, statementStats);
     }
 
     /** Refuses to start when a port the infrastructure needs is taken. */

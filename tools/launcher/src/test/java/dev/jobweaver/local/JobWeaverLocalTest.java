@@ -51,6 +51,13 @@ class JobWeaverLocalTest {
         assertThat(options.oneAtATime()).isTrue();
         assertThat(options.jvmOptions()).isEqualTo(Platform.Options.DEFAULT_JVM);
         assertThat(options.insecure()).as("secured unless asked").isFalse();
+        assertThat(options.stack().statementStats()).as("no statement statistics unless asked").isFalse();
+    }
+
+    @Test
+    void sqlStatsAsksPostgresForStatementStatistics() {
+        assertThat(parse(UpCommand.class, "up", "--sql-stats", "--root", "/repo").platformOptions(null, null).stack()
+                .statementStats()).isTrue();
     }
 
     @Test
