@@ -8,9 +8,12 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -99,6 +102,46 @@ class ApiKeyAuthenticatorTest {
         ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(stored, Duration.ZERO);
         await(authenticator.authenticate(key));
         await(authenticator.authenticate(key));
+        assertThat(stored.lookups).isEqualTo(2);
+    }
+
+    @Test
+    void requestsThatMissTheCacheTogetherShareOneLookup() {
+        String key = store("viewer", "acme", null);
+        CompletableFuture<ApiKeyStatements.UsableKey> row = new CompletableFuture<>();
+        ApiKeyStatements slow = new ApiKeyStatements(null) {
+            @Override
+            public Uni<UsableKey> use(String hash) {
+                stored.lookups++;
+                return Uni.createFrom().completionStage(row);
+            }
+        };
+        ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(slow, Duration.ZERO);
+        List<CompletableFuture<SecurityIdentity>> requests = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            requests.add(authenticator.authenticate(key).subscribeAsCompletionStage());
+        }
+        assertThat(requests).noneMatch(CompletableFuture::isDone);
+
+        row.complete(stored.keys.get(ApiKeySecrets.hash(key)));
+
+        assertThat(requests).allSatisfy(r -> assertThat(r.join().getRoles()).contains("viewer"));
+        assertThat(stored.lookups).as("one lookup for the ten requests").isEqualTo(1);
+        await(authenticator.authenticate(key));
+        assertThat(stored.lookups).as("a lookup that ended is not shared with later requests").isEqualTo(2);
+    }
+
+    @Test
+    void aLookupThatRefusedIsNotKeptForLaterRequests() {
+        String key = store("viewer", "acme", null);
+        ApiKeyStatements.UsableKey row = stored.keys.remove(ApiKeySecrets.hash(key));
+        ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(stored, Duration.ofSeconds(5));
+        assertThatThrownBy(() -> await(authenticator.authenticate(key)))
+                .isInstanceOf(AuthenticationFailedException.class);
+
+        stored.keys.put(ApiKeySecrets.hash(key), row);
+
+        assertThat(await(authenticator.authenticate(key)).getRoles()).contains("viewer");
         assertThat(stored.lookups).isEqualTo(2);
     }
 
