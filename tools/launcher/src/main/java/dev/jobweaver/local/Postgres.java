@@ -102,11 +102,7 @@ public final class Postgres implements AutoCloseable {
                         .setServerConfig("auto_explain.sample_rate", EXPLAIN_SAMPLE_RATE);
             }
             server = builder.start();
-            createDatabases();
-            createToolsRole();
-            if (statementStats) {
-                createStatementStatsView();
-            }
+            createDatabasesAndRoles();
             registerPostmaster();
             LOG.infof("PostgreSQL ready on 127.0.0.1:%d (%s)", port, dataDirectory);
         } catch (IOException e) {
@@ -274,33 +270,15 @@ public final class Postgres implements AutoCloseable {
         return true;
     }
 
-    /** {@link #TOOLS_USER}, once per cluster. */
-    private void createToolsRole() {
+    /**
+     * On one connection to the {@code postgres} database: the services' databases and {@link #TOOLS_USER} where
+     * missing, and with statement statistics their view, where the bench reads it.
+     */
+    private void createDatabasesAndRoles() {
         try (Connection connection = server.getPostgresDatabase().getConnection();
              Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + TOOLS_USER + "'")) {
-            if (!rs.next()) {
-                statement.execute("CREATE ROLE " + TOOLS_USER + " LOGIN SUPERUSER");
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not create the role " + TOOLS_USER, e);
-        }
-    }
-
-    /** The {@code pg_stat_statements} view in the {@code postgres} database, where the bench reads it. */
-    private void createStatementStatsView() {
-        try (Connection connection = server.getPostgresDatabase().getConnection();
-             Statement statement = connection.createStatement()) {
-            statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not create the pg_stat_statements view", e);
-        }
-    }
-
-    private void createDatabases() {
-        try (Connection connection = server.getPostgresDatabase().getConnection();
-             Statement statement = connection.createStatement();
-             PreparedStatement exists = connection.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+             PreparedStatement exists = connection.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?");
+             PreparedStatement role = connection.prepareStatement("SELECT 1 FROM pg_roles WHERE rolname = ?")) {
             for (String database : DATABASES) {
                 exists.setString(1, database);
                 try (ResultSet rs = exists.executeQuery()) {
@@ -309,8 +287,17 @@ public final class Postgres implements AutoCloseable {
                     }
                 }
             }
+            role.setString(1, TOOLS_USER);
+            try (ResultSet rs = role.executeQuery()) {
+                if (!rs.next()) {
+                    statement.execute("CREATE ROLE " + TOOLS_USER + " LOGIN SUPERUSER");
+                }
+            }
+            if (statementStats) {
+                statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+            }
         } catch (SQLException e) {
-            throw new IllegalStateException("could not create the JobWeaver databases", e);
+            throw new IllegalStateException("could not create the JobWeaver databases and roles", e);
         }
     }
 }
