@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Locks the jobs a transaction is about to move: the due jobs a dispatch round claims (plain, or under the
@@ -33,6 +34,12 @@ import java.util.UUID;
 @ApplicationScoped
 public class JobClaims {
 
+    /** The plain claim's text for each batch, limit and order of the levels it was called with: a handful. */
+    private final Map<ClaimText, String> claimTexts = new ConcurrentHashMap<>();
+
+    private record ClaimText(int batch, int maxInFlight, List<Priority> order) {
+    }
+
     /**
      * The rows a dispatch round owns until its transaction ends: due, {@code PENDING}, not locked by anyone; at most
      * {@code batch}, and at most {@code maxInFlight} minus the jobs {@code RUNNING} now ({@code maxInFlight <= 0}: no
@@ -42,8 +49,9 @@ public class JobClaims {
         if (order.size() != Priority.values().length || !order.containsAll(List.of(Priority.values()))) {
             throw new IllegalArgumentException("a claim visits every priority level once, got " + order);
         }
-        return tx.preparedQuery(CLAIM_DUE).execute(Tuple.of(batch, maxInFlight, order.get(0).name(),
-                order.get(1).name(), order.get(2).name())).map(rows -> {
+        String claim = claimTexts.computeIfAbsent(new ClaimText(batch, maxInFlight, List.copyOf(order)),
+                text -> JobSql.claimDue(text.batch(), text.maxInFlight(), text.order()));
+        return tx.preparedQuery(claim).execute().map(rows -> {
                     List<JobExecution> jobs = new ArrayList<>(rows.size());
                     Instant now = null;
                     Instant nextLater = null;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -62,7 +63,8 @@ class DueIndexPlanTest {
     @Test
     void theClaimReadsTheHeadOfEachLevel() throws Exception {
         // No in-flight limit ($2 = 0): the count of RUNNING jobs is another index's concern.
-        JsonNode plan = explain(JobSql.CLAIM_DUE, Tuple.of(500, 0, "LOW", "HIGH", "NORMAL"));
+        JsonNode plan = explain(JobSql.claimDue(500, 0, List.of(Priority.LOW, Priority.HIGH, Priority.NORMAL)),
+                Tuple.tuple());
 
         // The probe for limits kept in the database reads tenant_limits (a row per tenant that has had a limit) and
         // the head of the empty partial index of waiting workflow-limited jobs; never job_executions itself.
