@@ -1,9 +1,10 @@
 package dev.jobweaver.scheduler.job.store;
 
+import static dev.jobweaver.scheduler.job.store.QueryPlans.nodes;
+import static dev.jobweaver.scheduler.job.store.QueryPlans.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
@@ -35,8 +36,6 @@ class DueIndexPlanTest {
 
     @Inject
     Pool pool;
-
-    private final ObjectMapper mapper = new ObjectMapper();
 
     @BeforeEach
     void fillTheTable() {
@@ -141,27 +140,7 @@ class DueIndexPlanTest {
                         "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql).execute(args)
                 .map(rows -> rows.iterator().next().getValue(0).toString())
                 .call(tx::rollback))).await().atMost(TIMEOUT);
-        return mapper.readTree(json).get(0).get("Plan");
-    }
-
-    private static List<JsonNode> nodes(JsonNode plan, String type) {
-        List<JsonNode> found = new ArrayList<>();
-        collect(plan, type, found);
-        return found;
-    }
-
-    private static void collect(JsonNode node, String type, List<JsonNode> found) {
-        if (type.equals(node.path("Node Type").asText())) {
-            found.add(node);
-        }
-        for (JsonNode child : node.path("Plans")) {
-            collect(child, type, found);
-        }
-    }
-
-    /** Pages the whole statement touched (hit in shared buffers or read); a node counts its children's. */
-    private static long pages(JsonNode plan) {
-        return plan.path("Shared Hit Blocks").asLong() + plan.path("Shared Read Blocks").asLong();
+        return QueryPlans.plan(json);
     }
 
     private void execute(String sql, Object... args) {

@@ -1,9 +1,10 @@
 package dev.jobweaver.scheduler.job.store;
 
+import static dev.jobweaver.scheduler.job.store.QueryPlans.nodes;
+import static dev.jobweaver.scheduler.job.store.QueryPlans.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.job.Priority;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
@@ -11,9 +12,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.inject.Inject;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -34,10 +33,8 @@ class KeptClaimPlanTest {
     @Inject
     Pool pool;
 
-    private final ObjectMapper mapper = new ObjectMapper();
-
     @Test
-    void thePlanMadeOnAnEmptyTableStillReadsTheHeadOfTheDueIndex() throws Exception {
+    void thePlanMadeOnAnEmptyTableStillReadsTheHeadOfTheDueIndex() {
         String claim = JobSql.claimDue(500, 0, List.of(Priority.HIGH, Priority.NORMAL, Priority.LOW));
         assertThat(claim).as("bound values in the claim").doesNotContain("$");
 
@@ -51,7 +48,7 @@ class KeptClaimPlanTest {
                 .chain(() -> grow(c))
                 .chain(() -> c.query("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE claim").execute())
                 .map(rows -> rows.iterator().next().getValue(0).toString())
-                .call(tx::rollback))).map(this::plan).await().atMost(TIMEOUT);
+                .call(tx::rollback))).map(QueryPlans::plan).await().atMost(TIMEOUT);
 
         assertThat(nodes(plan, "Seq Scan")).as("sequential scans")
                 .allSatisfy(scan -> assertThat(scan.path("Relation Name").asText()).isEqualTo("tenant_limits"));
@@ -70,33 +67,5 @@ class KeptClaimPlanTest {
                         "now() + make_interval(secs => 3600 + i)", OTHERS)).execute()
                 .chain(() -> c.query(insert.formatted("'PENDING'", "now() - make_interval(secs => i)", DUE))
                         .execute());
-    }
-
-    private JsonNode plan(String json) {
-        try {
-            return mapper.readTree(json).get(0).get("Plan");
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static List<JsonNode> nodes(JsonNode plan, String type) {
-        List<JsonNode> found = new ArrayList<>();
-        collect(plan, type, found);
-        return found;
-    }
-
-    private static void collect(JsonNode node, String type, List<JsonNode> found) {
-        if (type.equals(node.path("Node Type").asText())) {
-            found.add(node);
-        }
-        for (JsonNode child : node.path("Plans")) {
-            collect(child, type, found);
-        }
-    }
-
-    /** Pages the whole statement touched (hit in shared buffers or read); a node counts its children's. */
-    private static long pages(JsonNode plan) {
-        return plan.path("Shared Hit Blocks").asLong() + plan.path("Shared Read Blocks").asLong();
     }
 }
