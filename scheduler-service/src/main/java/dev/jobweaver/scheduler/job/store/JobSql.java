@@ -215,7 +215,7 @@ final class JobSql {
      * per connection and keeps the plan (it makes custom plans only for bound values, whatever {@code
      * plan_cache_mode} says), and planning this one took longer than running it: 0.75-1.7 ms a round. Keeping its
      * plan is safe where keeping a set-based write's is not: made on an empty table, it reads the due index as it does
-     * on a full one ({@code DueIndexPlanTest}). A dispatcher claims with one batch size and limit and at most six
+     * on a full one ({@code KeptClaimPlanTest}). A dispatcher claims with one batch size and limit and at most six
      * orders of the levels, so a connection prepares at most six texts.
      */
     static String claimDue(int batch, int maxInFlight, List<Priority> order) {
