@@ -39,8 +39,12 @@ final class QueryPlans {
         }
     }
 
-    /** Pages the whole statement touched (hit in shared buffers or read); a node counts its children's. */
+    /**
+     * Pages the whole statement touched, hit in buffers or read, of tables and of temporary tables (which a session
+     * keeps in local buffers); a node counts its children's.
+     */
     static long pages(JsonNode plan) {
-        return plan.path("Shared Hit Blocks").asLong() + plan.path("Shared Read Blocks").asLong();
+        return plan.path("Shared Hit Blocks").asLong() + plan.path("Shared Read Blocks").asLong()
+                + plan.path("Local Hit Blocks").asLong() + plan.path("Local Read Blocks").asLong();
     }
 }
