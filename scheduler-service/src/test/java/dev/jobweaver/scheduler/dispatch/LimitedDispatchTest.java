@@ -135,7 +135,7 @@ class LimitedDispatchTest extends KafkaAndDbTest {
                 newJob(limited, tenant, JobOrigin.node(workflow, UUID.randomUUID(), "a", 4)),
                 newJob(unlimited, tenant, JobOrigin.node(UUID.randomUUID(), UUID.randomUUID(), "b", null)));
 
-        Stored stored = inserts.insertIfAbsent(pool, jobs, 2, 0, Set.of()).await().atMost(TIMEOUT);
+        Stored stored = pool.withTransaction(tx -> inserts.insertIfAbsent(tx, jobs, 2, 0, Set.of())).await().atMost(TIMEOUT);
 
         assertThat(stored.inserted()).containsEntry(limited, JobStatus.PENDING)
                 .containsEntry(unlimited, JobStatus.RUNNING);
@@ -151,8 +151,8 @@ class LimitedDispatchTest extends KafkaAndDbTest {
         String tenant = tenant();
         UUID limited = UUID.randomUUID();
 
-        Stored stored = inserts.insertIfAbsent(pool, List.of(newJob(limited, tenant, null)), 1, 0,
-                Set.of("SIMULATION")).await().atMost(TIMEOUT);
+        Stored stored = pool.withTransaction(tx -> inserts.insertIfAbsent(tx,
+                List.of(newJob(limited, tenant, null)), 1, 0, Set.of("SIMULATION"))).await().atMost(TIMEOUT);
 
         assertThat(stored.inserted()).containsEntry(limited, JobStatus.PENDING);
     }

@@ -107,42 +107,37 @@ public class JobInserts {
      *
      * @param maxInFlight most jobs {@code RUNNING} at once; 0 or less: no limit
      */
-    public Uni<Stored> insertIfAbsent(SqlClient client, List<NewJob> jobs, int dispatchAtMost, int maxInFlight) {
-        return insertIfAbsent(client, jobs, dispatchAtMost, maxInFlight, Set.of());
+    public Uni<Stored> insertIfAbsent(SqlConnection tx, List<NewJob> jobs, int dispatchAtMost, int maxInFlight) {
+        return insertIfAbsent(tx, jobs, dispatchAtMost, maxInFlight, Set.of());
     }
 
     /**
-     * As {@link #insertIfAbsent(SqlClient, List, int, int)}, never dispatching a job to which a concurrency limit
+     * As {@link #insertIfAbsent(SqlConnection, List, int, int)}, never dispatching a job to which a concurrency limit
      * applies: one of {@code limitedTypes}, of a tenant with a limit, or of a workflow that limits its concurrency.
      */
-    public Uni<Stored> insertIfAbsent(SqlClient client, List<NewJob> jobs, int dispatchAtMost, int maxInFlight,
+    public Uni<Stored> insertIfAbsent(SqlConnection tx, List<NewJob> jobs, int dispatchAtMost, int maxInFlight,
                                       Set<String> limitedTypes) {
-        return insertIfAbsent(client, jobs, dispatchAtMost, maxInFlight, limitedTypes, job -> false);
+        return insertIfAbsent(tx, jobs, dispatchAtMost, maxInFlight, limitedTypes, job -> false);
     }
 
     /**
-     * As {@link #insertIfAbsent(SqlClient, List, int, int, Set)}, never dispatching a job that {@code held} holds
-     * back (no live worker would take its run): it is stored {@code PENDING}, due, for the dispatcher to park.
+     * As {@link #insertIfAbsent(SqlConnection, List, int, int, Set)}, never dispatching a job that {@code held}
+     * holds back (no live worker would take its run): it is stored {@code PENDING}, due, for the dispatcher to park.
+     *
+     * <p>{@code tx} must be in a transaction: the statement runs with the plan its connection keeps for it
+     * ({@link JobSql#KEEP_PLAN}), and the transaction's later statements are planned afresh again.
      */
-    public Uni<Stored> insertIfAbsent(SqlClient client, List<NewJob> jobs, int dispatchAtMost, int maxInFlight,
+    public Uni<Stored> insertIfAbsent(SqlConnection tx, List<NewJob> jobs, int dispatchAtMost, int maxInFlight,
                                       Set<String> limitedTypes, Predicate<NewJob> held) {
         if (jobs.isEmpty()) {
             return Uni.createFrom().item(new Stored(null, Map.of()));
         }
-        Tuple arrays = Tuple.tuple();
-        jobColumns(jobs).forEach(arrays::addValue);
-        arrays.addValue(dispatchAtMost);
-        arrays.addValue(maxInFlight);
-        arrays.addValue(Columns.of(jobs, NewJob::leaseMillis, Long[]::new));
-        controlColumns(jobs).forEach(arrays::addValue);
-        originColumns(jobs).forEach(arrays::addValue);
-        arrays.addValue(Columns.of(jobs, j -> j.origin() == null ? null : j.origin().workflowId(), UUID[]::new));
-        arrays.addValue(Columns.of(jobs, j -> j.origin() == null ? null : j.origin().workflowMaxConcurrency(),
-                Integer[]::new));
-        arrays.addValue(limitedTypes.toArray(String[]::new));
-        arrays.addValue(queueColumn(jobs));
-        arrays.addValue(Columns.of(jobs, held::test, Boolean[]::new));
-        return client.preparedQuery(INSERT).execute(arrays).map(rows -> {
+        Tuple arrays = insertArguments(jobs, dispatchAtMost, maxInFlight, limitedTypes, held);
+        // Sent together, run in this order: the two settings cost no round trip of their own.
+        Uni<RowSet<Row>> keptPlan = tx.query(KEEP_PLAN).execute();
+        Uni<RowSet<Row>> insert = tx.preparedQuery(INSERT).execute(arrays);
+        Uni<RowSet<Row>> planAfresh = tx.query(PLAN_AFRESH).execute();
+        return Uni.combine().all().unis(keptPlan, insert, planAfresh).with((kept, rows, afresh) -> rows).map(rows -> {
             Map<UUID, JobStatus> inserted = new HashMap<>();
             Instant now = null;
             Instant nextLater = null;
@@ -157,6 +152,25 @@ public class JobInserts {
             }
             return new Stored(now, inserted, nextLater);
         });
+    }
+
+    /** What {@link JobSql#INSERT} binds ({@code $1} to {@code $25}) to store {@code jobs}. */
+    static Tuple insertArguments(List<NewJob> jobs, int dispatchAtMost, int maxInFlight, Set<String> limitedTypes,
+                                 Predicate<NewJob> held) {
+        Tuple arrays = Tuple.tuple();
+        jobColumns(jobs).forEach(arrays::addValue);
+        arrays.addValue(dispatchAtMost);
+        arrays.addValue(maxInFlight);
+        arrays.addValue(Columns.of(jobs, NewJob::leaseMillis, Long[]::new));
+        controlColumns(jobs).forEach(arrays::addValue);
+        originColumns(jobs).forEach(arrays::addValue);
+        arrays.addValue(Columns.of(jobs, j -> j.origin() == null ? null : j.origin().workflowId(), UUID[]::new));
+        arrays.addValue(Columns.of(jobs, j -> j.origin() == null ? null : j.origin().workflowMaxConcurrency(),
+                Integer[]::new));
+        arrays.addValue(limitedTypes.toArray(String[]::new));
+        arrays.addValue(queueColumn(jobs));
+        arrays.addValue(Columns.of(jobs, held::test, Boolean[]::new));
+        return arrays;
     }
 
     /**

@@ -124,7 +124,7 @@ class JobInsertsTest {
     }
 
     private Stored insert(List<NewJob> jobs, int dispatchAtMost, int maxInFlight) {
-        return inserts.insertIfAbsent(pool, jobs, dispatchAtMost, maxInFlight)
+        return pool.withTransaction(tx -> inserts.insertIfAbsent(tx, jobs, dispatchAtMost, maxInFlight))
                 .await().atMost(Duration.ofSeconds(30));
     }
 
