@@ -39,10 +39,7 @@ class KeptClaimPlanTest {
         assertThat(claim).as("bound values in the claim").doesNotContain("$");
 
         JsonNode plan = pool.withConnection(c -> c.begin().chain(tx -> c
-                // A table of the same shape and indexes, empty and never analysed, that hides the service's table
-                // on this connection (the temporary schema comes first in the search path).
-                .query("CREATE TEMP TABLE job_executions (LIKE public.job_executions INCLUDING ALL) ON COMMIT DROP")
-                .execute()
+                .query(QueryPlans.EMPTY_JOBS).execute()
                 .chain(() -> c.query("PREPARE claim AS " + claim).execute())
                 .chain(() -> c.query("EXPLAIN (FORMAT JSON) EXECUTE claim").execute())
                 .chain(() -> grow(c))

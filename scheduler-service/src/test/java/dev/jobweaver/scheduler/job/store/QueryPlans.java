@@ -11,6 +11,14 @@ final class QueryPlans {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    /**
+     * A table of the same shape and indexes as the jobs', empty and never analysed, that hides the service's table on
+     * the connection until its transaction ends (the temporary schema comes first in the search path): what a
+     * statement planned on it sees is a fresh install's table.
+     */
+    static final String EMPTY_JOBS =
+            "CREATE TEMP TABLE job_executions (LIKE public.job_executions INCLUDING ALL) ON COMMIT DROP";
+
     private QueryPlans() {
     }
 
