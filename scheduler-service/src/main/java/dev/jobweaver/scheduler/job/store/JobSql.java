@@ -136,7 +136,7 @@ final class JobSql {
 
     /**
      * Makes the transaction's next statement, {@link #INSERT}, run with the plan its connection keeps for it. The
-     * connections plan every execution afresh ({@code plan_cache_mode}), and the insert's 25 bound arrays made that
+     * connections plan every execution afresh ({@code plan_cache_mode}), and the insert's 25 bound values made that
      * cost more than running it: 1.24 ms of planning a call against 0.58 ms of execution at 100 jobs/s (2026-12-02).
      * Its generic plan, made once per connection and possibly on an empty table, probes the job's key, the due and
      * lease indexes and {@code tenant_limits} as it would on a full table ({@code KeptInsertPlanTest}).
