@@ -17,7 +17,7 @@ import java.util.Set;
 public class PerClassSettings implements QuarkusTestProfile {
 
     /** How long the read model holds a non-terminal status: long enough to look at what is held. */
-    public static final Duration STATUS_HOLD = Duration.ofSeconds(3);
+    public static final Duration STATUS_HOLD = Duration.ofSeconds(5);
 
     /** This instance's stable name, so that a test can store a row as left by its previous run. */
     public static final String INSTANCE_ID = "api-sweeper-test";
