@@ -2,6 +2,7 @@ package dev.jobweaver.api.job;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.common.event.JobCommandEvent;
+import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.common.reactive.VertxContexts;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,15 +13,22 @@ import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 
 /**
- * Publishes {@link JobCommandEvent}s (a client's cancel or delete) to {@code job-commands} and reports whether Kafka
+ * Publishes {@link JobCommandEvent}s (a client's cancel, delete or requeue, the retention purge's purges) to
+ * {@code job-commands} and reports whether Kafka
  * acknowledged each within {@code jobweaver.api.commands.timeout}.
  *
  * <p>A plain producer like {@link JobCreatedPublisher}, not an {@code Emitter} on {@code job-commands-out}, for the same
@@ -73,12 +81,84 @@ public class JobCommandPublisher {
             CompletableFuture<Void> answer = new CompletableFuture<>();
             producer.handOver(() -> producer.send(name, event, event.jobId(), UUID.randomUUID(), parent, answer,
                     handoffDeadline), List.of(answer), name);
-            return Uni.createFrom().completionStage(answer)
-                    .ifNoItem().after(producer.timings().callerWait()).failWith(producer::unanswered)
-                    .onFailure(e -> !(e instanceof PublishFailedException)).transform(e -> new PublishFailedException(
-                            "Kafka did not acknowledge the " + name + ": " + e, e))
-                    .emitOn(callerContext);
+            return awaited(answer, name, callerContext);
         });
+    }
+
+    /**
+     * Sends {@code PURGE} for {@code jobIds} as few records as their partitions allow: one a partition of
+     * {@code job-commands} (more when it holds over {@link JobCommandEvent#MAX_PURGED_JOBS} of them), each keyed by its
+     * first job, which puts it on the partition of every job it names. A job's purge thus follows the commands sent for
+     * it before, as a record of its own would. Completes once Kafka acknowledged every record, as {@link #publish}
+     * does, or fails when one was not; on the subscriber's Vert.x context.
+     */
+    public Uni<Void> publishPurge(List<UUID> jobIds, Instant requestedAt, Context parent) {
+        if (jobIds.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Uni.createFrom().deferred(() -> {
+            Executor callerContext = VertxContexts.callerExecutor();
+            long handoffDeadline = producer.handoffDeadline();
+            String name = JobCommand.PURGE + " command of " + jobIds.size() + " job(s)";
+            CompletableFuture<Void> answer = new CompletableFuture<>();
+            producer.handOver(() -> {
+                List<List<UUID>> records;
+                try {
+                    records = byPartition(jobIds, producer.partitionCount(), JobCommandEvent.MAX_PURGED_JOBS);
+                } catch (RuntimeException e) {
+                    answer.completeExceptionally(new PublishFailedException("the partitions of "
+                            + Topics.JOB_COMMANDS + " are unknown; the " + name + " was not sent: " + e, e));
+                    return;
+                }
+                List<CompletableFuture<Void>> acks = new ArrayList<>(records.size());
+                for (List<UUID> ids : records) {
+                    CompletableFuture<Void> ack = new CompletableFuture<>();
+                    acks.add(ack);
+                    producer.send(name, JobCommandEvent.purge(ids, requestedAt), ids.getFirst(), UUID.randomUUID(),
+                            parent, ack, handoffDeadline);
+                }
+                CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
+                    if (failure == null) {
+                        answer.complete(null);
+                    } else {
+                        answer.completeExceptionally(failure instanceof CompletionException ? failure.getCause()
+                                : failure);
+                    }
+                });
+            }, List.of(answer), name);
+            return awaited(answer, name, callerContext);
+        });
+    }
+
+    /**
+     * {@code jobIds} in groups that each lie on one partition of {@code partitions}, by the producer's own rule for a
+     * keyed record (murmur2 of the key's UTF-8 bytes), at most {@code max} to a group, in the order given within each.
+     */
+    static List<List<UUID>> byPartition(List<UUID> jobIds, int partitions, int max) {
+        Map<Integer, List<UUID>> byPartition = new TreeMap<>();
+        for (UUID id : jobIds) {
+            byPartition.computeIfAbsent(partitionOf(id, partitions), p -> new ArrayList<>()).add(id);
+        }
+        List<List<UUID>> groups = new ArrayList<>();
+        byPartition.values().forEach(ids -> {
+            for (int from = 0; from < ids.size(); from += max) {
+                groups.add(List.copyOf(ids.subList(from, Math.min(ids.size(), from + max))));
+            }
+        });
+        return groups;
+    }
+
+    /** The partition a record keyed by {@code jobId} goes to, of {@code partitions}. */
+    static int partitionOf(UUID jobId, int partitions) {
+        return BuiltInPartitioner.partitionForKey(jobId.toString().getBytes(StandardCharsets.UTF_8), partitions);
+    }
+
+    private Uni<Void> awaited(CompletableFuture<Void> answer, String name, Executor callerContext) {
+        return Uni.createFrom().completionStage(answer)
+                .ifNoItem().after(producer.timings().callerWait()).failWith(producer::unanswered)
+                .onFailure(e -> !(e instanceof PublishFailedException)).transform(e -> new PublishFailedException(
+                        "Kafka did not acknowledge the " + name + ": " + e, e))
+                .emitOn(callerContext);
     }
 
     private static String describe(JobCommandEvent event) {

@@ -86,16 +86,15 @@ public class JobCommandService {
     }
 
     /**
-     * Sends {@code PURGE} for the finished job {@code jobId} (trace {@code traceId}, null when unknown), whose
-     * retention ended: the scheduler forgets the job, the caller deletes its rows after this completed. Completes once
-     * Kafka acknowledged the command, on the caller's Vert.x context; fails with {@link PublishFailedException} when
-     * Kafka did not within {@code jobweaver.api.commands.timeout}.
+     * Sends {@code PURGE} for the finished jobs {@code jobIds}, whose retention ended: the scheduler forgets them, the
+     * caller deletes their rows after this completed. A record a partition ({@link JobCommandPublisher#publishPurge}),
+     * in the caller's trace (the purge round's), not the jobs'. Completes once Kafka acknowledged every record, on the
+     * caller's Vert.x context; fails with {@link PublishFailedException} when Kafka did not within
+     * {@code jobweaver.api.commands.timeout}.
      */
-    public Uni<Void> purge(UUID jobId, String traceId) {
-        JobCommandEvent event = new JobCommandEvent(jobId, JobCommand.PURGE,
-                EventRules.isTraceId(traceId) ? traceId : null, Instant.now());
-        return publisher.publish(event, jobContext(jobId, traceId, sampler))
-                .invoke(() -> metrics.commandAccepted(JobCommand.PURGE));
+    public Uni<Void> purge(List<UUID> jobIds) {
+        return publisher.publishPurge(jobIds, Instant.now(), Context.current())
+                .invoke(() -> metrics.commandsAccepted(JobCommand.PURGE, jobIds.size()));
     }
 
     /** The span of a requeue, as {@link #cancelInJobTrace}. */

@@ -112,6 +112,11 @@ public class JobMetrics implements HttpMetrics {
         commands.get(command).increment();
     }
 
+    /** {@code count} jobs' commands were accepted at once (the retention purge's). */
+    public void commandsAccepted(JobCommand command, int count) {
+        commands.get(command).increment(count);
+    }
+
     public void sweptPublished(int count) {
         sweptPublished.increment(count);
     }

@@ -108,6 +108,14 @@ final class TracedProducer {
         return timings;
     }
 
+    /**
+     * How many partitions the topic has, as the producer's metadata says; blocks up to {@code max.block.ms} while it
+     * has none (a sender thread's call, like {@link #send}).
+     */
+    int partitionCount() {
+        return producer.partitionsFor(topic).size();
+    }
+
     /** The latest {@link System#nanoTime()} at which a record of a publish call made now may enter the producer. */
     long handoffDeadline() {
         return System.nanoTime() + timings.handoff().toNanos();

@@ -120,13 +120,13 @@ public class RetentionPurge {
     }
 
     /**
-     * One batch of due jobs: their {@code PURGE} commands, all acknowledged, then their rows. The number of jobs
+     * One batch of due jobs: their {@code PURGE} commands (a record a partition), all acknowledged, then their rows. The number of jobs
      * found (a full batch means more may be due), whatever the delete spared.
      */
     Uni<Batch> purgeJobBatch(Instant now) {
         return store.dueJobs(now, config.completedAfter(), config.failedAfter(), config.batchSize())
                 .chain(due -> due.isEmpty() ? Uni.createFrom().item(new Batch(0, 0))
-                        : all(due, job -> commands.purge(job.id(), job.traceId()))
+                        : commands.purge(due.stream().map(RetentionStore.DueJob::id).toList())
                                 .chain(() -> store.purgeJobs(due, now.minus(config.requeueGrace())))
                                 .map(gone -> {
                                     jobsPurged.increment(gone.size());

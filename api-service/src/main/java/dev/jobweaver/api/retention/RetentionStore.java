@@ -46,12 +46,12 @@ public class RetentionStore {
                 SELECT (SELECT min(j.tenant) FROM jobs j WHERE j.status IN %1$s AND j.tenant > t.tenant)
                 FROM tenants t WHERE t.tenant IS NOT NULL
             )
-            SELECT d.id, d.trace_id, d.created_at
+            SELECT d.id, d.created_at
             FROM tenants t
             LEFT JOIN tenant_retention r ON r.tenant = t.tenant
             CROSS JOIN unnest(ARRAY['COMPLETED', 'FAILED', 'CANCELLED', 'REJECTED']) AS s(status)
             CROSS JOIN LATERAL (
-                SELECT j.id, j.trace_id, j.created_at FROM jobs j
+                SELECT j.id, j.created_at FROM jobs j
                 WHERE j.tenant = t.tenant AND j.status = s.status AND j.status IN %1$s
                   AND j.finished_at < $1::timestamptz - (CASE WHEN s.status = 'COMPLETED'
                       THEN coalesce(r.completed_after_ms, $2) ELSE coalesce(r.failed_after_ms, $3) END)
@@ -143,7 +143,7 @@ public class RetentionStore {
             """;
 
     /** A finished job past its retention: what its purge command and its delete need. */
-    public record DueJob(UUID id, String traceId, Instant createdAt) {
+    public record DueJob(UUID id, Instant createdAt) {
     }
 
     private final Pool pool;
@@ -159,8 +159,7 @@ public class RetentionStore {
                 .map(rows -> {
                     List<DueJob> due = new ArrayList<>(rows.size());
                     for (Row row : rows) {
-                        due.add(new DueJob(row.getUUID("id"), row.getString("trace_id"),
-                                row.getOffsetDateTime("created_at").toInstant()));
+                        due.add(new DueJob(row.getUUID("id"), row.getOffsetDateTime("created_at").toInstant()));
                     }
                     return due;
                 });

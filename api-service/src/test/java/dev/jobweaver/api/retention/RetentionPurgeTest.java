@@ -14,6 +14,7 @@ import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -30,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,14 +78,20 @@ class RetentionPurgeTest {
             }
             assertThat(dependantRows(completedRecent)).as("a kept job keeps everything").isEqualTo(8);
 
-            Set<UUID> purgedIds = new HashSet<>();
-            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(seen -> commands(seen, JobCommand.PURGE)
+            List<ConsumerRecord<String, byte[]>> records = probe.pollUntil(seen -> purged(seen)
                     .containsAll(List.of(completedOld, failedOld, cancelledOld)), Duration.ofSeconds(20));
-            purgedIds.addAll(commands(records, JobCommand.PURGE));
-            assertThat(purgedIds).doesNotContain(completedRecent, failedRecent, runningOld, pendingOld);
+            assertThat(purged(records)).doesNotContain(completedRecent, failedRecent, runningOld, pendingOld);
+            int partitions = KafkaProbe.endOffsets(Topics.JOB_COMMANDS).size();
             for (ConsumerRecord<String, byte[]> record : records) {
                 JobCommandEvent event = mapper.readValue(record.value(), JobCommandEvent.class);
+                assertThat(event.command()).isEqualTo(JobCommand.PURGE);
                 assertThat(record.key()).isEqualTo(event.jobId().toString());
+                assertThat(event.jobIds()).contains(event.jobId());
+                for (UUID named : event.jobIds()) {
+                    assertThat(BuiltInPartitioner.partitionForKey(named.toString().getBytes(StandardCharsets.UTF_8),
+                            partitions)).as("the partition of %s, named by the PURGE on %d", named, record.partition())
+                            .isEqualTo(record.partition());
+                }
             }
         }
     }
@@ -306,12 +314,17 @@ class RetentionPurgeTest {
                 + " VALUES (?, ?, ?, now())", tenant, completedMs, failedMs);
     }
 
-    private static Set<UUID> commands(List<ConsumerRecord<String, byte[]>> records, JobCommand command) {
+    /** Every job the PURGE commands among {@code records} name. */
+    private Set<UUID> purged(List<ConsumerRecord<String, byte[]>> records) {
         Set<UUID> ids = new HashSet<>();
         for (ConsumerRecord<String, byte[]> record : records) {
-            String value = new String(record.value(), java.nio.charset.StandardCharsets.UTF_8);
-            if (value.contains("\"command\":\"" + command.name() + "\"")) {
-                ids.add(UUID.fromString(record.key()));
+            try {
+                JobCommandEvent event = mapper.readValue(record.value(), JobCommandEvent.class);
+                if (event.command() == JobCommand.PURGE) {
+                    ids.addAll(event.jobs());
+                }
+            } catch (java.io.IOException e) {
+                throw new AssertionError("a job-commands record that is not a command: " + e, e);
             }
         }
         return ids;

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What a consumed event must hold before any of it reaches SQL or a worker: required fields, numbers in range,
@@ -352,7 +353,24 @@ public final class EventRules {
         if (e.payload() != null && !e.payload().isObject()) {
             out.add("payload must be a JSON object, got " + e.payload().getNodeType());
         }
+        if (e.jobIds() != null) {
+            purgedJobs(e, out);
+        }
         return first(out);
+    }
+
+    private static void purgedJobs(JobCommandEvent e, List<String> out) {
+        if (e.command() != null && e.command() != JobCommand.PURGE) {
+            out.add("jobIds belongs to a PURGE only, got it with " + e.command());
+        } else if (e.jobIds().isEmpty()) {
+            out.add("jobIds must name at least one job, or be absent");
+        } else if (e.jobIds().size() > JobCommandEvent.MAX_PURGED_JOBS) {
+            out.add("jobIds names at most " + JobCommandEvent.MAX_PURGED_JOBS + " jobs, got " + e.jobIds().size());
+        } else if (e.jobIds().stream().anyMatch(Objects::isNull)) {
+            out.add("jobIds must not contain null");
+        } else if (e.jobId() != null && !e.jobIds().contains(e.jobId())) {
+            out.add("jobIds must contain the command's jobId " + e.jobId());
+        }
     }
 
     /**

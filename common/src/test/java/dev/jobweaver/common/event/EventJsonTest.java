@@ -55,7 +55,9 @@ class EventJsonTest {
                 new JobCommandEvent(JOB, JobCommand.CANCEL, TRACE, T0.plusSeconds(4)),
                 new JobCommandEvent(JOB, JobCommand.DELETE, null, T0.plusSeconds(5)),
                 JobCommandEvent.requeue(JOB, TRACE, T0.plusSeconds(6), Payloads.tree(Map.of("n", 1)), 2,
-                        T0.plusSeconds(3)));
+                        T0.plusSeconds(3)),
+                JobCommandEvent.purge(List.of(JOB, UUID.fromString("6f1c1c1e-7d2a-4f3b-8e4d-2a9b0c1d2e3f")),
+                        T0.plusSeconds(7)));
     }
 
     @org.junit.jupiter.api.Test
@@ -77,6 +79,13 @@ class EventJsonTest {
     void anEventWithoutControlIsWrittenWithoutIt() throws Exception {
         assertThat(MAPPER.writeValueAsString(new JobCreatedEvent(JOB, JobType.SIMULATION, PAYLOAD, 3, TRACE, T0)))
                 .doesNotContain("control");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aCommandOfOneJobIsWrittenWithoutJobIdsAndReadAsAboutItsJobAlone() throws Exception {
+        String json = MAPPER.writeValueAsString(new JobCommandEvent(JOB, JobCommand.PURGE, null, T0));
+        assertThat(json).doesNotContain("jobIds");
+        assertThat(MAPPER.readValue(json, JobCommandEvent.class).jobs()).containsExactly(JOB);
     }
 
     @ParameterizedTest

@@ -104,6 +104,30 @@ class EventRulesTest {
     }
 
     @Test
+    void aPurgeMayNameManyJobsAndNoOtherCommandMay() {
+        UUID other = UUID.randomUUID();
+        assertThat(EventRules.problem(JobCommandEvent.purge(List.of(JOB, other), NOW))).isNull();
+        assertThat(EventRules.problem(JobCommandEvent.purge(List.of(JOB), NOW))).isNull();
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.PURGE, null, NOW))).isNull();
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.DELETE, null, NOW, null, null, null,
+                List.of(JOB)))).isEqualTo("jobIds belongs to a PURGE only, got it with DELETE");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.PURGE, null, NOW, null, null, null,
+                List.of()))).isEqualTo("jobIds must name at least one job, or be absent");
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.PURGE, null, NOW, null, null, null,
+                List.of(other)))).isEqualTo("jobIds must contain the command's jobId " + JOB);
+        List<UUID> withNull = new ArrayList<>(List.of(JOB));
+        withNull.add(null);
+        assertThat(EventRules.problem(new JobCommandEvent(JOB, JobCommand.PURGE, null, NOW, null, null, null,
+                withNull))).isEqualTo("jobIds must not contain null");
+        List<UUID> tooMany = new ArrayList<>(List.of(JOB));
+        while (tooMany.size() <= JobCommandEvent.MAX_PURGED_JOBS) {
+            tooMany.add(UUID.randomUUID());
+        }
+        assertThat(EventRules.problem(JobCommandEvent.purge(tooMany, NOW)))
+                .isEqualTo("jobIds names at most 1000 jobs, got 1001");
+    }
+
+    @Test
     void aTraceIdTooLongForItsColumnIsNamed() {
         assertThat(EventRules.problem(created("a".repeat(100), 3, PAYLOAD, NOW)))
                 .isEqualTo("traceId must be 32 lower-case hex characters, got 100 characters");

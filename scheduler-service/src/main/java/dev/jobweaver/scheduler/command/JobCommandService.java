@@ -70,7 +70,9 @@ import org.jboss.logging.Logger;
  *       them again. A delete of a job that has not finished changes nothing.</li>
  *   <li>A purge ({@link JobCommand#PURGE}, the API's retention) of a finished or unknown job deletes its row and
  *       publishes nothing: no tombstone (the job's {@code job-status} record expires with the topic's retention) and
- *       no worker command. A purge of a job that has not finished changes nothing.</li>
+ *       no worker command. A purge of a job that has not finished changes nothing. One record may purge many jobs
+ *       ({@link JobCommandEvent#jobIds}), all of its partition: each is applied as a purge of its own, in its place
+ *       among the poll's commands.</li>
  *   <li>A requeue of a {@code FAILED} job ({@link JobStateMachine#requeue}) makes it {@code PENDING}, due at once, with
  *       its retries counted from 0 up to the command's {@code maxRetryCount} (else its own) and the command's payload
  *       (else its own); its attempt number stays, so the dispatcher numbers the next attempt after the last, and the
@@ -126,7 +128,7 @@ public class JobCommandService {
     }
 
     /**
-     * A command as consumed.
+     * A command as consumed (a record of {@code job-commands}).
      *
      * @param parent the trace context of the consumed record (the API's publish), or null
      */
@@ -142,11 +144,15 @@ public class JobCommandService {
     public record Applied(Received received, Result result, JobStatus before, JobExecution job) {
     }
 
-    /** Applies {@code batch} in order, in one transaction; completes after the commit. */
-    public Uni<List<Applied>> applyAll(List<Received> batch) {
-        if (batch.isEmpty()) {
+    /**
+     * Applies {@code records} in order, in one transaction; completes after the commit. A {@code PURGE} that names
+     * several jobs is applied as one purge of each, in the order it names them.
+     */
+    public Uni<List<Applied>> applyAll(List<Received> records) {
+        if (records.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
+        List<Received> batch = perJob(records);
         return Uni.createFrom().deferred(() -> {
             Set<UUID> ids = new LinkedHashSet<>();
             batch.forEach(r -> ids.add(r.command().jobId()));
@@ -154,6 +160,26 @@ public class JobCommandService {
                     .chain(locked -> remember(t.tx(), batch, locked)
                             .chain(remembered -> apply(t, batch, locked, remembered))), this::afterCommit);
         });
+    }
+
+    /** {@code records} with each {@code PURGE} of several jobs in their place as one purge of each. */
+    static List<Received> perJob(List<Received> records) {
+        if (records.stream().allMatch(r -> r.command().jobIds() == null)) {
+            return records;
+        }
+        List<Received> perJob = new ArrayList<>(records.size());
+        for (Received received : records) {
+            JobCommandEvent command = received.command();
+            if (command.jobIds() == null) {
+                perJob.add(received);
+            } else {
+                for (UUID jobId : command.jobIds()) {
+                    perJob.add(new Received(new JobCommandEvent(jobId, command.command(), command.traceId(),
+                            command.requestedAt()), received.parent()));
+                }
+            }
+        }
+        return perJob;
     }
 
     /**

@@ -8,19 +8,28 @@ import dev.jobweaver.common.event.JobStatusChangedEvent;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.job.JobStatus;
 import dev.jobweaver.common.messaging.Topics;
+import dev.jobweaver.common.quarantine.QuarantineHeaders;
+import dev.jobweaver.common.quarantine.QuarantineReason;
 import dev.jobweaver.scheduler.job.JobExecution;
 import dev.jobweaver.scheduler.testing.KafkaAndDbTest;
+import dev.jobweaver.scheduler.testing.PoisonRecords;
+import dev.jobweaver.scheduler.testing.TestJobs;
+import dev.jobweaver.scheduler.testing.TopicRecorder;
 import dev.jobweaver.testing.JobWeaverTest;
+import dev.jobweaver.testing.QuarantineTopic.Position;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
  * A purge (the API's retention) removes a finished job's row and publishes nothing: no job-status tombstone, no
- * worker command; a purge of a job that has not finished changes nothing.
+ * worker command; a purge of a job that has not finished changes nothing. One record may purge many jobs; one that
+ * breaks the rules of its jobs is quarantined.
  */
 @QuarkusTest
 @JobWeaverTest(database = "jobweaver_scheduler")
@@ -79,6 +88,53 @@ class JobCommandServicePurgeTest extends KafkaAndDbTest {
         assertThat(recorder.records(Topics.JOB_STATUS, pending)).isEmpty();
         assertThat(workerCommands(running)).isEmpty();
         assertThat(workerCommands(pending)).isEmpty();
+    }
+
+    @Test
+    void onePurgeOfManyJobsDeletesTheFinishedOnesAndLeavesTheOthers() {
+        UUID completed = completedJob();
+        UUID failed = deadLetteredJob("boom");
+        UUID running = runningJob();
+        UUID unknown = UUID.randomUUID();
+        JobExecution runningBefore = db.get(running);
+
+        commandsApplied(JobCommandEvent.purge(List.of(completed, running, failed, unknown), Instant.now()));
+
+        assertThat(db.find(completed)).isEmpty();
+        assertThat(db.find(failed)).isEmpty();
+        assertThat(db.get(running)).isEqualTo(runningBefore);
+        allRecorded();
+        assertThat(statuses(completed)).extracting(JobStatusChangedEvent::status)
+                .containsExactly(JobStatus.RUNNING, JobStatus.COMPLETED);
+        assertThat(recorder.records(Topics.JOB_STATUS, unknown)).isEmpty();
+        for (UUID jobId : List.of(completed, failed, running, unknown)) {
+            assertThat(workerCommands(jobId)).as("nothing to the workers for %s", jobId).isEmpty();
+        }
+    }
+
+    @Test
+    void aPurgeThatDoesNotNameItsOwnJobIsQuarantinedAndTheCommandsAfterItApplied() {
+        UUID keyed = completedJob();
+        UUID named = completedJob();
+        UUID next = completedJob();
+        UUID sentinel = delayedJob();
+
+        List<Long> offsets = producer.sendTogether(Topics.JOB_COMMANDS, 0, List.of(keyed, next, sentinel),
+                List.of(new JobCommandEvent(keyed, JobCommand.PURGE, null, Instant.now(), null, null, null,
+                        List.of(named)), purge(next), TestJobs.cancel(sentinel)));
+
+        db.awaitJob(sentinel, j -> j.status() == JobStatus.CANCELLED);
+        assertThat(db.find(next)).as("the purge after the malformed one").isEmpty();
+        assertThat(db.find(keyed)).as("the malformed purge was not applied").isPresent();
+        assertThat(db.find(named)).isPresent();
+        Position position = new Position(Topics.JOB_COMMANDS, 0, offsets.getFirst());
+        Map<Position, ConsumerRecord<String, byte[]>> copies = PoisonRecords.awaitQuarantined(bootstrapServers,
+                List.of(position));
+        assertThat(copies).containsKey(position);
+        assertThat(TopicRecorder.header(copies.get(position), QuarantineHeaders.REASON))
+                .isEqualTo(QuarantineReason.INVALID.name());
+        assertThat(TopicRecorder.header(copies.get(position), QuarantineHeaders.DETAIL))
+                .contains("jobIds must contain the command's jobId " + keyed);
     }
 
     private static JobCommandEvent purge(UUID jobId) {
