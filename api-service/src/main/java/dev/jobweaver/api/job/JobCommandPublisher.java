@@ -28,8 +28,7 @@ import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 
 /**
  * Publishes {@link JobCommandEvent}s (a client's cancel, delete or requeue, the retention purge's purges) to
- * {@code job-commands} and reports whether Kafka
- * acknowledged each within {@code jobweaver.api.commands.timeout}.
+ * {@code job-commands} and reports whether Kafka acknowledged each within {@code jobweaver.api.commands.timeout}.
  *
  * <p>A plain producer like {@link JobCreatedPublisher}, not an {@code Emitter} on {@code job-commands-out}, for the same
  * reasons: the client's answer waits for the acknowledgement within a bound, and a command the client was told failed

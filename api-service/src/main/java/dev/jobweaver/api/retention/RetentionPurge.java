@@ -120,8 +120,8 @@ public class RetentionPurge {
     }
 
     /**
-     * One batch of due jobs: their {@code PURGE} commands (a record a partition), all acknowledged, then their rows. The number of jobs
-     * found (a full batch means more may be due), whatever the delete spared.
+     * One batch of due jobs: their {@code PURGE} commands (a record a partition), all acknowledged, then their rows.
+     * The number of jobs found (a full batch means more may be due), whatever the delete spared.
      */
     Uni<Batch> purgeJobBatch(Instant now) {
         return store.dueJobs(now, config.completedAfter(), config.failedAfter(), config.batchSize())

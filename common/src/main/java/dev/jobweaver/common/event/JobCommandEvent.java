@@ -44,7 +44,10 @@ public record JobCommandEvent(
     /** The most jobs one {@code PURGE} names: about 40 KB of JSON, far below a record's limit. */
     public static final int MAX_PURGED_JOBS = 1_000;
 
-    /** A {@code CANCEL}, {@code DELETE} or {@code PURGE} of one job (or a requeue that changes neither payload nor retries). */
+    /**
+     * A {@code CANCEL}, {@code DELETE} or {@code PURGE} of one job (or a requeue that changes neither payload nor
+     * retries).
+     */
     public JobCommandEvent(UUID jobId, JobCommand command, String traceId, Instant requestedAt) {
         this(jobId, command, traceId, requestedAt, null, null, null, null);
     }
