@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobweaver.api.testing.DeadLetters;
 import dev.jobweaver.api.testing.KafkaProbe;
+import dev.jobweaver.api.testing.PerClassSettings;
 import dev.jobweaver.common.event.JobCommandEvent;
 import dev.jobweaver.common.job.JobCommand;
 import dev.jobweaver.common.messaging.Topics;
 import dev.jobweaver.testing.JobWeaverTest;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * OPEN and counted as skipped; DISCARDED ones are never touched.
  */
 @QuarkusTest
+@TestProfile(PerClassSettings.class)
 @JobWeaverTest(database = "jobweaver_api")
 class DeadLetterBulkRequeueTest {
 

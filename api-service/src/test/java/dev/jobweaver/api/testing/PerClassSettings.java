@@ -43,6 +43,9 @@ public class PerClassSettings implements QuarkusTestProfile {
                 // timed out.
                 Map.entry("jobweaver.kafka.instance-id", INSTANCE_ID),
                 Map.entry("jobweaver.api.publish.delivery-timeout", "120s"),
+                // DeadLetterBulkRequeueTest: a hundred requeues handed to the producer at once, each of which must
+                // enter it within a tenth of this; a loaded CI machine missed 0.5 s. Only a command's wait reads it.
+                Map.entry("jobweaver.api.commands.timeout", "15s"),
                 // JobSubmissionGroupsInFlightTest: two group inserts at once (with the held stores and publisher
                 // below, which pass everything through unless a test holds them).
                 Map.entry("jobweaver.api.publish.batches-in-flight", "2"),
