@@ -68,6 +68,7 @@ public final class Bench {
         Map<String, Double> rssAtStart = rssMb(platform.instances());
         List<WorkloadResult> results = new ArrayList<>();
         Map<String, List<ResourceSummary>> byWorkload = new LinkedHashMap<>();
+        Map<String, MachineCpu.Load> machineByWorkload = new LinkedHashMap<>();
         List<ResourceSample> samples;
         WarmUp warmUp;
         Map<BenchOptions.Run, StatementCosts> statements = new LinkedHashMap<>();
@@ -106,8 +107,12 @@ public final class Bench {
                     failed = true;
                 }
                 results.add(result);
-                byWorkload.put(planned.label(), ResourceSummary.of(sampler.samples(), from,
-                        System.currentTimeMillis()));
+                long to = System.currentTimeMillis();
+                byWorkload.put(planned.label(), ResourceSummary.of(sampler.samples(), from, to));
+                MachineCpu.Load load = MachineCpu.Load.of(sampler.machineReadings(), from, to);
+                if (load.known()) {
+                    machineByWorkload.put(planned.label(), load);
+                }
                 if (!result.available()) {
                     out.println(planned.label() + ": unavailable: " + result.note());
                 }
@@ -121,7 +126,7 @@ public final class Bench {
         results.forEach(r -> cpu.put(r.label(), CpuPerJob.of(samples, r, machine.cpus())));
         BenchRun run = new BenchRun(startedAt, options, platform, List.copyOf(results),
                 Targets.evaluate(results, options, platform, resources, cpu), resources, byWorkload, samples,
-                machine, warmUp, rssAtStart);
+                machine, warmUp, rssAtStart, machineByWorkload);
         out.print(ConsoleReport.render(run));
         statements.forEach((planned, costs) -> out.print(costs.render(planned.label())));
         if (statementStats.isEmpty()) {

@@ -20,14 +20,27 @@ import java.util.Map;
  * @param rssAtStartMb each service instance's RSS in MiB when the run began, before its warm-up, by instance name:
  *                     the idle RSS of a platform that ran nothing since it started; an instance whose RSS could not
  *                     be read is absent
+ * @param machineByWorkload how busy the machine's cores were during each workload and how much of their time was
+ *                          stolen, by its label; a workload without two readings of the machine is absent
  */
 public record BenchRun(Instant startedAt, BenchOptions options, PlatformState platform, List<WorkloadResult> results,
                        List<TargetRow> targets, List<ResourceSummary> resources,
                        Map<String, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples,
-                       Machine machine, WarmUp warmUp, Map<String, Double> rssAtStartMb) {
+                       Machine machine, WarmUp warmUp, Map<String, Double> rssAtStartMb,
+                       Map<String, MachineCpu.Load> machineByWorkload) {
 
     public BenchRun {
         rssAtStartMb = Map.copyOf(rssAtStartMb);
+        machineByWorkload = Map.copyOf(machineByWorkload);
+    }
+
+    /** A run without readings of the machine's load. */
+    public BenchRun(Instant startedAt, BenchOptions options, PlatformState platform, List<WorkloadResult> results,
+                    List<TargetRow> targets, List<ResourceSummary> resources,
+                    Map<String, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples,
+                    Machine machine, WarmUp warmUp, Map<String, Double> rssAtStartMb) {
+        this(startedAt, options, platform, results, targets, resources, resourcesByWorkload, samples, machine, warmUp,
+                rssAtStartMb, Map.of());
     }
 
     /** A run whose instances' RSS at its start is unknown. */
@@ -36,7 +49,7 @@ public record BenchRun(Instant startedAt, BenchOptions options, PlatformState pl
                     Map<String, List<ResourceSummary>> resourcesByWorkload, List<ResourceSample> samples,
                     Machine machine, WarmUp warmUp) {
         this(startedAt, options, platform, results, targets, resources, resourcesByWorkload, samples, machine, warmUp,
-                Map.of());
+                Map.of(), Map.of());
     }
 
     /** What each completed job of {@code result} cost in CPU, over its throughput window, on this machine. */

@@ -75,6 +75,24 @@ public final class ConsoleReport {
         return table;
     }
 
+    /**
+     * One row per workload with readings of the machine: how busy its cores were and how much of their time the
+     * hypervisor stole; null when none has.
+     */
+    static TextTable machineTable(BenchRun run) {
+        if (run.machineByWorkload().isEmpty()) {
+            return null;
+        }
+        TextTable table = new TextTable("workload", "cores busy %", "stolen %");
+        run.results().forEach(r -> {
+            MachineCpu.Load load = run.machineByWorkload().get(r.label());
+            if (load != null) {
+                table.row(r.label(), fmt(load.busyPercent()), fmt(load.stolenPercent()));
+            }
+        });
+        return table;
+    }
+
     /** {@code table} under {@code title}, after a blank line. */
     private static String titled(String title, TextTable table) {
         return "\n" + title + "\n" + table.render();
@@ -160,6 +178,12 @@ public final class ConsoleReport {
         }
         out.append("\nResources during the run (every second, from /proc; JIT and GC: CPU of the JVM's compiler and"
                 + " collector threads)\n").append(resources.render());
+        TextTable machine = machineTable(run);
+        if (machine != null) {
+            out.append("\nThe machine's cores during each workload (/proc/stat, all cores; stolen: time the hypervisor")
+                    .append(" gave another guest, which no process's CPU shows but every hand-off waits for)\n")
+                    .append(machine.render());
+        }
         if (cpu != null) {
             out.append("\nCPU per completed job, first submission to last completion (ms of CPU; ceiling: jobs/s that")
                     .append(" cost allows on ").append(run.machine().cpus()).append(" cores, bench included)\n")

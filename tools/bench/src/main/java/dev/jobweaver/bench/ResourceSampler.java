@@ -21,6 +21,9 @@ import java.util.stream.Stream;
  * read as well ({@code /proc/<pid>/task/<tid>/stat}, threads told apart by name, {@link ProcStats#runtimeThread}): a
  * service that is still compiling its hot code shows it there, which is what makes the first burst after a start
  * slower than the next. A thread that ends takes its CPU with it; the figure then undercounts, never goes negative.
+ *
+ * <p>Each reading also takes the whole machine's CPU time ({@code /proc/stat}, {@link MachineCpu}): how busy the cores
+ * were and how much of their time the hypervisor stole.
  */
 public final class ResourceSampler implements AutoCloseable {
 
@@ -38,6 +41,7 @@ public final class ResourceSampler implements AutoCloseable {
     private final LongFunction<List<Long>> descendants;
     private final Path proc;
     private final List<ResourceSample> samples = new ArrayList<>();
+    private final List<MachineCpu> machine = new ArrayList<>();
     private final Map<String, long[]> previous = new HashMap<>();
     private final Map<String, RuntimeThreads> runtimeThreads = new HashMap<>();
     private final Map<String, long[]> previousRuntime = new HashMap<>();
@@ -69,6 +73,11 @@ public final class ResourceSampler implements AutoCloseable {
         return List.copyOf(samples);
     }
 
+    /** Every reading of the machine's CPU time so far, in reading order. */
+    public synchronized List<MachineCpu> machineReadings() {
+        return List.copyOf(machine);
+    }
+
     private void loop() {
         while (!stopped) {
             sampleOnce();
@@ -84,6 +93,11 @@ public final class ResourceSampler implements AutoCloseable {
     synchronized void sampleOnce() {
         long now = System.currentTimeMillis();
         long nanos = System.nanoTime();
+        try {
+            machine.add(MachineCpu.parse(now, Files.readString(proc.resolve("stat"))));
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or /proc/stat unreadable: the machine's load is unknown, the processes' figures stand
+        }
         for (SampledProcess p : processes) {
             if (p.pid() <= 0) {
                 continue;

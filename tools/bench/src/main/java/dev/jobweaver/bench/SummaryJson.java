@@ -107,19 +107,19 @@ public final class SummaryJson {
             }
             if (r.idle() != null) {
                 idle(w.putObject("idleCpu"), r.idle());
-                resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
+                workloadResources(w, run, r);
                 continue;
             }
             if (r.schedules() != null) {
                 schedules(w.putObject("schedules"), r.schedules());
                 correctness(w.putObject("correctness"), r.correctness());
-                resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
+                workloadResources(w, run, r);
                 continue;
             }
             if (r.workflows() != null) {
                 workflows(w.putObject("workflow"), r.workflows());
                 correctness(w.putObject("correctness"), r.correctness());
-                resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
+                workloadResources(w, run, r);
                 continue;
             }
             Submission s = r.submission();
@@ -149,7 +149,7 @@ public final class SummaryJson {
             for (int n : r.completionsPerSecond()) {
                 perSecond.add(n);
             }
-            resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
+            workloadResources(w, run, r);
             cpuPerJob(w.putObject("cpuPerJobMs"), run.cpuPerJob(r));
             if (!r.byPriority().isEmpty()) {
                 ArrayNode levels = w.putArray("byPriority");
@@ -479,6 +479,17 @@ public final class SummaryJson {
         putNumber(o, "platform", cpu.platformMs());
         putNumber(o, "bench", cpu.benchMs());
         putNumber(o, "ceilingJobsPerSecond", cpu.ceilingJobsPerSecond());
+    }
+
+    /** {@code r}'s processes' RSS and CPU ({@code resources}) and, when read, the machine's load ({@code machine}). */
+    private static void workloadResources(ObjectNode w, BenchRun run, WorkloadResult r) {
+        resources(w.putArray("resources"), run.resourcesByWorkload().getOrDefault(r.label(), List.of()));
+        MachineCpu.Load load = run.machineByWorkload().get(r.label());
+        if (load != null) {
+            ObjectNode machine = w.putObject("machine");
+            putNumber(machine, "coresBusyPercent", load.busyPercent());
+            putNumber(machine, "stolenPercent", load.stolenPercent());
+        }
     }
 
     private static void resources(ArrayNode array, List<ResourceSummary> summaries) {

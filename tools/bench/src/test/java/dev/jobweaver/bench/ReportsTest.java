@@ -112,6 +112,20 @@ class ReportsTest {
     }
 
     @Test
+    void theMachinesLoadDuringEachWorkloadIsInTheConsoleAndTheSummary() {
+        BenchRun plain = run();
+        BenchRun run = new BenchRun(plain.startedAt(), plain.options(), plain.platform(), plain.results(),
+                plain.targets(), plain.resources(), plain.resourcesByWorkload(), plain.samples(), plain.machine(),
+                plain.warmUp(), Map.of(), Map.of("burst", new MachineCpu.Load(87.5, 12.25)));
+        assertThat(ConsoleReport.render(run)).contains("stolen %").containsPattern("burst\\s+87\\.5\\s+12\\.3");
+        JsonNode json = SummaryJson.of(JSON, run);
+        assertThat(json.at("/workloads/0/machine/coresBusyPercent").asDouble()).isEqualTo(87.5);
+        assertThat(json.at("/workloads/0/machine/stolenPercent").asDouble()).isEqualTo(12.25);
+        assertThat(json.at("/workloads/1/machine").isMissingNode()).as("retries was unavailable").isTrue();
+        assertThat(ConsoleReport.render(plain)).as("no readings, no table").doesNotContain("stolen %");
+    }
+
+    @Test
     void htmlIsSelfContainedWithCharts() {
         String html = HtmlReport.render(run());
         assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n");

@@ -132,6 +132,32 @@ class ResourceSamplerTest {
     }
 
     @Test
+    void eachReadingTakesTheMachinesCpuTime() throws IOException {
+        process(10, 1_024, 0, 100);
+        ResourceSampler sampler = sampler(List.of(new SampledProcess("api-service", 10, false)), Map.of());
+        Files.writeString(proc.resolve("stat"), MachineCpuTest.procStat(100, 50, 800, 50));
+        sampler.sampleOnce();
+        Files.writeString(proc.resolve("stat"), MachineCpuTest.procStat(160, 70, 880, 90));
+        sampler.sampleOnce();
+        List<MachineCpu> readings = sampler.machineReadings();
+        assertThat(readings).extracting(MachineCpu::stealTicks).containsExactly(50L, 90L);
+        MachineCpu.Load load = MachineCpu.Load.of(readings, Long.MIN_VALUE, Long.MAX_VALUE);
+        assertThat(load.busyPercent()).isCloseTo(40.0, within(1e-9));
+        assertThat(load.stolenPercent()).isCloseTo(20.0, within(1e-9));
+        sampler.close();
+    }
+
+    @Test
+    void withoutProcStatTheProcessesAreStillRead() throws IOException {
+        process(10, 1_024, 0, 100);
+        ResourceSampler sampler = sampler(List.of(new SampledProcess("api-service", 10, false)), Map.of());
+        sampler.sampleOnce();
+        assertThat(sampler.machineReadings()).isEmpty();
+        assertThat(sampler.samples()).hasSize(1);
+        sampler.close();
+    }
+
+    @Test
     void summariesPerProcessWithinTheWindow() {
         List<ResourceSample> samples = List.of(
                 new ResourceSample(1_000, "api", 102_400, Double.NaN),
