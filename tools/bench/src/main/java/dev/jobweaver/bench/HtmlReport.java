@@ -90,6 +90,13 @@ public final class HtmlReport {
             html.append("</tr>\n");
         }
         html.append("</table>\n").append(rssChart(run));
+        TextTable machine = ConsoleReport.machineTable(run);
+        if (machine != null) {
+            html.append("<h2>The machine's cores</h2>\n<p>During each workload, from <code>/proc/stat</code> over ")
+                    .append("all cores: the share of their time spent running anything, and the share the ")
+                    .append("hypervisor gave another guest (stolen), which no process's CPU shows but every ")
+                    .append("hand-off between them waits for.</p>\n").append(table(machine));
+        }
         TextTable cpu = ConsoleReport.cpuTable(run);
         if (cpu != null) {
             html.append("<h2>CPU per completed job</h2>\n<p>Milliseconds of CPU per completed job, from the first ")

@@ -122,7 +122,9 @@ class ReportsTest {
         assertThat(json.at("/workloads/0/machine/coresBusyPercent").asDouble()).isEqualTo(87.5);
         assertThat(json.at("/workloads/0/machine/stolenPercent").asDouble()).isEqualTo(12.25);
         assertThat(json.at("/workloads/1/machine").isMissingNode()).as("retries was unavailable").isTrue();
+        assertThat(HtmlReport.render(run)).contains("The machine's cores", "<td>87.5</td>");
         assertThat(ConsoleReport.render(plain)).as("no readings, no table").doesNotContain("stolen %");
+        assertThat(HtmlReport.render(plain)).doesNotContain("The machine's cores");
     }
 
     @Test
