@@ -45,6 +45,8 @@ public final class KafkaBroker implements AutoCloseable {
     private final int port;
     private final int controllerPort;
     private final String heap;
+    /** Options after the broker's own and before {@link #JAVA_OPTS_ENV}'s. */
+    private final List<String> options;
     private Process process;
     /** Stops the broker if the launcher dies without stopping it; null when nobody watches. */
     private Reaper reaper;
@@ -54,12 +56,15 @@ public final class KafkaBroker implements AutoCloseable {
      * @param port the PLAINTEXT listener clients use
      * @param controllerPort the KRaft controller listener
      * @param heap maximum heap, e.g. {@code 512m}
+     * @param options JVM options after the broker's own ({@link #jvmOptions}), so they win; the environment's
+     *                {@link #JAVA_OPTS_ENV} comes after them and wins over both
      */
-    public KafkaBroker(Path home, int port, int controllerPort, String heap) {
+    public KafkaBroker(Path home, int port, int controllerPort, String heap, List<String> options) {
         this.home = home;
         this.port = port;
         this.controllerPort = controllerPort;
         this.heap = heap;
+        this.options = List.copyOf(options);
     }
 
     /** {@code 127.0.0.1:port}. */
@@ -96,7 +101,7 @@ public final class KafkaBroker implements AutoCloseable {
             }
             List<String> command = new ArrayList<>();
             command.add(javaExecutable());
-            command.addAll(jvmOptions(heap, System.getenv(JAVA_OPTS_ENV)));
+            command.addAll(jvmOptions(heap, options, System.getenv(JAVA_OPTS_ENV)));
             command.add("-Dlog4j2.configurationFile=" + home.resolve("log4j2.properties"));
             command.addAll(List.of("-cp", brokerClasspath(), "kafka.Kafka", config.toString()));
             ProcessBuilder builder = new ProcessBuilder(Reaper.detached(command))
@@ -130,21 +135,24 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /**
-     * The broker's JVM options: a fixed heap of {@code heap}, G1 with short pauses, C1 only, then {@code extra} (split on
-     * white space; null or blank adds nothing), which comes last and so wins, e.g. {@code -XX:TieredStopAtLevel=4}.
+     * The broker's JVM options: a fixed heap of {@code heap}, G1 with short pauses, the JIT's full tiers, then
+     * {@code options}, then {@code extra} (split on white space; null or blank adds nothing), which comes last and so
+     * wins, e.g. {@code -XX:TieredStopAtLevel=1}.
      *
-     * <p>C1 only, because on two cores C2 was the broker's largest cost for its first minutes: C2 compiled for 8-11 s of
-     * CPU while the first bursts ran (the broker at 34-37% of a core instead of 20%), and those bursts made 1,380-1,533
-     * jobs/s against 1,617-1,989 with C1 only (measured 2026-11). Fully warmed, C2 code is cheaper,
-     * but a broker that carries a few thousand records a second never earns the compile back within a benchmark's
-     * minutes.
+     * <p>C2, unlike the services, because the broker carries every record of every job and has no memory target: on a
+     * warm platform at a steady 100 jobs/s C2 code took the broker's CPU from 3.3-3.6 to 1.9-2.1 ms a job, and with it
+     * the machine's busy cores from 87-94% to 76-77% and submit-to-start p99 from 69-109 to 32-49 ms (alternated on one
+     * 2-core machine, 2026-12-03). What it costs: about 6 s more of compiling over the first 15,000-20,000 jobs, which
+     * made a cold platform's first 500 jobs 6-34% slower, and 20-140 MB more RSS.
      */
-    static List<String> jvmOptions(String heap, String extra) {
-        return Processes.withExtraOptions(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC",
-                "-XX:MaxGCPauseMillis=20", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
+    static List<String> jvmOptions(String heap, List<String> options, String extra) {
+        List<String> own = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC",
+                "-XX:MaxGCPauseMillis=20", "-Djava.awt.headless=true",
                 // The broker unmaps its index files through sun.misc.Unsafe::invokeCleaner; JDK 25 allows it with a
                 // four-line WARNING in the broker's log unless told so.
-                "--sun-misc-unsafe-memory-access=allow"), extra);
+                "--sun-misc-unsafe-memory-access=allow"));
+        own.addAll(options);
+        return Processes.withExtraOptions(own, extra);
     }
 
     /** Registers the broker with {@code reaper} from its next start on. */

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
@@ -39,9 +40,18 @@ public final class LocalStack implements AutoCloseable {
      * @param deleteOnClose remove {@code home} when the stack closes (tests)
      * @param statementStats PostgreSQL keeps per-statement statistics ({@link Postgres#STATEMENT_STATS}) for the
      *                       bench's statements table; off by default, since it costs every statement a little
+     * @param kafkaJvmOptions JVM options after the broker's own, e.g. {@code -XX:TieredStopAtLevel=1}
      */
     public record Settings(Path home, int kafkaPort, int kafkaControllerPort, int postgresPort, String kafkaHeap,
-                           Map<String, Integer> partitionOverrides, boolean deleteOnClose, boolean statementStats) {
+                           Map<String, Integer> partitionOverrides, boolean deleteOnClose, boolean statementStats,
+                           List<String> kafkaJvmOptions) {
+
+        /** Settings with the broker's own JVM options. */
+        public Settings(Path home, int kafkaPort, int kafkaControllerPort, int postgresPort, String kafkaHeap,
+                        Map<String, Integer> partitionOverrides, boolean deleteOnClose, boolean statementStats) {
+            this(home, kafkaPort, kafkaControllerPort, postgresPort, kafkaHeap, partitionOverrides, deleteOnClose,
+                    statementStats, List.of());
+        }
 
         /** Settings without statement statistics. */
         public Settings(Path home, int kafkaPort, int kafkaControllerPort, int postgresPort, String kafkaHeap,
@@ -53,11 +63,14 @@ public final class LocalStack implements AutoCloseable {
         /**
          * Free ports in a fresh temporary folder, removed on close: what tests use. Below the ephemeral range
          * ({@link Ports#stable()}), since tests stop and start the broker and the database on their ports.
+         *
+         * <p>The broker stops at C1, as the test JVMs do: a test run is CPU-bound on two cores and carries too few
+         * records for C2's compilations to pay back.
          */
         public static Settings ephemeral() {
             try {
                 return new Settings(Files.createTempDirectory("jobweaver-stack-"), Ports.stable(), Ports.stable(),
-                        Ports.stable(), "512m", Map.of(), true);
+                        Ports.stable(), "512m", Map.of(), true, false, List.of("-XX:TieredStopAtLevel=1"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -67,7 +80,7 @@ public final class LocalStack implements AutoCloseable {
     public LocalStack(Settings settings) {
         this.settings = settings;
         this.kafka = new KafkaBroker(settings.home().resolve("kafka"), settings.kafkaPort(),
-                settings.kafkaControllerPort(), settings.kafkaHeap());
+                settings.kafkaControllerPort(), settings.kafkaHeap(), settings.kafkaJvmOptions());
         this.postgres = new Postgres(settings.home().resolve("postgres").resolve("data"), settings.postgresPort(),
                 settings.statementStats());
     }

@@ -3,27 +3,51 @@ package dev.jobweaver.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The broker's JVM options, how JOBWEAVER_KAFKA_JAVA_OPTS adds to them, and its request threads. */
+/** The broker's JVM options, how a stack's and JOBWEAVER_KAFKA_JAVA_OPTS add to them, and its request threads. */
 class KafkaBrokerOptionsTest {
 
     @Test
-    void theBrokerRunsOnAFixedHeapWithC1Only() {
-        List<String> options = KafkaBroker.jvmOptions("512m", null);
-        assertTrue(options.containsAll(List.of("-Xms512m", "-Xmx512m", "-XX:TieredStopAtLevel=1",
-                "--sun-misc-unsafe-memory-access=allow")), options::toString);
-        assertEquals(options, KafkaBroker.jvmOptions("512m", " \t "));
+    void theBrokerRunsOnAFixedHeapWithEveryJitTier() {
+        List<String> options = KafkaBroker.jvmOptions("512m", List.of(), null);
+        assertTrue(options.containsAll(List.of("-Xms512m", "-Xmx512m", "--sun-misc-unsafe-memory-access=allow")),
+                options::toString);
+        assertTrue(options.stream().noneMatch(o -> o.startsWith("-XX:TieredStopAtLevel")), options::toString);
+        assertEquals(options, KafkaBroker.jvmOptions("512m", List.of(), " \t "));
     }
 
     @Test
     void extraOptionsComeLastSoTheyWin() {
-        List<String> defaults = KafkaBroker.jvmOptions("256m", null);
-        List<String> options = KafkaBroker.jvmOptions("256m", "  -XX:TieredStopAtLevel=4 \t -XX:+UseSerialGC ");
+        List<String> defaults = KafkaBroker.jvmOptions("256m", List.of(), null);
+        List<String> options = KafkaBroker.jvmOptions("256m", List.of(),
+                "  -XX:TieredStopAtLevel=1 \t -XX:+UseSerialGC ");
         assertEquals(defaults, options.subList(0, defaults.size()));
-        assertEquals(List.of("-XX:TieredStopAtLevel=4", "-XX:+UseSerialGC"),
+        assertEquals(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
                 options.subList(defaults.size(), options.size()));
+    }
+
+    @Test
+    void theStacksOptionsComeAfterTheBrokersOwnAndBeforeTheEnvironments() {
+        List<String> defaults = KafkaBroker.jvmOptions("256m", List.of(), null);
+        List<String> options = KafkaBroker.jvmOptions("256m", List.of("-XX:TieredStopAtLevel=1"),
+                "-XX:TieredStopAtLevel=4");
+        assertEquals(defaults, options.subList(0, defaults.size()));
+        assertEquals(List.of("-XX:TieredStopAtLevel=1", "-XX:TieredStopAtLevel=4"),
+                options.subList(defaults.size(), options.size()));
+    }
+
+    @Test
+    void testStacksStopTheBrokerAtC1() throws Exception {
+        LocalStack.Settings tests = LocalStack.Settings.ephemeral();
+        Files.delete(tests.home());
+        assertEquals(List.of("-XX:TieredStopAtLevel=1"), tests.kafkaJvmOptions());
+        assertEquals(List.of(), new LocalStack.Settings(Path.of("home"), 1, 2, 3, "512m", Map.of(), false)
+                .kafkaJvmOptions());
     }
 
     @Test

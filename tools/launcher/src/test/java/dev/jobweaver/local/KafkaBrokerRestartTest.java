@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class KafkaBrokerRestartTest {
     void aRestartWhoseControllerPortIsTakenForAMomentStartsOnceItIsFree() throws Exception {
         int port = Ports.stable();
         int controller = Ports.stable();
-        try (KafkaBroker broker = new KafkaBroker(home, port, controller, "256m")) {
+        try (KafkaBroker broker = new KafkaBroker(home, port, controller, "256m", List.of())) {
             broker.start();
             broker.stop();
 
