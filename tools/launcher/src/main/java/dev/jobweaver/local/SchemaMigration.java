@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * Brings one service's database to the schema of its build: a short start of the packaged service itself, with a
@@ -22,8 +23,13 @@ import java.util.concurrent.TimeUnit;
  * there is one definition of the schema and one Flyway configuration: Kubernetes can run it as an init container.
  *
  * <h2>Cost</h2>
- * About 7 s per service, mostly Quarkus' own wait after an init-and-exit start; the launcher runs the three at once.
- * Flyway takes a PostgreSQL advisory lock, so concurrent migrations of one database (two launchers) are safe.
+ * A JVM's start and Flyway's work, 2-4 s per service; the launcher runs the three at once. An init-and-exit start then
+ * waits 5 s before it exits (Quarkus 3.34 asks for its own shutdown from a thread that waits for the start, and the
+ * start waits 5 s for that thread), so once Flyway has said the schema is current ({@link #FLYWAY_DONE}) the launcher
+ * kills the process instead of waiting: Flyway has committed by then, and nothing else runs in it. A SIGTERM would not
+ * do: the JVM's shutdown hook waits for the same start. Should Flyway ever word its verdict otherwise, the launcher
+ * waits for the exit, 5 s later. Flyway takes a PostgreSQL
+ * advisory lock, so concurrent migrations of one database (two launchers) are safe.
  */
 final class SchemaMigration {
 
@@ -32,6 +38,17 @@ final class SchemaMigration {
 
     /** Far above the 7 s a migration takes, for a slow first start (cold page cache). */
     static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+    /**
+     * Flyway's last line of a migration that went well, whether it applied migrations ("Successfully applied 26
+     * migrations to schema ...") or found none to apply ("Schema "public" is up to date. No migration necessary.").
+     */
+    static final Pattern FLYWAY_DONE = Pattern.compile(
+            "Successfully applied \\d+ migrations? to schema|Schema .* is up to date\\. No migration necessary");
+
+    /** How often the log is read for {@link #FLYWAY_DONE} while the migration runs. */
+    private static final long LOG_POLL_MILLIS = 50;
+
 
     private final String name;
     private final Path jar;
@@ -77,20 +94,37 @@ final class SchemaMigration {
         return ServiceProcess.commandLine(options, all, jar);
     }
 
-    /** Runs the migration and waits for it; throws with the end of its log if it fails or hangs. */
+    /**
+     * Runs the migration and waits until Flyway says the schema is current or the process ends; throws with the end of
+     * its log if it fails or hangs.
+     */
     void run() {
+        run(command());
+    }
+
+    /** {@link #run()} with {@code command} as the migration's process. */
+    void run(List<String> command) {
         ServiceProcess.requireBuilt(name, jar);
         try {
             Files.createDirectories(logFile.getParent());
-            ProcessBuilder builder = new ProcessBuilder(command())
+            long logStart = Files.exists(logFile) ? Files.size(logFile) : 0;
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             builder.environment().putAll(environment);
             Process process = builder.start();
-            if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(name + ": schema migration did not finish within " + TIMEOUT
-                        + "; the end of " + logFile + ":\n" + Platform.tail(logFile, 15));
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (process.isAlive()) {
+                if (flywaySaidDone(logStart)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    process.destroyForcibly();
+                    throw new IllegalStateException(name + ": schema migration did not finish within " + TIMEOUT
+                            + "; the end of " + logFile + ":\n" + Platform.tail(logFile, 15));
+                }
+                process.waitFor(LOG_POLL_MILLIS, TimeUnit.MILLISECONDS);
             }
             if (process.exitValue() != 0) {
                 throw new IllegalStateException(name + ": schema migration failed (exit " + process.exitValue()
@@ -101,6 +135,19 @@ final class SchemaMigration {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(name + ": interrupted while migrating its schema", e);
+        }
+    }
+
+    /** Whether what this run wrote to the log, from {@code logStart} on, holds {@link #FLYWAY_DONE}. */
+    private boolean flywaySaidDone(long logStart) throws IOException {
+        if (!Files.exists(logFile) || Files.size(logFile) <= logStart) {
+            return false;
+        }
+        try (var channel = Files.newByteChannel(logFile)) {
+            channel.position(logStart);
+            String written = new String(java.nio.channels.Channels.newInputStream(channel).readAllBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            return FLYWAY_DONE.matcher(written).find();
         }
     }
 

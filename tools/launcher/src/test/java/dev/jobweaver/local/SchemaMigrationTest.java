@@ -38,6 +38,46 @@ class SchemaMigrationTest {
     }
 
     @Test
+    void flywaysVerdictIsReadWhetherItAppliedMigrationsOrFoundNone() {
+        assertThat(SchemaMigration.FLYWAY_DONE.matcher("12:00:01 INFO [or.fl.co.in.co.DbMigrate] (main) Successfully"
+                + " applied 26 migrations to schema \"public\", now at version v27 (execution time 00:00.110s)").find())
+                .isTrue();
+        assertThat(SchemaMigration.FLYWAY_DONE.matcher("Successfully applied 1 migration to schema \"public\"").find())
+                .isTrue();
+        assertThat(SchemaMigration.FLYWAY_DONE.matcher("[or.fl.co.in.co.DbMigrate] (main) Schema \"public\" is up to"
+                + " date. No migration necessary.").find()).isTrue();
+        assertThat(SchemaMigration.FLYWAY_DONE.matcher("Successfully validated 26 migrations (execution time 00:00.020s)")
+                .find()).isFalse();
+    }
+
+    @Test
+    void onceFlywaySaysTheSchemaIsCurrentTheProcessIsStoppedRatherThanAwaited() throws Exception {
+        Path pid = dir.resolve("pid");
+        SchemaMigration migration = new SchemaMigration("api-service", Files.writeString(dir.resolve("run.jar"), ""),
+                Map.of(), Map.of(), dir);
+
+        migration.run(List.of("sh", "-c", "echo $$ > " + pid + "; echo 'Successfully applied 3 migrations to schema"
+                + " \"public\", now at version v3'; exec sleep 60"));
+
+        long process = Long.parseLong(Files.readString(pid).trim());
+        assertThat(ProcessHandle.of(process).map(ProcessHandle::isAlive).orElse(false))
+                .as("the migration's process after run() returned").isFalse();
+    }
+
+    @Test
+    void aVerdictInTheLogFromAnEarlierRunDoesNotEndThisOne() throws Exception {
+        Files.writeString(dir.resolve("worker-service-migration.log"),
+                "Schema \"public\" is up to date. No migration necessary.\n");
+        SchemaMigration migration = new SchemaMigration("worker-service",
+                Files.writeString(dir.resolve("run.jar"), ""), Map.of(), Map.of(), dir);
+
+        assertThatThrownBy(() -> migration.run(List.of("sh", "-c", "sleep 0.3; echo 'no database'; exit 3")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("worker-service: schema migration failed (exit 3)")
+                .hasMessageContaining("no database");
+    }
+
+    @Test
     void aServiceThatIsNotBuiltIsNamed() {
         SchemaMigration migration = new SchemaMigration("api-service", dir.resolve("missing.jar"), Map.of(), Map.of(), dir);
 
