@@ -92,7 +92,8 @@ public final class E2ePlatform {
     }
 
     /**
-     * Free ports, in {@code target/e2e-platform-<n>} (emptied first, kept afterwards): when a scenario fails, the
+     * Free ports and the test stacks' broker options (C1 only: the suite is CPU-bound), in
+     * {@code target/e2e-platform-<n>} (emptied first, kept afterwards): when a scenario fails, the
      * services' logs are still there to read, and CI can keep them. {@link #ownHome()} gives each e2e JVM running at
      * once (two builds of the module, or failsafe forks) a folder of its own.
      */
@@ -106,7 +107,7 @@ public final class E2ePlatform {
         }
         ephemeral.home().toFile().delete();
         return new LocalStack.Settings(home, ephemeral.kafkaPort(), ephemeral.kafkaControllerPort(),
-                ephemeral.postgresPort(), ephemeral.kafkaHeap(), Map.of(), false);
+                ephemeral.postgresPort(), ephemeral.kafkaHeap(), Map.of(), false, false, ephemeral.kafkaJvmOptions());
     }
 
     /**
