@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Scenario 5: the worker is killed with SIGKILL while runs of 200 one-second jobs are in flight (the worker has
- * recorded them begun and not finished), then restarted by the supervisor. Every job ends COMPLETED; executions that the crash cut short and ran again are counted and reported
- * (at-least-once is the contract: a duplicate is fine, a loss is not).
+ * recorded them begun and not finished), then restarted by the supervisor. Every job ends COMPLETED; executions that
+ * the crash cut short and ran again are counted and reported (at-least-once is the contract: a duplicate is fine, a
+ * loss is not).
  */
 @HealthyPlatform
 @NativeScenario

@@ -1,6 +1,8 @@
 package dev.jobweaver.local;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,8 +30,8 @@ import java.util.regex.Pattern;
  * start waits 5 s for that thread), so once Flyway has said the schema is current ({@link #FLYWAY_DONE}) the launcher
  * kills the process instead of waiting: Flyway has committed by then, and nothing else runs in it. A SIGTERM would not
  * do: the JVM's shutdown hook waits for the same start. Should Flyway ever word its verdict otherwise, the launcher
- * waits for the exit, 5 s later. Flyway takes a PostgreSQL
- * advisory lock, so concurrent migrations of one database (two launchers) are safe.
+ * waits for the exit, 5 s later. Flyway takes a PostgreSQL advisory lock, so concurrent migrations of one database
+ * (two launchers) are safe.
  */
 final class SchemaMigration {
 
@@ -48,7 +50,6 @@ final class SchemaMigration {
 
     /** How often the log is read for {@link #FLYWAY_DONE} while the migration runs. */
     private static final long LOG_POLL_MILLIS = 50;
-
 
     private final String name;
     private final Path jar;
@@ -143,11 +144,9 @@ final class SchemaMigration {
         if (!Files.exists(logFile) || Files.size(logFile) <= logStart) {
             return false;
         }
-        try (var channel = Files.newByteChannel(logFile)) {
-            channel.position(logStart);
-            String written = new String(java.nio.channels.Channels.newInputStream(channel).readAllBytes(),
-                    java.nio.charset.StandardCharsets.UTF_8);
-            return FLYWAY_DONE.matcher(written).find();
+        try (InputStream log = Files.newInputStream(logFile)) {
+            log.skipNBytes(logStart);
+            return FLYWAY_DONE.matcher(new String(log.readAllBytes(), StandardCharsets.UTF_8)).find();
         }
     }
 
