@@ -22,7 +22,8 @@ class KafkaBrokerRestartTest {
     void aRestartWhoseControllerPortIsTakenForAMomentStartsOnceItIsFree() throws Exception {
         int port = Ports.stable();
         int controller = Ports.stable();
-        try (KafkaBroker broker = new KafkaBroker(home, port, controller, "256m", List.of())) {
+        try (KafkaBroker broker = new KafkaBroker(home, port, controller, "256m",
+                LocalStack.Settings.ephemeral().kafkaJvmOptions())) {
             broker.start();
             broker.stop();
 
