@@ -3,6 +3,7 @@ package dev.jobweaver.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobweaver.e2e.support.E2ePlatform;
 import dev.jobweaver.e2e.support.JobWeaverClient;
 import dev.jobweaver.e2e.support.Jobs;
 import dev.jobweaver.local.PlatformSecrets;
@@ -19,8 +20,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * `./jobweaver up` stopped and started again takes up its work at once: a job submitted right after "JobWeaver is up"
@@ -31,9 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  * launcher prints the admin key it keeps in its home, the same one after a restart, and the API refuses a request
  * without it.
  *
- * <p>This runs the launcher itself, in a session of its own, on its own ports and folder: a platform beside the ones
- * the other scenarios share.
+ * <p>This runs the launcher itself, in a session of its own, on its own ports and folder: a platform beside the one
+ * the other scenarios share, and so at the same time as they run (the module's {@code junit-platform.properties}).
  */
+@Execution(ExecutionMode.CONCURRENT)
 class RestartIT {
 
     /**
@@ -58,6 +63,19 @@ class RestartIT {
     private final int workerPort = Ports.stable();
     private final int kafkaPort = Ports.stable();
     private final int postgresPort = Ports.stable();
+
+    /**
+     * Waits until the shared platform is up (or has failed to start, which the scenarios that use it report): two
+     * platforms starting at once on a 2-core machine would each take twice as long.
+     */
+    @BeforeAll
+    static void afterTheSharedPlatformsStart() {
+        try {
+            E2ePlatform.get();
+        } catch (RuntimeException e) {
+            System.out.println("[restart] the shared platform did not start; this scenario does not need it: " + e);
+        }
+    }
 
     @AfterEach
     void stopWhatIsLeft() throws Exception {
